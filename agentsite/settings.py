@@ -1,0 +1,209 @@
+"""Settings of the product, read from the environment (and an optional ``.env``).
+
+Every variable is listed in docs/SETTINGS.md. Bad values raise
+``ImproperlyConfigured`` at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from dotenv import load_dotenv
+
+from agentsite.environment import env_bool, env_choice, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# A .env beside manage.py fills in variables that the environment does not set.
+load_dotenv(BASE_DIR / ".env", override=False)
+
+DATA_DIR = Path(env_str("AGENTSITE_DATA_DIR", str(BASE_DIR / "var"))).expanduser().resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _secret_key() -> str:
+    configured = env_str("SECRET_KEY")
+    if configured:
+        return configured
+    # Generated once per data dir so sessions survive restarts of a local install.
+    key_file = DATA_DIR / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(50))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+HOST = env_str("HOST", "127.0.0.1")
+PORT = env_int("PORT", 8000, minimum=1, maximum=65535)
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "channels",
+    "django_htmx",
+    "procrastinate.contrib.django",
+    "agentsite",
+    "llm",
+    "rag",
+    "chat",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "agentsite.urls"
+ASGI_APPLICATION = "agentsite.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL")
+# Each test run gets its own database so two runs at once never collide.
+_TEST_DATABASE = {"NAME": f"test_agentsite_{os.getpid()}"}
+
+if DATABASE_URL:
+    try:
+        _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"DATABASE_URL cannot be parsed: {exc}") from exc
+    if _db.get("ENGINE") != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...) with the pgvector extension")
+    EMBEDDED_POSTGRES = None
+else:
+    from agentsite import embedded_postgres
+
+    EMBEDDED_POSTGRES = embedded_postgres.attach(DATA_DIR)
+    embedded_postgres.ensure_database(EMBEDDED_POSTGRES, "agentsite")
+    _db = {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "agentsite",
+        "USER": "postgres",
+        "HOST": str(EMBEDDED_POSTGRES.socket_dir),
+        "PORT": "",
+    }
+# Points a process at another database on the same server (the test suite uses
+# it to run real worker and web processes against its test database).
+if env_str("AGENTSITE_DB_NAME"):
+    _db["NAME"] = env_str("AGENTSITE_DB_NAME")
+_db["TEST"] = _TEST_DATABASE
+DATABASES = {"default": _db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Channels, cache ---------------------------------------------------------
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}},
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Auth --------------------------------------------------------------------
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 14 * 24 * 3600, minimum=60)
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+# --- I18N, static, media -------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
+MEDIA_ROOT = DATA_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Served from the finders as well, so a fresh checkout works before collectstatic.
+WHITENOISE_USE_FINDERS = True
+
+# --- Background work -------------------------------------------------------------
+# A worker whose last heartbeat is older than this counts as down in /healthz.
+WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 60, minimum=5)
+
+# --- Logging ---------------------------------------------------------------------
+LOG_LEVEL = env_choice("LOG_LEVEL", "info", ("debug", "info", "warning", "error")).upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "pgserver": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+        "daphne": {"level": "WARNING"},
+        "procrastinate": {"level": "WARNING"},
+    },
+}
+
+# --- The product's own settings --------------------------------------------------
+# LLM: providers, models and their windows, prompts, audit (llm/).
+LLM = {
+    "PROVIDER": env_choice("LLM_PROVIDER", "auto", ("auto", "offline", "gigachat", "openai", "gemini")),
+    "PROMPTS_DIR": env_str("AGENT_PROMPTS_DIR", str(BASE_DIR / "llm" / "prompts")),
+    "AUDIT_DIR": env_str("LLM_AUDIT_DIR"),
+    "REQUEST_TIMEOUT": env_float("LLM_REQUEST_TIMEOUT", 90.0, minimum=1.0),
+    "MAX_RETRIES": env_int("LLM_MAX_RETRIES", 3, minimum=0, maximum=10),
+}
+
+# RAG: repository intake limits, indexing and retrieval (rag/).
+RAG = {
+    "MAX_UPLOAD_BYTES": env_int("RAG_MAX_UPLOAD_BYTES", 200 * 1024 * 1024, minimum=1024),
+    "EMBED_BATCH_SIZE": env_int("RAG_EMBED_BATCH_SIZE", 16, minimum=1, maximum=2048),
+}
+
+# CHAT: the chat pages and the websocket consumer (chat/).
+CHAT = {
+    "MAX_RUNNING_GENERATIONS": env_int("CHAT_MAX_RUNNING_GENERATIONS", 3, minimum=1),
+}

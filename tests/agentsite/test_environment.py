@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from agentsite.environment import env_bool, env_choice, env_float, env_int, env_list, env_str
+
+
+@pytest.mark.parametrize("raw,expected", [("1", True), ("TRUE", True), ("yes", True), ("off", False), ("0", False), ("", False)])
+def test_env_bool_parses_common_spellings(raw, expected):
+    assert env_bool("FLAG", default=False, environ={"FLAG": raw}) is expected
+
+
+def test_env_bool_rejects_other_words():
+    with pytest.raises(ImproperlyConfigured, match="FLAG='maybe' is not a boolean"):
+        env_bool("FLAG", environ={"FLAG": "maybe"})
+
+
+def test_env_int_uses_default_when_unset_and_checks_bounds():
+    assert env_int("PORT", 8000, environ={}) == 8000
+    assert env_int("PORT", 8000, environ={"PORT": " 9000 "}) == 9000
+    with pytest.raises(ImproperlyConfigured, match="not an integer"):
+        env_int("PORT", 8000, environ={"PORT": "80a"})
+    with pytest.raises(ImproperlyConfigured, match="above the maximum of 65535"):
+        env_int("PORT", 8000, maximum=65535, environ={"PORT": "70000"})
+    with pytest.raises(ImproperlyConfigured, match="below the minimum of 1"):
+        env_int("PORT", 8000, minimum=1, environ={"PORT": "0"})
+
+
+def test_env_float_rejects_text():
+    assert env_float("T", 1.5, environ={"T": "2.25"}) == 2.25
+    with pytest.raises(ImproperlyConfigured, match="T='soon' is not a number"):
+        env_float("T", 1.5, environ={"T": "soon"})
+
+
+def test_secrets_can_come_from_a_file(tmp_path):
+    secret = tmp_path / "token"
+    secret.write_text("s3cret\n")
+    assert env_str("TOKEN", environ={"TOKEN_FILE": str(secret)}) == "s3cret"
+    assert env_str("TOKEN", environ={"TOKEN": "direct", "TOKEN_FILE": str(secret)}) == "direct"
+    with pytest.raises(ImproperlyConfigured, match="cannot be read"):
+        env_str("TOKEN", environ={"TOKEN_FILE": str(tmp_path / "missing")})
+
+
+def test_env_list_and_choice():
+    assert env_list("HOSTS", ["a"], environ={"HOSTS": "x, y,,z"}) == ["x", "y", "z"]
+    assert env_list("HOSTS", ["a"], environ={}) == ["a"]
+    assert env_choice("P", "auto", ("auto", "offline"), environ={"P": "Offline"}) == "offline"
+    with pytest.raises(ImproperlyConfigured, match="must be one of: auto, offline"):
+        env_choice("P", "auto", ("auto", "offline"), environ={"P": "cloud"})
+
+
+def test_settings_module_refuses_a_bad_value(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    result = subprocess.run(
+        [sys.executable, "-c", "import agentsite.settings"],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "PORT": "eighty", "AGENTSITE_DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: PORT='eighty' is not an integer" in result.stderr
+
+
+def test_database_url_must_be_postgres(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    result = subprocess.run(
+        [sys.executable, "-c", "import agentsite.settings"],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "DATABASE_URL": "sqlite:///x.db", "AGENTSITE_DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "DATABASE_URL must point at PostgreSQL" in result.stderr

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.urls import reverse
+
+
+def test_healthz_is_503_without_a_worker(client, transactional_db):
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"] is True
+    assert body["pgvector"]
+    assert body["worker_heartbeat_age_s"] is None
+    assert "no background worker is running" in body["problems"]
+
+
+def test_healthz_is_200_with_a_worker_and_needs_no_login(client, worker_process):
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["ok"] is True
+    assert body["pgvector"].startswith("0.")
+    assert 0 <= body["worker_heartbeat_age_s"] < 60

@@ -1,0 +1,92 @@
+"""The entry command as a person uses it: start, kill -9, start again, Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import psutil
+
+from tests.conftest import ROOT
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 90.0) -> dict:
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited with {proc.returncode}: {proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as exc:
+            last = exc.read()
+        except OSError as exc:
+            last = exc
+        time.sleep(0.3)
+    raise AssertionError(f"not healthy in {timeout} s: {last}")
+
+
+def _postgres_processes(pgdata: str) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter(["name", "cmdline", "status"]):
+        if proc.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        if proc.info["name"] == "postgres" and pgdata in " ".join(proc.info["cmdline"] or []):
+            found.append(proc)
+    return found
+
+
+def _start(env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def test_serve_recovers_from_kill_and_stops_everything_on_ctrl_c(tmp_path):
+    port = _free_port()
+    data_dir = tmp_path / "var"
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "AGENTSITE_DB_NAME"}}
+    env.update(AGENTSITE_DATA_DIR=str(data_dir), PORT=str(port))
+
+    first = _start(env)
+    body = _wait_healthy(port, first)
+    assert body["pgvector"] and body["ok"]
+    children = psutil.Process(first.pid).children()
+    assert len(children) == 2  # daphne and the worker
+
+    first.kill()  # kill -9: no handler runs in the supervisor
+    first.wait()
+    gone, alive = psutil.wait_procs(children, timeout=20)
+    assert not alive, "children must not outlive a killed supervisor"
+    output = first.stdout.read()
+    assert "username: admin" in output and "password: " in output
+
+    second = _start(env)
+    _wait_healthy(port, second)
+    second.send_signal(signal.SIGINT)
+    assert second.wait(timeout=60) == 0
+    assert "password: " not in second.stdout.read()
+
+    deadline = time.monotonic() + 10
+    while _postgres_processes(str(data_dir / "pgdata")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _postgres_processes(str(data_dir / "pgdata")) == []

@@ -1,0 +1,77 @@
+"""Suite-wide fixtures: persona users, logged-in clients and real worker processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests.factories import PASSWORD, make_user
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def owner(db):
+    return make_user("owner")
+
+
+@pytest.fixture
+def other_user(db):
+    return make_user("other")
+
+
+@pytest.fixture
+def staff_user(db):
+    return make_user("staff", staff=True)
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.login(username=owner.username, password=PASSWORD)
+    return client
+
+
+def product_process_env() -> dict[str, str]:
+    """Environment for a child process of the product that must use this test database."""
+    env = dict(os.environ)
+    env["AGENTSITE_DB_NAME"] = connection.settings_dict["NAME"]
+    env["DJANGO_SETTINGS_MODULE"] = "agentsite.settings"
+    return env
+
+
+@pytest.fixture
+def worker_process(transactional_db):
+    """A real procrastinate worker process on the test database."""
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "procrastinate", "worker"],
+        cwd=ROOT,
+        env=product_process_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM procrastinate_workers")
+            if cursor.fetchone()[0]:
+                break
+            if proc.poll() is not None:
+                raise RuntimeError(f"worker exited early:\n{proc.stdout.read()}")
+            time.sleep(0.1)
+        else:
+            proc.kill()
+            raise RuntimeError("worker did not register within 30 s")
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
