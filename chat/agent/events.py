@@ -1,0 +1,46 @@
+"""What an agent turn streams to its caller (the websocket consumer, tests, the eval).
+
+The consumer turns these into websocket frames and stored message fields; it
+never needs to know which graph or provider produced them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Intent = Literal["general", "project_qa", "docs", "edits"]
+
+
+@dataclass(frozen=True)
+class Citation:
+    path: str
+    start_line: int
+    end_line: int
+    layer: str = ""
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class AgentEvent:
+    """One event of a turn.
+
+    - ``intent``: ``intent`` chosen by the router.
+    - ``step``: a finished node: ``node``, ``depth``, ``duration_ms``, and
+      ``detail`` (tool name, arguments and a short result for tool calls).
+    - ``text``: ``text`` is a new delta of the answer.
+    - ``citations``: the citations the answer used.
+    - ``artifact``: ``detail`` holds ``{"kind": "markdown"|"patch", "name", "content"}``.
+    - ``usage``: ``detail`` holds ``{"tokens_in", "tokens_out", "model"}``.
+    - ``done``: the turn is complete.
+    - ``error``: ``text`` is a user-facing message; the turn is over.
+    """
+
+    type: Literal["intent", "step", "text", "citations", "artifact", "usage", "done", "error"]
+    text: str = ""
+    intent: Intent | None = None
+    node: str = ""
+    depth: int = 0
+    duration_ms: float = 0.0
+    citations: tuple[Citation, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,90 @@
+"""What analysing a repository's files produces, before anything is stored.
+
+Analysis is pure Python over ``{path: text}``: no Django, no database. The
+indexer turns these records into rows of one index version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Layer = Literal["C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH", "C3_ENTRYPOINTS", "D0_DOCS"]
+SymbolKind = Literal["class", "function", "method", "const"]
+EdgeKind = Literal["calls", "imports", "inherits"]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A C0 source chunk or a D0 docs section; lines are 1-based and inclusive."""
+
+    layer: Layer
+    path: str
+    start_line: int
+    end_line: int
+    content: str
+    title: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A C1 catalog entry. ``qname`` is ``module.Class.method``."""
+
+    qname: str
+    name: str
+    kind: SymbolKind
+    path: str
+    module: str
+    start_line: int
+    end_line: int
+    signature: str = ""
+    docstring: str = ""
+    decorators: tuple[str, ...] = ()
+    parent: str | None = None
+    is_async: bool = False
+    is_entry_candidate: bool = False
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A C2 edge. ``dst`` is a symbol qname when resolved, else None with ``raw`` kept."""
+
+    kind: EdgeKind
+    src: str
+    raw: str
+    dst: str | None
+    resolution: Literal["resolved", "partial"]
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Entrypoint:
+    """A C3 entrypoint: an HTTP route, a CLI command or a task."""
+
+    entry_type: Literal["http_route", "cli_command", "task"]
+    framework: str
+    route_or_command: str
+    handler: str | None
+    path: str
+    start_line: int
+    end_line: int
+    methods: tuple[str, ...] = ()
+
+
+@dataclass
+class FileAnalysis:
+    path: str
+    content_hash: str
+    language: str
+    chunks: list[Chunk] = field(default_factory=list)
+    symbols: list[Symbol] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    entrypoints: list[Entrypoint] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class RepositoryAnalysis:
+    files: dict[str, FileAnalysis] = field(default_factory=dict)
