@@ -69,7 +69,14 @@ class AgentContext(Generic[T]):
 
     def map(self, fn: Callable[[T], U]) -> AgentContext[U]:
         """A copy whose input is ``fn(input)``; everything else is kept."""
-        return dataclasses.replace(self, input=fn(self.input))  # type: ignore[return-value]
+        return AgentContext(
+            input=fn(self.input),
+            history=self.history,
+            settings=self.settings,
+            tools=self.tools,
+            system_prompt=self.system_prompt,
+            state=self.state,
+        )
 
     def with_state(self, updates: Mapping[str, Any] | None = None, /, **values: Any) -> AgentContext[T]:
         """A copy whose state has these keys set (merged over the current state)."""

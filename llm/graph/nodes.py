@@ -17,8 +17,8 @@ from llm.graph.context import AgentContext
 if TYPE_CHECKING:
     from llm.graph.runner import Runtime
 
-In = TypeVar("In", contravariant=True)
-Out = TypeVar("Out", covariant=True)
+In = TypeVar("In")
+Out = TypeVar("Out")
 I = TypeVar("I")
 O = TypeVar("O")
 
