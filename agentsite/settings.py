@@ -195,6 +195,69 @@ LLM = {
     "AUDIT_DIR": env_str("LLM_AUDIT_DIR"),
     "REQUEST_TIMEOUT": env_float("LLM_REQUEST_TIMEOUT", 90.0, minimum=1.0),
     "MAX_RETRIES": env_int("LLM_MAX_RETRIES", 3, minimum=0, maximum=10),
+    "RETRY_INITIAL_INTERVAL": env_float("LLM_RETRY_INITIAL_INTERVAL", 0.5, minimum=0.0),
+    "RETRY_MAX_INTERVAL": env_float("LLM_RETRY_MAX_INTERVAL", 30.0, minimum=0.0),
+    "AUDIT": env_bool("LLM_AUDIT", True),
+    "LOG_TEXT_LIMIT": env_int("LLM_LOG_TEXT_LIMIT", 1500, minimum=100),
+    # Per provider: connection, models by purpose, and each model's context window in tokens.
+    "PROVIDERS": {
+        "gigachat": {
+            "AUTH_URL": env_str("GIGACHAT_AUTH_URL", "https://ngw.devices.sberbank.ru:9443/api/v2/oauth"),
+            "API_URL": env_str("GIGACHAT_API_URL", "https://gigachat.devices.sberbank.ru/api/v1"),
+            "SCOPE": env_str("GIGACHAT_SCOPE", "GIGACHAT_API_PERS"),
+            "TOKEN": env_str("GIGACHAT_TOKEN"),
+            "SSL_VERIFY": env_bool("GIGACHAT_SSL_VERIFY", True),
+            "AUTH_TIMEOUT": env_float("GIGACHAT_AUTH_TIMEOUT", 30.0, minimum=1.0),
+            "TIMEOUT": env_float("GIGACHAT_TIMEOUT", 90.0, minimum=1.0),
+            "EMBEDDINGS_TIMEOUT": env_float("GIGACHAT_EMBEDDINGS_TIMEOUT", 90.0, minimum=1.0),
+            "EMBED_BATCH_SIZE": env_int("GIGACHAT_EMBED_BATCH_SIZE", 16, minimum=1, maximum=512),
+            "MODELS": {
+                "main": env_str("GIGACHAT_MODEL", "GigaChat"),
+                "summarization": env_str("GIGACHAT_SUMMARIZATION_MODEL", env_str("GIGACHAT_MODEL", "GigaChat")),
+                "embeddings": env_str("GIGACHAT_EMBEDDING_MODEL", "Embeddings"),
+            },
+            "CONTEXT_WINDOWS": {
+                "main": env_int("GIGACHAT_CONTEXT_WINDOW", 32768, minimum=1024),
+                "summarization": env_int("GIGACHAT_SUMMARIZATION_CONTEXT_WINDOW", 32768, minimum=1024),
+            },
+        },
+        "openai": {
+            # Empty: https://api.openai.com/v1. Any OpenAI-compatible server works here.
+            "BASE_URL": env_str("OPENAI_BASE_URL"),
+            "API_KEY": env_str("OPENAI_API_KEY"),
+            "TIMEOUT": env_float("OPENAI_TIMEOUT", env_float("LLM_REQUEST_TIMEOUT", 90.0, minimum=1.0), minimum=1.0),
+            "EMBEDDINGS_TIMEOUT": env_float("OPENAI_EMBEDDINGS_TIMEOUT", 90.0, minimum=1.0),
+            "EMBED_BATCH_SIZE": env_int("OPENAI_EMBED_BATCH_SIZE", 64, minimum=1, maximum=2048),
+            "MODELS": {
+                "main": env_str("OPENAI_MODEL", "gpt-4o-mini"),
+                "summarization": env_str("OPENAI_SUMMARIZATION_MODEL", env_str("OPENAI_MODEL", "gpt-4o-mini")),
+                "embeddings": env_str("OPENAI_EMBEDDING_MODEL", "text-embedding-3-small"),
+            },
+            "CONTEXT_WINDOWS": {
+                "main": env_int("OPENAI_CONTEXT_WINDOW", 128000, minimum=1024),
+                "summarization": env_int("OPENAI_SUMMARIZATION_CONTEXT_WINDOW", 128000, minimum=1024),
+            },
+        },
+        "gemini": {
+            "BASE_URL": env_str("GEMINI_BASE_URL", "https://generativelanguage.googleapis.com/v1beta"),
+            "API_KEY": env_str("GEMINI_API_KEY"),
+            "TIMEOUT": env_float("GEMINI_TIMEOUT", env_float("LLM_REQUEST_TIMEOUT", 90.0, minimum=1.0), minimum=1.0),
+            "EMBEDDINGS_TIMEOUT": env_float("GEMINI_EMBEDDINGS_TIMEOUT", 90.0, minimum=1.0),
+            "EMBED_BATCH_SIZE": env_int("GEMINI_EMBED_BATCH_SIZE", 100, minimum=1, maximum=100),
+            "MODELS": {
+                "main": env_str("GEMINI_MODEL", "gemini-2.0-flash"),
+                "summarization": env_str("GEMINI_SUMMARIZATION_MODEL", env_str("GEMINI_MODEL", "gemini-2.0-flash")),
+                "embeddings": env_str("GEMINI_EMBEDDING_MODEL", "text-embedding-004"),
+            },
+            "CONTEXT_WINDOWS": {
+                "main": env_int("GEMINI_CONTEXT_WINDOW", 1048576, minimum=1024),
+                "summarization": env_int("GEMINI_SUMMARIZATION_CONTEXT_WINDOW", 1048576, minimum=1024),
+            },
+        },
+        "offline": {
+            "CONTEXT_WINDOWS": {"main": 8192, "summarization": 8192},
+        },
+    },
 }
 
 # RAG: repository intake limits, indexing and retrieval (rag/).

@@ -1,0 +1,316 @@
+"""Audit records of every provider call, and the log lines about them.
+
+A ``CallTrace`` collects one call as it happens: the provider-neutral request,
+the wire request with secrets redacted, the raw stream payloads (so replay can
+re-run parsing), the emitted events, the parsed result, latency, time to first
+token, usage and the error. ``finish`` logs it (prompt and output text cut at
+``LLM["LOG_TEXT_LIMIT"]`` characters), stores an ``LLMCall`` row and, when
+``LLM_AUDIT_DIR`` is set, writes one JSON file per call.
+
+Callers link calls to their own objects by setting ``correlation`` around the
+call (the chat sets its message id)::
+
+    token = audit.correlation.set(f"message:{message.pk}")
+    try:
+        ...
+    finally:
+        audit.correlation.reset(token)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+
+from llm.retry import LLMError
+from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
+
+logger = logging.getLogger("llm")
+
+correlation: contextvars.ContextVar[str | None] = contextvars.ContextVar("llm_audit_correlation", default=None)
+
+REDACTED = "[redacted]"
+_SECRET_KEYS = frozenset(
+    {"authorization", "api_key", "apikey", "x-goog-api-key", "access_token", "secret", "password"}
+)
+
+
+def truncate(text: str, limit: int | None = None) -> str:
+    limit = settings.LLM.get("LOG_TEXT_LIMIT", 1500) if limit is None else limit
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [{len(text) - limit} more characters]"
+
+
+def redact(value: Any) -> Any:
+    """A copy of ``value`` with the values of secret-looking keys replaced."""
+    if isinstance(value, Mapping):
+        return {
+            key: (REDACTED if str(key).lower() in _SECRET_KEYS or str(key).lower().endswith("_secret") else redact(item))
+            for key, item in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [redact(item) for item in value]
+    return value
+
+
+# --- the neutral request as JSON (stored, and re-sent by replay) ------------------
+
+
+def _tool_call_to_dict(call: ToolCall) -> dict[str, Any]:
+    return {"id": call.id, "name": call.name, "arguments": dict(call.arguments), "raw_arguments": call.raw_arguments}
+
+
+def request_to_dict(request: ChatRequest) -> dict[str, Any]:
+    return {
+        "messages": [
+            {
+                "role": m.role,
+                "content": m.content,
+                "tool_calls": [_tool_call_to_dict(c) for c in m.tool_calls],
+                "tool_call_id": m.tool_call_id,
+                "name": m.name,
+            }
+            for m in request.messages
+        ],
+        "model": request.model,
+        "purpose": request.purpose,
+        "tools": [
+            {
+                "name": t.name,
+                "description": t.description,
+                "parameters": dict(t.parameters),
+                "few_shot_examples": [dict(e) for e in t.few_shot_examples],
+            }
+            for t in request.tools
+        ],
+        "model_params": dict(request.model_params),
+        "prompt_name": request.prompt_name,
+        "prompt_version": request.prompt_version,
+    }
+
+
+def request_from_dict(data: Mapping[str, Any]) -> ChatRequest:
+    return ChatRequest(
+        messages=tuple(
+            Message(
+                role=m["role"],
+                content=m.get("content", ""),
+                tool_calls=tuple(
+                    ToolCall(
+                        id=c["id"], name=c["name"], arguments=c.get("arguments", {}), raw_arguments=c.get("raw_arguments", "")
+                    )
+                    for c in m.get("tool_calls", ())
+                ),
+                tool_call_id=m.get("tool_call_id"),
+                name=m.get("name"),
+            )
+            for m in data["messages"]
+        ),
+        model=data.get("model"),
+        purpose=data.get("purpose", "main"),
+        tools=tuple(
+            ToolSpec(
+                name=t["name"],
+                description=t.get("description", ""),
+                parameters=t.get("parameters", {}),
+                few_shot_examples=tuple(t.get("few_shot_examples", ())),
+            )
+            for t in data.get("tools", ())
+        ),
+        model_params=data.get("model_params", {}),
+        prompt_name=data.get("prompt_name"),
+        prompt_version=data.get("prompt_version"),
+    )
+
+
+def event_to_dict(event: StreamEvent) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": event.type}
+    if event.text:
+        data["text"] = event.text
+    if event.tool_call is not None:
+        data["tool_call"] = _tool_call_to_dict(event.tool_call)
+    if event.usage is not None:
+        data["usage"] = {"prompt_tokens": event.usage.prompt_tokens, "completion_tokens": event.usage.completion_tokens}
+    if event.finish_reason:
+        data["finish_reason"] = event.finish_reason
+    if event.model:
+        data["model"] = event.model
+    if event.error is not None:
+        data["error"] = str(event.error)
+    return data
+
+
+# --- one call ------------------------------------------------------------------
+
+
+@dataclass
+class CallTrace:
+    provider: str
+    model: str
+    kind: str
+    request: dict[str, Any] = field(default_factory=dict)
+    prompt_name: str = ""
+    prompt_version: int | None = None
+    correlation_id: str | None = None
+    wire_request: dict[str, Any] = field(default_factory=dict)
+    raw: list[str] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+    usage: Usage = field(default_factory=Usage)
+    status: int | None = None
+    error: str = ""
+    retries: int = 0
+    cancelled: bool = False
+    started: float = field(default_factory=time.perf_counter)
+    first_token: float | None = None
+    record_id: int | None = None
+
+    @classmethod
+    def begin(cls, *, provider: str, model: str, kind: str, request: ChatRequest | None = None) -> CallTrace:
+        return cls(
+            provider=provider,
+            model=model,
+            kind=kind,
+            request=request_to_dict(request) if request is not None else {},
+            prompt_name=(request.prompt_name or "") if request is not None else "",
+            prompt_version=request.prompt_version if request is not None else None,
+            correlation_id=correlation.get(),
+        )
+
+    def add_raw(self, data: str) -> None:
+        self.raw.append(data)
+
+    def add_event(self, event: StreamEvent) -> None:
+        if self.first_token is None and event.type in ("text", "tool_call"):
+            self.first_token = time.perf_counter()
+        if event.type == "usage" and event.usage is not None:
+            self.usage = event.usage
+        elif event.type == "done":
+            self.result = {
+                "text": event.text,
+                "tool_calls": [e["tool_call"] for e in self.events if e["type"] == "tool_call"],
+                "finish_reason": event.finish_reason,
+                "model": event.model,
+            }
+        elif event.type == "error" and event.error is not None:
+            self.fail(event.error)
+            self.result = {"partial_text": event.text}
+        self.events.append(event_to_dict(event))
+
+    def fail(self, exc: Exception) -> None:
+        self.error = str(exc)
+        if isinstance(exc, LLMError) and exc.status is not None:
+            self.status = exc.status
+
+    @property
+    def outcome(self) -> str:
+        if self.cancelled:
+            return "cancelled"
+        return "error" if self.error else "ok"
+
+    @property
+    def latency_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+    @property
+    def ttft_ms(self) -> float | None:
+        return None if self.first_token is None else (self.first_token - self.started) * 1000
+
+    def as_record(self) -> dict[str, Any]:
+        """The fields of an ``LLMCall`` row (and of the JSON file)."""
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "kind": self.kind,
+            "prompt_name": self.prompt_name,
+            "prompt_version": self.prompt_version,
+            "correlation_id": self.correlation_id,
+            "request": redact(self.request),
+            "wire_request": redact(self.wire_request),
+            "response": self.raw,
+            "events": self.events,
+            "result": self.result,
+            "outcome": self.outcome,
+            "http_status": self.status,
+            "error": self.error,
+            "latency_ms": round(self.latency_ms, 3),
+            "ttft_ms": None if self.ttft_ms is None else round(self.ttft_ms, 3),
+            "prompt_tokens": self.usage.prompt_tokens,
+            "completion_tokens": self.usage.completion_tokens,
+            "retries": self.retries,
+        }
+
+
+def _log(trace: CallTrace, record: Mapping[str, Any]) -> None:
+    logger.info(
+        "%s %s %s prompt=%s %s in %.0f ms (first token %s ms), tokens %d+%d%s",
+        trace.kind,
+        trace.provider,
+        trace.model,
+        trace.prompt_name or "-",
+        trace.outcome,
+        record["latency_ms"],
+        "-" if record["ttft_ms"] is None else f"{record['ttft_ms']:.0f}",
+        trace.usage.prompt_tokens,
+        trace.usage.completion_tokens,
+        f": {trace.error}" if trace.error else "",
+    )
+    if logger.isEnabledFor(logging.DEBUG) and trace.kind == "chat":
+        prompt = "\n".join(f"[{m['role']}] {m['content']}" for m in trace.request.get("messages", ()))
+        output = trace.result.get("text") or trace.result.get("partial_text") or ""
+        logger.debug("prompt: %s", truncate(prompt))
+        logger.debug("output: %s", truncate(output))
+
+
+def _write_file(directory: str, record: Mapping[str, Any], record_id: int | None) -> Path:
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    name = f"{stamp}-{record['provider']}-{record_id if record_id is not None else 'unsaved'}.json"
+    path = folder / name
+    path.write_text(json.dumps({"id": record_id, **record}, ensure_ascii=False, indent=2, default=str))
+    return path
+
+
+def _store(record: Mapping[str, Any]) -> int:
+    from llm.models import LLMCall
+
+    try:
+        return LLMCall.objects.create(**record).pk
+    finally:
+        # Outside a request nothing else closes this thread's connection; close it the way
+        # Django does after a request (honouring CONN_MAX_AGE).
+        close_old_connections()
+
+
+async def finish(trace: CallTrace) -> None:
+    """Log and store one finished call. Storing never breaks the caller's answer."""
+    record = trace.as_record()
+    _log(trace, record)
+    if not settings.LLM.get("AUDIT", True):
+        return
+    try:
+        trace.record_id = await sync_to_async(_store, thread_sensitive=True)(record)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        logger.warning("could not store the audit record of a %s call", trace.provider, exc_info=True)
+    directory = settings.LLM.get("AUDIT_DIR")
+    if directory:
+        try:
+            await asyncio.to_thread(_write_file, directory, record, trace.record_id)
+        except OSError:
+            logger.warning("could not write the audit file into %s", directory, exc_info=True)

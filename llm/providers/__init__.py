@@ -1,0 +1,1 @@
+"""Provider adapters; find them through ``llm.registry``."""

@@ -1,0 +1,357 @@
+"""The provider interface every adapter implements, and the machinery they share.
+
+An adapter implements one streaming method, ``_stream``, yielding typed
+events; everything a caller uses is built on it here:
+
+- ``stream(request)`` retries failures that happen before the first event
+  (the policy in ``llm/retry.py``), turns any provider failure into a final
+  ``error`` event that keeps the text received so far, and records the call
+  for audit. It raises only on cancellation and programming errors.
+- ``complete(request)`` drains ``stream`` and raises the ``LLMError`` of an
+  ``error`` event.
+- ``embed(texts)`` and ``count_tokens(messages)`` go through the same client
+  and retry policy.
+
+Each provider keeps one ``httpx.AsyncClient`` per event loop (in a server
+process that is exactly one), with keep-alive and the configured timeouts.
+Upstream responses are opened with ``async with``, so a cancelled or
+abandoned stream closes its connection at once and stops reading tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import aclosing
+from typing import Any, ClassVar, Protocol
+
+import httpx
+from httpx_sse import EventSource, SSEError
+
+from llm import audit
+from llm.retry import (
+    LLMError,
+    NotConfigured,
+    ProviderConnectionError,
+    ProviderHTTPError,
+    ProviderProtocolError,
+    ProviderTimeout,
+    RetryPolicy,
+    parse_retry_after,
+)
+from llm.tokens import estimate_message_tokens
+from llm.types import ChatRequest, Completion, Message, StreamEvent, ToolCall, Usage
+
+logger = logging.getLogger("llm")
+
+DEFAULT_CONTEXT_WINDOW = 8192
+
+
+class StreamParser(Protocol):
+    """Turns one provider's stream payloads into events; pure, so replay can re-run it."""
+
+    finished: bool
+
+    def feed(self, data: str) -> list[StreamEvent]:
+        """Events for one SSE ``data`` payload (or one whole JSON body)."""
+
+    def finish(self) -> list[StreamEvent]:
+        """Events once the stream ended: pending tool calls and ``done``.
+
+        Raises ``ProviderProtocolError`` when the stream ended before the
+        provider said the answer was complete.
+        """
+
+
+class Provider(ABC):
+    """One model provider. Capabilities are class attributes so callers can check before calling."""
+
+    name: ClassVar[str] = ""
+    supports_streaming: ClassVar[bool] = True
+    supports_tools: ClassVar[bool] = False
+    supports_json_schema: ClassVar[bool] = False
+    supports_embeddings: ClassVar[bool] = False
+    # True when ``count_tokens`` asks the provider instead of estimating.
+    supports_token_count: ClassVar[bool] = False
+    # False only for the offline provider, whose answers are a notice, not model output.
+    generates_text: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        config: Mapping[str, Any] | None = None,
+        *,
+        retry_policy: RetryPolicy | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.config: dict[str, Any] = dict(config or {})
+        self.retry_policy = retry_policy or RetryPolicy()
+        self._transport = transport
+        # One client per event loop: an httpx connection pool belongs to the loop that opened it.
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    # --- models and windows -------------------------------------------------
+
+    def model_for(self, purpose: str = "main") -> str:
+        models = self.config.get("MODELS", {})
+        return str(models.get(purpose) or models.get("main") or "")
+
+    def context_window(self, purpose: str = "main") -> int:
+        """Tokens the model used for ``purpose`` accepts (prompt and answer together)."""
+        windows = self.config.get("CONTEXT_WINDOWS", {})
+        return int(windows.get(purpose) or windows.get("main") or DEFAULT_CONTEXT_WINDOW)
+
+    def is_configured(self) -> bool:
+        return True
+
+    # --- the HTTP client ----------------------------------------------------
+
+    def _client_options(self) -> dict[str, Any]:
+        """Keyword arguments for this provider's ``httpx.AsyncClient``."""
+        timeout = float(self.config.get("TIMEOUT", 90.0))
+        return {"timeout": httpx.Timeout(timeout, connect=min(timeout, 10.0))}
+
+    def http(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None or client.is_closed:
+            options = self._client_options()
+            if self._transport is not None:
+                options["transport"] = self._transport
+            client = httpx.AsyncClient(
+                limits=httpx.Limits(max_connections=50, max_keepalive_connections=10), **options
+            )
+            self._clients[loop] = client
+        return client
+
+    async def aclose(self) -> None:
+        """Close this loop's client; clients of loops that are gone are dropped."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        for client_loop, client in list(self._clients.items()):
+            if client_loop is loop:
+                await client.aclose()
+        self._clients.clear()
+
+    # --- streaming ------------------------------------------------------------
+
+    @abstractmethod
+    def _stream(self, request: ChatRequest, model: str, trace: audit.CallTrace) -> AsyncIterator[StreamEvent]:
+        """The adapter's stream: events, raising ``LLMError`` on failure."""
+
+    def new_parser(self, request: ChatRequest | None = None) -> StreamParser:
+        """A fresh parser of this provider's stream payloads (used live and by replay)."""
+        raise NotImplementedError(f"{self.name} has no stream parser")
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        model = request.model or self.model_for(request.purpose)
+        trace = audit.CallTrace.begin(provider=self.name, model=model, kind="chat", request=request)
+        text_parts: list[str] = []
+        attempt = 1
+        try:
+            while True:
+                emitted = False
+                try:
+                    async with aclosing(self._stream(request, model, trace)) as events:
+                        async for event in events:
+                            emitted = True
+                            if event.type == "text":
+                                text_parts.append(event.text)
+                            trace.add_event(event)
+                            yield event
+                    break
+                except LLMError as exc:
+                    if not emitted and attempt < self.retry_policy.max_attempts and self.retry_policy.retry_on(exc):
+                        wait = self.retry_policy.delay(attempt, exc)
+                        logger.warning(
+                            "%s: attempt %d failed (%s); retrying in %.2f s", self.name, attempt, exc, wait
+                        )
+                        trace.retries += 1
+                        await asyncio.sleep(wait)
+                        attempt += 1
+                        continue
+                    error_event = StreamEvent(type="error", error=exc, text="".join(text_parts), model=model)
+                    trace.add_event(error_event)
+                    yield error_event
+                    break
+        except (asyncio.CancelledError, GeneratorExit):
+            trace.cancelled = True
+            raise
+        finally:
+            await audit.finish(trace)
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        """The whole answer; raises the ``LLMError`` the stream ended with."""
+        text: list[str] = []
+        calls: list[ToolCall] = []
+        usage = Usage()
+        async with aclosing(self.stream(request)) as events:
+            async for event in events:
+                if event.type == "text":
+                    text.append(event.text)
+                elif event.type == "tool_call" and event.tool_call is not None:
+                    calls.append(event.tool_call)
+                elif event.type == "usage" and event.usage is not None:
+                    usage = event.usage
+                elif event.type == "error":
+                    assert event.error is not None
+                    raise event.error
+                elif event.type == "done":
+                    return Completion(
+                        text=event.text or "".join(text),
+                        tool_calls=tuple(calls),
+                        usage=usage,
+                        finish_reason=event.finish_reason,
+                        model=event.model,
+                    )
+        raise ProviderProtocolError("the stream ended without a done event", provider=self.name)
+
+    # --- embeddings and token counts -------------------------------------------
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order; batched and retried by the adapter."""
+        if not self.supports_embeddings:
+            raise NotConfigured(f"{self.name} does not provide embeddings", provider=self.name)
+        if not texts:
+            return []
+        trace = audit.CallTrace.begin(provider=self.name, model=self.model_for("embeddings"), kind="embeddings")
+        trace.wire_request = {"texts": len(texts)}
+        vectors: list[list[float]] = []
+        batch_size = max(1, int(self.config.get("EMBED_BATCH_SIZE", 32)))
+        try:
+            for start in range(0, len(texts), batch_size):
+                batch = list(texts[start : start + batch_size])
+                vectors.extend(await self.retry_policy.run(lambda batch=batch: self._embed_batch(batch)))
+            trace.result = {"vectors": len(vectors), "dimensions": len(vectors[0]) if vectors else 0}
+            return vectors
+        except LLMError as exc:
+            trace.fail(exc)
+            raise
+        finally:
+            await audit.finish(trace)
+
+    async def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        raise NotConfigured(f"{self.name} does not provide embeddings", provider=self.name)
+
+    async def count_tokens(self, messages: Iterable[Message]) -> int:
+        """Tokens the messages take; an estimate unless the provider has a counting endpoint."""
+        return estimate_message_tokens(messages)
+
+    # --- shared wire helpers -----------------------------------------------------
+
+    def _error_message(self, body: bytes) -> str:
+        """The provider's own message from an error body."""
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return body.decode("utf-8", "replace")[:500]
+        if isinstance(data, dict):
+            error = data.get("error")
+            if isinstance(error, dict) and error.get("message"):
+                return str(error["message"])
+            if isinstance(error, str):
+                return error
+            if data.get("message"):
+                return str(data["message"])
+        return json.dumps(data)[:500]
+
+    def _http_error(self, response: httpx.Response, body: bytes) -> LLMError:
+        return ProviderHTTPError(
+            f"{self.name} refused the request",
+            status=response.status_code,
+            provider=self.name,
+            provider_message=self._error_message(body),
+            retry_after=parse_retry_after(response.headers.get("retry-after")),
+        )
+
+    def _transport_error(self, exc: httpx.HTTPError) -> LLMError:
+        if isinstance(exc, httpx.TimeoutException):
+            return ProviderTimeout(provider=self.name, provider_message=type(exc).__name__)
+        return ProviderConnectionError(provider=self.name, provider_message=str(exc) or type(exc).__name__)
+
+    async def _post_json(self, url: str, payload: Any, *, headers: Mapping[str, str] | None = None, timeout: float | None = None) -> Any:
+        """POST and decode a JSON answer, raising typed errors."""
+        try:
+            response = await self.http().post(
+                url, json=payload, headers=dict(headers or {}), timeout=timeout if timeout else httpx.USE_CLIENT_DEFAULT
+            )
+        except httpx.HTTPError as exc:
+            raise self._transport_error(exc) from exc
+        if response.status_code >= 400:
+            raise self._http_error(response, response.content)
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise ProviderProtocolError(
+                f"{self.name} answered with something that is not JSON", provider=self.name
+            ) from exc
+
+    async def _stream_sse(
+        self,
+        url: str,
+        payload: Mapping[str, Any],
+        parser: StreamParser,
+        trace: audit.CallTrace,
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        """POST ``payload`` and parse the SSE answer (or a whole JSON body from a server that does not stream)."""
+        trace.wire_request = {"url": url, "json": payload}
+        request_headers = {"Accept": "text/event-stream", **(headers or {})}
+        try:
+            async with self.http().stream("POST", url, json=payload, headers=request_headers) as response:
+                trace.status = response.status_code
+                if response.status_code >= 400:
+                    raise self._http_error(response, await response.aread())
+                content_type = response.headers.get("content-type", "")
+                if "application/json" in content_type:
+                    body = (await response.aread()).decode("utf-8", "replace")
+                    trace.add_raw(body)
+                    for event in parser.feed(body):
+                        yield event
+                else:
+                    async for sse in EventSource(response).aiter_sse():
+                        if not sse.data:
+                            continue
+                        trace.add_raw(sse.data)
+                        for event in parser.feed(sse.data):
+                            yield event
+                        if parser.finished:
+                            break
+                for event in parser.finish():
+                    yield event
+        except httpx.HTTPError as exc:
+            raise self._transport_error(exc) from exc
+        except SSEError as exc:
+            raise ProviderProtocolError(str(exc), provider=self.name) from exc
+
+
+def parse_json_payload(data: str, provider: str) -> Any | None:
+    """One stream payload as JSON; a malformed one is logged and skipped (None)."""
+    try:
+        return json.loads(data)
+    except ValueError:
+        logger.warning("%s: skipped a malformed stream line: %s", provider, audit.truncate(data, 200))
+        return None
+
+
+def parse_arguments(raw: Any) -> tuple[Mapping[str, Any], str]:
+    """Tool-call arguments as a mapping plus their raw text (kept when they are not valid JSON)."""
+    if isinstance(raw, Mapping):
+        return dict(raw), json.dumps(raw, ensure_ascii=False)
+    text = raw if isinstance(raw, str) else ""
+    if not text.strip():
+        return {}, text
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}, text
+    return (value if isinstance(value, dict) else {"value": value}), text

@@ -1,0 +1,202 @@
+"""The OpenAI-compatible adapter against the local fake server speaking its wire format."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from llm.registry import get_provider
+from llm.retry import LLMError, ProviderConnectionError, ProviderHTTPError, ProviderTimeout
+from llm.types import ChatRequest, Message, ToolSpec
+from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+QUESTION = ChatRequest(messages=(Message("system", "Be brief."), Message("user", "Say hello")))
+
+
+async def collect(provider, request=QUESTION):
+    return [event async for event in provider.stream(request)]
+
+
+async def test_it_streams_text_deltas_then_usage_and_done(fake_openai):
+    fake_openai.script(Reply.text("Hello there, friend", chunk_size=4, usage=(12, 3)))
+    events = await collect(get_provider())
+
+    texts = [e.text for e in events if e.type == "text"]
+    assert texts == ["Hell", "o th", "ere,", " fri", "end"]
+    usage = next(e.usage for e in events if e.type == "usage")
+    assert (usage.prompt_tokens, usage.completion_tokens) == (12, 3)
+    assert events[-1].type == "done"
+    assert events[-1].text == "Hello there, friend"
+    assert events[-1].finish_reason == "stop"
+    sent = fake_openai.chat_requests[-1]
+    assert sent.headers["Authorization"] == "Bearer test-key"
+    assert sent.json["stream"] is True
+    assert sent.json["stream_options"] == {"include_usage": True}
+    assert sent.json["model"] == "gpt-4o-mini"
+    assert [m["role"] for m in sent.json["messages"]] == ["system", "user"]
+
+
+async def test_it_accumulates_tool_call_deltas_into_whole_calls(fake_openai):
+    fake_openai.script(Reply.tool_calls([("search", {"query": "retry policy", "limit": 5}), ("read_file", {"path": "a.py"})]))
+    tool = ToolSpec("search", "Search the code", {"type": "object", "properties": {"query": {"type": "string"}}})
+    completion = await get_provider().complete(
+        ChatRequest(messages=(Message("user", "find it"),), tools=(tool,))
+    )
+
+    assert [(c.name, dict(c.arguments)) for c in completion.tool_calls] == [
+        ("search", {"query": "retry policy", "limit": 5}),
+        ("read_file", {"path": "a.py"}),
+    ]
+    assert completion.finish_reason == "tool_calls"
+    assert fake_openai.chat_requests[-1].json["tools"][0]["function"]["name"] == "search"
+
+
+async def test_it_sends_tool_results_back_in_the_openai_shape(fake_openai):
+    first = await get_provider().complete(ChatRequest(messages=(Message("user", "x"),)))
+    assert first.text == "ok"
+    from llm.types import ToolCall
+
+    call = ToolCall(id="call_1", name="search", arguments={"q": "x"})
+    await get_provider().complete(
+        ChatRequest(
+            messages=(
+                Message("user", "find"),
+                Message("assistant", "", tool_calls=(call,)),
+                Message("tool", "found: a.py", tool_call_id="call_1", name="search"),
+            )
+        )
+    )
+    messages = fake_openai.chat_requests[-1].json["messages"]
+    assert messages[1]["tool_calls"][0]["function"] == {"name": "search", "arguments": '{"q": "x"}'}
+    assert messages[2] == {"role": "tool", "tool_call_id": "call_1", "content": "found: a.py"}
+
+
+async def test_it_retries_a_429_after_the_retry_after_wait(fake_openai):
+    fake_openai.script(Reply.error(429, "slow down", retry_after="0.3"), Reply.text("fine"))
+    started = time.perf_counter()
+    completion = await get_provider().complete(QUESTION)
+
+    assert completion.text == "fine"
+    assert time.perf_counter() - started >= 0.3
+    assert len(fake_openai.chat_requests) == 2
+
+
+async def test_it_retries_a_500_then_succeeds(fake_openai):
+    fake_openai.script(Reply.error(500, "boom"), Reply.text("recovered"))
+    assert (await get_provider().complete(QUESTION)).text == "recovered"
+    assert len(fake_openai.chat_requests) == 2
+
+
+@pytest.mark.parametrize("status", [400, 403, 422])
+async def test_it_never_retries_validation_errors(fake_openai, status):
+    fake_openai.script(Reply.error(status, "you sent nonsense"))
+    with pytest.raises(ProviderHTTPError) as caught:
+        await get_provider().complete(QUESTION)
+    assert caught.value.status == status
+    assert caught.value.retryable is False
+    assert caught.value.provider_message == "you sent nonsense"
+    assert len(fake_openai.chat_requests) == 1
+
+
+async def test_it_gives_up_after_the_configured_attempts(fake_openai, settings):
+    settings.LLM = {**settings.LLM, "MAX_RETRIES": 2}
+    fake_openai.script(*[Reply.error(503, "overloaded")] * 5)
+    events = await collect(get_provider())
+
+    assert events[-1].type == "error"
+    assert isinstance(events[-1].error, ProviderHTTPError)
+    assert events[-1].error.status == 503
+    assert len(fake_openai.chat_requests) == 3
+
+
+async def test_a_timeout_becomes_a_retryable_timeout_error(fake_openai, settings):
+    llm = {**settings.LLM, "MAX_RETRIES": 0}
+    llm["PROVIDERS"] = {**llm["PROVIDERS"], "openai": {**llm["PROVIDERS"]["openai"], "TIMEOUT": 0.3}}
+    settings.LLM = llm
+    fake_openai.script(Reply.text("late", delay=2))
+    events = await collect(get_provider())
+
+    assert events[-1].type == "error"
+    assert isinstance(events[-1].error, ProviderTimeout)
+    assert events[-1].error.retryable is True
+
+
+async def test_a_connection_cut_mid_stream_ends_with_an_error_keeping_the_partial_text(fake_openai):
+    fake_openai.script(Reply.text("The answer is forty-two, because", chunk_size=5, cut_after=3))
+    events = await collect(get_provider())
+
+    assert events[-1].type == "error"
+    assert isinstance(events[-1].error, ProviderConnectionError)
+    # Chunk 1 is the role chunk; two text chunks arrived before the cut.
+    assert events[-1].text == "The answer"
+    # Text had already reached the caller, so the call is not silently repeated.
+    assert len(fake_openai.chat_requests) == 1
+
+
+async def test_a_malformed_stream_line_is_skipped_and_the_rest_arrives(fake_openai):
+    fake_openai.script(Reply.text("abcdefgh", chunk_size=2, malformed_at=2))
+    events = await collect(get_provider())
+
+    assert events[-1].type == "done"
+    assert events[-1].text == "abcdefgh"
+
+
+async def test_cancelling_a_stream_closes_the_upstream_response(fake_openai):
+    fake_openai.script(Reply.text("x" * 400, chunk_size=1, interval=0.01))
+    received: list[str] = []
+
+    async def consume():
+        async for event in get_provider().stream(QUESTION):
+            received.append(event.text)
+
+    task = asyncio.create_task(consume())
+    for _ in range(200):
+        if len(received) >= 3:
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(100):
+        if fake_openai.disconnects:
+            break
+        await asyncio.sleep(0.02)
+
+    assert fake_openai.disconnects, "the fake server never saw the client go away"
+    assert fake_openai.disconnects[0]["chunks_sent"] < 100
+    assert fake_openai.completed_streams == 0
+
+
+async def test_it_embeds_in_batches_keeping_order(fake_openai, settings):
+    llm = dict(settings.LLM)
+    llm["PROVIDERS"] = {**llm["PROVIDERS"], "openai": {**llm["PROVIDERS"]["openai"], "EMBED_BATCH_SIZE": 2}}
+    settings.LLM = llm
+    vectors = await get_provider().embed(["a", "b", "c", "d", "e"])
+
+    assert len(vectors) == 5
+    assert len(fake_openai.requests_to("/v1/embeddings")) == 3
+    assert vectors[0] != vectors[1]
+    again = await get_provider().embed(["c"])
+    assert again[0] == vectors[2]
+    assert fake_openai.requests_to("/v1/embeddings")[0].json == {"model": "text-embedding-3-small", "input": ["a", "b"]}
+
+
+async def test_a_server_that_ignores_stream_still_answers(fake_openai):
+    completion = await get_provider().complete(
+        ChatRequest(messages=(Message("user", "hi"),), model_params={"stream": False})
+    )
+    assert completion.text == "ok"
+    assert fake_openai.chat_requests[-1].json["stream"] is False
+
+
+async def test_errors_say_which_provider_failed(fake_openai):
+    fake_openai.script(Reply.error(401, "bad key"))
+    with pytest.raises(LLMError) as caught:
+        await get_provider().complete(QUESTION)
+    assert caught.value.provider == "openai"
+    assert "bad key" in str(caught.value)
+    assert len(fake_openai.chat_requests) == 1
