@@ -1,0 +1,143 @@
+"""C0 source chunks: symbol blocks for Python, line windows for everything else.
+
+Lines are 1-based and inclusive everywhere. Text is split into lines on
+``\\r\\n``, ``\\r`` and ``\\n`` only, the same way Python's tokenizer counts
+them, so AST line numbers and chunk spans agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rag.analysis.records import Chunk
+
+WINDOW_LINES = 80
+WINDOW_OVERLAP = 15
+LARGE_CLASS_LINES = 120
+"""Classes longer than this get one chunk per member plus header chunks."""
+
+
+def split_lines(text: str) -> list[str]:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def window_spans(start: int, end: int, size: int = WINDOW_LINES, overlap: int = WINDOW_OVERLAP) -> list[tuple[int, int]]:
+    """Windows of ``size`` lines over ``start..end`` where each starts ``size - overlap`` after the last.
+
+    The last window ends at ``end``; no window lies wholly inside the previous one.
+    """
+    if end < start:
+        return []
+    step = size - overlap
+    spans = []
+    first = start
+    while True:
+        last = min(first + size - 1, end)
+        spans.append((first, last))
+        if last >= end:
+            return spans
+        first += step
+
+
+@dataclass
+class Block:
+    """A symbol's span for chunking; ``members`` are the methods/classes of a class."""
+
+    start: int
+    end: int
+    qname: str
+    title: str
+    members: list[Block] = field(default_factory=list)
+
+
+def _is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _trim(lines: list[str], start: int, end: int) -> tuple[int, int] | None:
+    """``start..end`` without blank lines at either edge; None when nothing is left."""
+    while start <= end and _is_blank(lines[start - 1]):
+        start += 1
+    while end >= start and _is_blank(lines[end - 1]):
+        end -= 1
+    return (start, end) if start <= end else None
+
+
+class ChunkBuilder:
+    """Collects one file's C0 chunks in line order with their shared metadata."""
+
+    def __init__(self, path: str, lines: list[str], unit: str, artifact: str) -> None:
+        self.path = path
+        self.lines = lines
+        self.unit = unit
+        self.artifact = artifact
+        self.chunks: list[Chunk] = []
+
+    def add(self, start: int, end: int, chunk_type: str, title: str, symbol: str | None = None) -> None:
+        metadata = {
+            "chunk_index": len(self.chunks),
+            "chunk_type": chunk_type,
+            "module_or_unit": self.unit,
+            "artifact_type": self.artifact,
+        }
+        if symbol is not None:
+            metadata["symbol"] = symbol
+        self.chunks.append(
+            Chunk(
+                layer="C0_SOURCE_CHUNKS",
+                path=self.path,
+                start_line=start,
+                end_line=end,
+                content="\n".join(self.lines[start - 1 : end]),
+                title=title,
+                metadata=metadata,
+            )
+        )
+
+    def add_windows(self, start: int, end: int, chunk_type: str = "window") -> None:
+        for first, last in window_spans(start, end):
+            self.add(first, last, chunk_type, f"{self.path}:{first}-{last}")
+
+    def add_gap(self, start: int, end: int, symbol: Block | None = None) -> None:
+        """Code between symbols: one chunk, or windows when it is long; blank gaps give nothing."""
+        span = _trim(self.lines, start, end)
+        if span is None:
+            return
+        first, last = span
+        if symbol is not None:
+            self.add(first, last, "symbol_block", symbol.title, symbol.qname)
+        elif last - first + 1 > WINDOW_LINES:
+            self.add_windows(first, last, "module_block")
+        else:
+            self.add(first, last, "module_block", f"{self.path}:{first}-{last}")
+
+
+def window_chunks(path: str, lines: list[str], unit: str, artifact: str) -> list[Chunk]:
+    builder = ChunkBuilder(path, lines, unit, artifact)
+    span = _trim(lines, 1, len(lines))
+    if span is not None:
+        builder.add_windows(*span)
+    return builder.chunks
+
+
+def symbol_chunks(path: str, lines: list[str], unit: str, artifact: str, blocks: list[Block]) -> list[Chunk]:
+    """One chunk per top-level block, large classes split by member, module code in between."""
+    builder = ChunkBuilder(path, lines, unit, artifact)
+    cursor = 1
+    for block in blocks:
+        builder.add_gap(cursor, block.start - 1)
+        if block.members and block.end - block.start + 1 > LARGE_CLASS_LINES:
+            inner = block.start
+            for member in block.members:
+                builder.add_gap(inner, member.start - 1, symbol=block)
+                builder.add(member.start, member.end, "symbol_block", member.title, member.qname)
+                inner = member.end + 1
+            builder.add_gap(inner, block.end, symbol=block)
+        else:
+            builder.add(block.start, block.end, "symbol_block", block.title, block.qname)
+        cursor = block.end + 1
+    builder.add_gap(cursor, len(lines))
+    return builder.chunks

@@ -1,0 +1,96 @@
+"""Console scripts declared in packaging metadata: pyproject.toml, setup.cfg and setup.py."""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import tomllib
+
+from rag.analysis.facts import ConsoleScript
+from rag.analysis.python_source import literal
+
+SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
+
+
+def _line_of(lines: list[str], name: str, after: int = 0) -> int:
+    pattern = re.compile(rf"\s*[\"']?{re.escape(name)}[\"']?\s*[=:]")
+    for index in range(after, len(lines)):
+        if pattern.match(lines[index]):
+            return index + 1
+    return after + 1 if after < len(lines) else 1
+
+
+def _parse_spec(spec: str) -> tuple[str, str] | None:
+    """``name = module:attr [extras]`` -> (name, module:attr)."""
+    name, separator, target = spec.partition("=")
+    target = target.split("[", 1)[0].strip()
+    if not separator or not name.strip() or not target:
+        return None
+    return name.strip(), target
+
+
+def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
+    tables = [
+        ("[project.scripts]", "console_scripts", project.get("scripts")),
+        ("[project.gui-scripts]", "gui_scripts", project.get("gui-scripts")),
+        ("[tool.poetry.scripts]", "console_scripts", poetry.get("scripts") if isinstance(poetry, dict) else None),
+    ]
+    scripts = []
+    for header, group, table in tables:
+        if not isinstance(table, dict):
+            continue
+        after = next((index for index, line in enumerate(lines) if line.strip() == header), 0)
+        for name, target in table.items():
+            if isinstance(target, str):
+                scripts.append(ConsoleScript(name, target.split("[", 1)[0].strip(), _line_of(lines, name, after), group))
+    return scripts
+
+
+def setup_cfg_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    if not parser.has_section("options.entry_points"):
+        return []
+    after = next((index for index, line in enumerate(lines) if line.strip() == "[options.entry_points]"), 0)
+    scripts = []
+    for group in SCRIPT_GROUPS:
+        for spec in parser.get("options.entry_points", group, fallback="").splitlines():
+            parsed = _parse_spec(spec)
+            if parsed is not None:
+                scripts.append(ConsoleScript(parsed[0], parsed[1], _line_of(lines, parsed[0], after), group))
+    return scripts
+
+
+def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
+    """``entry_points={"console_scripts": ["name = module:attr"]}`` given to any call (``setup()``)."""
+    scripts = []
+    for node in ast.walk(tree):
+        if type(node) is not ast.Call:
+            continue
+        for keyword in node.keywords:
+            if keyword.arg != "entry_points":
+                continue
+            entry_points = literal(keyword.value)
+            if not isinstance(entry_points, dict):
+                continue
+            for group in SCRIPT_GROUPS:
+                specs = entry_points.get(group) or []
+                if isinstance(specs, str):
+                    specs = specs.splitlines()
+                for spec in specs:
+                    parsed = _parse_spec(spec) if isinstance(spec, str) else None
+                    if parsed is not None:
+                        scripts.append(
+                            ConsoleScript(parsed[0], parsed[1], _line_of(lines, parsed[0], keyword.lineno - 1), group)
+                        )
+    return scripts

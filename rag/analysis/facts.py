@@ -1,0 +1,161 @@
+"""What one file says about itself, before the repository is looked at as a whole.
+
+A file's facts depend only on its path and text, so they are computed once per
+content hash and reused. The repository pass (``resolution``) reads the facts of
+all files together to resolve names across files: imports, calls, base classes,
+route handlers, URL includes and console scripts.
+
+References are kept as written (dotted, e.g. ``views.login_view``,
+``self.save``, ``super().clean``) with the scope they appear in, so resolution
+can follow the module's imports and the enclosing class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+LiteralValue = Any
+"""A value read with ``ast.literal_eval`` (str, number, bool, None, list/tuple of those)."""
+
+
+@dataclass(frozen=True)
+class ImportBinding:
+    """One name bound by an import; ``target`` is absolute (relative imports resolved)."""
+
+    name: str
+    target: str
+    scope: str
+    line: int
+    is_star: bool = False
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A call, decorator use or base class as written, inside ``scope``.
+
+    ``class_scope`` is the enclosing class qname, for ``self.x``/``cls.x``/``super().x``.
+    ``receiver_type`` is a dotted type for the first name when it is a local
+    variable built by a constructor call or annotated as a parameter.
+    """
+
+    kind: Literal["calls", "inherits"]
+    scope: str
+    raw: str
+    line: int
+    class_scope: str | None = None
+    receiver_type: str = ""
+
+
+@dataclass(frozen=True)
+class DecoratorCall:
+    """A decorator on a function or class, with its literal arguments."""
+
+    target: str
+    raw: str
+    args: tuple[LiteralValue, ...]
+    kwargs: tuple[tuple[str, LiteralValue], ...]
+    is_call: bool
+    scope: str
+    class_scope: str | None
+    line: int
+
+    def kwarg(self, name: str, default: LiteralValue = None) -> LiteralValue:
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return default
+
+
+@dataclass(frozen=True)
+class Instance:
+    """``name = Callee(...)`` at module level: apps, blueprints, routers, Typer/Celery apps."""
+
+    name: str
+    callee: str
+    args: tuple[LiteralValue, ...]
+    kwargs: tuple[tuple[str, LiteralValue], ...]
+    line: int
+
+    def kwarg(self, name: str, default: LiteralValue = None) -> LiteralValue:
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return default
+
+
+@dataclass(frozen=True)
+class Mount:
+    """``parent.register_blueprint(child, url_prefix=...)`` and its kin.
+
+    ``method`` is the attribute called (``register_blueprint``, ``include_router``,
+    ``add_typer``, ``add_command``); ``prefix`` the URL prefix or command name given.
+    """
+
+    method: str
+    parent: str
+    child: str
+    prefix: str | None
+    scope: str
+    line: int
+
+
+@dataclass(frozen=True)
+class UrlPattern:
+    """One ``path()``/``re_path()``/``url()`` element of a Django URL list.
+
+    Exactly one of ``view``, ``include`` or ``children`` says where it leads:
+    a view reference (``as_view()`` stripped, ``is_class_view`` set), an
+    included module or list (dotted string or a reference), or an inline list.
+    """
+
+    function: str
+    route: str
+    line: int
+    end_line: int
+    view: str | None = None
+    is_class_view: bool = False
+    include: str | None = None
+    include_is_module_string: bool = False
+    children: tuple[UrlPattern, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArgparseCommand:
+    """An argparse parser or subparser; ``handler`` is the ``set_defaults(func=...)`` reference."""
+
+    command: str
+    handler: str | None
+    scope: str
+    class_scope: str | None
+    line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
+class ConsoleScript:
+    """A console script from pyproject.toml, setup.cfg or setup.py: ``name = module:attr``."""
+
+    name: str
+    target: str
+    line: int
+    group: str = "console_scripts"
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """Everything the repository pass needs from one file."""
+
+    module: str | None = None
+    is_package: bool = False
+    imports: tuple[ImportBinding, ...] = ()
+    references: tuple[Reference, ...] = ()
+    decorators: tuple[tuple[str, tuple[DecoratorCall, ...]], ...] = ()
+    top_level: tuple[str, ...] = ()
+    instances: tuple[Instance, ...] = ()
+    mounts: tuple[Mount, ...] = ()
+    url_lists: tuple[tuple[str, tuple[UrlPattern, ...]], ...] = ()
+    argparse_commands: tuple[ArgparseCommand, ...] = ()
+    console_scripts: tuple[ConsoleScript, ...] = ()
+    management_command: str | None = None
+    entry_candidates: frozenset[str] = field(default_factory=frozenset)

@@ -1,0 +1,112 @@
+"""Analysing files and whole repositories into index layers.
+
+Two passes: ``extract_file`` reads one file on its own (chunks, symbols and the
+file's facts; cacheable by content hash), then the repository pass resolves
+names across all files into edges and entrypoints.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
+from rag.analysis.console_scripts import pyproject_scripts, setup_cfg_scripts, setup_py_scripts
+from rag.analysis.docs import doc_chunks
+from rag.analysis.facts import ConsoleScript, FileFacts
+from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, module_name
+from rag.analysis.python_source import extract_python
+from rag.analysis.records import FileAnalysis, RepositoryAnalysis
+
+_NON_WORD = re.compile(r"\W+")
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _fallback_unit(path: str) -> str:
+    """A dotted name for Python files whose path has none (a root ``__init__.py``, ``my-tool.py``)."""
+    stem = posixpath.splitext(path)[0]
+    return ".".join(part for part in (_NON_WORD.sub("_", piece) for piece in stem.split("/")) if part) or "_"
+
+
+def extract_file(path: str, text: str) -> FileAnalysis:
+    """The per-file pass: C0/D0 chunks, C1 symbols and facts; no edges or entrypoints yet.
+
+    A Python file that does not parse gets window chunks and ``error`` set.
+    """
+    language = detect_language(path)
+    artifact = artifact_type(path, language)
+    lines = split_lines(text)
+    analysis = FileAnalysis(path=path, content_hash=content_hash(text), language=language, artifact_type=artifact)
+    name = posixpath.basename(path).lower()
+
+    if language == "python":
+        module, is_package = module_name(path)
+        unit = module or _fallback_unit(path)
+        try:
+            tree = ast.parse(text, filename=path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            analysis.error = _describe_parse_error(error)
+            analysis.chunks = window_chunks(path, lines, unit, artifact)
+            analysis.facts = FileFacts(module=unit, is_package=is_package)
+            return analysis
+        symbols, blocks, facts = extract_python(path, lines, tree, unit, is_package)
+        if name == "setup.py":
+            facts = _with_scripts(facts, setup_py_scripts(tree, lines))
+        analysis.symbols = symbols
+        analysis.chunks = symbol_chunks(path, lines, unit, artifact, blocks)
+        analysis.facts = facts
+        return analysis
+
+    if language in DOC_LANGUAGES:
+        analysis.chunks = doc_chunks(path, lines, language)
+        return analysis
+
+    analysis.chunks = window_chunks(path, lines, path, artifact)
+    if name == "pyproject.toml":
+        analysis.facts = _with_scripts(FileFacts(), pyproject_scripts(text, lines))
+    elif name == "setup.cfg":
+        analysis.facts = _with_scripts(FileFacts(), setup_cfg_scripts(text, lines))
+    return analysis
+
+
+def _with_scripts(facts: FileFacts, scripts: list[ConsoleScript]) -> FileFacts:
+    if not scripts:
+        return facts
+    return replace(facts, console_scripts=tuple(scripts))
+
+
+def _describe_parse_error(error: BaseException) -> str:
+    if isinstance(error, SyntaxError):
+        return f"SyntaxError: {error.msg} (line {error.lineno})"
+    return f"{type(error).__name__}: {error}"
+
+
+def analyze_repository(
+    files: Mapping[str, str], previous: Mapping[str, FileAnalysis] | None = None
+) -> RepositoryAnalysis:
+    """Analyse ``{path: text}``; files whose content hash matches ``previous`` reuse its per-file pass.
+
+    Paths are POSIX-style and relative to the repository root.
+    """
+    analyses: dict[str, FileAnalysis] = {}
+    reused: set[str] = set()
+    for path, text in files.items():
+        earlier = previous.get(path) if previous else None
+        if earlier is not None and earlier.content_hash == content_hash(text):
+            analyses[path] = earlier
+            reused.add(path)
+        else:
+            analyses[path] = extract_file(path, text)
+    return RepositoryAnalysis(files=analyses, reused=frozenset(reused))
+
+
+def analyze_file(path: str, text: str) -> FileAnalysis:
+    """One file analysed as a repository of its own (names resolve within the file only)."""
+    return analyze_repository({path: text}).files[path]
