@@ -17,6 +17,8 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 
 from llm.providers.base import Provider
+from llm.providers.gemini import GeminiProvider
+from llm.providers.gigachat import GigaChatProvider
 from llm.providers.offline import OfflineProvider
 from llm.providers.openai import OpenAIProvider
 from llm.retry import RetryPolicy
@@ -24,7 +26,9 @@ from llm.retry import RetryPolicy
 logger = logging.getLogger("llm")
 
 PROVIDERS: dict[str, type[Provider]] = {
+    "gigachat": GigaChatProvider,
     "openai": OpenAIProvider,
+    "gemini": GeminiProvider,
     "offline": OfflineProvider,
 }
 AUTO_ORDER = ("gigachat", "openai", "gemini")
@@ -59,7 +63,7 @@ def active_provider_name() -> str:
     if chosen != "auto":
         return chosen
     for name in AUTO_ORDER:
-        if name in PROVIDERS and build_provider(name).is_configured():
+        if build_provider(name).is_configured():
             return name
     return "offline"
 

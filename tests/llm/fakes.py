@@ -233,7 +233,7 @@ class FakeProviderServer:
     async def _serve(self) -> None:
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
-        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
@@ -271,7 +271,7 @@ class FakeProviderServer:
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
-        return [r for r in self.requests if "chat/completions" in r.path or "generateContent" in r.path]
+        return [r for r in self.requests if "chat/completions" in r.path or "enerateContent" in r.path]
 
     def requests_to(self, path_part: str) -> list[RecordedRequest]:
         return [r for r in self.requests if path_part in r.path]

@@ -1,0 +1,80 @@
+"""The Gemini adapter against the local fake server speaking Gemini's wire format."""
+
+from __future__ import annotations
+
+import pytest
+
+from llm.providers.gemini import GeminiProvider, wire_contents
+from llm.registry import get_provider
+from llm.types import ChatRequest, Message, ToolCall, ToolSpec
+from tests.llm.fakes import Reply, fake_gemini, fake_llm_server  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+QUESTION = ChatRequest(messages=(Message("system", "Be brief."), Message("user", "Hello")))
+
+
+async def test_it_streams_with_the_system_text_as_system_instruction(fake_gemini):
+    fake_gemini.script(Reply.text("Hi there you", chunk_size=5, usage=(7, 3)))
+    provider = get_provider()
+    assert isinstance(provider, GeminiProvider)
+    events = [e async for e in provider.stream(QUESTION)]
+
+    assert [e.text for e in events if e.type == "text"] == ["Hi th", "ere y", "ou"]
+    usage = next(e.usage for e in events if e.type == "usage")
+    assert (usage.prompt_tokens, usage.completion_tokens) == (7, 3)
+    assert events[-1].type == "done" and events[-1].text == "Hi there you" and events[-1].finish_reason == "stop"
+    sent = fake_gemini.chat_requests[-1]
+    assert sent.path == "/v1beta/models/gemini-2.0-flash:streamGenerateContent"
+    assert sent.query == {"alt": "sse"}
+    assert sent.headers["x-goog-api-key"] == "test-key"
+    assert sent.json["systemInstruction"] == {"parts": [{"text": "Be brief."}]}
+    assert sent.json["contents"] == [{"role": "user", "parts": [{"text": "Hello"}]}]
+
+
+async def test_function_calls_arrive_as_tool_calls(fake_gemini):
+    fake_gemini.script(Reply.tool_call("read_file", {"path": "llm/retry.py", "start": 1}))
+    tool = ToolSpec("read_file", "Read lines of a file", {"type": "object", "properties": {"path": {"type": "string"}}})
+    completion = await get_provider().complete(ChatRequest(messages=(Message("user", "show retry"),), tools=(tool,)))
+
+    assert [(c.name, dict(c.arguments)) for c in completion.tool_calls] == [("read_file", {"path": "llm/retry.py", "start": 1})]
+    assert completion.finish_reason == "tool_calls"
+    assert fake_gemini.chat_requests[-1].json["tools"][0]["functionDeclarations"][0]["name"] == "read_file"
+
+
+def test_tool_results_become_function_responses_and_turns_alternate():
+    call = ToolCall(id="call_1", name="read_file", arguments={"path": "a.py"})
+    contents, system = wire_contents(
+        [
+            Message("system", "Rules."),
+            Message("user", "one"),
+            Message("user", "two"),
+            Message("assistant", "", tool_calls=(call,)),
+            Message("tool", '{"lines": "x = 1"}', tool_call_id="call_1", name="read_file"),
+        ]
+    )
+    assert system == "Rules."
+    assert contents == [
+        {"role": "user", "parts": [{"text": "one"}, {"text": "two"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "read_file", "args": {"path": "a.py"}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "read_file", "response": {"lines": "x = 1"}}}]},
+    ]
+
+
+async def test_embeddings_use_batch_embed_contents(fake_gemini):
+    vectors = await get_provider().embed(["alpha", "beta"])
+    assert len(vectors) == 2 and vectors[0] != vectors[1]
+    request = fake_gemini.requests_to(":batchEmbedContents")[0]
+    assert request.path == "/v1beta/models/text-embedding-004:batchEmbedContents"
+    assert request.json["requests"][1] == {"model": "models/text-embedding-004", "content": {"parts": [{"text": "beta"}]}}
+
+
+async def test_token_counts_come_from_count_tokens(fake_gemini):
+    fake_gemini.script(Reply.count(123), kind="tokens")
+    assert await get_provider().count_tokens([Message("user", "hello world")]) == 123
+
+
+async def test_a_429_with_retry_after_is_retried(fake_gemini):
+    fake_gemini.script(Reply.error(429, "quota", retry_after="0.1"), Reply.text("after the wait"))
+    assert (await get_provider().complete(QUESTION)).text == "after the wait"
+    assert len(fake_gemini.chat_requests) == 2
