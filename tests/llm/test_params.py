@@ -1,0 +1,234 @@
+"""The model_params contract, key by key, for every adapter.
+
+The table drives the adapters' real payload builders; one test per adapter
+then checks that the translated payload is what actually goes over the wire.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from llm.providers.gemini import GeminiProvider
+from llm.providers.gigachat import GigaChatProvider
+from llm.providers.openai import OpenAIProvider
+from llm.registry import get_provider
+from llm.types import ChatRequest, Message, ToolSpec
+from tests.llm.fakes import Reply, fake_gemini, fake_gigachat, fake_llm_server, fake_openai  # noqa: F401
+
+MESSAGES = (Message("system", "Rules."), Message("user", "Hi"))
+SCHEMA = {"type": "object", "properties": {"intent": {"type": "string"}}, "required": ["intent"], "additionalProperties": False}
+EXTRA_TOOL = {"type": "function", "function": {"name": "extra", "parameters": {"type": "object"}}}
+
+
+def openai_payload(params):
+    return OpenAIProvider({"API_KEY": "k"}).payload(ChatRequest(messages=MESSAGES, model_params=params), "m")
+
+
+def gigachat_payload(params):
+    return GigaChatProvider({"TOKEN": "k"}).payload(ChatRequest(messages=MESSAGES, model_params=params), "m")[0]
+
+
+def gemini_payload(params):
+    return GeminiProvider({"API_KEY": "k"}).payload(ChatRequest(messages=MESSAGES, model_params=params))
+
+
+OPENAI_PASSTHROUGH = [
+    ("temperature", 0.2),
+    ("max_tokens", 300),
+    ("top_p", 0.9),
+    ("n", 2),
+    ("stop", ["\n\n"]),
+    ("presence_penalty", 0.5),
+    ("frequency_penalty", 0.4),
+    ("logit_bias", {"50256": -100}),
+    ("user", "user-7"),
+    ("seed", 42),
+    ("tools", [EXTRA_TOOL]),
+    ("tool_choice", "required"),
+    ("response_format", {"type": "json_object"}),
+    ("logprobs", True),
+    ("top_logprobs", 3),
+    ("parallel_tool_calls", False),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), OPENAI_PASSTHROUGH)
+def test_openai_passes_its_keys_through(key, value):
+    assert openai_payload({key: value})[key] == value
+
+
+def test_openai_stream_false_is_honoured_and_drops_stream_options():
+    payload = openai_payload({"stream": False})
+    assert payload["stream"] is False
+    assert "stream_options" not in payload
+
+
+def test_openai_tools_from_params_are_added_to_the_request_tools():
+    tool = ToolSpec("search", "Search", {"type": "object"})
+    payload = OpenAIProvider({}).payload(ChatRequest(messages=MESSAGES, tools=(tool,), model_params={"tools": [EXTRA_TOOL]}), "m")
+    assert [t["function"]["name"] for t in payload["tools"]] == ["search", "extra"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (SCHEMA, {"name": "answer", "schema": SCHEMA, "strict": False}),
+        ({"name": "intent", "schema": SCHEMA}, {"name": "intent", "schema": SCHEMA, "strict": False}),
+        ({"name": "intent", "schema": SCHEMA, "strict": True}, {"name": "intent", "schema": SCHEMA, "strict": True}),
+    ],
+)
+def test_openai_json_schema_becomes_response_format_with_strict_off_by_default(value, expected):
+    payload = openai_payload({"json_schema": value})
+    assert payload["response_format"] == {"type": "json_schema", "json_schema": expected}
+    assert "json_schema" not in payload
+
+
+GIGACHAT_PASSTHROUGH = [
+    ("temperature", 0.3),
+    ("top_p", 0.5),
+    ("n", 1),
+    ("max_tokens", 512),
+    ("repetition_penalty", 1.1),
+    ("update_interval", 0.2),
+    ("profanity_check", False),
+    ("function_call", "none"),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), GIGACHAT_PASSTHROUGH)
+def test_gigachat_passes_its_keys_through(key, value):
+    assert gigachat_payload({key: value})[key] == value
+
+
+def test_gigachat_functions_from_params_join_the_request_tools():
+    tool = ToolSpec("search", "Search", {"type": "object"})
+    extra = {"name": "extra", "description": "", "parameters": {"type": "object"}}
+    payload = GigaChatProvider({}).payload(ChatRequest(messages=MESSAGES, tools=(tool,), model_params={"functions": [extra]}), "m")[0]
+    assert [f["name"] for f in payload["functions"]] == ["search", "extra"]
+
+
+def test_gigachat_json_schema_is_a_forced_function_call():
+    payload = gigachat_payload({"json_schema": {"name": "intent", "schema": SCHEMA}})
+    assert payload["function_call"] == {"name": "intent"}
+    assert payload["functions"][-1]["name"] == "intent"
+    assert payload["functions"][-1]["parameters"] == SCHEMA
+    assert "json_schema" not in payload
+
+
+GEMINI_TOP_LEVEL = [
+    ("safetySettings", "safetySettings", [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}]),
+    ("safety_settings", "safetySettings", [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}]),
+    ("tools", "tools", [{"googleSearch": {}}]),
+    ("toolConfig", "toolConfig", {"functionCallingConfig": {"mode": "ANY"}}),
+    ("tool_config", "toolConfig", {"functionCallingConfig": {"mode": "ANY"}}),
+    ("systemInstruction", "systemInstruction", {"parts": [{"text": "Other rules."}]}),
+    ("system_instruction", "systemInstruction", {"parts": [{"text": "Other rules."}]}),
+    ("cachedContent", "cachedContent", "cachedContents/abc"),
+    ("cached_content", "cachedContent", "cachedContents/abc"),
+]
+
+
+@pytest.mark.parametrize(("key", "field", "value"), GEMINI_TOP_LEVEL)
+def test_gemini_top_level_keys_and_their_snake_case_aliases(key, field, value):
+    assert gemini_payload({key: value})[field] == value
+
+
+GEMINI_GENERATION = [
+    ("candidateCount", "candidateCount", 1),
+    ("candidate_count", "candidateCount", 1),
+    ("stopSequences", "stopSequences", ["END"]),
+    ("stop_sequences", "stopSequences", ["END"]),
+    ("maxOutputTokens", "maxOutputTokens", 256),
+    ("max_output_tokens", "maxOutputTokens", 256),
+    ("max_tokens", "maxOutputTokens", 256),
+    ("temperature", "temperature", 0.1),
+    ("topP", "topP", 0.8),
+    ("top_p", "topP", 0.8),
+    ("topK", "topK", 40),
+    ("top_k", "topK", 40),
+    ("responseMimeType", "responseMimeType", "text/plain"),
+    ("response_mime_type", "responseMimeType", "text/plain"),
+    ("responseSchema", "responseSchema", {"type": "object"}),
+    ("response_schema", "responseSchema", {"type": "object"}),
+]
+
+
+@pytest.mark.parametrize(("key", "field", "value"), GEMINI_GENERATION)
+def test_gemini_generation_config_keys_and_their_snake_case_aliases(key, field, value):
+    payload = gemini_payload({key: value})
+    assert payload["generationConfig"][field] == value
+    assert key not in payload
+
+
+def test_gemini_json_schema_sets_the_mime_type_and_a_schema_gemini_accepts():
+    payload = gemini_payload({"json_schema": SCHEMA})
+    config = payload["generationConfig"]
+    assert config["responseMimeType"] == "application/json"
+    assert config["responseSchema"] == {"type": "object", "properties": {"intent": {"type": "string"}}, "required": ["intent"]}
+    assert "json_schema" not in payload
+
+
+BUILDERS = {"openai": openai_payload, "gigachat": gigachat_payload, "gemini": gemini_payload}
+
+
+@pytest.mark.parametrize("adapter", sorted(BUILDERS))
+@pytest.mark.parametrize("key", ["reasoning_effort", "max_depth", "claude_cli_path"])
+def test_keys_of_other_tools_are_always_dropped(adapter, key):
+    payload = BUILDERS[adapter]({key: "x"})
+    assert key not in payload
+    assert key not in payload.get("generationConfig", {})
+
+
+@pytest.mark.parametrize("adapter", sorted(BUILDERS))
+def test_unknown_keys_are_ignored_with_a_debug_line(adapter, caplog):
+    caplog.set_level(logging.DEBUG, logger="llm.params")
+    payload = BUILDERS[adapter]({"mirostat_tau": 5.0})
+    assert "mirostat_tau" not in payload
+    assert "mirostat_tau" not in payload.get("generationConfig", {})
+    assert "mirostat_tau" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("adapter", "key"),
+    [("openai", "repetition_penalty"), ("openai", "top_k"), ("gigachat", "seed"), ("gigachat", "logit_bias"), ("gemini", "presence_penalty"), ("gemini", "n")],
+)
+def test_keys_of_other_providers_are_ignored_so_switching_never_fails(adapter, key):
+    payload = BUILDERS[adapter]({key: 1})
+    assert key not in payload
+    assert key not in payload.get("generationConfig", {})
+
+
+# --- the translated payload is what goes over the wire -----------------------------------------
+
+PORTABLE = {"temperature": 0.2, "max_tokens": 64, "reasoning_effort": "high", "json_schema": SCHEMA}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_openai_sends_the_translated_params(fake_openai):
+    await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=PORTABLE))
+    sent = fake_openai.chat_requests[-1].json
+    assert (sent["temperature"], sent["max_tokens"]) == (0.2, 64)
+    assert sent["response_format"]["type"] == "json_schema"
+    assert "reasoning_effort" not in sent and "json_schema" not in sent
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_gigachat_sends_the_translated_params(fake_gigachat):
+    fake_gigachat.script(Reply.tool_call("answer", {"intent": "general"}))
+    completion = await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=PORTABLE))
+    sent = fake_gigachat.chat_requests[-1].json
+    assert (sent["temperature"], sent["max_tokens"]) == (0.2, 64)
+    assert sent["function_call"] == {"name": "answer"}
+    assert completion.text == '{"intent": "general"}'
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_gemini_sends_the_translated_params(fake_gemini):
+    await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=PORTABLE))
+    sent = fake_gemini.chat_requests[-1].json
+    assert sent["generationConfig"]["temperature"] == 0.2
+    assert sent["generationConfig"]["maxOutputTokens"] == 64
+    assert sent["generationConfig"]["responseMimeType"] == "application/json"
+    assert "reasoning_effort" not in sent
