@@ -263,7 +263,15 @@ LLM = {
 # RAG: repository intake limits, indexing and retrieval (rag/).
 RAG = {
     "MAX_UPLOAD_BYTES": env_int("RAG_MAX_UPLOAD_BYTES", 200 * 1024 * 1024, minimum=1024),
+    "MAX_UNCOMPRESSED_BYTES": env_int("RAG_MAX_UNCOMPRESSED_BYTES", 1024 * 1024 * 1024, minimum=1024),
+    "MAX_ENTRIES": env_int("RAG_MAX_ENTRIES", 50_000, minimum=1),
+    "MAX_COMPRESSION_RATIO": env_float("RAG_MAX_COMPRESSION_RATIO", 100.0, minimum=1.0),
+    "MAX_FILE_BYTES": env_int("RAG_MAX_FILE_BYTES", 1024 * 1024, minimum=1),
+    "UPLOAD_DIR": env_str("RAG_UPLOAD_DIR", str(DATA_DIR / "uploads")),
+    "EMBEDDER": env_str("RAG_EMBEDDER", "hashing"),
     "EMBED_BATCH_SIZE": env_int("RAG_EMBED_BATCH_SIZE", 16, minimum=1, maximum=2048),
+    "HNSW_EF_SEARCH": env_int("RAG_HNSW_EF_SEARCH", 100, minimum=1, maximum=1000),
+    "KEEP_SUPERSEDED": env_int("RAG_KEEP_SUPERSEDED", 1, minimum=0),
 }
 
 # CHAT: the chat pages and the websocket consumer (chat/).

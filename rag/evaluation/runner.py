@@ -1,0 +1,162 @@
+"""One evaluation run: snapshot, index, retrieve and score every selected instance.
+
+Instances of one repository are visited in commit-time order so each index
+run differs little from the one before it (the incremental index reuses the
+rest). Results come back in instance-id order, so the output of a run does not
+depend on the order the work was done in.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rag.evaluation.baseline import Bm25FileBaseline
+from rag.evaluation.dataset import Instance
+from rag.evaluation.indexing import discard_evaluation_repository, evaluation_owner, index_snapshot
+from rag.evaluation.metrics import Ranked, gold_ranks
+from rag.evaluation.snapshots import Snapshot, SnapshotError, commit_timestamp, read_snapshot, resolve_mirror
+from rag.services import DEFAULT_PARAMS, RankingParams, rank_files, search
+
+# Files kept per instance in the output (Acc@10 needs 10; the rest shows near misses).
+TOP_FILES = 20
+# Items retrieved before they are grouped into files: the API's maximum, so
+# files whose evidence is spread over several items can still surface.
+ITEM_DEPTH = 200
+
+
+@dataclass
+class InstanceResult:
+    instance: Instance
+    top_files: list[str] = field(default_factory=list)
+    gold_layers: dict[str, list[str]] = field(default_factory=dict)
+    baseline_top_files: list[str] | None = None
+    error: str = ""
+    # Timings and reuse counts: reported on the console, never in the deterministic output.
+    index_seconds: float = 0.0
+    search_seconds: float = 0.0
+    files_unchanged: int = 0
+    files_total: int = 0
+
+    def ranked(self) -> Ranked:
+        return Ranked(self.instance.repo, gold_ranks(self.top_files, self.instance.gold_files))
+
+    def baseline_ranked(self) -> Ranked | None:
+        if self.baseline_top_files is None:
+            return None
+        return Ranked(self.instance.repo, gold_ranks(self.baseline_top_files, self.instance.gold_files))
+
+    def as_record(self) -> dict[str, Any]:
+        ranked = self.ranked()
+        record: dict[str, Any] = {
+            "instance_id": self.instance.instance_id,
+            "repo": self.instance.repo,
+            "base_commit": self.instance.base_commit,
+            "gold_files": list(self.instance.gold_files),
+            "gold_rank": ranked.all_gold_rank,
+            "gold_ranks": ranked.gold_ranks,
+            "gold_layers": self.gold_layers,
+            "top_files": self.top_files,
+        }
+        baseline = self.baseline_ranked()
+        if baseline is not None:
+            record["bm25_gold_rank"] = baseline.all_gold_rank
+            record["bm25_top_files"] = self.baseline_top_files
+        if self.error:
+            record["error"] = self.error
+        return record
+
+
+def retrieve_files(repository, query: str, params: RankingParams = DEFAULT_PARAMS) -> tuple[list[str], dict[str, list[str]]]:
+    """The product's retrieval of an issue text, as the agent runs it with no model: code layers, files from items.
+
+    Returns the ranked files and, per file, the layers of the items that found it.
+    """
+    response = search(repository, query, mode="code", limit=ITEM_DEPTH, params=params)
+    files = [scored.path for scored in rank_files(response.items, limit=TOP_FILES, params=params)]
+    layers: dict[str, set[str]] = {}
+    for item in response.items:
+        layers.setdefault(item.path, set()).add(item.layer)
+    return files, {path: sorted(found) for path, found in layers.items()}
+
+
+def evaluate(
+    instances: Sequence[Instance],
+    mirrors_dir: str | Path,
+    *,
+    baseline: str | None = None,
+    params: RankingParams = DEFAULT_PARAMS,
+    on_result: Callable[[InstanceResult], None] | None = None,
+) -> list[InstanceResult]:
+    """Evaluate ``instances``; a snapshot or index failure is recorded on its instance (a miss), not raised."""
+    owner = evaluation_owner()
+    groups: dict[str, list[Instance]] = {}
+    for instance in instances:
+        groups.setdefault(instance.repo, []).append(instance)
+    results: list[InstanceResult] = []
+    for repo in sorted(groups):
+        results.extend(_evaluate_repository(repo, groups[repo], mirrors_dir, owner, baseline, params, on_result))
+    results.sort(key=lambda result: result.instance.instance_id)
+    return results
+
+
+def _evaluate_repository(repo, instances, mirrors_dir, owner, baseline, params, on_result) -> list[InstanceResult]:
+    results: list[InstanceResult] = []
+    try:
+        git_dir = resolve_mirror(mirrors_dir, instances[0].mirror)
+    except SnapshotError as exc:
+        for instance in instances:
+            results.append(_report(InstanceResult(instance, error=str(exc)), on_result))
+        return results
+    ordered = sorted(instances, key=lambda instance: (_timestamp(git_dir, instance.base_commit), instance.instance_id))
+    bm25 = Bm25FileBaseline() if baseline == "bm25" else None
+    previous: Snapshot | None = None
+    # Start from an empty repository: an index left by an interrupted run is not trusted.
+    discard_evaluation_repository(repo, owner)
+    try:
+        for instance in ordered:
+            result = InstanceResult(instance)
+            try:
+                snapshot = read_snapshot(git_dir, instance.base_commit, previous)
+            except SnapshotError as exc:
+                result.error = str(exc)
+                results.append(_report(result, on_result))
+                continue
+            previous = snapshot
+            if bm25 is not None:
+                result.baseline_top_files = bm25.rank(snapshot, instance.query, TOP_FILES)
+            started = time.perf_counter()
+            try:
+                indexed = index_snapshot(repo, snapshot, owner)
+            except Exception as exc:  # recorded on the instance; the run goes on with the next one
+                result.error = f"indexing failed: {exc}"
+                results.append(_report(result, on_result))
+                continue
+            result.index_seconds = time.perf_counter() - started
+            result.files_total = int(indexed.run.counts.get("files", 0))
+            result.files_unchanged = int(indexed.run.counts.get("files_unchanged", 0))
+            started = time.perf_counter()
+            files, layers = retrieve_files(indexed.repository, instance.query, params)
+            result.search_seconds = time.perf_counter() - started
+            result.top_files = files
+            result.gold_layers = {path: layers.get(path, []) for path in instance.gold_files}
+            results.append(_report(result, on_result))
+    finally:
+        discard_evaluation_repository(repo, owner)
+    return results
+
+
+def _timestamp(git_dir: Path, commit: str) -> int:
+    try:
+        return commit_timestamp(git_dir, commit)
+    except SnapshotError:
+        return 0
+
+
+def _report(result: InstanceResult, on_result) -> InstanceResult:
+    if on_result is not None:
+        on_result(result)
+    return result

@@ -1,0 +1,58 @@
+"""``manage.py rag_eval DATASET.jsonl --mirrors DIR``: file-level retrieval quality on a localization dataset."""
+
+from __future__ import annotations
+
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rag.evaluation.dataset import DatasetError, load_dataset, select_instances
+from rag.evaluation.report import summary_table, timing_summary, write_records
+from rag.evaluation.runner import InstanceResult, evaluate
+
+
+class Command(BaseCommand):
+    help = (
+        "Index each instance's repository at its base commit through the product's indexing, run the issue text "
+        "through retrieval, and print file-level Acc@1/3/5/10 and MRR overall and per repository."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("dataset", help="JSON lines: instance_id, repo, base_commit, query, gold_files, mirror")
+        parser.add_argument("--mirrors", required=True, help="folder with one git mirror per 'mirror' value (bare, or with a repo/ subfolder)")
+        parser.add_argument("--baseline", choices=["bm25"], help="also rank whole files with BM25 on the same snapshots")
+        parser.add_argument("--repos", default="", help="comma-separated repositories (owner/name or name)")
+        parser.add_argument("--instances", default="", help="comma-separated instance ids")
+        parser.add_argument("--limit", type=int, help="at most this many instances (after the filters, in id order)")
+        parser.add_argument("--out", help="write one JSON line per instance to this file")
+
+    def handle(self, *args, **options):
+        if options["limit"] is not None and options["limit"] < 1:
+            raise CommandError("--limit must be at least 1")
+        try:
+            instances = select_instances(
+                load_dataset(options["dataset"]),
+                repos=options["repos"].split(","),
+                instance_ids=options["instances"].split(","),
+                limit=options["limit"],
+            )
+        except DatasetError as exc:
+            raise CommandError(str(exc)) from exc
+        if not instances:
+            raise CommandError("no instance matches the filters")
+
+        done = 0
+
+        def progress(result: InstanceResult) -> None:
+            nonlocal done
+            done += 1
+            ranked = result.ranked()
+            status = result.error or f"gold rank {ranked.all_gold_rank or '-'}"
+            sys.stderr.write(f"[{done}/{len(instances)}] {result.instance.instance_id}: {status}\n")
+
+        results = evaluate(instances, options["mirrors"], baseline=options["baseline"], on_result=progress)
+        if options["out"]:
+            with open(options["out"], "w", encoding="utf-8") as out:
+                write_records(results, out)
+        self.stdout.write(summary_table(results))
+        sys.stderr.write(timing_summary(results) + "\n")
