@@ -1,0 +1,95 @@
+"""Admin for repositories and index runs: status, progress, counts, errors, reindex."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count
+from django.utils.html import format_html_join
+
+from rag.intake import IntakeError
+from rag.models import IndexRun, Repository
+from rag.services.repositories import delete_repository, reindex
+
+RUN_AUDIT_FIELDS = (
+    "repository", "status", "trigger", "progress", "stage", "counts", "skipped", "timings", "embedder",
+    "embedding_dimension", "embedding_error", "error", "archive_name", "archive_path", "archive_sha256",
+    "archive_size", "job_id", "has_items", "created_by", "created_at", "started_at", "finished_at",
+)
+
+
+@admin.action(description="Reindex from the latest stored archive")
+def reindex_repositories(modeladmin, request, queryset):
+    queued = 0
+    for repository in queryset:
+        try:
+            reindex(repository, created_by=request.user)
+            queued += 1
+        except IntakeError as exc:
+            modeladmin.message_user(request, f"{repository}: {exc.message}", messages.ERROR)
+    if queued:
+        modeladmin.message_user(request, f"Queued a reindex of {queued} repositories.", messages.SUCCESS)
+
+
+class IndexRunInline(admin.TabularInline):
+    model = IndexRun
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    fields = ("status", "trigger", "progress", "stage", "embedder", "error", "created_at", "finished_at")
+    readonly_fields = fields
+    ordering = ("-id",)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Repository)
+class RepositoryAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "active_run", "run_count", "updated_at")
+    list_select_related = ("owner", "active_run")
+    search_fields = ("name", "owner__username")
+    list_filter = ("active_run__status",)
+    readonly_fields = ("active_run", "created_at", "updated_at")
+    actions = [reindex_repositories]
+    inlines = [IndexRunInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(run_total=Count("runs"))
+
+    @admin.display(description="runs", ordering="run_total")
+    def run_count(self, obj) -> int:
+        return obj.run_total
+
+    def delete_model(self, request, obj) -> None:
+        delete_repository(obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for repository in queryset:
+            delete_repository(repository)
+
+
+@admin.register(IndexRun)
+class IndexRunAdmin(admin.ModelAdmin):
+    list_display = ("id", "repository", "status", "progress_display", "stage", "embedder", "created_at", "finished_at")
+    list_select_related = ("repository", "repository__owner")
+    list_filter = ("status", "trigger", "embedder")
+    search_fields = ("repository__name", "error", "archive_sha256")
+    readonly_fields = RUN_AUDIT_FIELDS + ("layer_table",)
+    fields = readonly_fields
+    actions = ["reindex_runs"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.display(description="progress", ordering="progress")
+    def progress_display(self, obj) -> str:
+        return f"{obj.progress_percent}%"
+
+    @admin.display(description="items per layer")
+    def layer_table(self, obj):
+        return format_html_join("", "<div>{}: {}</div>", obj.layer_counts)
+
+    @admin.action(description="Reindex these runs' repositories")
+    def reindex_runs(self, request, queryset):
+        repositories = Repository.objects.filter(pk__in=queryset.values("repository_id"))
+        reindex_repositories(self, request, repositories)

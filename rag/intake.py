@@ -1,0 +1,403 @@
+"""Zip intake: the checks an upload must pass before it is stored, and extraction.
+
+``inspect_archive`` runs at upload time and raises an ``IntakeError`` whose
+``message`` is shown to the person as is. ``extract_files`` runs in the worker:
+it decides which entries become indexed text files and records every skipped
+one with its reason. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import stat
+import zipfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import IO
+
+import pathspec
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
+
+
+@dataclass(frozen=True)
+class IntakeLimits:
+    max_upload_bytes: int
+    max_uncompressed_bytes: int
+    max_entries: int
+    max_compression_ratio: float
+    max_file_bytes: int
+
+    @classmethod
+    def from_settings(cls) -> IntakeLimits:
+        rag = settings.RAG
+        return cls(
+            max_upload_bytes=rag["MAX_UPLOAD_BYTES"],
+            max_uncompressed_bytes=rag["MAX_UNCOMPRESSED_BYTES"],
+            max_entries=rag["MAX_ENTRIES"],
+            max_compression_ratio=rag["MAX_COMPRESSION_RATIO"],
+            max_file_bytes=rag["MAX_FILE_BYTES"],
+        )
+
+
+class IntakeError(Exception):
+    """An archive that is refused; ``message`` is written for the person who uploaded it."""
+
+    code = "invalid"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotAZipError(IntakeError):
+    code = "not_a_zip"
+
+
+class ArchiveTooLargeError(IntakeError):
+    code = "too_large"
+
+
+class UncompressedTooLargeError(IntakeError):
+    code = "uncompressed_too_large"
+
+
+class TooManyEntriesError(IntakeError):
+    code = "too_many_entries"
+
+
+class CompressionRatioError(IntakeError):
+    code = "compression_ratio"
+
+
+class UnsafePathError(IntakeError):
+    code = "unsafe_path"
+
+
+class SymlinkEntryError(IntakeError):
+    code = "symlink"
+
+
+class DeviceFileEntryError(IntakeError):
+    code = "device_file"
+
+
+class EmptyArchiveError(IntakeError):
+    code = "empty"
+
+
+@dataclass(frozen=True)
+class ArchiveReport:
+    entries: int
+    files: int
+    compressed_bytes: int
+    uncompressed_bytes: int
+
+
+def _size(n: int) -> str:
+    return str(filesizeformat(n)).replace("\xa0", " ")
+
+
+def _entry_mode(info: zipfile.ZipInfo) -> int:
+    # Unix mode bits live in the high 16 bits of external_attr when the
+    # archive was made on a Unix-like system (create_system 3).
+    return (info.external_attr >> 16) & 0xFFFF if info.create_system == 3 else 0
+
+
+def _check_entry_path(name: str) -> None:
+    normalized = name.replace("\\", "/")
+    if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
+        raise UnsafePathError(f"The archive contains an absolute path ({name!r}); only relative paths are accepted.")
+    if ".." in PurePosixPath(normalized).parts:
+        raise UnsafePathError(f"The archive contains a path that leaves its folder ({name!r}).")
+    if "\x00" in name:
+        raise UnsafePathError("The archive contains a file name with a NUL character.")
+
+
+def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLimits | None = None) -> ArchiveReport:
+    """Check a zip against every intake rule, reading only its directory; raise ``IntakeError``."""
+    limits = limits or IntakeLimits.from_settings()
+    if isinstance(source, (str, os.PathLike)):
+        compressed = os.path.getsize(source)
+    else:
+        source.seek(0, io.SEEK_END)
+        compressed = source.tell()
+        source.seek(0)
+    if compressed > limits.max_upload_bytes:
+        raise ArchiveTooLargeError(
+            f"The file is {_size(compressed)}; the limit is {_size(limits.max_upload_bytes)}."
+        )
+    try:
+        with zipfile.ZipFile(source) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as exc:
+        raise NotAZipError(f"This is not a readable zip archive ({exc}). Upload a .zip of the repository.") from exc
+    finally:
+        if not isinstance(source, (str, os.PathLike)):
+            source.seek(0)
+    if len(infos) > limits.max_entries:
+        raise TooManyEntriesError(
+            f"The archive has {len(infos):,} entries; the limit is {limits.max_entries:,}."
+        )
+    total = 0
+    files = 0
+    for info in infos:
+        _check_entry_path(info.filename)
+        mode = _entry_mode(info)
+        if stat.S_ISLNK(mode):
+            raise SymlinkEntryError(
+                f"The archive contains a symbolic link ({info.filename!r}); links are refused because they can point outside the repository."
+            )
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            raise DeviceFileEntryError(f"The archive contains a device or special file ({info.filename!r}).")
+        if not info.is_dir():
+            files += 1
+            total += info.file_size
+    if total > limits.max_uncompressed_bytes:
+        raise UncompressedTooLargeError(
+            f"The archive unpacks to {_size(total)}; the limit is {_size(limits.max_uncompressed_bytes)}."
+        )
+    if files == 0:
+        raise EmptyArchiveError("The archive contains no files.")
+    ratio = total / max(compressed, 1)
+    if ratio > limits.max_compression_ratio:
+        raise CompressionRatioError(
+            f"The archive unpacks to {ratio:.0f} times its size (limit {limits.max_compression_ratio:.0f}); "
+            "that is typical of a zip bomb, so it was refused."
+        )
+    return ArchiveReport(entries=len(infos), files=files, compressed_bytes=compressed, uncompressed_bytes=total)
+
+
+# --- extraction -------------------------------------------------------------------
+
+# Directories that never hold the repository's own source.
+SKIPPED_DIRECTORIES: dict[str, str] = {
+    ".git": "version control",
+    ".hg": "version control",
+    ".svn": "version control",
+    "node_modules": "dependencies",
+    "bower_components": "dependencies",
+    "site-packages": "dependencies",
+    "venv": "virtualenv",
+    ".venv": "virtualenv",
+    "virtualenv": "virtualenv",
+    "__pycache__": "cache",
+    ".mypy_cache": "cache",
+    ".pytest_cache": "cache",
+    ".ruff_cache": "cache",
+    ".tox": "cache",
+    ".nox": "cache",
+    ".eggs": "build output",
+    "build": "build output",
+    "dist": "build output",
+    "htmlcov": "build output",
+    "__MACOSX": "archive metadata",
+}
+
+BINARY_SUFFIXES = frozenset(
+    """
+    .png .jpg .jpeg .gif .bmp .ico .webp .tif .tiff .psd .svgz .mp3 .mp4 .wav .ogg .flac .avi .mov .mkv .webm
+    .zip .gz .tgz .bz2 .xz .7z .rar .tar .jar .war .whl .egg .pyc .pyo .pyd .so .dll .dylib .exe .bin .o .a .lib
+    .class .woff .woff2 .ttf .otf .eot .pdf .doc .docx .xls .xlsx .ppt .pptx .sqlite .sqlite3 .db .mo .npy .npz
+    .pkl .pickle .parquet .h5 .onnx .pt .safetensors
+    """.split()
+)
+
+LANGUAGES = {
+    ".py": "python", ".pyi": "python", ".md": "markdown", ".markdown": "markdown", ".rst": "rst",
+    ".txt": "text", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".tsx": "typescript", ".html": "html", ".htm": "html", ".css": "css",
+    ".json": "json", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".ini": "ini", ".cfg": "ini",
+    ".sh": "shell", ".go": "go", ".java": "java", ".rs": "rust", ".c": "c", ".h": "c", ".cpp": "cpp",
+    ".sql": "sql", ".xml": "xml",
+}
+
+REASON_BINARY = "binary"
+REASON_TOO_LARGE = "over the size cap"
+REASON_GITIGNORE = ".gitignore"
+
+
+def language_for(path: str) -> str:
+    return LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
+
+
+@dataclass(frozen=True)
+class ExtractedFile:
+    path: str
+    text: str
+    content_hash: str
+    size: int
+    language: str
+    replaced_bytes: bool
+
+
+@dataclass
+class Extraction:
+    files: list[ExtractedFile] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    replaced: int = 0
+
+    def skipped_report(self, listed: int = 500) -> dict:
+        """The run's JSON report: counts per reason and the first ``listed`` paths."""
+        reasons = Counter(reason for _, reason in self.skipped)
+        return {
+            "total": len(self.skipped),
+            "reasons": dict(reasons.most_common()),
+            "files": [{"path": p, "reason": r} for p, r in self.skipped[:listed]],
+        }
+
+
+def _common_top_folder(names: list[str]) -> str | None:
+    """The single top-level folder every entry lives in (GitHub's ``repo-main/``), if any."""
+    tops = {name.split("/", 1)[0] for name in names}
+    if len(tops) != 1:
+        return None
+    top = next(iter(tops))
+    if all("/" in name for name in names if name.rstrip("/") != top):
+        return top
+    return None
+
+
+def _skipped_directory(parts: tuple[str, ...], virtualenv_roots: set[str]) -> str | None:
+    for i, part in enumerate(parts[:-1]):
+        reason = SKIPPED_DIRECTORIES.get(part)
+        if reason:
+            return f"{reason} ({part}/)"
+        if part.endswith(".egg-info"):
+            return "build output (*.egg-info/)"
+        if "/".join(parts[: i + 1]) in virtualenv_roots:
+            return "virtualenv"
+    return None
+
+
+def _is_binary(path: str, head: bytes) -> bool:
+    return PurePosixPath(path).suffix.lower() in BINARY_SUFFIXES or b"\x00" in head[:8192]
+
+
+def _decode(data: bytes) -> tuple[str, bool]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text, replaced = data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        # Undecodable bytes never stop a run: they become U+FFFD and are counted.
+        text, replaced = data.decode("utf-8", errors="replace"), True
+    # PostgreSQL text cannot hold NUL; a stray one past the binary sniff window is replaced too.
+    if "\x00" in text:
+        text, replaced = text.replace("\x00", "\ufffd"), True
+    return text, replaced
+
+
+def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.ZipInfo]]:
+    """(relative path, entry) for every file entry, with a single top-level folder stripped."""
+    names = [info.filename.replace("\\", "/") for info in archive.infolist()]
+    top = _common_top_folder([n for n in names if n.strip("/")])
+    for info, name in zip(archive.infolist(), names):
+        if info.is_dir() or name.endswith("/"):
+            continue
+        _check_entry_path(info.filename)
+        if stat.S_ISLNK(_entry_mode(info)):
+            raise SymlinkEntryError(f"The archive contains a symbolic link ({info.filename!r}).")
+        if top is not None:
+            name = name[len(top) + 1 :]
+        while name.startswith("./"):
+            name = name[2:]
+        if name:
+            yield name, info
+
+
+def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = None) -> Extraction:
+    """Read the text files of a checked archive, skipping what does not belong in an index."""
+    limits = limits or IntakeLimits.from_settings()
+    result = Extraction()
+    try:
+        archive = zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise NotAZipError(f"The stored archive cannot be read ({exc}).") from exc
+    with archive:
+        entries = list(iter_archive_files(archive))
+        paths = {name for name, _ in entries}
+        virtualenv_roots = {name.rsplit("/", 1)[0] for name in paths if name.endswith("/pyvenv.cfg")}
+        ignore = None
+        if ".gitignore" in paths:
+            gitignore = dict(entries)[".gitignore"]
+            lines = archive.read(gitignore)[: limits.max_file_bytes].decode("utf-8", errors="replace").splitlines()
+            ignore = pathspec.GitIgnoreSpec.from_lines(lines)
+        for name, info in entries:
+            parts = tuple(name.split("/"))
+            reason = _skipped_directory(parts, virtualenv_roots)
+            if reason is None and ignore is not None and ignore.match_file(name):
+                reason = REASON_GITIGNORE
+            if reason is None and info.file_size > limits.max_file_bytes:
+                reason = REASON_TOO_LARGE
+            if reason is None and PurePosixPath(name).suffix.lower() in BINARY_SUFFIXES:
+                reason = REASON_BINARY
+            if reason is not None:
+                result.skipped.append((name, reason))
+                continue
+            try:
+                with archive.open(info) as handle:
+                    # Reading one byte past the cap catches entries whose
+                    # directory understates their size.
+                    data = handle.read(limits.max_file_bytes + 1)
+            except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+                result.skipped.append((name, f"unreadable ({exc.__class__.__name__})"))
+                continue
+            if len(data) > limits.max_file_bytes:
+                result.skipped.append((name, REASON_TOO_LARGE))
+                continue
+            if _is_binary(name, data):
+                result.skipped.append((name, REASON_BINARY))
+                continue
+            text, replaced = _decode(data)
+            result.replaced += replaced
+            result.files.append(
+                ExtractedFile(
+                    path=name,
+                    text=text,
+                    content_hash=hashlib.sha256(data).hexdigest(),
+                    size=len(data),
+                    language=language_for(name),
+                    replaced_bytes=replaced,
+                )
+            )
+    return result
+
+
+# --- directories (the index_repo command) -------------------------------------------
+
+
+def zip_directory(root: Path, destination: IO[bytes]) -> int:
+    """Write a zip of ``root`` into ``destination``, leaving out skipped directories and links.
+
+    Returns the number of files written. Links are left out rather than
+    refused: a local checkout legitimately has them, and they are never followed.
+    """
+    written = 0
+    with zipfile.ZipFile(destination, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+            current = Path(dirpath)
+            dirnames[:] = sorted(
+                d for d in dirnames
+                if d not in SKIPPED_DIRECTORIES and not d.endswith(".egg-info") and not (current / d).is_symlink()
+                and not (current / d / "pyvenv.cfg").exists()
+            )
+            for filename in sorted(filenames):
+                full = current / filename
+                if full.is_symlink() or not full.is_file():
+                    continue
+                archive.write(full, full.relative_to(root).as_posix())
+                written += 1
+    return written
+
+
+def sha256_of(path: str | os.PathLike[str]) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

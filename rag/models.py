@@ -1,0 +1,205 @@
+"""Repositories and their index versions.
+
+An ``IndexRun`` is one index version. Its rows (files, items, symbols, edges,
+entrypoints) all carry the run, so a new version is built beside the serving
+one and becomes visible only when ``Repository.active_run`` switches to it.
+Items live in a LIST-partitioned table, one partition per run (see
+``rag/storage.py``); the other per-version tables are ordinary tables.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from pgvector.django import VectorField
+
+LAYERS = ("C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH", "C3_ENTRYPOINTS", "D0_DOCS")
+CODE_LAYERS = LAYERS[:4]
+DOC_LAYERS = LAYERS[4:]
+
+
+class Repository(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="repositories")
+    name = models.CharField(max_length=200)
+    active_run = models.ForeignKey(
+        "IndexRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The index version queries are answered from.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "repositories"
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="rag_repository_unique_name_per_owner")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class IndexRun(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        READY = "ready"
+        FAILED = "failed"
+        SUPERSEDED = "superseded"
+
+    class Trigger(models.TextChoices):
+        UPLOAD = "upload"
+        COMMAND = "command"
+        ADMIN = "admin"
+
+    repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="runs")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    trigger = models.CharField(max_length=16, choices=Trigger.choices, default=Trigger.UPLOAD)
+    progress = models.FloatField(default=0.0, help_text="0..1")
+    stage = models.CharField(max_length=200, blank=True)
+    # {"C0_SOURCE_CHUNKS": 120, ..., "files": 40, "files_reused": 38, "embeddings_reused": 300, ...}
+    counts = models.JSONField(default=dict, blank=True)
+    # {"reasons": {"binary": 2, ...}, "files": [{"path": ..., "reason": ...}, ...]} (list capped)
+    skipped = models.JSONField(default=dict, blank=True)
+    # seconds per stage, in stage order
+    timings = models.JSONField(default=dict, blank=True)
+    embedder = models.CharField(max_length=200, blank=True)
+    embedding_dimension = models.PositiveIntegerField(null=True, blank=True)
+    # Why the run has no vectors (it still answers with lexical retrieval).
+    embedding_error = models.TextField(blank=True)
+    error = models.TextField(blank=True)
+    archive_path = models.CharField(max_length=500)
+    archive_sha256 = models.CharField(max_length=64)
+    archive_size = models.BigIntegerField(default=0)
+    archive_name = models.CharField(max_length=255, blank=True)
+    job_id = models.BigIntegerField(null=True, blank=True)
+    # The items partition exists and is attached; cleared when its rows are dropped.
+    has_items = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.repository} #{self.pk} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in {self.Status.READY, self.Status.FAILED, self.Status.SUPERSEDED}
+
+    @property
+    def layer_counts(self) -> list[tuple[str, int]]:
+        return [(layer, int(self.counts.get(layer, 0))) for layer in LAYERS]
+
+    @property
+    def progress_percent(self) -> int:
+        return round(self.progress * 100)
+
+
+class SourceFile(models.Model):
+    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="files")
+    path = models.CharField(max_length=1000)
+    content_hash = models.CharField(max_length=64)
+    language = models.CharField(max_length=40)
+    size = models.PositiveIntegerField()
+    line_count = models.PositiveIntegerField()
+    # Bytes that were not valid UTF-8 and were replaced.
+    replaced_bytes = models.BooleanField(default=False)
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["path"]
+        constraints = [models.UniqueConstraint(fields=["run", "path"], name="rag_sourcefile_unique_path")]
+
+    def __str__(self) -> str:
+        return self.path
+
+
+class Item(models.Model):
+    """One retrievable item of any layer (read side; rows are written with COPY).
+
+    The table is partitioned by ``run_id`` and created in SQL by the migration;
+    ``search`` is a generated tsvector over ``title_terms`` (weight A) and
+    ``body_terms`` (weight B), which hold identifier-split text.
+    """
+
+    id = models.BigIntegerField(primary_key=True)
+    run = models.ForeignKey(IndexRun, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+    layer = models.CharField(max_length=32)
+    path = models.TextField()
+    start_line = models.IntegerField()
+    end_line = models.IntegerField()
+    title = models.TextField()
+    content = models.TextField()
+    metadata = models.JSONField()
+    qname = models.TextField()
+    name = models.TextField()
+    is_test = models.BooleanField()
+    is_doc = models.BooleanField()
+    file_hash = models.CharField(max_length=64)
+    embed_hash = models.CharField(max_length=32)
+    embedding = VectorField(null=True)
+    title_terms = models.TextField()
+    body_terms = models.TextField()
+
+    class Meta:
+        managed = False
+        db_table = "rag_item"
+
+
+class Symbol(models.Model):
+    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="symbols")
+    qname = models.TextField()
+    name = models.TextField()
+    kind = models.CharField(max_length=16)
+    path = models.TextField()
+    module = models.TextField()
+    start_line = models.IntegerField()
+    end_line = models.IntegerField()
+    signature = models.TextField(blank=True)
+    docstring = models.TextField(blank=True)
+    decorators = models.JSONField(default=list)
+    parent = models.TextField(null=True, blank=True)
+    is_async = models.BooleanField(default=False)
+    is_entry_candidate = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["run", "qname"], name="rag_symbol_run_qname"),
+            models.Index(fields=["run", "name"], name="rag_symbol_run_name"),
+        ]
+
+
+class Edge(models.Model):
+    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="edges")
+    kind = models.CharField(max_length=16)
+    src = models.TextField()
+    dst = models.TextField(null=True, blank=True)
+    raw = models.TextField()
+    resolution = models.CharField(max_length=16)
+    path = models.TextField()
+    line = models.IntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["run", "src"], name="rag_edge_run_src"),
+            models.Index(fields=["run", "dst"], name="rag_edge_run_dst"),
+        ]
+
+
+class Entrypoint(models.Model):
+    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="entrypoints")
+    entry_type = models.CharField(max_length=32)
+    framework = models.CharField(max_length=64)
+    route_or_command = models.TextField()
+    methods = models.JSONField(default=list)
+    handler = models.TextField(null=True, blank=True)
+    path = models.TextField()
+    start_line = models.IntegerField()
+    end_line = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["run", "entry_type"], name="rag_entrypoint_run_type")]

@@ -1,0 +1,49 @@
+"""The public Python API of the repositories app.
+
+Other apps (the chat agent, evaluation) import from here::
+
+    from rag.services import get_repository_for_user, search, read_source, callers
+
+Results are plain dataclasses; lines are 1-based and inclusive. Every
+function reads the repository's active index version unless given ``run``.
+"""
+
+from __future__ import annotations
+
+from rag.services.graph import (
+    EntrypointInfo,
+    GraphEdge,
+    SymbolInfo,
+    callees,
+    callers,
+    find_symbol,
+    list_entrypoints,
+)
+from rag.services.indexing import run_index
+from rag.services.repositories import (
+    activate_index,
+    delete_repository,
+    get_repository_for_user,
+    reindex,
+    repositories_for_user,
+    start_index_run,
+)
+from rag.services.retrieval import (
+    DEFAULT_PARAMS,
+    FileScore,
+    RankingParams,
+    SearchError,
+    SearchResponse,
+    SearchResult,
+    rank_files,
+    search,
+    search_files,
+)
+from rag.services.source import SourceNotFound, SourceSlice, list_files, read_source
+
+__all__ = [
+    "DEFAULT_PARAMS", "EntrypointInfo", "FileScore", "GraphEdge", "RankingParams", "SearchError", "SearchResponse",
+    "SearchResult", "SourceNotFound", "SourceSlice", "SymbolInfo", "activate_index", "callees", "callers",
+    "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files",
+    "read_source", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
+]

@@ -1,0 +1,163 @@
+"""Walking a repository's code graph: definitions, callers, callees, entrypoints.
+
+All functions read the repository's active index version (or ``run``) and
+return plain dataclasses. Callers/callees follow ``calls`` edges to
+``depth`` levels with a recursive CTE; unresolved calls are reported with
+their raw text but cannot be followed further.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+
+from rag.models import Entrypoint, IndexRun, Repository, Symbol
+
+MAX_DEPTH = 5
+
+ENTRY_KIND_ALIASES = {
+    "http": "http_route", "route": "http_route", "routes": "http_route", "http_route": "http_route",
+    "cli": "cli_command", "command": "cli_command", "commands": "cli_command", "cli_command": "cli_command",
+    "task": "task", "tasks": "task", "celery": "task",
+}
+
+
+@dataclass(frozen=True)
+class SymbolInfo:
+    qname: str
+    name: str
+    kind: str
+    path: str
+    module: str
+    start_line: int
+    end_line: int
+    signature: str
+    docstring: str
+    decorators: tuple[str, ...]
+    parent: str | None
+    is_async: bool
+    is_entry_candidate: bool
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    """One ``calls`` edge met while walking; ``depth`` 1 is a direct caller/callee."""
+
+    src: str
+    dst: str | None
+    raw: str
+    resolution: str
+    path: str
+    line: int
+    depth: int
+
+
+@dataclass(frozen=True)
+class EntrypointInfo:
+    entry_type: str
+    framework: str
+    route_or_command: str
+    methods: tuple[str, ...]
+    handler: str | None
+    path: str
+    start_line: int
+    end_line: int
+
+
+def _run(repository: Repository, run: IndexRun | None) -> IndexRun | None:
+    return run or repository.active_run
+
+
+def _symbol_info(s: Symbol) -> SymbolInfo:
+    return SymbolInfo(
+        qname=s.qname, name=s.name, kind=s.kind, path=s.path, module=s.module, start_line=s.start_line,
+        end_line=s.end_line, signature=s.signature, docstring=s.docstring, decorators=tuple(s.decorators or ()),
+        parent=s.parent, is_async=s.is_async, is_entry_candidate=s.is_entry_candidate,
+    )
+
+
+def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: IndexRun | None = None) -> list[SymbolInfo]:
+    """Definitions of ``name``: an exact qname first, then qnames ending in ``.name``, then short names."""
+    run = _run(repository, run)
+    name = (name or "").strip()
+    if run is None or not name:
+        return []
+    short = name.rsplit(".", 1)[-1]
+    candidates = Symbol.objects.filter(run=run, name=short).order_by("path", "start_line")[:500]
+    exact = [s for s in candidates if s.qname == name]
+    suffix = [s for s in candidates if s.qname != name and s.qname.endswith("." + name)]
+    plain = [s for s in candidates if s not in exact and s not in suffix] if "." not in name else []
+    if not (exact or suffix or plain):
+        # Case-insensitive fallback for names typed loosely ("loginview").
+        plain = list(Symbol.objects.filter(run=run, name__iexact=short).order_by("path", "start_line")[:limit])
+    return [_symbol_info(s) for s in (exact + suffix + plain)[:limit]]
+
+
+def _resolve_qnames(run: IndexRun, symbol: str) -> list[str]:
+    if Symbol.objects.filter(run=run, qname=symbol).exists():
+        return [symbol]
+    return [s.qname for s in find_symbol(run.repository, symbol, run=run, limit=10)] or [symbol]
+
+
+_WALK_SQL = """
+WITH RECURSIVE walk(src, dst, raw, resolution, path, line, depth, visited) AS (
+    SELECT e.src, e.dst, e.raw, e.resolution, e.path, e.line, 1, ARRAY[e.{near}, e.{far}]
+    FROM rag_edge e
+    WHERE e.run_id = %(run)s AND e.kind = 'calls' AND e.{near} = ANY(%(start)s)
+  UNION ALL
+    SELECT e.src, e.dst, e.raw, e.resolution, e.path, e.line, w.depth + 1, w.visited || e.{far}
+    FROM walk w JOIN rag_edge e ON e.run_id = %(run)s AND e.kind = 'calls' AND e.{near} = w.{far}
+    WHERE w.depth < %(depth)s AND w.{far} IS NOT NULL AND (e.{far} IS NULL OR NOT (e.{far} = ANY(w.visited)))
+)
+SELECT DISTINCT ON (src, dst, raw, line, path) src, dst, raw, resolution, path, line, depth
+FROM walk ORDER BY src, dst, raw, line, path, depth
+"""
+
+
+def _walk(repository: Repository, symbol: str, depth: int, limit: int, run: IndexRun | None, direction: str) -> list[GraphEdge]:
+    run = _run(repository, run)
+    if run is None or not symbol:
+        return []
+    depth = max(1, min(int(depth), MAX_DEPTH))
+    near, far = ("dst", "src") if direction == "callers" else ("src", "dst")
+    start = _resolve_qnames(run, symbol.strip())
+    with connection.cursor() as cursor:
+        cursor.execute(_WALK_SQL.format(near=near, far=far), {"run": run.pk, "start": start, "depth": depth})
+        rows = cursor.fetchall()
+    edges = [GraphEdge(src=r[0], dst=r[1], raw=r[2], resolution=r[3], path=r[4], line=r[5], depth=r[6]) for r in rows]
+    edges.sort(key=lambda e: (e.depth, e.path, e.line, e.src))
+    return edges[:limit]
+
+
+def callers(repository: Repository, symbol: str, *, depth: int = 1, limit: int = 200, run: IndexRun | None = None) -> list[GraphEdge]:
+    """Edges ``caller -> ...`` reaching ``symbol`` within ``depth`` calls (``src`` is the caller)."""
+    return _walk(repository, symbol, depth, limit, run, "callers")
+
+
+def callees(repository: Repository, symbol: str, *, depth: int = 1, limit: int = 200, run: IndexRun | None = None) -> list[GraphEdge]:
+    """Edges from ``symbol`` outwards within ``depth`` calls (``dst`` is the callee, None when unresolved)."""
+    return _walk(repository, symbol, depth, limit, run, "callees")
+
+
+def list_entrypoints(
+    repository: Repository, kind: str | None = None, *, limit: int = 500, run: IndexRun | None = None
+) -> list[EntrypointInfo]:
+    """Entrypoints of the index, optionally of one kind: ``http_route``, ``cli_command`` or ``task`` (or http/cli/celery)."""
+    run = _run(repository, run)
+    if run is None:
+        return []
+    queryset = Entrypoint.objects.filter(run=run)
+    if kind:
+        entry_type = ENTRY_KIND_ALIASES.get(kind.strip().lower())
+        if entry_type is None:
+            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, cli_command or task")
+        queryset = queryset.filter(entry_type=entry_type)
+    return [
+        EntrypointInfo(
+            entry_type=e.entry_type, framework=e.framework, route_or_command=e.route_or_command,
+            methods=tuple(e.methods or ()), handler=e.handler, path=e.path, start_line=e.start_line,
+            end_line=e.end_line,
+        )
+        for e in queryset.order_by("entry_type", "path", "start_line")[:limit]
+    ]

@@ -1,0 +1,390 @@
+"""The body of an index run: archive -> files -> layers -> embeddings -> a new, attached index version.
+
+``run_index`` is what the worker executes. It writes its progress to the run
+as it goes, and ends in one of two ways: the new version becomes active
+(``activate_index``), or the run is marked failed with a plain-words error and
+everything it built is dropped, so the previous version keeps serving.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.utils import timezone
+
+from rag import storage
+from rag.analysis.repository import analyze_repository
+from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
+from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
+from rag.intake import Extraction, IntakeError, extract_files
+from rag.models import LAYERS, IndexRun, Repository
+from rag.services.repositories import activate_index, drop_run_rows, prune_superseded
+from rag.terms import looks_like_test_path, split_terms
+
+logger = logging.getLogger(__name__)
+
+# Share of the progress bar each stage fills, in order.
+STAGES: tuple[tuple[str, float], ...] = (
+    ("extract", 0.10),
+    ("analyze", 0.20),
+    ("embed", 0.40),
+    ("load", 0.15),
+    ("index", 0.15),
+)
+EDGE_ITEM_LIMIT = 200
+
+
+class IndexRunFailed(Exception):
+    """A run that cannot complete; the message is shown on the page."""
+
+
+@dataclass
+class ItemRow:
+    layer: str
+    path: str
+    start_line: int
+    end_line: int
+    title: str
+    content: str
+    metadata: dict[str, Any]
+    qname: str = ""
+    file_hash: str = ""
+    # What the embedder sees; empty for items that are only found lexically (C2).
+    embed_text: str = ""
+    embed_hash: str = ""
+    embedding: np.ndarray | None = field(default=None, repr=False)
+
+
+class Progress:
+    """Writes stage, progress and timings to the run row as the work goes."""
+
+    def __init__(self, run: IndexRun) -> None:
+        self.run = run
+        self.timings: dict[str, float] = {}
+        self._base = 0.0
+        self._last_write = 0.0
+
+    def _write(self, fraction: float, stage: str, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self._last_write < 0.3:
+            return
+        self._last_write = now
+        IndexRun.objects.filter(pk=self.run.pk).update(
+            progress=min(max(fraction, 0.0), 0.99), stage=stage[:200], timings=self.timings
+        )
+
+    @contextmanager
+    def stage(self, name: str, label: str) -> Iterator[callable]:
+        share = dict(STAGES)[name]
+        base = self._base
+        self._write(base, label, force=True)
+        started = time.perf_counter()
+
+        def step(done: float, detail: str = "") -> None:
+            self._write(base + share * min(done, 1.0), f"{label} {detail}".strip())
+
+        yield step
+        self.timings[name] = round(time.perf_counter() - started, 3)
+        self._base = base + share
+        self._write(self._base, label, force=True)
+
+
+def embed_hash(embedder_name: str, text: str) -> str:
+    return hashlib.blake2b(f"{embedder_name}\x00{text}".encode(), digest_size=16).hexdigest()
+
+
+def _short_name(qname: str) -> str:
+    return qname.rsplit(".", 1)[-1].lower() if qname else ""
+
+
+def _symbol_text(symbol: SymbolRecord) -> str:
+    lines = [f"{symbol.kind} {symbol.qname}"]
+    if symbol.signature:
+        lines.append(symbol.signature)
+    lines.extend(f"@{d}" for d in symbol.decorators)
+    if symbol.parent:
+        lines.append(f"member of {symbol.parent}")
+    lines.append(f"module {symbol.module}")
+    if symbol.docstring:
+        lines.append(symbol.docstring)
+    return "\n".join(lines)
+
+
+def _entrypoint_title(entry: EntrypointRecord) -> str:
+    methods = ",".join(entry.methods)
+    prefix = f"{methods} " if methods else ""
+    target = f" -> {entry.handler}" if entry.handler else ""
+    return f"{prefix}{entry.route_or_command}{target}"
+
+
+def items_for_file(analysis: FileAnalysis, symbols_by_qname: dict[str, SymbolRecord]) -> list[ItemRow]:
+    """The retrievable items of one analysed file, every layer."""
+    items: list[ItemRow] = []
+    chunk: Chunk
+    for chunk in analysis.chunks:
+        qname = str(chunk.metadata.get("symbol") or "")
+        items.append(
+            ItemRow(
+                layer=chunk.layer, path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line,
+                title=chunk.title, content=chunk.content, metadata=dict(chunk.metadata), qname=qname,
+                embed_text=f"{chunk.title}\n{chunk.content}",
+            )
+        )
+    for symbol in analysis.symbols:
+        text = _symbol_text(symbol)
+        items.append(
+            ItemRow(
+                layer="C1_SYMBOL_CATALOG", path=symbol.path, start_line=symbol.start_line, end_line=symbol.end_line,
+                title=symbol.qname, content=text, qname=symbol.qname, embed_text=text,
+                metadata={
+                    "qname": symbol.qname, "name": symbol.name, "kind": symbol.kind, "signature": symbol.signature,
+                    "decorators": list(symbol.decorators), "docstring": symbol.docstring, "parent": symbol.parent,
+                    "module": symbol.module, "is_entry_candidate": symbol.is_entry_candidate, "is_async": symbol.is_async,
+                },
+            )
+        )
+    by_source: dict[str, list[EdgeRecord]] = defaultdict(list)
+    for edge in analysis.edges:
+        by_source[edge.src].append(edge)
+    for src, edges in by_source.items():
+        owner = symbols_by_qname.get(src)
+        if owner is not None and owner.path == analysis.path:
+            start, end = owner.start_line, owner.end_line
+        else:
+            start, end = min(e.line for e in edges), max(e.line for e in edges)
+        lines = [f"{src}"]
+        lines.extend(
+            f"  {e.kind} {e.dst or e.raw}" + ("" if e.resolution == "resolved" else " (unresolved)")
+            for e in edges[:EDGE_ITEM_LIMIT]
+        )
+        items.append(
+            ItemRow(
+                layer="C2_DEPENDENCY_GRAPH", path=analysis.path, start_line=start, end_line=end,
+                title=f"{src} dependencies", content="\n".join(lines), qname=src,
+                metadata={
+                    "source": src,
+                    "edges": [
+                        {"kind": e.kind, "dst": e.dst, "raw": e.raw, "resolution": e.resolution, "line": e.line}
+                        for e in edges[:EDGE_ITEM_LIMIT]
+                    ],
+                    "edge_count": len(edges),
+                },
+            )
+        )
+    for entry in analysis.entrypoints:
+        title = _entrypoint_title(entry)
+        content = (
+            f"{entry.entry_type} ({entry.framework}): {entry.route_or_command}\n"
+            + (f"methods: {', '.join(entry.methods)}\n" if entry.methods else "")
+            + (f"handler: {entry.handler}" if entry.handler else "handler: unresolved")
+        )
+        items.append(
+            ItemRow(
+                layer="C3_ENTRYPOINTS", path=entry.path, start_line=entry.start_line, end_line=entry.end_line,
+                title=title, content=content, qname=entry.handler or "", embed_text=content,
+                metadata={
+                    "entry_type": entry.entry_type, "framework": entry.framework,
+                    "route_or_command": entry.route_or_command, "methods": list(entry.methods), "handler": entry.handler,
+                },
+            )
+        )
+    for item in items:
+        item.file_hash = analysis.content_hash
+    return items
+
+
+def embed_items(
+    items: Sequence[ItemRow],
+    embedder: Embedder,
+    reuse: dict[str, Any],
+    step,
+    batch_size: int = 256,
+) -> tuple[int, int]:
+    """Fill ``item.embedding``: reused by hash where possible, else computed in batches.
+
+    Returns (computed, reused). Raises ``EmbeddingUnavailable`` when the
+    embedder fails; the caller then keeps the run lexical-only.
+    """
+    pending: dict[str, list[ItemRow]] = defaultdict(list)
+    reused = 0
+    for item in items:
+        if not item.embed_text:
+            continue
+        vector = reuse.get(item.embed_hash)
+        if vector is not None:
+            item.embedding = np.asarray(vector, dtype=np.float32)
+            reused += 1
+        else:
+            pending[item.embed_hash].append(item)
+    hashes = list(pending)
+    for start in range(0, len(hashes), batch_size):
+        batch = hashes[start : start + batch_size]
+        vectors = embedder.embed([pending[h][0].embed_text for h in batch])
+        for h, vector in zip(batch, vectors):
+            for item in pending[h]:
+                item.embedding = vector
+        step((start + len(batch)) / max(len(hashes), 1), f"{start + len(batch):,}/{len(hashes):,}")
+    return len(hashes), reused
+
+
+def _item_rows(run_id: int, items: Sequence[ItemRow], with_vectors: bool) -> Iterator[tuple]:
+    for item in items:
+        qname = item.qname
+        yield (
+            run_id, item.layer, item.path, item.start_line, item.end_line, item.title, item.content, item.metadata,
+            qname, _short_name(qname), looks_like_test_path(item.path), item.layer == "D0_DOCS", item.file_hash,
+            item.embed_hash, item.embedding if with_vectors else None,
+            split_terms(f"{item.title} {qname}"), split_terms(item.content),
+        )
+
+
+def _previous_ready_run(repository: Repository, run: IndexRun) -> IndexRun | None:
+    active = repository.active_run
+    if active is None or active.pk == run.pk or not active.has_items or active.status != IndexRun.Status.READY:
+        return None
+    return active
+
+
+def _load_relational(run: IndexRun, extraction: Extraction, files: dict[str, FileAnalysis]) -> dict[str, int]:
+    run_id = run.pk
+    storage.copy_rows(
+        "rag_sourcefile",
+        ("run_id", "path", "content_hash", "language", "size", "line_count", "replaced_bytes", "text"),
+        (
+            (run_id, f.path, f.content_hash, (files[f.path].language if f.path in files else f.language), f.size,
+             f.text.count("\n") + (0 if f.text.endswith("\n") or not f.text else 1), f.replaced_bytes, f.text)
+            for f in extraction.files
+        ),
+    )
+    symbols = [s for fa in files.values() for s in fa.symbols]
+    edges = [e for fa in files.values() for e in fa.edges]
+    entrypoints = [e for fa in files.values() for e in fa.entrypoints]
+    storage.copy_rows(
+        "rag_symbol",
+        ("run_id", "qname", "name", "kind", "path", "module", "start_line", "end_line", "signature", "docstring",
+         "decorators", "parent", "is_async", "is_entry_candidate"),
+        ((run_id, s.qname, s.name, s.kind, s.path, s.module, s.start_line, s.end_line, s.signature, s.docstring,
+          list(s.decorators), s.parent, s.is_async, s.is_entry_candidate) for s in symbols),
+        json_columns=("decorators",),
+    )
+    storage.copy_rows(
+        "rag_edge",
+        ("run_id", "kind", "src", "dst", "raw", "resolution", "path", "line"),
+        ((run_id, e.kind, e.src, e.dst, e.raw, e.resolution, e.path, e.line) for e in edges),
+    )
+    storage.copy_rows(
+        "rag_entrypoint",
+        ("run_id", "entry_type", "framework", "route_or_command", "methods", "handler", "path", "start_line", "end_line"),
+        ((run_id, e.entry_type, e.framework, e.route_or_command, list(e.methods), e.handler, e.path, e.start_line,
+          e.end_line) for e in entrypoints),
+        json_columns=("methods",),
+    )
+    return {"symbols": len(symbols), "edges": len(edges), "entrypoints": len(entrypoints)}
+
+
+def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
+    """Build the run's index version and activate it, or fail it leaving the previous one serving.
+
+    Precondition: called outside a transaction (progress must be visible while it runs).
+    Idempotent for finished runs: a ready, failed or superseded run is returned unchanged.
+    """
+    run = IndexRun.objects.select_related("repository", "repository__active_run").get(pk=run_id)
+    if run.is_finished:
+        return run
+    IndexRun.objects.filter(pk=run.pk).update(
+        status=IndexRun.Status.RUNNING, started_at=timezone.now(), error="", progress=0.0, stage="starting"
+    )
+    embedder = embedder or configured_embedder()
+    progress = Progress(run)
+    counts: dict[str, int] = {}
+    started = time.perf_counter()
+    try:
+        with progress.stage("extract", "reading the archive") as step:
+            extraction = extract_files(run.archive_path)
+            counts["files"] = len(extraction.files)
+            counts["files_with_replaced_bytes"] = extraction.replaced
+            counts["skipped"] = len(extraction.skipped)
+            IndexRun.objects.filter(pk=run.pk).update(skipped=extraction.skipped_report())
+            if not extraction.files:
+                raise IndexRunFailed(
+                    f"The archive has no text files to index ({len(extraction.skipped)} skipped; see the skipped files)."
+                )
+        previous = _previous_ready_run(run.repository, run)
+        with progress.stage("analyze", "analysing files") as step:
+            analysis = analyze_repository({f.path: f.text for f in extraction.files})
+            files = analysis.files
+            counts["analysis_errors"] = sum(1 for fa in files.values() if fa.error)
+            symbols_by_qname = {s.qname: s for fa in files.values() for s in fa.symbols}
+            items: list[ItemRow] = []
+            for fa in files.values():
+                items.extend(items_for_file(fa, symbols_by_qname))
+            for item in items:
+                if item.embed_text:
+                    item.embed_hash = embed_hash(embedder.name, item.embed_text)
+            for layer in LAYERS:
+                counts[layer] = 0
+            for item in items:
+                counts[item.layer] += 1
+        with progress.stage("embed", "embedding") as step:
+            reuse: dict[str, Any] = {}
+            unchanged: set[str] = set()
+            if previous is not None:
+                old_hashes = dict(previous.files.values_list("path", "content_hash"))
+                unchanged = {f.path for f in extraction.files if old_hashes.get(f.path) == f.content_hash}
+                if previous.embedder == embedder.name:
+                    reuse = storage.existing_embeddings(previous.pk, [i.embed_hash for i in items if i.embed_hash])
+            counts["files_unchanged"] = len(unchanged)
+            embedding_error = ""
+            try:
+                computed, reused = embed_items(items, embedder, reuse, step)
+            except EmbeddingUnavailable as exc:
+                embedding_error = f"Embeddings failed, so this index answers with full-text and symbol search only: {exc}"
+                computed, reused = 0, 0
+                for item in items:
+                    item.embedding = None
+            counts["embeddings_computed"] = computed
+            counts["embeddings_reused"] = reused
+            dimension = embedder.dimension if not embedding_error else None
+            IndexRun.objects.filter(pk=run.pk).update(
+                embedder=embedder.name if not embedding_error else "",
+                embedding_dimension=dimension,
+                embedding_error=embedding_error,
+            )
+        with progress.stage("load", "loading into the database") as step:
+            storage.create_partition(run.pk)
+            counts["items"] = storage.copy_items(run.pk, _item_rows(run.pk, items, with_vectors=not embedding_error))
+            step(0.5)
+            counts.update(_load_relational(run, extraction, files))
+        with progress.stage("index", "building search indexes") as step:
+            storage.build_partition_indexes(run.pk, dimension)
+            storage.attach_partition(run.pk)
+        progress.timings["total"] = round(time.perf_counter() - started, 3)
+        IndexRun.objects.filter(pk=run.pk).update(counts=counts, timings=progress.timings, has_items=True)
+        run = activate_index(run)
+        prune_superseded(run.repository)
+        return run
+    except Exception as exc:
+        if isinstance(exc, (IndexRunFailed, IntakeError)):
+            message = getattr(exc, "message", None) or str(exc)
+        else:
+            logger.exception("index run %s failed", run.pk)
+            message = f"Indexing failed unexpectedly ({exc.__class__.__name__}: {exc}). The previous index, if any, is still in use."
+        progress.timings["total"] = round(time.perf_counter() - started, 3)
+        try:
+            drop_run_rows(run)
+        except Exception:
+            logger.exception("could not drop the rows of failed run %s", run.pk)
+        IndexRun.objects.filter(pk=run.pk).update(
+            status=IndexRun.Status.FAILED, error=message, finished_at=timezone.now(), counts=counts,
+            timings=progress.timings, stage="failed",
+        )
+        run.refresh_from_db()
+        return run

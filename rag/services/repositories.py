@@ -1,0 +1,212 @@
+"""Repositories and index runs: access, uploads, reindexing, the atomic switch, cleanup."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import IO
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from rag import storage
+from rag.intake import ArchiveReport, IntakeError, IntakeLimits, inspect_archive
+from rag.models import Edge, Entrypoint, IndexRun, Repository, SourceFile, Symbol
+
+logger = logging.getLogger(__name__)
+
+
+class RepositoryNameError(IntakeError):
+    code = "name"
+
+
+def repositories_for_user(user) -> QuerySet[Repository]:
+    """The repositories ``user`` may see: their own, or all for staff."""
+    queryset = Repository.objects.select_related("owner", "active_run")
+    return queryset if user.is_staff else queryset.filter(owner=user)
+
+
+def get_repository_for_user(user, pk: int) -> Repository:
+    """The repository ``pk`` if ``user`` may see it; ``Http404`` otherwise (also for other users' ones)."""
+    if not getattr(user, "is_authenticated", False):
+        raise Http404("No such repository")
+    try:
+        return repositories_for_user(user).get(pk=pk)
+    except (Repository.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such repository") from None
+
+
+def upload_dir() -> Path:
+    path = Path(settings.RAG["UPLOAD_DIR"])
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def store_archive(source: IO[bytes]) -> tuple[str, str, int]:
+    """Copy a checked archive into upload storage, named by its SHA-256; returns (path, sha256, size)."""
+    digest = hashlib.sha256()
+    directory = upload_dir()
+    source.seek(0)
+    fd, tmp_name = tempfile.mkstemp(dir=directory, suffix=".part")
+    size = 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for block in iter(lambda: source.read(1 << 20), b""):
+                digest.update(block)
+                out.write(block)
+                size += len(block)
+        final = directory / f"{digest.hexdigest()}.zip"
+        os.replace(tmp_name, final)
+    except BaseException:
+        if os.path.exists(tmp_name):
+            os.unlink(tmp_name)
+        raise
+    return str(final), digest.hexdigest(), size
+
+
+def clean_repository_name(name: str, archive_name: str = "") -> str:
+    name = (name or "").strip()
+    if not name and archive_name:
+        name = Path(archive_name).name
+        for suffix in (".zip", ".ZIP"):
+            name = name.removesuffix(suffix)
+    name = name.strip()
+    if not name:
+        raise RepositoryNameError("Give the repository a name.")
+    if len(name) > 200:
+        raise RepositoryNameError("The name is longer than 200 characters.")
+    return name
+
+
+def start_index_run(
+    *,
+    owner,
+    name: str,
+    archive: IO[bytes],
+    archive_name: str = "",
+    trigger: str = IndexRun.Trigger.UPLOAD,
+    created_by=None,
+    defer: bool = True,
+    limits: IntakeLimits | None = None,
+) -> IndexRun:
+    """Check and store an archive, create (or reuse) the repository by name and queue a run.
+
+    Raises ``IntakeError`` before anything is stored when the archive is
+    refused. An existing repository of the same owner and name gets a reindex.
+    With ``defer`` the run is queued for the worker after the transaction commits.
+    """
+    name = clean_repository_name(name, archive_name)
+    report: ArchiveReport = inspect_archive(archive, limits)
+    path, sha256, size = store_archive(archive)
+    with transaction.atomic():
+        repository, _ = Repository.objects.get_or_create(owner=owner, name=name)
+        run = IndexRun.objects.create(
+            repository=repository,
+            trigger=trigger,
+            archive_path=path,
+            archive_sha256=sha256,
+            archive_size=size,
+            archive_name=Path(archive_name).name[:255] if archive_name else "",
+            created_by=created_by or owner,
+            stage=f"queued ({report.files:,} files in the archive)",
+        )
+        Repository.objects.filter(pk=repository.pk).update(updated_at=timezone.now())
+        if defer:
+            transaction.on_commit(lambda: enqueue_run(run))
+    return run
+
+
+def reindex(repository: Repository, *, created_by=None, trigger: str = IndexRun.Trigger.ADMIN, defer: bool = True) -> IndexRun:
+    """A new run over the repository's latest stored archive."""
+    latest = (
+        repository.runs.exclude(archive_path="").order_by("-created_at", "-id").first()
+    )
+    if latest is None or not os.path.exists(latest.archive_path):
+        raise IntakeError("There is no stored archive for this repository; upload a zip instead.")
+    with transaction.atomic():
+        run = IndexRun.objects.create(
+            repository=repository,
+            trigger=trigger,
+            archive_path=latest.archive_path,
+            archive_sha256=latest.archive_sha256,
+            archive_size=latest.archive_size,
+            archive_name=latest.archive_name,
+            created_by=created_by,
+            stage="queued (reindex)",
+        )
+        if defer:
+            transaction.on_commit(lambda: enqueue_run(run))
+    return run
+
+
+def enqueue_run(run: IndexRun) -> int:
+    """Queue the run for the worker. Runs of one repository execute one at a time (the lock)."""
+    from rag.tasks import index_repository_task
+
+    job_id = index_repository_task.configure(lock=f"rag-repository-{run.repository_id}").defer(run_id=run.pk)
+    IndexRun.objects.filter(pk=run.pk).update(job_id=job_id)
+    run.job_id = job_id
+    return job_id
+
+
+def activate_index(run: IndexRun) -> IndexRun:
+    """Make a complete run the repository's active index in one transaction.
+
+    The previous active run becomes superseded. A run older than the one
+    already active is superseded at once instead (the newer upload wins).
+    """
+    with transaction.atomic():
+        repository = Repository.objects.select_for_update().get(pk=run.repository_id)
+        previous_id = repository.active_run_id
+        now = timezone.now()
+        if previous_id is not None and previous_id > run.pk:
+            IndexRun.objects.filter(pk=run.pk).update(
+                status=IndexRun.Status.SUPERSEDED, progress=1.0, stage="superseded by a newer run", finished_at=now
+            )
+        else:
+            IndexRun.objects.filter(pk=run.pk).update(
+                status=IndexRun.Status.READY, progress=1.0, stage="ready", finished_at=now
+            )
+            if previous_id is not None and previous_id != run.pk:
+                IndexRun.objects.filter(pk=previous_id).update(status=IndexRun.Status.SUPERSEDED)
+            Repository.objects.filter(pk=repository.pk).update(active_run=run, updated_at=now)
+    run.refresh_from_db()
+    return run
+
+
+def drop_run_rows(run: IndexRun) -> None:
+    """Delete an inactive run's per-version rows (items partition, files, symbols, edges, entrypoints)."""
+    storage.drop_partition(run.pk)
+    for model in (SourceFile, Symbol, Edge, Entrypoint):
+        model.objects.filter(run=run).delete()
+    IndexRun.objects.filter(pk=run.pk).update(has_items=False)
+
+
+def prune_superseded(repository: Repository, keep: int | None = None) -> int:
+    """Drop the rows of superseded runs beyond the ``keep`` newest; returns how many runs were pruned."""
+    keep = settings.RAG["KEEP_SUPERSEDED"] if keep is None else keep
+    stale = list(
+        IndexRun.objects.filter(repository=repository, status=IndexRun.Status.SUPERSEDED)
+        .filter(has_items=True)
+        .order_by("-id")[keep:]
+    )
+    for run in stale:
+        drop_run_rows(run)
+    return len(stale)
+
+
+def delete_repository(repository: Repository) -> None:
+    """Delete a repository with all its index versions and its stored archives no other run uses."""
+    archives = set(repository.runs.exclude(archive_path="").values_list("archive_path", flat=True))
+    # Deleting the runs drops their items partitions (rag/signals.py).
+    repository.delete()
+    for path in archives:
+        if not IndexRun.objects.filter(archive_path=path).exists() and os.path.exists(path):
+            os.unlink(path)
+

@@ -1,0 +1,436 @@
+"""Hybrid retrieval over a repository's active index version.
+
+Three channels find candidates: full-text search (``websearch_to_tsquery``,
+falling back to an OR of the query's words), vector similarity (HNSW, with
+the embedder that built the index) and symbol/path matching of the code hints
+in the query (identifiers, dotted names, file paths, traceback frames). Their
+rankings are fused by weighted reciprocal rank fusion, then adjusted by a
+layer prior and a test-file penalty. Every weight is in ``RankingParams`` so
+an evaluation can tune them without touching this code.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from django.conf import settings
+from django.db import connection
+
+from rag.embeddings import embedder_for_index
+from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS, IndexRun, Repository
+from rag.terms import QueryHints, lexical_words, query_hints
+
+logger = logging.getLogger(__name__)
+
+Mode = Literal["code", "docs", "auto"]
+DEFAULT_LIMIT = 8
+
+
+@dataclass(frozen=True)
+class RankingParams:
+    """Every knob of the ranking, in one place."""
+
+    rrf_k: float = 60.0
+    weight_lexical: float = 1.0
+    weight_vector: float = 0.7
+    weight_symbol: float = 1.2
+    # Candidates each channel contributes before fusion.
+    candidates: int = 60
+    # Multipliers per layer (the replaced system ranked C3 > C1 > C2 > C0).
+    layer_weights: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "C3_ENTRYPOINTS": 1.15,
+            "C1_SYMBOL_CATALOG": 1.05,
+            "C2_DEPENDENCY_GRAPH": 0.85,
+            "C0_SOURCE_CHUNKS": 1.0,
+            "D0_DOCS": 1.0,
+        }
+    )
+    # Multiplier for items in test files when the query is not about tests.
+    test_penalty: float = 0.4
+    # Symbol-channel tiers (higher is stronger evidence).
+    frame_tier: float = 4.0
+    dotted_tier: float = 3.0
+    name_tier: float = 2.0
+    path_tier: float = 1.0
+    # Queries of at most this many words try AND semantics before OR.
+    and_query_max_words: int = 6
+    # Files: a file's score is its best item plus this share of the others.
+    file_rest_share: float = 0.25
+
+
+DEFAULT_PARAMS = RankingParams()
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One retrieved item. Lines are 1-based and inclusive."""
+
+    id: int
+    path: str
+    layer: str
+    title: str
+    content: str
+    metadata: dict[str, Any]
+    score: float
+    start_line: int
+    end_line: int
+    # Rank (1-based) of the item in each channel that found it: lexical, vector, symbol.
+    channels: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def citation(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "layer": self.layer, "title": self.title, "content": self.content,
+            "metadata": self.metadata, "score": round(self.score, 6), "start_line": self.start_line,
+            "end_line": self.end_line,
+        }
+
+
+@dataclass
+class SearchResponse:
+    """Results plus what was searched; iterating yields the results."""
+
+    items: list[SearchResult]
+    mode: str
+    layers: tuple[str, ...]
+    vector_used: bool
+    notes: list[str] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[SearchResult]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> SearchResult:
+        return self.items[index]
+
+
+@dataclass(frozen=True)
+class FileScore:
+    path: str
+    score: float
+    best: SearchResult
+
+
+class SearchError(ValueError):
+    """Bad search input; the message is for the caller."""
+
+
+def glob_to_regex(pattern: str) -> str:
+    """A PostgreSQL regex for a path glob: ``*`` within a folder, ``**`` across folders.
+
+    A pattern without ``/`` matches the file name anywhere (``*.md``), as in .gitignore.
+    """
+    pattern = pattern.strip().lstrip("/")
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    body = "".join(out)
+    prefix = "^(.*/)?" if "/" not in pattern else "^"
+    # A folder pattern (``rag/``) matches everything under it.
+    suffix = ".*$" if pattern.endswith("/") else "(/.*)?$"
+    return prefix + body + suffix
+
+
+def _layers_for(mode: str, layers: Sequence[str] | None) -> tuple[str, ...]:
+    if layers:
+        unknown = [layer for layer in layers if layer not in LAYERS]
+        if unknown:
+            raise SearchError(f"unknown layer(s): {', '.join(unknown)}; known: {', '.join(LAYERS)}")
+        return tuple(layers)
+    return DOC_LAYERS if mode == "docs" else CODE_LAYERS
+
+
+def _filters(run_id: int, layers: Sequence[str], path_regex: str | None, docs: bool) -> tuple[str, list[Any]]:
+    sql = "run_id = %s AND is_doc = %s AND layer = ANY(%s)"
+    params: list[Any] = [run_id, docs, list(layers)]
+    if path_regex:
+        sql += " AND path ~ %s"
+        params.append(path_regex)
+    return sql, params
+
+
+def _tsquery_or(words: Sequence[str]) -> str:
+    return " | ".join(re.sub(r"[^a-z0-9]", "", w) for w in words if re.sub(r"[^a-z0-9]", "", w))
+
+
+def _lexical(cursor, run_id: int, layers, path_regex, docs: bool, query: str, params: RankingParams) -> list[int]:
+    where, args = _filters(run_id, layers, path_regex, docs)
+    words = lexical_words(query)
+    if not words:
+        return []
+    ids: list[int] = []
+    if len(words) <= params.and_query_max_words:
+        cursor.execute(
+            f"SELECT id FROM rag_item, websearch_to_tsquery('english', %s) q WHERE {where} AND search @@ q "
+            "ORDER BY ts_rank_cd(search, q) DESC, id LIMIT %s",
+            [query, *args, params.candidates],
+        )
+        ids = [row[0] for row in cursor.fetchall()]
+    if len(ids) < params.candidates:
+        or_query = _tsquery_or(words)
+        if or_query:
+            cursor.execute(
+                f"SELECT id FROM rag_item, to_tsquery('english', %s) q WHERE {where} AND search @@ q "
+                "ORDER BY ts_rank(search, q) DESC, id LIMIT %s",
+                [or_query, *args, params.candidates],
+            )
+            seen = set(ids)
+            ids.extend(row[0] for row in cursor.fetchall() if row[0] not in seen)
+    return ids[: params.candidates]
+
+
+def _vector(cursor, run: IndexRun, layers, path_regex, docs: bool, vector, params: RankingParams) -> list[int]:
+    dim = int(run.embedding_dimension)
+    where, args = _filters(run.pk, layers, path_regex, docs)
+    cursor.execute("SET hnsw.ef_search = %s", [max(settings.RAG["HNSW_EF_SEARCH"], params.candidates)])
+    literal = "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
+    cursor.execute(
+        f"SELECT id FROM rag_item WHERE {where} AND embedding IS NOT NULL "
+        f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s",
+        [*args, literal, params.candidates],
+    )
+    return [row[0] for row in cursor.fetchall()]
+
+
+_LAYER_ORDER = {layer: i for i, layer in enumerate(("C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS", "C3_ENTRYPOINTS", "C2_DEPENDENCY_GRAPH", "D0_DOCS"))}
+
+
+def _symbol(cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams) -> list[int]:
+    if not hints.has_code:
+        return []
+    where, args = _filters(run_id, layers, path_regex, docs)
+    tiers: dict[int, tuple[float, int]] = {}
+
+    def add(rows, tier: float) -> None:
+        for item_id, layer in rows:
+            current = tiers.get(item_id)
+            key = (tier, -_LAYER_ORDER.get(layer, 9))
+            if current is None or key > current:
+                tiers[item_id] = key
+
+    names = sorted({n.lower() for n in hints.names})
+    if names:
+        cursor.execute(f"SELECT id, layer FROM rag_item WHERE {where} AND name = ANY(%s) LIMIT 500", [*args, names])
+        add(cursor.fetchall(), params.name_tier)
+    for dotted in sorted(hints.dotted)[:20]:
+        last = dotted.rsplit(".", 1)[-1].lower()
+        cursor.execute(
+            f"SELECT id, layer FROM rag_item WHERE {where} AND name = %s AND (qname = %s OR qname LIKE %s) LIMIT 100",
+            [*args, last, dotted, "%." + dotted.replace("%", "").replace("_", r"\_")],
+        )
+        add(cursor.fetchall(), params.dotted_tier)
+        # A dotted module path (``django.db.models.query``) names a file.
+        module_path = dotted.replace(".", "/")
+        cursor.execute(
+            f"SELECT id, layer FROM rag_item WHERE {where} AND (path LIKE %s OR path LIKE %s) LIMIT 200",
+            [*args, f"%{module_path}.py", f"%{module_path}/__init__.py"],
+        )
+        add(cursor.fetchall(), params.path_tier)
+    for path in sorted(hints.paths)[:20]:
+        cursor.execute(
+            f"SELECT id, layer FROM rag_item WHERE {where} AND (path = %s OR path LIKE %s) LIMIT 200",
+            [*args, path, "%/" + path.replace("%", "").replace("_", r"\_")],
+        )
+        add(cursor.fetchall(), params.path_tier)
+    for frame in hints.frames[:20]:
+        tail = frame.path.rsplit("/site-packages/", 1)[-1].lstrip("/")
+        parts = tail.split("/")
+        # Traceback paths are absolute on someone else's machine: match the
+        # longest suffix of the path that names a file of this repository.
+        suffixes = ["/".join(parts[i:]) for i in range(len(parts))]
+        cursor.execute(
+            f"SELECT id, layer FROM rag_item WHERE {where} AND start_line <= %s AND end_line >= %s "
+            "AND (path = ANY(%s) OR path LIKE %s) LIMIT 50",
+            [*args, frame.line, frame.line, suffixes, "%/" + parts[-1].replace("_", r"\_")],
+        )
+        add(cursor.fetchall(), params.frame_tier)
+    return [item_id for item_id, _ in sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))][
+        : params.candidates
+    ]
+
+
+def _fetch(cursor, run_id: int, ids: Sequence[int]) -> dict[int, tuple]:
+    if not ids:
+        return {}
+    cursor.execute(
+        "SELECT id, path, layer, title, content, metadata, start_line, end_line, is_test FROM rag_item "
+        "WHERE run_id = %s AND id = ANY(%s)",
+        [run_id, list(ids)],
+    )
+    return {row[0]: row for row in cursor.fetchall()}
+
+
+def _query_vector(run: IndexRun, query: str, notes: list[str]):
+    if not run.embedder or not run.embedding_dimension:
+        if run.embedding_error:
+            notes.append("this index has no vectors (embedding failed when it was built)")
+        return None
+    embedder = embedder_for_index(run.embedder, run.embedding_dimension)
+    if embedder is None:
+        notes.append(f"the embedder that built this index ({run.embedder}) is not available; lexical search only")
+        return None
+    try:
+        return embedder.embed([query])[0]
+    except Exception as exc:
+        notes.append(f"query embedding failed ({exc}); lexical search only")
+        return None
+
+
+def _search_group(
+    run: IndexRun, query: str, hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
+    vector, limit: int, params: RankingParams,
+) -> list[SearchResult]:
+    with connection.cursor() as cursor:
+        channels: dict[str, list[int]] = {
+            "lexical": _lexical(cursor, run.pk, layers, path_regex, docs, query, params),
+            "symbol": _symbol(cursor, run.pk, layers, path_regex, docs, hints, params),
+        }
+        if vector is not None:
+            channels["vector"] = _vector(cursor, run, layers, path_regex, docs, vector, params)
+        weights = {"lexical": params.weight_lexical, "vector": params.weight_vector, "symbol": params.weight_symbol}
+        fused: dict[int, float] = {}
+        ranks: dict[int, dict[str, int]] = {}
+        for channel, ids in channels.items():
+            for rank, item_id in enumerate(ids, start=1):
+                fused[item_id] = fused.get(item_id, 0.0) + weights[channel] / (params.rrf_k + rank)
+                ranks.setdefault(item_id, {})[channel] = rank
+        rows = _fetch(cursor, run.pk, list(fused))
+    results: list[SearchResult] = []
+    for item_id, score in fused.items():
+        row = rows.get(item_id)
+        if row is None:
+            continue
+        _, path, layer, title, content, metadata, start, end, is_test = row
+        score *= params.layer_weights.get(layer, 1.0)
+        if is_test and not hints.about_tests:
+            score *= params.test_penalty
+        results.append(
+            SearchResult(
+                id=item_id, path=path, layer=layer, title=title, content=content,
+                metadata=metadata if isinstance(metadata, dict) else {}, score=score, start_line=start, end_line=end,
+                channels=ranks[item_id],
+            )
+        )
+    results.sort(key=lambda r: (-r.score, r.path, r.start_line))
+    return results[:limit]
+
+
+def search(
+    repository: Repository,
+    query: str,
+    *,
+    mode: Mode = "auto",
+    layers: Sequence[str] | None = None,
+    path_glob: str | None = None,
+    limit: int = DEFAULT_LIMIT,
+    params: RankingParams = DEFAULT_PARAMS,
+    run: IndexRun | None = None,
+) -> SearchResponse:
+    """Hybrid search of the repository's active index (or ``run``).
+
+    ``mode``: ``code`` searches C0-C3, ``docs`` D0, ``auto`` picks code when
+    the query has code hints and docs otherwise, falling back to the other
+    when the first finds nothing. ``layers`` overrides the mode's layers.
+    ``path_glob`` keeps items whose path matches (``rag/**/*.py``, ``*.md``).
+    Raises ``SearchError`` on bad input.
+    """
+    query = (query or "").strip()
+    if not query:
+        raise SearchError("the query is empty")
+    if mode not in ("code", "docs", "auto"):
+        raise SearchError("mode must be code, docs or auto")
+    if not 1 <= int(limit) <= 200:
+        raise SearchError("limit must be between 1 and 200")
+    run = run or repository.active_run
+    if run is None:
+        return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
+    hints = query_hints(query)
+    path_regex = glob_to_regex(path_glob) if path_glob else None
+    notes: list[str] = []
+    vector = _query_vector(run, query, notes)
+
+    if layers:
+        chosen = _layers_for(mode, layers)
+        plans = [chosen]
+    elif mode == "auto":
+        first, second = (CODE_LAYERS, DOC_LAYERS) if hints.has_code else (DOC_LAYERS, CODE_LAYERS)
+        plans = [first, second]
+    else:
+        plans = [_layers_for(mode, None)]
+
+    results: list[SearchResult] = []
+    used: tuple[str, ...] = ()
+    for i, plan in enumerate(plans):
+        if layers:
+            groups = [(True, [l for l in plan if l in DOC_LAYERS]), (False, [l for l in plan if l in CODE_LAYERS])]
+            for docs, group in groups:
+                if group:
+                    results.extend(_search_group(run, query, hints, group, path_regex, docs, vector, limit, params))
+            results.sort(key=lambda r: (-r.score, r.path, r.start_line))
+            results = results[:limit]
+        else:
+            results = _search_group(run, query, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
+        used = tuple(plan)
+        if results:
+            break
+        if i + 1 < len(plans):
+            notes.append("nothing found in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
+    resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
+    return SearchResponse(results, resolved_mode, used, vector is not None, notes)
+
+
+def rank_files(items: Sequence[SearchResult], *, limit: int = 10, params: RankingParams = DEFAULT_PARAMS) -> list[FileScore]:
+    """Files ranked from retrieved items: best item's score plus a share of the rest."""
+    by_path: dict[str, list[SearchResult]] = {}
+    for item in items:
+        by_path.setdefault(item.path, []).append(item)
+    scored = []
+    for path, group in by_path.items():
+        group.sort(key=lambda r: -r.score)
+        score = group[0].score + params.file_rest_share * sum(r.score for r in group[1:])
+        scored.append(FileScore(path=path, score=score, best=group[0]))
+    scored.sort(key=lambda f: (-f.score, f.path))
+    return scored[:limit]
+
+
+def search_files(
+    repository: Repository,
+    query: str,
+    *,
+    limit: int = 10,
+    mode: Mode = "code",
+    path_glob: str | None = None,
+    params: RankingParams = DEFAULT_PARAMS,
+    run: IndexRun | None = None,
+) -> list[FileScore]:
+    """The top files for a query (searches more items than files asked for, then ``rank_files``)."""
+    response = search(
+        repository, query, mode=mode, path_glob=path_glob, limit=min(200, max(limit * 5, 40)), params=params, run=run
+    )
+    return rank_files(response.items, limit=limit, params=params)

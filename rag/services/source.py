@@ -1,0 +1,60 @@
+"""Reading the files of an index version (the source view and the agent's read_file tool)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rag.models import IndexRun, Repository, SourceFile
+
+MAX_LINES = 2000
+
+
+class SourceNotFound(LookupError):
+    """No such file in the index (or the repository has no index yet)."""
+
+
+@dataclass(frozen=True)
+class SourceSlice:
+    """Lines ``start_line..end_line`` (1-based, inclusive, clamped to the file) of ``path``."""
+
+    path: str
+    language: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    text: str
+
+
+def read_source(
+    repository: Repository,
+    path: str,
+    start_line: int | None = None,
+    end_line: int | None = None,
+    *,
+    max_lines: int = MAX_LINES,
+    run: IndexRun | None = None,
+) -> SourceSlice:
+    """A line range of one indexed file; the whole file (up to ``max_lines``) without a range."""
+    run = run or repository.active_run
+    path = (path or "").strip().lstrip("/")
+    if run is None:
+        raise SourceNotFound("the repository has no ready index yet")
+    try:
+        source = SourceFile.objects.get(run=run, path=path)
+    except SourceFile.DoesNotExist:
+        raise SourceNotFound(f"no file {path!r} in the index") from None
+    lines = source.text.splitlines()
+    total = len(lines)
+    start = max(1, int(start_line or 1))
+    end = int(end_line) if end_line else start + max_lines - 1
+    end = min(max(end, start), total, start + max_lines - 1)
+    text = "\n".join(lines[start - 1 : end]) if total else ""
+    return SourceSlice(path=source.path, language=source.language, start_line=start, end_line=max(end, start) if total else 0,
+                       total_lines=total, text=text)
+
+
+def list_files(repository: Repository, *, run: IndexRun | None = None) -> list[str]:
+    run = run or repository.active_run
+    if run is None:
+        return []
+    return list(SourceFile.objects.filter(run=run).order_by("path").values_list("path", flat=True))

@@ -1,0 +1,156 @@
+"""Physical storage of index versions: one items partition per run, bulk loads with COPY.
+
+A run's items go into a standalone table ``rag_item_r<run id>`` that no query
+reads while it is loaded; its HNSW, GIN and btree indexes are built after the
+load; then it is attached to the partitioned ``rag_item`` (attaching takes a
+lock that does not block readers, and the CHECK constraint added first spares
+PostgreSQL a validation scan). So loading one repository never slows
+another's queries, and a failed run leaves nothing behind but a table to drop.
+
+HNSW needs a fixed dimension while ``embedding`` is an untyped ``vector``
+column (each run may use another embedder), so the vector index is an
+expression index on ``embedding::vector(N)``; queries use the same cast.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+from django.db import connection, transaction
+from psycopg.types.json import Jsonb
+
+ITEM_COLUMNS = (
+    "run_id", "layer", "path", "start_line", "end_line", "title", "content", "metadata", "qname", "name",
+    "is_test", "is_doc", "file_hash", "embed_hash", "embedding", "title_terms", "body_terms",
+)
+_ITEM_TYPES = (
+    "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
+    "bool", "bool", "text", "text", "vector", "text", "text",
+)
+
+
+def partition_name(run_id: int) -> str:
+    return f"rag_item_r{int(run_id)}"
+
+
+def _raw_connection():
+    connection.ensure_connection()
+    raw = connection.connection
+    if not getattr(raw, "_rag_vector_registered", False):
+        from pgvector.psycopg import register_vector
+
+        register_vector(raw)
+        raw._rag_vector_registered = True
+    return raw
+
+
+def create_partition(run_id: int) -> None:
+    """A fresh, detached items table for ``run_id`` (dropped first if a previous attempt left one)."""
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        cursor.execute(f"CREATE TABLE {table} (LIKE rag_item INCLUDING DEFAULTS INCLUDING GENERATED)")
+        cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_run CHECK (run_id = {int(run_id)})")
+
+
+def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:
+    """COPY rows (in ``ITEM_COLUMNS`` order, run_id first) into the run's detached table."""
+    table = partition_name(run_id)
+    raw = _raw_connection()
+    count = 0
+    with raw.cursor() as cursor:
+        with cursor.copy(f"COPY {table} ({', '.join(ITEM_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(list(_ITEM_TYPES))
+            for row in rows:
+                row = list(row)
+                row[7] = Jsonb(row[7])
+                copy.write_row(row)
+                count += 1
+    return count
+
+
+def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], json_columns: Sequence[str] = ()) -> int:
+    """COPY plain rows into an ordinary table (files, symbols, edges, entrypoints)."""
+    raw = _raw_connection()
+    json_positions = [columns.index(c) for c in json_columns]
+    count = 0
+    with raw.cursor() as cursor:
+        with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                if json_positions:
+                    row = list(row)
+                    for i in json_positions:
+                        row[i] = json.dumps(row[i])
+                copy.write_row(row)
+                count += 1
+    return count
+
+
+def build_partition_indexes(run_id: int, dimension: int | None) -> None:
+    """Indexes of a loaded, still detached partition; the vector ones only when it has vectors."""
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        # Index builds are the heavy part of a load; more memory keeps HNSW
+        # construction in RAM, and pgvector builds in parallel when allowed.
+        cursor.execute("SET maintenance_work_mem = '512MB'")
+        cursor.execute("SET max_parallel_maintenance_workers = 2")
+        cursor.execute(f"CREATE INDEX {table}_search ON {table} USING gin (search)")
+        cursor.execute(f"CREATE INDEX {table}_name ON {table} (name)")
+        cursor.execute(f"CREATE INDEX {table}_path ON {table} (path)")
+        if dimension:
+            dim = int(dimension)
+            for suffix, predicate in (("code", "NOT is_doc"), ("docs", "is_doc")):
+                cursor.execute(
+                    f"CREATE INDEX {table}_vec_{suffix} ON {table} USING hnsw ((embedding::vector({dim})) vector_cosine_ops) "
+                    f"WHERE {predicate} AND embedding IS NOT NULL"
+                )
+        cursor.execute(f"ANALYZE {table}")
+        cursor.execute("RESET maintenance_work_mem")
+        cursor.execute("RESET max_parallel_maintenance_workers")
+
+
+def attach_partition(run_id: int) -> None:
+    table = partition_name(run_id)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(f"ALTER TABLE rag_item ATTACH PARTITION {table} FOR VALUES IN ({int(run_id)})")
+
+
+def drop_partition(run_id: int) -> None:
+    """Remove a run's items, attached or not.
+
+    Detaching concurrently waits for queries still reading the old version
+    instead of blocking every repository's queries behind an exclusive lock.
+    """
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relname = %s)",
+            [table],
+        )
+        attached = cursor.fetchone()[0]
+        if attached:
+            if connection.in_atomic_block:
+                cursor.execute(f"ALTER TABLE rag_item DETACH PARTITION {table}")
+            else:
+                cursor.execute(f"ALTER TABLE rag_item DETACH PARTITION {table} CONCURRENTLY")
+        cursor.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+def existing_embeddings(run_id: int, embed_hashes: Sequence[str]) -> dict[str, Any]:
+    """embed_hash -> vector (numpy array) for items of a run, to reuse instead of recomputing."""
+    if not embed_hashes:
+        return {}
+    raw = _raw_connection()
+    # Django's connections use client-side cursors; binary results need a server-side-binding one.
+    with psycopg.Cursor(raw) as cursor:
+        cursor.execute(
+            "SELECT DISTINCT ON (embed_hash) embed_hash, embedding FROM rag_item "
+            "WHERE run_id = %s AND embedding IS NOT NULL AND embed_hash = ANY(%s)",
+            [int(run_id), list(embed_hashes)],
+            binary=True,
+        )
+        return {h: (v.to_numpy() if hasattr(v, "to_numpy") else v) for h, v in cursor.fetchall()}

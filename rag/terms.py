@@ -1,0 +1,154 @@
+"""Code-aware words: identifier splitting for the embedder and full-text search,
+and the code hints found in a query (identifiers, dotted paths, file paths,
+traceback lines).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+# English function words and the most frequent Python keywords/idioms: they
+# are in almost every chunk, so they only add noise to a hashed vector.
+STOP_WORDS = frozenset(
+    """
+    a an and are as at be been but by can could did do does for from had has have he her his how i if in into is
+    it its just me my no not of on or our she so some such than that the their them then there these they this
+    those to too us was we were what when where which while who why will with would you your
+    self cls def return none true false import pass elif else try except finally raise lambda class
+    yield assert del global nonlocal async await
+    """.split()
+)
+
+
+@lru_cache(maxsize=200_000)
+def split_identifier(identifier: str) -> tuple[str, ...]:
+    """``HttpResponseRedirect.get_url2`` -> ("http", "response", "redirect", "get", "url", "2")."""
+    parts: list[str] = []
+    for piece in re.split(r"[._]+", identifier):
+        if piece:
+            parts.extend(word.lower() for word in _CAMEL.findall(piece))
+    return tuple(parts)
+
+
+@lru_cache(maxsize=200_000)
+def identifier_features(identifier: str) -> tuple[str, ...]:
+    """The words of one identifier for the embedder: its parts plus the whole (lowercased) name."""
+    parts = tuple(p for p in split_identifier(identifier) if p not in STOP_WORDS and len(p) > 1)
+    whole = identifier.lower()
+    if len(parts) > 1 or (parts and parts[0] != whole):
+        return (*parts, whole)
+    return parts
+
+
+def features(text: str) -> list[str]:
+    out: list[str] = []
+    for identifier in IDENTIFIER.findall(text):
+        out.extend(identifier_features(identifier))
+    return out
+
+
+def split_terms(text: str) -> str:
+    """Extra words for full-text search: the parts of compound identifiers.
+
+    PostgreSQL's parser already splits ``snake_case`` but keeps ``CamelCase``
+    and ``dotted.names`` whole, so ``LoginView`` would not match "login view".
+    """
+    seen: set[str] = set()
+    for identifier in IDENTIFIER.findall(text):
+        parts = split_identifier(identifier)
+        if len(parts) > 1:
+            seen.update(parts)
+    return " ".join(sorted(seen))
+
+
+# --- query hints ------------------------------------------------------------------
+
+TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?')
+FILE_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|ts|tsx|jsx|html|css|toml|cfg|ini|json|ya?ml))\b")
+DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
+CAMEL_CASE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}\b")
+CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
+TEST_WORDS = re.compile(r"\b(tests?|testing|pytest|unittest|test_\w+|\w+_test|fixtures?|conftest)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TracebackFrame:
+    path: str
+    line: int
+    function: str | None
+
+
+@dataclass
+class QueryHints:
+    """What in a query looks like code."""
+
+    names: set[str] = field(default_factory=set)  # short symbol names, as written
+    dotted: set[str] = field(default_factory=set)  # qualified names / module paths
+    paths: set[str] = field(default_factory=set)  # file paths
+    frames: list[TracebackFrame] = field(default_factory=list)
+    about_tests: bool = False
+
+    @property
+    def has_code(self) -> bool:
+        return bool(self.names or self.dotted or self.paths or self.frames)
+
+
+def _is_file_like(dotted: str) -> bool:
+    return dotted.rsplit(".", 1)[-1] in {"py", "pyi", "md", "rst", "txt", "js", "ts", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml"}
+
+
+def query_hints(query: str) -> QueryHints:
+    hints = QueryHints(about_tests=bool(TEST_WORDS.search(query)))
+    for match in TRACEBACK_LINE.finditer(query):
+        frame = TracebackFrame(match.group(1).replace("\\", "/"), int(match.group(2)), match.group(3))
+        hints.frames.append(frame)
+        if frame.function and not frame.function.startswith("<"):
+            hints.names.add(frame.function)
+    for match in FILE_PATH.finditer(query):
+        hints.paths.add(match.group(1))
+    for match in DOTTED.finditer(query):
+        value = match.group(0)
+        if _is_file_like(value) or value.count(".") > 6:
+            continue
+        hints.dotted.add(value)
+        hints.names.add(value.rsplit(".", 1)[-1])
+    for pattern in (CAMEL_CASE, SNAKE_CASE):
+        hints.names.update(m.group(0) for m in pattern.finditer(query))
+    hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)
+    hints.names = {n for n in hints.names if len(n) > 2 and n.lower() not in STOP_WORDS}
+    return hints
+
+
+def lexical_words(query: str, limit: int = 24) -> list[str]:
+    """Distinct words of a query for an OR full-text query: identifiers split, stop words out."""
+    words: list[str] = []
+    seen: set[str] = set()
+    for identifier in IDENTIFIER.findall(query):
+        candidates = [identifier.lower()] if "." not in identifier and "_" not in identifier else []
+        candidates += list(split_identifier(identifier))
+        for word in candidates:
+            if len(word) > 1 and word not in STOP_WORDS and not word.isdigit() and word not in seen:
+                seen.add(word)
+                words.append(word)
+    return words[:limit]
+
+
+def looks_like_test_path(path: str) -> bool:
+    lowered = path.lower()
+    name = lowered.rsplit("/", 1)[-1]
+    return (
+        "/tests/" in f"/{lowered}"
+        or "/test/" in f"/{lowered}"
+        or "/testing/" in f"/{lowered}"
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name.endswith("_tests.py")
+        or name == "conftest.py"
+        or name == "tests.py"
+    )

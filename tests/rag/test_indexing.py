@@ -1,0 +1,144 @@
+"""Index runs through the real pipeline: versions, incremental reuse, failures, the atomic switch."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from django.db import connection
+
+from rag.embeddings import ProviderEmbedder
+from rag.intake import SymlinkEntryError
+from rag.models import IndexRun, Item, Repository, SourceFile
+from rag.services import read_source, run_index, search, start_index_run
+from rag.services.repositories import reindex
+from tests.rag.conftest import SMALL_PROJECT, add_symlink, index_zip, make_zip
+
+
+def _partition_exists(run_id: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s)", [f"rag_item_r{run_id}"])
+        return cursor.fetchone()[0] is not None
+
+
+def test_a_complete_run_becomes_the_active_index_with_counts_and_timings(shop):
+    run = shop.active_run
+    assert run.status == IndexRun.Status.READY
+    assert run.progress == 1.0
+    assert run.counts["files"] == 6
+    assert run.counts["C1_SYMBOL_CATALOG"] == 7  # login_view, render_cart, Cart + 3 methods, the test
+    assert run.counts["D0_DOCS"] >= 3
+    assert run.counts["items"] == Item.objects.filter(run=run).count()
+    assert set(run.timings) >= {"extract", "analyze", "embed", "load", "index", "total"}
+    assert run.embedder == "hashing-code-v1-768" and run.embedding_dimension == 768
+    assert Item.objects.filter(run=run, embedding__isnull=False).count() > 0
+
+
+def test_reindex_of_a_changed_zip_reuses_unchanged_files(shop, owner):
+    first = shop.active_run
+    changed = dict(SMALL_PROJECT)
+    changed["shop/views.py"] = SMALL_PROJECT["shop/views.py"] + "\n\ndef logout_view(request):\n    return None\n"
+    second = index_zip(owner, make_zip(changed))
+
+    assert second.repository_id == shop.pk
+    assert second.status == IndexRun.Status.READY
+    shop.refresh_from_db()
+    assert shop.active_run_id == second.pk
+    first.refresh_from_db()
+    assert first.status == IndexRun.Status.SUPERSEDED
+    assert second.counts["files_unchanged"] == 5
+    # Only the items of the changed file (its new chunks and symbols) were embedded again.
+    assert 0 < second.counts["embeddings_computed"] <= 6
+    assert second.counts["embeddings_reused"] >= second.counts["items"] - second.counts["C2_DEPENDENCY_GRAPH"] - 6
+    assert [r.title for r in search(shop, "logout_view", mode="code", limit=1)] == ["shop.views.logout_view"]
+
+
+def test_a_failing_run_leaves_the_old_index_active(shop, owner):
+    good = shop.active_run
+    only_images = make_zip({"logo.png": b"\x89PNG\r\n\x1a\n" + bytes(200), "icon.gif": b"GIF89a" + bytes(50)})
+    failed = index_zip(owner, only_images)
+
+    assert failed.status == IndexRun.Status.FAILED
+    assert "no text files to index" in failed.error
+    assert failed.skipped["reasons"] == {"binary": 2}
+    shop.refresh_from_db()
+    assert shop.active_run_id == good.pk
+    assert not _partition_exists(failed.pk)
+    assert SourceFile.objects.filter(run=failed).count() == 0
+    assert search(shop, "login_view").items
+
+
+def test_a_run_whose_archive_vanished_fails_in_plain_words(shop, owner):
+    run = start_index_run(owner=owner, name="shop", archive=io.BytesIO(make_zip(SMALL_PROJECT)), defer=False)
+    # Another run still uses the same stored archive; point this one at a missing file.
+    IndexRun.objects.filter(pk=run.pk).update(archive_path=str(run.archive_path) + ".missing")
+    failed = run_index(run.pk)
+    assert failed.status == IndexRun.Status.FAILED
+    assert "cannot be read" in failed.error
+    shop.refresh_from_db()
+    assert shop.active_run.status == IndexRun.Status.READY
+
+
+def test_when_embeddings_fail_the_run_completes_with_lexical_retrieval(owner, upload_dir):
+    run = start_index_run(owner=owner, name="shop", archive=io.BytesIO(make_zip(SMALL_PROJECT)), defer=False)
+    run = run_index(run.pk, embedder=ProviderEmbedder("no-such-provider"))
+
+    assert run.status == IndexRun.Status.READY
+    assert "full-text and symbol search only" in run.embedding_error
+    assert run.embedder == "" and run.embedding_dimension is None
+    assert Item.objects.filter(run=run, embedding__isnull=False).count() == 0
+    response = search(run.repository, "login_view")
+    assert response.vector_used is False
+    assert response.items[0].path == "shop/views.py"
+
+
+def test_a_file_that_is_not_utf8_is_indexed_with_replacement_characters(owner, upload_dir):
+    files = {"legacy.py": "# caf\xe9\ndef brew():\n    return 'caf\xe9'\n".encode("cp1252"), "ok.py": "x = 1\n"}
+    run = index_zip(owner, make_zip(files), name="legacy")
+    assert run.status == IndexRun.Status.READY
+    assert run.counts["files_with_replaced_bytes"] == 1
+    source = read_source(run.repository, "legacy.py")
+    assert "caf\ufffd" in source.text
+    assert SourceFile.objects.get(run=run, path="legacy.py").replaced_bytes is True
+
+
+def test_an_upload_with_a_symlink_is_refused_before_anything_is_stored(owner, upload_dir):
+    data = add_symlink(make_zip(SMALL_PROJECT), "shop-main/link", "../../etc/passwd")
+    with pytest.raises(SymlinkEntryError):
+        start_index_run(owner=owner, name="shop", archive=io.BytesIO(data), defer=False)
+    assert not Repository.objects.exists()
+    assert not upload_dir.exists() or not list(upload_dir.iterdir())
+
+
+def test_reindex_builds_a_new_version_from_the_stored_archive(shop):
+    previous = shop.active_run
+    run = run_index(reindex(shop, defer=False).pk)
+    assert run.status == IndexRun.Status.READY
+    assert run.trigger == IndexRun.Trigger.ADMIN
+    assert run.counts["embeddings_computed"] == 0
+    shop.refresh_from_db()
+    assert shop.active_run_id == run.pk
+    previous.refresh_from_db()
+    assert previous.status == IndexRun.Status.SUPERSEDED
+
+
+def test_superseded_versions_beyond_the_kept_one_are_dropped(shop, settings):
+    first = shop.active_run
+    run_index(reindex(shop, defer=False).pk)
+    run_index(reindex(shop, defer=False).pk)
+    first.refresh_from_db()
+    assert first.status == IndexRun.Status.SUPERSEDED and first.has_items is False
+    assert not _partition_exists(first.pk)
+    assert SourceFile.objects.filter(run=first).count() == 0
+
+
+def test_deleting_a_repository_drops_its_index_and_archive(shop):
+    from rag.services import delete_repository
+
+    run = shop.active_run
+    archive = run.archive_path
+    delete_repository(shop)
+    assert not _partition_exists(run.pk)
+    assert not IndexRun.objects.filter(pk=run.pk).exists()
+    assert not os.path.exists(archive)
