@@ -159,9 +159,14 @@ class PythonExtractor:
         """References without calls to builtins the module does not rebind (``len``, ``print``)."""
         bound = self.top_level | {binding.name for binding in self.imports}
         return tuple(
-            reference
-            for reference in self.references.values()
-            if reference.raw not in BUILTIN_NAMES or reference.raw in bound
+            sorted(
+                (
+                    reference
+                    for reference in self.references.values()
+                    if reference.raw not in BUILTIN_NAMES or reference.raw in bound
+                ),
+                key=lambda reference: (reference.line, reference.kind, reference.raw),
+            )
         )
 
     # -- text -------------------------------------------------------------
@@ -511,7 +516,8 @@ class PythonExtractor:
         self, kind: str, src: str, raw: str, line: int, class_scope: str | None, scope: _Scope | None = None
     ) -> None:
         key = (kind, src, raw)
-        if key in self.references:
+        earlier = self.references.get(key)
+        if earlier is not None and earlier.line <= line:
             return
         receiver_type = ""
         if scope is not None and "." in raw:

@@ -21,6 +21,7 @@ from rag.analysis.facts import ConsoleScript, FileFacts
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.records import FileAnalysis, RepositoryAnalysis
+from rag.analysis.resolution import resolve_repository
 
 _NON_WORD = re.compile(r"\W+")
 
@@ -104,7 +105,7 @@ def analyze_repository(
             reused.add(path)
         else:
             analyses[path] = extract_file(path, text)
-    return RepositoryAnalysis(files=analyses, reused=frozenset(reused))
+    return resolve_repository(analyses, frozenset(reused))
 
 
 def analyze_file(path: str, text: str) -> FileAnalysis:
