@@ -277,4 +277,7 @@ RAG = {
 # CHAT: the chat pages and the websocket consumer (chat/).
 CHAT = {
     "MAX_RUNNING_GENERATIONS": env_int("CHAT_MAX_RUNNING_GENERATIONS", 3, minimum=1),
+    "FLUSH_SECONDS": env_float("CHAT_FLUSH_SECONDS", 1.0, minimum=0.05, maximum=10.0),
+    "MAX_MESSAGE_CHARS": env_int("CHAT_MAX_MESSAGE_CHARS", 20000, minimum=100),
+    "HISTORY_MESSAGES": env_int("CHAT_HISTORY_MESSAGES", 20, minimum=0),
 }

@@ -4,4 +4,10 @@ from rag import views
 
 urlpatterns = [
     path("", views.repository_list, name="rag-repositories"),
+    path("upload/", views.upload, name="rag-upload"),
+    path("<int:pk>/", views.repository_detail, name="rag-repository"),
+    path("<int:pk>/reindex/", views.repository_reindex, name="rag-reindex"),
+    path("<int:pk>/delete/", views.repository_delete, name="rag-delete"),
+    path("<int:pk>/search/", views.search_api, name="rag-search"),
+    path("<int:pk>/source/<path:path>", views.source, name="rag-source"),
 ]

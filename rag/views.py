@@ -1,8 +1,178 @@
+"""Repositories pages, the retrieval endpoint and the source view. Thin: parse, call a service, render."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import re
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from rag.forms import SearchForm, UploadForm
+from rag.intake import IntakeError
+from rag.models import IndexRun
+from rag.services import (
+    SearchError,
+    SourceNotFound,
+    delete_repository,
+    get_repository_for_user,
+    read_source,
+    reindex,
+    repositories_for_user,
+    search,
+    start_index_run,
+)
+from rag.source_view import render_source
+
+RECENT_RUNS = 10
 
 
+def _repository_rows(user):
+    repositories = list(repositories_for_user(user).order_by("name"))
+    latest: dict[int, IndexRun] = {}
+    for run in IndexRun.objects.filter(repository__in=repositories).order_by("repository_id", "-id").distinct("repository_id"):
+        latest[run.repository_id] = run
+    return [(repository, latest.get(repository.pk)) for repository in repositories]
+
+
+@require_GET
 def repository_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "rag/repository_list.html", {})
+    rows = _repository_rows(request.user)
+    context = {"rows": rows, "form": UploadForm(), "polling": any(run and not run.is_finished for _, run in rows)}
+    if request.htmx and request.htmx.target == "repository-table":
+        return render(request, "rag/partials/repository_table.html", context)
+    return render(request, "rag/repository_list.html", context)
+
+
+@require_POST
+def upload(request: HttpRequest) -> HttpResponse:
+    form = UploadForm(request.POST, request.FILES)
+    error = None
+    if form.is_valid():
+        archive = form.cleaned_data["archive"]
+        try:
+            run = start_index_run(
+                owner=request.user, name=form.cleaned_data["name"], archive=archive, archive_name=archive.name,
+                created_by=request.user,
+            )
+        except IntakeError as exc:
+            error = exc.message
+        else:
+            messages.success(request, f"Uploaded {archive.name}; indexing has started.")
+            target = reverse("rag-repository", args=[run.repository_id])
+            return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+    if error:
+        form.add_error("archive", error)
+    if request.htmx:
+        return render(request, "rag/partials/upload_form.html", {"form": form})
+    rows = _repository_rows(request.user)
+    return render(request, "rag/repository_list.html", {"rows": rows, "form": form, "polling": False}, status=400)
+
+
+def _detail_context(request: HttpRequest, pk: int) -> dict:
+    repository = get_repository_for_user(request.user, pk)
+    runs = list(repository.runs.select_related("created_by").order_by("-id")[:RECENT_RUNS])
+    return {
+        "repository": repository,
+        "runs": runs,
+        "polling": any(not run.is_finished for run in runs),
+        "form": UploadForm(initial={"name": repository.name}),
+        "can_change": repository.owner_id == request.user.pk or request.user.is_staff,
+    }
+
+
+@require_GET
+def repository_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    context = _detail_context(request, pk)
+    if request.htmx and request.htmx.target == "runs":
+        return render(request, "rag/partials/runs.html", context)
+    return render(request, "rag/repository_detail.html", context)
+
+
+@require_POST
+def repository_reindex(request: HttpRequest, pk: int) -> HttpResponse:
+    repository = get_repository_for_user(request.user, pk)
+    try:
+        reindex(repository, created_by=request.user, trigger=IndexRun.Trigger.UPLOAD)
+    except IntakeError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Reindexing has started.")
+    return redirect("rag-repository", pk=repository.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def repository_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    repository = get_repository_for_user(request.user, pk)
+    if request.method == "POST":
+        name = repository.name
+        delete_repository(repository)
+        messages.success(request, f"Deleted {name} and its index.")
+        return redirect("rag-repositories")
+    return render(request, "rag/repository_confirm_delete.html", {"repository": repository})
+
+
+@require_GET
+def search_api(request: HttpRequest, pk: int) -> JsonResponse:
+    repository = get_repository_for_user(request.user, pk)
+    form = SearchForm(request.GET)
+    if not form.is_valid():
+        return JsonResponse({"error": "invalid input", "fields": form.errors.get_json_data()}, status=400)
+    data = form.cleaned_data
+    layers = [layer.strip() for layer in (data["layers"] or "").split(",") if layer.strip()] or None
+    try:
+        response = search(
+            repository, data["q"], mode=data["mode"] or "auto", layers=layers, path_glob=data["path"] or None,
+            limit=data["limit"] or 8,
+        )
+    except SearchError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return JsonResponse(
+        {
+            "repository": repository.pk,
+            "index_run": repository.active_run_id,
+            "mode": response.mode,
+            "layers": list(response.layers),
+            "vector_used": response.vector_used,
+            "notes": response.notes,
+            "results": [item.as_dict() for item in response.items],
+        }
+    )
+
+
+_LINES = re.compile(r"^\s*L?(\d+)\s*(?:[-:,]\s*L?(\d+))?\s*$")
+
+
+def parse_line_range(request: HttpRequest) -> tuple[int, int] | None:
+    """``?lines=10-20`` (also ``L10-L20`` or ``10``) or ``?start=10&end=20``."""
+    lines = request.GET.get("lines")
+    if lines:
+        match = _LINES.match(lines)
+        if not match:
+            return None
+        start = int(match.group(1))
+        end = int(match.group(2) or start)
+    elif request.GET.get("start", "").isdigit():
+        start = int(request.GET["start"])
+        end = int(request.GET["end"]) if request.GET.get("end", "").isdigit() else start
+    else:
+        return None
+    start, end = max(1, start), max(1, end)
+    return (min(start, end), max(start, end))
+
+
+@require_GET
+def source(request: HttpRequest, pk: int, path: str) -> HttpResponse:
+    repository = get_repository_for_user(request.user, pk)
+    try:
+        whole = read_source(repository, path, max_lines=10**9)
+    except SourceNotFound:
+        raise Http404("No such file in this repository's index") from None
+    cited = parse_line_range(request)
+    view = render_source(whole.path, whole.text, cited)
+    return render(
+        request, "rag/source.html", {"repository": repository, "source": whole, "view": view, "cited": cited}
+    )

@@ -1,0 +1,71 @@
+"""Syntax-highlighted source as numbered lines, for the source view page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.safestring import SafeString, mark_safe
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import TextLexer, get_lexer_for_filename
+from pygments.util import ClassNotFound
+
+# Past this many lines only a window around the cited range is rendered.
+MAX_RENDERED_LINES = 5000
+CONTEXT_LINES = 400
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    number: int
+    html: SafeString
+    cited: bool
+
+
+@dataclass(frozen=True)
+class SourceView:
+    lines: list[SourceLine]
+    language: str
+    first: int
+    last: int
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.first > 1 or self.last < self.total
+
+
+def _lexer(path: str, text: str):
+    try:
+        return get_lexer_for_filename(path, text[:4096], stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return TextLexer(stripnl=False, ensurenl=False)
+
+
+def render_source(path: str, text: str, cited: tuple[int, int] | None) -> SourceView:
+    """Highlight ``text`` and split it into lines, marking the cited range.
+
+    Pygments escapes the source; with ``nowrap`` its HTML formatter closes
+    and reopens spans at every newline, so each line is balanced markup.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    total = len(lines)
+    first, last = 1, total
+    if total > MAX_RENDERED_LINES:
+        centre = cited[0] if cited else 1
+        first = max(1, centre - CONTEXT_LINES)
+        last = min(total, (cited[1] if cited else centre) + CONTEXT_LINES)
+    window = "\n".join(lines[first - 1 : last]) + "\n"
+    lexer = _lexer(path, window)
+    html = highlight(window, lexer, HtmlFormatter(nowrap=True))
+    rendered = html.split("\n")
+    out: list[SourceLine] = []
+    for offset in range(last - first + 1):
+        number = first + offset
+        markup = rendered[offset] if offset < len(rendered) else ""
+        is_cited = bool(cited and cited[0] <= number <= cited[1])
+        out.append(SourceLine(number=number, html=mark_safe(markup), cited=is_cited))
+    return SourceView(lines=out, language=lexer.name, first=first, last=last, total=total)
+
