@@ -1,0 +1,153 @@
+"""One turn of the agent: prepare its services, run the graph, stream ``AgentEvent``s.
+
+The graph's own steps become ``step`` events (node, depth, duration, and the
+detail a node noted); what nodes emit (intent, text deltas, tool steps,
+citations) passes straight through. The turn ends with ``usage`` and then
+``done`` or ``error``. Cancelling the consumer of the stream cancels the
+graph (``GraphCancelled``), and the provider's stream closes at once; the
+text already streamed stays with the caller.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
+from django.http import Http404
+
+from chat import user_errors
+from chat.agent.config import AgentConfig
+from chat.agent.events import AgentEvent
+from chat.agent.graph import StepNote, build_agent_graph
+from chat.agent.tools import ProjectToolbox
+from chat.agent.turn import TurnServices, UsageMeter
+from llm import audit
+from llm.graph import AgentContext, Emitted, GraphError, NodeError, Runner, Step
+from llm.providers.base import Provider
+from llm.registry import get_provider
+from llm.retry import LLMError
+from llm.tokens import estimate_message_tokens
+from llm.types import Message
+from rag.services import get_repository_for_user
+
+if TYPE_CHECKING:
+    from chat.agent.runner import TurnInput
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    services: TurnServices
+    context: AgentContext[str]
+
+
+def fitting_history(history: tuple[Message, ...], budget_tokens: int) -> tuple[Message, ...]:
+    """The most recent messages of ``history`` whose estimated size fits ``budget_tokens``."""
+    kept: list[Message] = []
+    used = 0
+    for message in reversed(history):
+        size = estimate_message_tokens((message,))
+        if used + size > budget_tokens:
+            break
+        kept.append(message)
+        used += size
+    return tuple(reversed(kept))
+
+
+@dataclass(frozen=True)
+class _Project:
+    """The chat's repository as the turn sees it."""
+
+    visible: bool = False
+    name: str = ""
+    toolbox: ProjectToolbox | None = None
+
+
+def _project(turn: TurnInput, config: AgentConfig, provider: Provider) -> _Project:
+    """The project tools over the chat's repository, when the user may see it and it has an index."""
+    if turn.repository_id is None:
+        return _Project()
+    user = get_user_model().objects.filter(pk=turn.user_id).first()
+    try:
+        repository = get_repository_for_user(user, turn.repository_id)
+    except Http404:
+        return _Project()
+    if repository.active_run_id is None:
+        return _Project(visible=True, name=repository.name)
+    toolbox = ProjectToolbox(repository, config, window_tokens=provider.context_window("main"))
+    return _Project(visible=True, name=repository.name, toolbox=toolbox)
+
+
+def prepare_turn(turn: TurnInput, provider: Provider | None = None) -> Prepared:
+    """The services and the first context of a turn (reads the database)."""
+    provider = provider or get_provider()
+    config = AgentConfig.from_settings()
+    project = _project(turn, config, provider)
+    services = TurnServices(
+        provider=provider,
+        config=config,
+        toolbox=project.toolbox,
+        repository_name=project.name,
+        usage=UsageMeter(model=provider.model_for("main")),
+    )
+    history = fitting_history(tuple(turn.history), int(provider.context_window("main") * config.history_share))
+    context: AgentContext[str] = AgentContext(
+        input=turn.text,
+        history=history,
+        state={"has_repository": project.visible, "index_ready": project.toolbox is not None},
+    )
+    return Prepared(services=services, context=context)
+
+
+def _step_event(step: Step, note: StepNote | None) -> AgentEvent:
+    detail: dict[str, Any] = {"graph": step.graph}
+    if note is not None:
+        detail.update(note.detail)
+    if step.error is not None:
+        detail["error"] = f"{type(step.error).__name__}: {step.error}"
+        detail["attempt"] = step.attempt
+    return AgentEvent(type="step", node=step.node, depth=step.depth, duration_ms=step.duration * 1000, detail=detail)
+
+
+def _user_error(exc: BaseException) -> str:
+    cause = exc.error if isinstance(exc, NodeError) else exc
+    if isinstance(cause, LLMError):
+        return user_errors.for_provider_error(cause)
+    return user_errors.INTERNAL_ERROR
+
+
+async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> AsyncIterator[AgentEvent]:
+    """Run one turn through the agent graph and stream what happens."""
+    prepared = await sync_to_async(prepare_turn, thread_sensitive=True)(turn, provider)
+    services = prepared.services
+    notes: dict[tuple[str, str, int], StepNote] = {}
+    # Set before the run starts: the graph's task copies this context, so
+    # every model call of the turn is linked to the answer in the audit.
+    token = audit.correlation.set(turn.correlation_id)
+    try:
+        run = Runner().iter(build_agent_graph(), prepared.context, services=services)
+        try:
+            async for item in run:
+                if isinstance(item, Step):
+                    yield _step_event(item, notes.pop((item.graph, item.node, item.depth), None))
+                elif isinstance(item, Emitted):
+                    if isinstance(item.event, StepNote):
+                        notes[(item.graph, item.node, item.depth)] = item.event
+                    elif isinstance(item.event, AgentEvent):
+                        yield item.event
+        except (GraphError, LLMError) as exc:
+            logger.warning("turn %s stopped: %s", turn.correlation_id, exc)
+            yield AgentEvent(type="usage", detail=services.usage.as_detail())
+            yield AgentEvent(type="error", text=_user_error(exc))
+            return
+        finally:
+            await run.aclose()
+        yield AgentEvent(type="usage", detail=services.usage.as_detail())
+        yield AgentEvent(type="done")
+    finally:
+        audit.correlation.reset(token)

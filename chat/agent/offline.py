@@ -1,0 +1,181 @@
+"""Answering a project question without a model: extracted from the index, in template prose.
+
+The answer names the most relevant definitions, the entrypoints that lead to
+them and the code spans worth reading, each cited as ``path:start-end``. It
+always says first that no model is configured, so it is never mistaken for a
+generated answer.
+
+Relevance: the repository's hybrid search ranks items; definitions are then
+re-ranked by how many of the question's words their name and path contain
+(so "the login view" puts ``login_view`` in ``views.py`` first).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+
+from chat.agent.citing import Span
+from chat.agent.tools import ProjectToolbox
+from rag import services as rag
+
+NO_MODEL_NOTE = (
+    "No language model is configured, so this answer is extracted from the repository's index "
+    "instead of being written by a model."
+)
+NOTHING_FOUND = "Nothing in the index matches this question. Try the names of functions, classes or files."
+
+STOP_WORDS = frozenset(
+    """a an and are as at be by can do does did for from has have how i in is it its me my of on or our show
+    tell that the their them then there these this to use used uses using was what when where which who why will
+    with would you your defined define definition implemented implementation located find code file files
+    project repository repo work works please explain""".split()
+)
+MAX_DEFINITIONS = 5
+MAX_ENTRYPOINTS = 5
+MAX_SPANS = 4
+# How much a definition gains per question word its name or path contains, against search scores.
+WORD_WEIGHT = 1.0
+
+
+@dataclass(frozen=True)
+class ExtractedAnswer:
+    text: str
+    spans: tuple[Span, ...]
+
+
+def question_words(question: str) -> list[str]:
+    """The content words of a question, lowercased, identifiers split on ``_`` and case."""
+    words: list[str] = []
+    for token in re.findall(r"[A-Za-z][A-Za-z0-9_]*", question):
+        pieces = re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", token.replace("_", " ")) or [token]
+        for piece in pieces:
+            word = piece.lower()
+            if len(word) > 2 and word not in STOP_WORDS and word not in words:
+                words.append(word)
+    return words
+
+
+def _tokens(text: str) -> set[str]:
+    return {piece.lower() for piece in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", text.replace("_", " "))}
+
+
+def _stem_match(word: str, tokens: set[str]) -> bool:
+    # "views" matches "view", "logins" matches "login": a cheap plural fold.
+    return any(token == word or token.rstrip("s") == word.rstrip("s") for token in tokens)
+
+
+def _coverage(words: list[str], *texts: str) -> int:
+    tokens = set().union(*(_tokens(text) for text in texts))
+    return sum(1 for word in words if _stem_match(word, tokens))
+
+
+@dataclass(frozen=True)
+class _Definition:
+    qname: str
+    kind: str
+    path: str
+    start_line: int
+    end_line: int
+    signature: str
+    docstring: str
+    score: float
+
+
+def _definitions(toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult]) -> list[_Definition]:
+    """Definitions ranked by search score plus how many question words their name and path hold."""
+    by_qname: dict[str, _Definition] = {}
+
+    def consider(symbol: rag.SymbolInfo, score: float) -> None:
+        ranked = score + WORD_WEIGHT * (_coverage(words, symbol.name) + 0.5 * _coverage(words, symbol.path))
+        known = by_qname.get(symbol.qname)
+        if known is None or ranked > known.score:
+            by_qname[symbol.qname] = _Definition(
+                symbol.qname, symbol.kind, symbol.path, symbol.start_line, symbol.end_line, symbol.signature,
+                symbol.docstring, ranked,
+            )
+
+    for item in found:
+        if item.layer == "C1_SYMBOL_CATALOG":
+            for symbol in rag.find_symbol(toolbox.repository, item.title, limit=1):
+                consider(symbol, item.score)
+    # Names the question spells out (``login_view``, ``orders.views``), or its words joined that way.
+    guesses = {word for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question) if "_" in word or "." in word}
+    guesses.update("_".join(pair) for pair in zip(words, words[1:]))
+    guesses.update(words)
+    for guess in sorted(guesses):
+        for symbol in rag.find_symbol(toolbox.repository, guess, limit=5):
+            consider(symbol, 0.0)
+    ranked = sorted(by_qname.values(), key=lambda d: (-d.score, d.path, d.start_line))
+    if not ranked:
+        return []
+    # Keep the best and the others that share at least one question word with it.
+    best, rest = ranked[0], [d for d in ranked[1:] if _coverage(words, d.qname.rsplit(".", 1)[-1])]
+    return [best, *rest][:MAX_DEFINITIONS]
+
+
+def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
+    words = question_words(question)
+    query = " ".join(words) or question
+    try:
+        found = rag.search(toolbox.repository, query, mode="code", limit=min(200, toolbox.caps.items * 3)).items
+    except rag.SearchError:
+        found = []
+    definitions = _definitions(toolbox, question, words, found)
+    top_qnames = {d.qname for d in definitions}
+    # Entrypoints handled by a chosen definition first, then those whose route or command has a question word.
+    entries = sorted(
+        (
+            entry
+            for entry in rag.list_entrypoints(toolbox.repository, limit=500)
+            if (entry.handler and entry.handler in top_qnames) or _coverage(words, entry.route_or_command)
+        ),
+        key=lambda entry: (entry.handler not in top_qnames, entry.path, entry.start_line),
+    )[:MAX_ENTRYPOINTS]
+    code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS"][:MAX_SPANS]
+
+    if not (definitions or entries or code):
+        return ExtractedAnswer(f"{NO_MODEL_NOTE}\n\n{NOTHING_FOUND}", ())
+
+    spans: list[Span] = []
+    parts = [NO_MODEL_NOTE]
+    if definitions:
+        best = definitions[0]
+        spans.extend(Span(d.path, d.start_line, d.end_line, "C1_SYMBOL_CATALOG", round(d.score, 6)) for d in definitions)
+        lead = (
+            f"The best match is the {best.kind} `{best.qname}`, defined in "
+            f"`{best.path}:{best.start_line}-{best.end_line}`."
+        )
+        if best.signature:
+            lead += f" Its signature is `{best.signature}`."
+        if best.docstring:
+            lead += f" Its docstring says: \u201c{best.docstring.strip().splitlines()[0]}\u201d"
+        parts.append(lead)
+        if len(definitions) > 1:
+            parts.append(
+                "Other definitions that match:\n"
+                + "\n".join(f"- {d.kind} `{d.qname}` in `{d.path}:{d.start_line}-{d.end_line}`" for d in definitions[1:])
+            )
+    if entries:
+        lines = []
+        for entry in entries:
+            methods = f" ({', '.join(entry.methods)})" if entry.methods else ""
+            target = f" handled by `{entry.handler}`" if entry.handler else ""
+            kind = entry.entry_type.replace("_", " ")
+            lines.append(f"- {kind} `{entry.route_or_command}`{methods}{target}, declared at `{entry.path}:{entry.start_line}-{entry.end_line}`")
+            spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", 0.0))
+        parts.append("Entrypoints that lead there:\n" + "\n".join(lines))
+    if code:
+        lines = []
+        for item in code:
+            first = next((line.strip() for line in item.content.splitlines() if line.strip()), "")
+            lines.append(f"- `{item.citation}`: `{first[:100]}`")
+            spans.append(Span(item.path, item.start_line, item.end_line, item.layer, round(item.score, 6)))
+        parts.append("Code worth reading:\n" + "\n".join(lines))
+    return ExtractedAnswer("\n\n".join(parts), tuple(spans))
+
+
+async def extractive_answer(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
+    return await sync_to_async(_extract, thread_sensitive=True)(toolbox, question)

@@ -1,0 +1,195 @@
+"""``project_qa``: questions about the chat's repository, answered with tools and citations.
+
+The subgraph::
+
+    start_project_qa --(offline)--> answer_from_index ----------------------+
+          |                                                                  v
+          +--> call_model --(tool calls)--> run_tools --> compact_transcript  cite_sources
+                  ^  |                                          |             ^
+                  |  +--(answer)------------------------------------------------+
+                  +---------------------------------------------+
+
+``call_model`` streams the model's text to the page and collects its tool
+calls; ``run_tools`` answers every call (errors included) and records the
+spans it showed; ``compact_transcript`` summarizes older tool exchanges when
+the next request would pass ``summarize_at`` of the model's window. After
+``max_tool_rounds`` rounds the model is called without tools and must answer.
+``cite_sources`` keeps the citations the answer actually made.
+
+State keys: ``transcript`` (this turn's messages after the question),
+``pending`` (tool calls not answered yet), ``rounds``, ``answer``, ``spans``,
+``citations``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from chat.agent.citing import Span, used_citations
+from chat.agent.events import AgentEvent
+from chat.agent.offline import extractive_answer
+from chat.agent.prompting import load_prompt, system_message
+from chat.agent.summarize import compact_if_needed
+from chat.agent.turn import TurnServices, model_params, stream_model
+from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
+from llm.types import ChatRequest, Message, ToolCall
+
+FINAL_ROUND_NOTE = (
+    "You have used all tool rounds for this question. Answer now from what the tools returned, "
+    "citing code as path:start-end, and say what you could not check."
+)
+
+
+def _answer_so_far(ctx: AgentContext[Any]) -> str:
+    return str(ctx.state.get("answer", ""))
+
+
+@node(name="start_project_qa")
+async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    services = runtime.services
+    toolbox = services.toolbox
+    assert toolbox is not None, "project_qa needs a repository with an index"
+    state: dict[str, Any] = {
+        "extractive": services.offline, "transcript": (), "pending": (), "rounds": 0, "answer": "", "spans": (),
+        "citations": (),
+    }
+    if services.offline:
+        return ctx.with_state(state)
+    prompt = await load_prompt("project_answer")
+    note = f"The repository is {services.repository_name!r}." if services.repository_name else ""
+    system = await system_message(prompt, note)
+    tools = toolbox.specs
+    if not services.provider.supports_tools:
+        # A model that cannot call tools gets one search's results up front instead.
+        found = await toolbox.call(ToolCall(id="search", name="search_code", arguments={"query": ctx.input}))
+        state["transcript"] = (Message("user", f"Search results for the question:\n{found.content}"),)
+        state["spans"] = found.spans
+        tools = ()
+    return ctx.evolve(system_prompt=system.content, tools=tools).with_state(
+        state, prompt_name=prompt.name, prompt_version=prompt.version
+    )
+
+
+def request_messages(ctx: AgentContext[str], transcript: Sequence[Message]) -> tuple[Message, ...]:
+    """The whole request of the next model call: system, dialog, question, this turn's exchanges."""
+    return (Message("system", ctx.system_prompt), *ctx.history, Message("user", ctx.input), *transcript)
+
+
+@node(name="call_model")
+async def call_model(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    services = runtime.services
+    transcript: tuple[Message, ...] = tuple(ctx.state["transcript"])
+    rounds = int(ctx.state["rounds"])
+    last_round = rounds >= services.config.max_tool_rounds
+    if last_round:
+        transcript = (*transcript, Message("user", FINAL_ROUND_NOTE))
+    request = ChatRequest(
+        messages=request_messages(ctx, transcript),
+        model=ctx.settings.model,
+        tools=() if last_round else ctx.enabled_tools,
+        model_params=model_params(ctx),
+        prompt_name=ctx.state.get("prompt_name"),
+        prompt_version=ctx.state.get("prompt_version"),
+    )
+    answer = _answer_so_far(ctx)
+    completion = await stream_model(runtime, request, lead="\n\n" if answer else "")
+    if completion.text:
+        answer = f"{answer}\n\n{completion.text}" if answer else completion.text
+    calls = () if last_round else completion.tool_calls
+    assistant = Message("assistant", completion.text, tool_calls=tuple(calls))
+    return ctx.with_state(transcript=(*transcript, assistant), pending=tuple(calls), answer=answer)
+
+
+def after_model(ctx: AgentContext[Any]) -> str:
+    return "run_tools" if ctx.state["pending"] else "cite_sources"
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+@node(name="run_tools")
+async def run_tools(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    """Answer every pending call, in order; a failing or unknown tool answers with its error."""
+    toolbox = runtime.services.toolbox
+    assert toolbox is not None
+    pending: tuple[ToolCall, ...] = tuple(ctx.state["pending"])
+    results: list[Message] = []
+    spans: list[Span] = list(ctx.state["spans"])
+    for call in pending:
+        started = time.perf_counter()
+        outcome = await toolbox.call(call)
+        results.append(Message("tool", outcome.content, tool_call_id=call.id, name=call.name))
+        spans.extend(outcome.spans)
+        await runtime.emit(
+            AgentEvent(
+                type="step",
+                node=f"tool:{call.name}",
+                depth=runtime.depth + 1,
+                duration_ms=(time.perf_counter() - started) * 1000,
+                detail={
+                    "tool": call.name,
+                    "arguments": dict(call.arguments) or _short(call.raw_arguments),
+                    "result": _short(outcome.summary),
+                    "ok": not outcome.error,
+                },
+            )
+        )
+    transcript = (*ctx.state["transcript"], *results)
+    return ctx.with_state(transcript=transcript, pending=(), rounds=int(ctx.state["rounds"]) + 1, spans=tuple(spans))
+
+
+@node(name="compact_transcript")
+async def compact_transcript(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    """Summarize older tool exchanges when the next request would not fit; runs only with no call pending."""
+    assert not ctx.state["pending"], "every tool call must be answered before summarizing"
+    transcript: tuple[Message, ...] = tuple(ctx.state["transcript"])
+    compacted = await compact_if_needed(
+        runtime,
+        question=ctx.input,
+        fixed=request_messages(ctx, ()),
+        tools=ctx.enabled_tools,
+        transcript=transcript,
+    )
+    if compacted is transcript:
+        return ctx
+    return ctx.with_state(transcript=compacted)
+
+
+@node(name="answer_from_index")
+async def answer_from_index(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    """Without a model: the most relevant symbols, entrypoints and code spans, in prose from templates."""
+    toolbox = runtime.services.toolbox
+    assert toolbox is not None
+    answer = await extractive_answer(toolbox, ctx.input)
+    await runtime.emit(AgentEvent(type="text", text=answer.text))
+    return ctx.with_state(answer=answer.text, spans=answer.spans)
+
+
+@node(name="cite_sources")
+async def cite_sources(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    citations = used_citations(_answer_so_far(ctx), ctx.state["spans"])
+    await runtime.emit(AgentEvent(type="citations", citations=citations))
+    return ctx.with_state(citations=citations)
+
+
+def build_project_qa() -> Graph:
+    return (
+        GraphBuilder("project_qa")
+        .entry(start_project_qa)
+        .route(
+            start_project_qa,
+            lambda ctx: "answer_from_index" if ctx.state["extractive"] else "call_model",
+            targets=[answer_from_index, call_model],
+        )
+        .route(call_model, after_model, targets=[run_tools, cite_sources])
+        .edge(run_tools, compact_transcript)
+        .edge(compact_transcript, call_model)
+        .edge(answer_from_index, cite_sources)
+        .exit(cite_sources)
+        .build()
+    )

@@ -1,0 +1,125 @@
+"""Choosing what kind of turn this is: ``general``, ``project_qa``, ``docs`` or ``edits``.
+
+With a model, the ``router_intent`` prompt asks for a JSON object through the
+``json_schema`` contract. An answer that is not valid JSON, or not one of the
+intents, falls back to the keyword router, which is also what runs with the
+offline provider. The keyword router is transparent: it says which rule
+decided, and that reason is shown in the turn's trace.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from chat.agent.events import Intent
+from chat.agent.prompting import load_prompt
+from chat.agent.turn import TurnServices
+from llm.retry import LLMError
+from llm.types import ChatRequest, Message
+
+INTENTS: tuple[Intent, ...] = ("general", "project_qa", "docs", "edits")
+
+INTENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "intent": {"type": "string", "enum": list(INTENTS)},
+        "reason": {"type": "string"},
+    },
+    "required": ["intent"],
+    "additionalProperties": False,
+}
+SCHEMA_NAME = "route_intent"
+
+# Checked in this order; the first rule that matches decides.
+EDIT_WORDS = re.compile(
+    r"\b(fix|refactor|rename|patch|diff|modify|rewrite|implement|change the code|add (?:a|an|the) (?:test|function|method|class|option|flag|endpoint|field)|make (?:it|the \w+) (?:use|support|return|accept))\b",
+    re.IGNORECASE,
+)
+DOC_WORDS = re.compile(
+    r"\b(document(?:ation)?|docs|readme|docstrings?|write (?:a |the )?(?:guide|tutorial|overview|changelog))\b",
+    re.IGNORECASE,
+)
+PROJECT_WORDS = re.compile(
+    r"\b(where|which (?:file|module|function|class)|defined|definition|implemented|implementation|call(?:s|ed|ers?|ees?)?|"
+    r"endpoint|route|view|handler|command|entry ?points?|module|function|method|class|file|repo(?:sitory)?|"
+    r"codebase|project|this code|our code|in the code|how does|what does)\b",
+    re.IGNORECASE,
+)
+# Identifiers: CamelCase, snake_case, dotted names, file paths.
+IDENTIFIER = re.compile(r"\b(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+_[a-z0-9_]+|\w+\.\w+(?:\.\w+)*|[\w-]+/[\w./-]+)\b")
+
+
+@dataclass(frozen=True)
+class RouteDecision:
+    intent: Intent
+    # "model" or "keywords"
+    method: str
+    reason: str
+
+
+def keyword_intent(text: str, *, has_repository: bool) -> RouteDecision:
+    """The keyword router: edits, docs, then project questions; everything else is general."""
+    if match := EDIT_WORDS.search(text):
+        return RouteDecision("edits", "keywords", f"asks to change code ({match.group(0)!r})")
+    if match := DOC_WORDS.search(text):
+        return RouteDecision("docs", "keywords", f"asks for documentation ({match.group(0)!r})")
+    if not has_repository:
+        return RouteDecision("general", "keywords", "the chat has no repository")
+    if match := PROJECT_WORDS.search(text) or IDENTIFIER.search(text):
+        return RouteDecision("project_qa", "keywords", f"asks about the code ({match.group(0)!r})")
+    return RouteDecision("general", "keywords", "no sign of a question about the repository")
+
+
+def parse_intent(text: str) -> tuple[Intent, str]:
+    """The intent in a model's JSON answer; raises ``ValueError`` for anything else."""
+    cleaned = text.strip()
+    # Some models wrap JSON in a Markdown fence even when asked not to.
+    fence = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", cleaned, re.DOTALL)
+    if fence:
+        cleaned = fence.group(1)
+    try:
+        value = json.loads(cleaned)
+    except ValueError as exc:
+        raise ValueError(f"not valid JSON: {exc}") from exc
+    try:
+        jsonschema.validate(value, {**INTENT_SCHEMA, "additionalProperties": True})
+    except jsonschema.ValidationError as exc:
+        raise ValueError(f"does not follow the schema: {exc.message}") from exc
+    return value["intent"], str(value.get("reason") or "")
+
+
+async def route_intent(services: TurnServices, text: str, history: tuple[Message, ...], *, has_repository: bool) -> RouteDecision:
+    """Ask the model when there is one; fall back to keywords on any failure to get a valid answer."""
+    fallback = keyword_intent(text, has_repository=has_repository)
+    provider = services.provider
+    if services.offline or not provider.supports_json_schema:
+        return fallback
+    prompt = await load_prompt("router_intent")
+    context = "The chat has a repository." if has_repository else "The chat has no repository."
+    request = ChatRequest(
+        messages=(
+            Message("system", f"{prompt.text}\n\n{context}"),
+            *history[-4:],
+            Message("user", text),
+        ),
+        model_params={"temperature": 0, "json_schema": {"name": SCHEMA_NAME, "schema": INTENT_SCHEMA}},
+        prompt_name=prompt.name,
+        prompt_version=prompt.version,
+    )
+    try:
+        completion = await provider.complete(request)
+    except LLMError as exc:
+        return RouteDecision(fallback.intent, "keywords", f"{fallback.reason}; the model could not route: {exc}")
+    services.usage.add(completion.usage, completion.model)
+    try:
+        intent, reason = parse_intent(completion.text)
+    except ValueError as exc:
+        return RouteDecision(fallback.intent, "keywords", f"{fallback.reason}; the model's answer was {exc}")
+    if intent == "project_qa" and not has_repository:
+        return RouteDecision("general", "model", "a project question, but the chat has no repository")
+    return RouteDecision(intent, "model", reason)

@@ -1,0 +1,90 @@
+"""The agent's test bed: the shopapp fixture project indexed once per module, and turns run to the end.
+
+Agent tests are plain sync tests that run a turn with ``async_to_sync``: the
+agent's database calls (``sync_to_async``) then run on the test's own thread
+and connection, inside its transaction, so the indexed repository built once
+per module is visible and each test's own rows roll back.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import override_settings
+
+from chat.agent.agent import stream_turn
+from chat.agent.events import AgentEvent
+from chat.agent.runner import TurnInput
+from llm.types import Message
+from rag.models import IndexRun, Repository
+from rag.services import delete_repository, run_index, start_index_run
+from tests.factories import make_user
+from tests.llm.fakes import fake_gigachat, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
+
+SHOPAPP = Path(__file__).resolve().parents[2] / "fixtures" / "shopapp"
+
+
+def shopapp_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(SHOPAPP.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                archive.write(path, f"shopapp/{path.relative_to(SHOPAPP).as_posix()}")
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def shopapp(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Repository]:
+    """The shopapp project uploaded and indexed through the real pipeline, once for the module."""
+    uploads = tmp_path_factory.mktemp("uploads")
+    with django_db_blocker.unblock(), override_settings(RAG_UPLOAD_DIR=str(uploads)):
+        from django.conf import settings
+
+        with override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
+            user = make_user("agent-owner")
+            run = start_index_run(
+                owner=user, name="shopapp", archive=io.BytesIO(shopapp_zip()), archive_name="shopapp.zip", defer=False
+            )
+            run = run_index(run.pk)
+            assert run.status == IndexRun.Status.READY, run.error
+            repository = Repository.objects.get(pk=run.repository_id)
+            try:
+                yield repository
+            finally:
+                delete_repository(repository)
+                user.delete()
+
+
+def make_turn(text: str, repository: Repository | None, *, history: tuple[Message, ...] = ()) -> TurnInput:
+    return TurnInput(
+        session_id=0,
+        user_id=repository.owner_id if repository is not None else 0,
+        repository_id=repository.pk if repository is not None else None,
+        text=text,
+        history=history,
+        correlation_id="test-turn",
+    )
+
+
+async def _collect(turn: TurnInput) -> list[AgentEvent]:
+    return [event async for event in stream_turn(turn)]
+
+
+def run_turn_to_end(turn: TurnInput) -> list[AgentEvent]:
+    """Every event of one turn, in order."""
+    return async_to_sync(_collect)(turn)
+
+
+def answer_text(events: list[AgentEvent]) -> str:
+    return "".join(event.text for event in events if event.type == "text")
+
+
+def one(events: list[AgentEvent], kind: str) -> AgentEvent:
+    found = [event for event in events if event.type == kind]
+    assert len(found) == 1, f"expected one {kind} event, got {found}"
+    return found[0]

@@ -1,0 +1,79 @@
+"""Without a model: general questions say a model is needed; project questions are answered from the index."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.agent.events import Citation
+from tests.chat.agent.conftest import answer_text, make_turn, one, run_turn_to_end
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def offline(settings):
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+
+
+def test_it_finds_where_the_login_view_is_defined(shopapp):
+    events = run_turn_to_end(make_turn("where is the login view defined?", shopapp))
+
+    assert one(events, "intent").intent == "project_qa"
+    text = answer_text(events)
+    assert text.startswith("No language model is configured")
+    assert "The best match is the function `djshop.orders.views.login_view`, defined in `djshop/orders/views.py:10-18`" in text
+    assert "`/accounts/login/`" in text and "`djshop/djshop/urls.py:8-8`" in text
+    citations = one(events, "citations").citations
+    assert citations[0] == Citation("djshop/orders/views.py", 10, 18, "C1_SYMBOL_CATALOG", citations[0].score)
+    assert Citation("djshop/djshop/urls.py", 8, 8, citations[4].layer, citations[4].score) in citations
+    assert events[-1].type == "done"
+
+
+def test_the_keyword_router_explains_its_choice_in_the_trace(shopapp):
+    events = run_turn_to_end(make_turn("where is the login view defined?", shopapp))
+
+    route = next(event for event in events if event.type == "step" and event.node == "route_intent")
+    assert route.detail["method"] == "keywords"
+    assert route.detail["reason"] == "asks about the code ('where')"
+    nodes = [event.node for event in events if event.type == "step"]
+    assert nodes == ["route_intent", "start_project_qa", "answer_from_index", "cite_sources", "project_qa"]
+    assert [event.depth for event in events if event.type == "step"] == [0, 1, 1, 1, 0]
+
+
+def test_a_general_question_says_a_model_is_needed():
+    events = run_turn_to_end(make_turn("What is a Python decorator?", None))
+
+    assert one(events, "intent").intent == "general"
+    assert "No language model is configured" in answer_text(events)
+    assert events[-1].type == "done"
+
+
+def test_a_project_question_before_the_index_is_ready_says_so(shopapp):
+    from rag.models import Repository
+
+    pending = Repository.objects.create(owner=shopapp.owner, name="not indexed yet")
+    events = run_turn_to_end(make_turn("where is the login view defined?", pending))
+
+    assert one(events, "intent").intent == "project_qa"
+    assert "no ready index yet" in answer_text(events)
+
+
+def test_docs_and_edits_answer_that_they_are_not_available_yet(shopapp):
+    docs = run_turn_to_end(make_turn("Write documentation for the checkout service", shopapp))
+    edits = run_turn_to_end(make_turn("Refactor the checkout service to use dataclasses", shopapp))
+
+    assert one(docs, "intent").intent == "docs"
+    assert answer_text(docs).startswith("Writing documentation is not available yet")
+    assert one(edits, "intent").intent == "edits"
+    assert answer_text(edits).startswith("Proposing code changes is not available yet")
+
+
+def test_another_users_repository_is_not_searched(shopapp):
+    from tests.factories import make_user
+
+    stranger = make_user("stranger")
+    turn = make_turn("where is the login view defined?", shopapp)
+    events = run_turn_to_end(type(turn)(**{**turn.__dict__, "user_id": stranger.pk}))
+
+    assert one(events, "intent").intent == "general"
+    assert "login_view" not in answer_text(events)
