@@ -63,6 +63,14 @@ def redact(value: Any) -> Any:
         }
     if isinstance(value, (list, tuple)):
         return [redact(item) for item in value]
+    if isinstance(value, str) and value.startswith("{"):
+        # Tool-call arguments travel as JSON text inside the payload.
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value
+        cleaned = redact(parsed)
+        return value if cleaned == parsed else json.dumps(cleaned, ensure_ascii=False)
     return value
 
 
@@ -193,6 +201,11 @@ class CallTrace:
     def add_raw(self, data: str) -> None:
         self.raw.append(data)
 
+    @property
+    def finished(self) -> bool:
+        """True once the final event (done or error) was emitted."""
+        return bool(self.events) and self.events[-1]["type"] in ("done", "error")
+
     def add_event(self, event: StreamEvent) -> None:
         if self.first_token is None and event.type in ("text", "tool_call"):
             self.first_token = time.perf_counter()
@@ -241,7 +254,7 @@ class CallTrace:
             "request": redact(self.request),
             "wire_request": redact(self.wire_request),
             "response": self.raw,
-            "events": self.events,
+            "events": redact(self.events),
             "result": self.result,
             "outcome": self.outcome,
             "http_status": self.status,

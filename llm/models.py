@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models, transaction
 
 
@@ -55,7 +56,11 @@ class Prompt(models.Model):
     Every text ever saved (and every reset) is kept as a ``PromptVersion``.
     """
 
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(
+        max_length=100,
+        unique=True,
+        validators=[RegexValidator(r"^[a-z0-9_]+$", "Lower-case letters, digits and underscores, as in the file name.")],
+    )
     text = models.TextField(blank=True)
     overridden = models.BooleanField(default=False, help_text="Off: the file's text is used.")
     version = models.PositiveIntegerField(default=0)
@@ -104,3 +109,7 @@ class PromptVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prompt.name} v{self.version}"
+
+
+# Models defined beside the code that uses them; imported here so Django finds them.
+from llm.conversation.store import ConversationSummary  # noqa: E402,F401

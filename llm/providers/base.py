@@ -183,7 +183,8 @@ class Provider(ABC):
                     yield error_event
                     break
         except (asyncio.CancelledError, GeneratorExit):
-            trace.cancelled = True
+            # A reader that stops after the final event has not cancelled anything.
+            trace.cancelled = not trace.finished
             raise
         finally:
             await audit.finish(trace)
@@ -193,6 +194,7 @@ class Provider(ABC):
         text: list[str] = []
         calls: list[ToolCall] = []
         usage = Usage()
+        done: StreamEvent | None = None
         async with aclosing(self.stream(request)) as events:
             async for event in events:
                 if event.type == "text":
@@ -205,14 +207,16 @@ class Provider(ABC):
                     assert event.error is not None
                     raise event.error
                 elif event.type == "done":
-                    return Completion(
-                        text=event.text or "".join(text),
-                        tool_calls=tuple(calls),
-                        usage=usage,
-                        finish_reason=event.finish_reason,
-                        model=event.model,
-                    )
-        raise ProviderProtocolError("the stream ended without a done event", provider=self.name)
+                    done = event
+        if done is None:
+            raise ProviderProtocolError("the stream ended without a done event", provider=self.name)
+        return Completion(
+            text=done.text or "".join(text),
+            tool_calls=tuple(calls),
+            usage=usage,
+            finish_reason=done.finish_reason,
+            model=done.model,
+        )
 
     # --- embeddings and token counts -------------------------------------------
 
@@ -305,6 +309,8 @@ class Provider(ABC):
     ) -> AsyncIterator[StreamEvent]:
         """POST ``payload`` and parse the SSE answer (or a whole JSON body from a server that does not stream)."""
         trace.wire_request = {"url": url, "json": payload}
+        # The record keeps the payloads of the attempt that answered, so replay parses exactly those.
+        trace.raw.clear()
         request_headers = {"Accept": "text/event-stream", **(headers or {})}
         try:
             async with self.http().stream("POST", url, json=payload, headers=request_headers) as response:

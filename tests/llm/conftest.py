@@ -1,0 +1,16 @@
+"""Fixtures of the LLM layer's tests."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+
+@pytest.fixture(autouse=True)
+def close_async_orm_connections():
+    """Close the connection the async ORM opened in its worker thread, so the test database can be dropped."""
+    yield
+    asyncio.run(sync_to_async(connections.close_all, thread_sensitive=True)())
