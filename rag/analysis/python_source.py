@@ -158,6 +158,8 @@ class PythonExtractor:
     def _kept_references(self) -> tuple[Reference, ...]:
         """References without calls to builtins the module does not rebind (``len``, ``print``)."""
         bound = self.top_level | {binding.name for binding in self.imports}
+        if any(binding.is_star for binding in self.imports):
+            bound |= BUILTIN_NAMES  # a star import may rebind any of them; resolution decides
         return tuple(
             sorted(
                 (

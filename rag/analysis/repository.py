@@ -8,10 +8,12 @@ names across all files into edges and entrypoints.
 from __future__ import annotations
 
 import ast
+import gc
 import hashlib
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 
 from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
@@ -96,16 +98,35 @@ def analyze_repository(
 
     Paths are POSIX-style and relative to the repository root.
     """
-    analyses: dict[str, FileAnalysis] = {}
-    reused: set[str] = set()
-    for path, text in files.items():
-        earlier = previous.get(path) if previous else None
-        if earlier is not None and earlier.content_hash == content_hash(text):
-            analyses[path] = earlier
-            reused.add(path)
-        else:
-            analyses[path] = extract_file(path, text)
-    return resolve_repository(analyses, frozenset(reused))
+    with _collector_paused():
+        analyses: dict[str, FileAnalysis] = {}
+        reused: set[str] = set()
+        for path, text in files.items():
+            earlier = previous.get(path) if previous else None
+            if earlier is not None and earlier.content_hash == content_hash(text):
+                analyses[path] = earlier
+                reused.add(path)
+            else:
+                analyses[path] = extract_file(path, text)
+        return resolve_repository(analyses, frozenset(reused))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while analysing.
+
+    Analysis allocates millions of small acyclic objects (AST nodes, records)
+    while its results grow; the collector's repeated passes over them cost
+    about a third of the run on a large tree and free nothing. Reference
+    counting still frees everything as usual.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def analyze_file(path: str, text: str) -> FileAnalysis:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from rag.analysis.facts import ArgparseCommand, DecoratorCall, FileFacts, Instance, Reference, UrlPattern
+from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.records import Edge, Entrypoint, FileAnalysis, RepositoryAnalysis, Symbol
 
 MAX_DEPTH = 12
@@ -101,9 +102,8 @@ class RepositoryNames:
                 suffix = ".".join(parts[start:])
                 if suffix not in self.modules:
                     self.suffixes[suffix] = None if suffix in self.suffixes else module
-        self.root_is_package = any(
-            facts.module == "__init__" and facts.is_package for facts in self.modules.values()
-        )
+        # A root ``__init__.py`` means the repository is one package whose own name is not in any path.
+        self.root_is_package = "__init__.py" in self.module_paths.values()
 
     # -- locating dotted names ------------------------------------------------
 
@@ -262,6 +262,8 @@ def _dependency_edges(names: RepositoryNames, analysis: FileAnalysis) -> list[Ed
         edges.append(_edge("imports", binding.scope, binding.target, found[1] if found else None, analysis, binding.line))
     for reference in facts.references:
         dst = names.resolve(reference.raw, reference.scope, module, reference.class_scope, reference.receiver_type)
+        if dst is None and reference.raw in BUILTIN_NAMES:
+            continue  # kept by the file only because a star import might rebind it; it did not
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
 
@@ -609,19 +611,21 @@ class EntrypointFinder:
                     included.add(target[0])
         for module in urlconfs:
             if module not in included:
-                self._walk_urls(module, "urlpatterns", "", (module,))
+                self._walk_urls(module, "urlpatterns", "", ((module, "urlpatterns"),))
 
     def _flatten(self, patterns: tuple[UrlPattern, ...]) -> Iterable[UrlPattern]:
         for pattern in patterns:
             yield pattern
             yield from self._flatten(pattern.children)
 
-    def _walk_urls(self, module: str, list_name: str, prefix: str, trail: tuple[str, ...]) -> None:
+    def _walk_urls(self, module: str, list_name: str, prefix: str, trail: tuple[tuple[str, str], ...]) -> None:
         path = self.names.module_paths[module]
         for pattern in self._url_lists(module).get(list_name, ()):
             self._walk_pattern(module, path, pattern, prefix, trail)
 
-    def _walk_pattern(self, module: str, path: str, pattern: UrlPattern, prefix: str, trail: tuple[str, ...]) -> None:
+    def _walk_pattern(
+        self, module: str, path: str, pattern: UrlPattern, prefix: str, trail: tuple[tuple[str, str], ...]
+    ) -> None:
         piece = pattern.route
         if pattern.function != "path":
             piece = piece.removeprefix("^").removesuffix("$")
@@ -632,8 +636,8 @@ class EntrypointFinder:
             return
         target = self._include_target(pattern, module) if pattern.include is not None else None
         if target is not None:
-            if target[0] not in trail and len(trail) < MAX_DEPTH:
-                self._walk_urls(target[0], target[1], route, (*trail, target[0]))
+            if target not in trail and len(trail) < MAX_DEPTH:
+                self._walk_urls(target[0], target[1], route, (*trail, target))
             return
         handler = None
         methods: tuple[str, ...] = ()

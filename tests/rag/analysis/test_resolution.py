@@ -1,0 +1,320 @@
+"""Cross-file name resolution (C2) and entrypoint detection (C3) on small repositories."""
+
+from __future__ import annotations
+
+import textwrap
+
+from rag.analysis.repository import analyze_repository
+
+
+
+def analyze(files: dict[str, str]):
+    return analyze_repository({path: textwrap.dedent(text) for path, text in files.items()})
+
+
+def edges_of(analysis, src_prefix: str = "") -> set[tuple[str, str, str, str | None]]:
+    return {(e.kind, e.src, e.raw, e.dst) for e in analysis.edges() if e.src.startswith(src_prefix)}
+
+
+def entries_of(analysis) -> set[tuple]:
+    return {(e.entry_type, e.framework, e.route_or_command, e.methods, e.handler) for e in analysis.entrypoints()}
+
+
+def test_it_resolves_relative_imports_reexports_and_module_attribute_calls():
+    analysis = analyze(
+        {
+            "app/__init__.py": "from .core.engine import Engine as Motor\n",
+            "app/core/__init__.py": "",
+            "app/core/engine.py": """\
+                class Engine:
+                    def start(self):
+                        return self.spin()
+
+                    def spin(self):
+                        return 1
+            """,
+            "app/core/helpers.py": "def tune(x):\n    return x\n",
+            "app/cli/run.py": """\
+                import app.core.helpers as h
+                import app.core.engine
+                from .. import Motor
+                from ..core import helpers
+
+
+                def run():
+                    engine = Motor()
+                    engine.start()
+                    h.tune(1)
+                    helpers.tune(2)
+                    app.core.engine.Engine().spin()
+            """,
+        }
+    )
+    assert edges_of(analysis, "app.cli.run") == {
+        ("imports", "app.cli.run", "app.core.helpers", "app.core.helpers"),
+        ("imports", "app.cli.run", "app.core.engine", "app.core.engine"),
+        ("imports", "app.cli.run", "app.Motor", "app.core.engine.Engine"),
+        ("imports", "app.cli.run", "app.core.helpers", "app.core.helpers"),
+        ("calls", "app.cli.run.run", "Motor", "app.core.engine.Engine"),
+        ("calls", "app.cli.run.run", "engine.start", "app.core.engine.Engine.start"),
+        ("calls", "app.cli.run.run", "h.tune", "app.core.helpers.tune"),
+        ("calls", "app.cli.run.run", "helpers.tune", "app.core.helpers.tune"),
+        ("calls", "app.cli.run.run", "app.core.engine.Engine", "app.core.engine.Engine"),
+    }
+    assert ("calls", "app.core.engine.Engine.start", "self.spin", "app.core.engine.Engine.spin") in edges_of(analysis)
+
+
+def test_it_resolves_inherited_methods_super_and_annotated_parameters_across_files():
+    analysis = analyze(
+        {
+            "shop/base.py": """\
+                class Model:
+                    def save(self):
+                        return self.validate()
+
+                    def validate(self):
+                        return True
+            """,
+            "shop/order.py": """\
+                from shop.base import Model
+
+
+                class Order(Model):
+                    def save(self):
+                        self.validate()
+                        return super().save()
+            """,
+            "shop/service.py": """\
+                from __future__ import annotations
+
+                from shop import order as orders
+
+
+                def persist(item: orders.Order | None, other: "orders.Order"):
+                    item.save()
+                    other.validate()
+                    item.missing()
+                    len([item])
+            """,
+        }
+    )
+    assert edges_of(analysis, "shop.order.Order") == {
+        ("inherits", "shop.order.Order", "Model", "shop.base.Model"),
+        ("calls", "shop.order.Order.save", "self.validate", "shop.base.Model.validate"),
+        ("calls", "shop.order.Order.save", "super().save", "shop.base.Model.save"),
+    }
+    assert edges_of(analysis, "shop.service.persist") == {
+        ("calls", "shop.service.persist", "item.save", "shop.order.Order.save"),
+        ("calls", "shop.service.persist", "other.validate", "shop.base.Model.validate"),
+        ("calls", "shop.service.persist", "item.missing", None),
+    }
+
+
+def test_star_imports_function_level_imports_and_shadowed_builtins():
+    analysis = analyze(
+        {
+            "lib/api.py": "def fetch():\n    return 1\n\n\ndef open(name):\n    return name\n",
+            "lib/use.py": """\
+                from lib.api import *
+
+
+                def first():
+                    return fetch()
+
+
+                def second():
+                    from lib import api
+                    print(api.fetch())
+                    return open("x")
+            """,
+        }
+    )
+    assert edges_of(analysis, "lib.use") == {
+        ("imports", "lib.use", "lib.api", "lib.api"),
+        ("calls", "lib.use.first", "fetch", "lib.api.fetch"),
+        ("imports", "lib.use.second", "lib.api", "lib.api"),
+        ("calls", "lib.use.second", "api.fetch", "lib.api.fetch"),
+        ("calls", "lib.use.second", "open", "lib.api.open"),
+    }
+
+
+def test_a_repository_that_is_itself_a_package_resolves_its_own_absolute_imports():
+    analysis = analyze(
+        {
+            "__init__.py": "",
+            "db/__init__.py": "",
+            "db/models.py": "class Model:\n    pass\n",
+            "contrib/auth.py": "from mypkg.db.models import Model\n\n\nclass User(Model):\n    pass\n",
+        }
+    )
+    assert ("inherits", "contrib.auth.User", "Model", "db.models.Model") in edges_of(analysis)
+
+
+def test_it_finds_flask_fastapi_and_celery_entrypoints_on_app_objects():
+    analysis = analyze(
+        {
+            "svc/web.py": """\
+                import flask
+                from fastapi import FastAPI
+                from celery import Celery
+
+                app = flask.Flask(__name__)
+                api = FastAPI()
+                worker = Celery("svc")
+
+
+                @app.route("/")
+                def index():
+                    return "ok"
+
+
+                @app.route("/items", methods=("get", "post"))
+                def items():
+                    return "[]"
+
+
+                @api.api_route("/things", methods=["PUT", "PATCH"])
+                async def things():
+                    return {}
+
+
+                @api.websocket("/ws")
+                async def stream(socket):
+                    return None
+
+
+                @worker.task(bind=True)
+                def reindex(self):
+                    return None
+            """
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "flask", "/", ("GET",), "svc.web.index"),
+        ("http_route", "flask", "/items", ("GET", "POST"), "svc.web.items"),
+        ("http_route", "fastapi", "/things", ("PUT", "PATCH"), "svc.web.things"),
+        ("http_route", "fastapi", "/ws", ("WEBSOCKET",), "svc.web.stream"),
+        ("task", "celery", "svc.web.reindex", (), "svc.web.reindex"),
+    }
+
+
+def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
+    analysis = analyze(
+        {
+            "site/urls.py": """\
+                from django.urls import include, path
+
+                from blog import urls as blog_urls
+
+                extra = [path("about/", "blog.views.about")]
+
+                urlpatterns = [
+                    path("blog/", include(blog_urls)),
+                    path("api/", include(("api.urls", "api"), namespace="api")),
+                    path("", include(extra)),
+                    path("nested/", include([path("deep/", include("blog.urls"))])),
+                ]
+            """,
+            "blog/__init__.py": "",
+            "blog/views.py": """\
+                from django.views.decorators.http import require_POST
+
+
+                @require_POST
+                def publish(request):
+                    return None
+
+
+                def about(request):
+                    return None
+            """,
+            "blog/urls.py": """\
+                from django.urls import re_path
+
+                from blog.views import publish
+
+                urlpatterns = [re_path(r"^publish/(?P<pk>\\d+)/$", publish)]
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "django", "/blog/publish/(?P<pk>\\d+)/", ("POST",), "blog.views.publish"),
+        ("http_route", "django", "/api/", (), None),
+        ("http_route", "django", "/about/", (), "blog.views.about"),
+        ("http_route", "django", "/nested/deep/publish/(?P<pk>\\d+)/", ("POST",), "blog.views.publish"),
+    }
+    assert {(e.route_or_command, e.path, e.start_line) for e in analysis.entrypoints()} == {
+        ("/blog/publish/(?P<pk>\\d+)/", "blog/urls.py", 5),
+        ("/api/", "site/urls.py", 9),
+        ("/about/", "site/urls.py", 5),
+        ("/nested/deep/publish/(?P<pk>\\d+)/", "blog/urls.py", 5),
+    }
+
+
+def test_cli_entrypoints_from_argparse_setup_py_and_poetry_scripts():
+    analysis = analyze(
+        {
+            "setup.py": """\
+                from setuptools import setup
+
+                setup(name="tool", entry_points={"console_scripts": ["tool = tool.main:run"]})
+            """,
+            "pyproject.toml": '[tool.poetry.scripts]\ntool-dev = "tool.main:run"\n',
+            "tool/main.py": """\
+                import argparse
+
+
+                def run():
+                    parser = argparse.ArgumentParser(description="no subcommands")
+                    parser.parse_args()
+            """,
+            "tool/management/commands/_private.py": "class Command:\n    pass\n",
+            "tool/management/commands/cleanup.py": "class Command:\n    pass\n",
+        }
+    )
+    assert entries_of(analysis) == {
+        ("cli_command", "console_scripts", "tool", (), "tool.main.run"),
+        ("cli_command", "console_scripts", "tool-dev", (), "tool.main.run"),
+        ("cli_command", "argparse", "main", (), "tool.main.run"),
+        ("cli_command", "django", "cleanup", (), "tool.management.commands.cleanup.Command"),
+    }
+    setup_entry = next(e for e in analysis.entrypoints() if e.path == "setup.py")
+    assert (setup_entry.start_line, setup_entry.handler_raw) == (3, "tool.main:run")
+
+
+def test_click_commands_added_with_add_command_take_the_group_path():
+    analysis = analyze(
+        {
+            "ops/cli.py": """\
+                import click
+
+                from ops.jobs import backup_group
+
+
+                @click.group("ops")
+                def main():
+                    pass
+
+
+                main.add_command(backup_group, "backup")
+            """,
+            "ops/jobs.py": """\
+                import click
+
+
+                @click.group()
+                def backup_group():
+                    pass
+
+
+                @backup_group.command()
+                def run_now():
+                    pass
+            """,
+        }
+    )
+    assert {(e.route_or_command, e.handler) for e in analysis.entrypoints()} == {
+        ("ops", "ops.cli.main"),
+        ("ops backup", "ops.jobs.backup_group"),
+        ("ops backup run-now", "ops.jobs.run_now"),
+    }
