@@ -1,0 +1,35 @@
+"""Repository analysis: ``{path: text}`` -> index layers C0-C3 and D0, pure Python.
+
+``analyze_repository(files, previous=None)`` is the entry point for indexing;
+``analyze_file(path, text)`` analyses one file on its own. See ``records`` for
+what comes out and ``serialization`` for storing per-file results between runs.
+"""
+
+from __future__ import annotations
+
+from rag.analysis.records import (
+    Chunk,
+    Edge,
+    Entrypoint,
+    FileAnalysis,
+    RepositoryAnalysis,
+    Symbol,
+)
+from rag.analysis.repository import analyze_file, analyze_repository, content_hash, extract_file
+from rag.analysis.serialization import ANALYSIS_VERSION, file_analysis_from_dict, file_analysis_to_dict
+
+__all__ = [
+    "ANALYSIS_VERSION",
+    "Chunk",
+    "Edge",
+    "Entrypoint",
+    "FileAnalysis",
+    "RepositoryAnalysis",
+    "Symbol",
+    "analyze_file",
+    "analyze_repository",
+    "content_hash",
+    "extract_file",
+    "file_analysis_from_dict",
+    "file_analysis_to_dict",
+]

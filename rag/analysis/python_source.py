@@ -72,12 +72,24 @@ def dotted_name(node: ast.AST) -> str | None:
 
 
 def literal(node: ast.AST | None) -> LiteralValue:
+    """The value of a literal expression in JSON-safe form (lists become tuples); None otherwise."""
     if node is None:
         return None
     try:
-        return ast.literal_eval(node)
+        return json_safe(ast.literal_eval(node))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+
+
+def json_safe(value: object) -> LiteralValue:
+    """Strings, numbers, booleans and None as they are; lists/tuples as tuples; dicts with string keys."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(json_safe(item) for item in value)
+    if isinstance(value, dict) and all(isinstance(key, str) for key in value):
+        return {key: json_safe(item) for key, item in value.items()}
+    return None
 
 
 def collapse_whitespace(text: str) -> str:

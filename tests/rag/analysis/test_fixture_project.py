@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
+import zipfile
 
 import pytest
 
 from rag.analysis.repository import analyze_repository
-
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "shopapp"
+from tests.fixtures.projects import SHOPAPP, project_files, project_texts, zip_project
 
 SYMBOLS = {
     ('djshop.djshop.settings.DEBUG', 'const', False),
@@ -149,12 +149,7 @@ CROSS_FILE_EDGES = {
 
 
 def load_fixture() -> dict[str, str]:
-    """The fixture's files as text; bytes that are not UTF-8 become U+FFFD as they would on intake."""
-    return {
-        path.relative_to(FIXTURE).as_posix(): path.read_bytes().decode("utf-8", errors="replace")
-        for path in sorted(FIXTURE.rglob("*"))
-        if path.is_file()
-    }
+    return project_texts(SHOPAPP)
 
 
 @pytest.fixture(scope="module")
@@ -231,3 +226,13 @@ def test_it_classifies_files_and_splits_the_docs(analysis):
     readme = analysis.files["README.md"].chunks
     assert [c.title for c in readme] == ["shopapp", "shopapp > Layout", "shopapp > Running", "shopapp > Checkout flow"]
     assert all(f.error is None for f in analysis.files.values())
+
+
+def test_the_fixture_keeps_a_latin1_file_and_zips_deterministically():
+    raw = project_files()["src/shopapp/legacy.py"]
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")
+    assert zip_project() == zip_project()
+    with zipfile.ZipFile(io.BytesIO(zip_project())) as archive:
+        names = archive.namelist()
+    assert names[0].startswith("shopapp/") and len(names) == len(project_files())

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from rag.analysis.repository import analyze_repository, content_hash
+from rag.analysis.serialization import ANALYSIS_VERSION, file_analysis_from_dict, file_analysis_to_dict
+from tests.rag.analysis.test_fixture_project import load_fixture
 
 FILES = {
     "pkg/__init__.py": "",
@@ -70,3 +74,21 @@ def test_files_removed_from_the_repository_are_gone_from_the_result():
     second = analyze_repository(fewer, previous=first.files)
     assert set(second.files) == set(fewer)
     assert ("calls", "pkg.cli.main", "compute_tax", None) in edge_targets(second, "pkg/cli.py")
+
+
+def test_analyses_survive_a_json_round_trip_and_feed_the_next_run():
+    files = load_fixture()
+    first = analyze_repository(files)
+    stored = json.loads(json.dumps({path: file_analysis_to_dict(a) for path, a in first.files.items()}))
+    restored = {path: file_analysis_from_dict(data) for path, data in stored.items()}
+    assert restored == first.files
+
+    again = analyze_repository(files, previous=restored)
+    assert again.reused == frozenset(files)
+    assert again.edges() == first.edges()
+    assert again.entrypoints() == first.entrypoints()
+
+
+def test_a_stored_analysis_from_another_analyser_version_is_not_reused():
+    data = file_analysis_to_dict(analyze_repository(FILES).files["pkg/cli.py"])
+    assert file_analysis_from_dict({**data, "version": ANALYSIS_VERSION + 1}) is None

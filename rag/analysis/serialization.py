@@ -1,0 +1,104 @@
+"""``FileAnalysis`` to and from JSON-ready dicts, so a stored index can feed ``previous``.
+
+The indexer can keep each file's analysis beside its rows and pass it back to
+``analyze_repository(files, previous=...)`` on the next run; files whose
+content hash is unchanged then skip the per-file pass. A dict written by a
+different ``ANALYSIS_VERSION`` is refused (``None``), so a changed analyser
+never reuses stale facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from rag.analysis.facts import (
+    ArgparseCommand,
+    ConsoleScript,
+    DecoratorCall,
+    FileFacts,
+    ImportBinding,
+    Instance,
+    Mount,
+    Reference,
+    UrlPattern,
+)
+from rag.analysis.python_source import json_safe
+from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
+
+ANALYSIS_VERSION = 1
+"""Bump when extraction changes what it records for the same text."""
+
+
+def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
+    facts = None
+    if analysis.facts is not None:
+        facts = asdict(analysis.facts)
+        facts["entry_candidates"] = sorted(analysis.facts.entry_candidates)
+    return {
+        "version": ANALYSIS_VERSION,
+        "path": analysis.path,
+        "content_hash": analysis.content_hash,
+        "language": analysis.language,
+        "artifact_type": analysis.artifact_type,
+        "error": analysis.error,
+        "chunks": [asdict(chunk) for chunk in analysis.chunks],
+        "symbols": [asdict(symbol) for symbol in analysis.symbols],
+        "edges": [asdict(edge) for edge in analysis.edges],
+        "entrypoints": [asdict(entry) for entry in analysis.entrypoints],
+        "facts": facts,
+    }
+
+
+def file_analysis_from_dict(data: Mapping[str, Any]) -> FileAnalysis | None:
+    """The analysis stored by ``file_analysis_to_dict``, or None if another analyser version wrote it."""
+    if data.get("version") != ANALYSIS_VERSION:
+        return None
+    return FileAnalysis(
+        path=data["path"],
+        content_hash=data["content_hash"],
+        language=data["language"],
+        artifact_type=data["artifact_type"],
+        error=data["error"],
+        chunks=[Chunk(**chunk) for chunk in data["chunks"]],
+        symbols=[Symbol(**{**symbol, "decorators": tuple(symbol["decorators"])}) for symbol in data["symbols"]],
+        edges=[Edge(**edge) for edge in data["edges"]],
+        entrypoints=[Entrypoint(**{**entry, "methods": tuple(entry["methods"])}) for entry in data["entrypoints"]],
+        facts=_facts(data["facts"]) if data["facts"] is not None else None,
+    )
+
+
+def _pairs(items: Any) -> tuple[tuple[str, Any], ...]:
+    return tuple((key, json_safe(value)) for key, value in items)
+
+
+def _decorator(data: Mapping[str, Any]) -> DecoratorCall:
+    return DecoratorCall(**{**data, "args": json_safe(data["args"]), "kwargs": _pairs(data["kwargs"])})
+
+
+def _url_pattern(data: Mapping[str, Any]) -> UrlPattern:
+    return UrlPattern(**{**data, "children": tuple(_url_pattern(child) for child in data["children"])})
+
+
+def _facts(data: Mapping[str, Any]) -> FileFacts:
+    return FileFacts(
+        module=data["module"],
+        is_package=data["is_package"],
+        imports=tuple(ImportBinding(**item) for item in data["imports"]),
+        references=tuple(Reference(**item) for item in data["references"]),
+        decorators=tuple((qname, tuple(_decorator(call) for call in calls)) for qname, calls in data["decorators"]),
+        top_level=tuple(data["top_level"]),
+        instances=tuple(
+            Instance(**{**item, "args": json_safe(item["args"]), "kwargs": _pairs(item["kwargs"])})
+            for item in data["instances"]
+        ),
+        mounts=tuple(Mount(**item) for item in data["mounts"]),
+        url_lists=tuple(
+            (name, tuple(_url_pattern(pattern) for pattern in patterns)) for name, patterns in data["url_lists"]
+        ),
+        argparse_commands=tuple(ArgparseCommand(**item) for item in data["argparse_commands"]),
+        console_scripts=tuple(ConsoleScript(**item) for item in data["console_scripts"]),
+        management_command=data["management_command"],
+        entry_candidates=frozenset(data["entry_candidates"]),
+    )
