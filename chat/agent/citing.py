@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from chat.agent.events import Citation
 
-# A path with at least one dot-extension, then :start or :start-end. Paths may
+# A path ending in a dot-extension that starts with a letter (so ``1.2:3`` is not one), then :start or :start-end. Paths may
 # be wrapped in backticks or brackets, so the pattern stops at those.
 CITATION_RE = re.compile(
-    r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]+):(?P<start>\d+)(?:\s*[-\u2013]\s*(?P<end>\d+))?"
+    r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w.-]+\.[A-Za-z][A-Za-z0-9]*):(?P<start>\d+)(?:\s*[-\u2013]\s*(?P<end>\d+))?"
 )
 
 
