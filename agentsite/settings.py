@@ -280,4 +280,11 @@ CHAT = {
     "FLUSH_SECONDS": env_float("CHAT_FLUSH_SECONDS", 1.0, minimum=0.05, maximum=10.0),
     "MAX_MESSAGE_CHARS": env_int("CHAT_MAX_MESSAGE_CHARS", 20000, minimum=100),
     "HISTORY_MESSAGES": env_int("CHAT_HISTORY_MESSAGES", 20, minimum=0),
+    # The agent (chat/agent/config.py): tool rounds, retrieval caps, in-turn summarization.
+    "AGENT_MAX_TOOL_ROUNDS": env_int("CHAT_AGENT_MAX_TOOL_ROUNDS", 6, minimum=0, maximum=50),
+    "AGENT_RETRIEVED_ITEMS": env_int("CHAT_AGENT_RETRIEVED_ITEMS", 12, minimum=1, maximum=200),
+    "AGENT_FILE_CANDIDATES": env_int("CHAT_AGENT_FILE_CANDIDATES", 10, minimum=1, maximum=100),
+    "AGENT_SUMMARIZE_AT": env_float("CHAT_AGENT_SUMMARIZE_AT", 0.8, minimum=0.1, maximum=1.0),
+    "AGENT_TOOL_RESULT_CHARS": env_int("CHAT_AGENT_TOOL_RESULT_CHARS", 12000, minimum=500),
+    "AGENT_HISTORY_SHARE": env_float("CHAT_AGENT_HISTORY_SHARE", 0.3, minimum=0.0, maximum=0.9),
 }

@@ -1,14 +1,152 @@
-"""The chat websocket consumer."""
+"""The chat websocket: questions in, HTML frames out.
+
+Every open page of a session is in the session's channel group; answers run
+as tasks of their own (``chat.generations``), so closing the page never stops
+one.
+"""
 
 from __future__ import annotations
 
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.http import Http404
+
+from chat import frames, services, user_errors
+from chat.agent.runner import TurnInput
+from chat.generations import REGISTRY, Generation, group_name
+from chat.models import ChatSession, Message
+
+# Close code for a socket whose user lost access to the session mid-way.
+CLOSE_FORBIDDEN = 4403
+
+
+@database_sync_to_async
+def _session_for(user, pk: int) -> ChatSession | None:
+    try:
+        return services.get_session_for_user(user, pk)
+    except Http404:
+        return None
+
+
+@database_sync_to_async
+def _begin_turn(session: ChatSession, text: str) -> tuple[Message, Message, TurnInput]:
+    question, answer = services.start_turn(session, text)
+    turn = TurnInput(
+        session_id=session.pk,
+        user_id=session.owner_id,
+        repository_id=session.repository_id,
+        text=text,
+        history=services.recent_history(session.pk, question),
+        correlation_id=f"message:{answer.pk}",
+    )
+    return question, answer, turn
+
+
+@database_sync_to_async
+def _stored_message(session_id: int, message_id: int) -> Message | None:
+    return Message.objects.filter(pk=message_id, session_id=session_id).first()
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
+    session: ChatSession | None = None
+
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        session = await _session_for(user, self.scope["url_route"]["kwargs"]["session_id"])
+        if session is None:
             await self.close()
             return
+        self.session = session
+        self.group = group_name(session.pk)
+        # Deltas up to this sequence number are already in the snapshot this page got.
+        self.joined_at_seq: dict[int, int] = {}
+        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Bring a page that rendered an answer as streaming up to date."""
+        running = REGISTRY.for_session(self.session.pk)
+        if running is not None:
+            # No await between reading the text and the sequence number, so
+            # every delta after the snapshot arrives through the group.
+            text, seq = running.text, running.seq
+            self.joined_at_seq[running.message_id] = seq
+            await self.send(text_data=frames.token(running.message_id, text, replace=True))
+        watched = parse_qs(self.scope.get("query_string", b"").decode()).get("watch", [])
+        for raw_id in watched:
+            if not raw_id.isdigit() or (running is not None and int(raw_id) == running.message_id):
+                continue
+            message = await _stored_message(self.session.pk, int(raw_id))
+            if message is None:
+                continue
+            if message.is_streaming:
+                # Written by another server process: the stored text is at most FLUSH_SECONDS old.
+                await self.send(text_data=frames.token(message.pk, message.content, replace=True))
+            else:
+                await self.send(text_data=frames.done(message, self.session.repository_id))
+
+    async def disconnect(self, code: int) -> None:
+        if self.session is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # Access is checked again on every message: the chat may have been
+        # deleted, or the user logged out, since the socket opened.
+        session = await _session_for(self.scope.get("user"), self.session.pk)
+        if session is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.session = session
+        try:
+            payload = json.loads(text_data or "")
+        except ValueError:
+            payload = None
+        action = payload.get("action") if isinstance(payload, dict) else None
+        if action == "send":
+            await self._send_question(str(payload.get("text", "")))
+        elif action == "stop":
+            await REGISTRY.cancel(session.pk)
+        else:
+            await self.send(text_data=frames.error(user_errors.UNKNOWN_ACTION))
+
+    async def _send_question(self, text: str) -> None:
+        text = text.strip()
+        limit = settings.CHAT["MAX_MESSAGE_CHARS"]
+        if not text:
+            await self.send(text_data=frames.error(user_errors.EMPTY_MESSAGE))
+            return
+        if len(text) > limit:
+            message = user_errors.MESSAGE_TOO_LONG.format(length=len(text), limit=limit)
+            await self.send(text_data=frames.error(message, restore=text))
+            return
+        session = self.session
+        async with REGISTRY.lock(session.pk):
+            # A new question replaces the answer still being written in this chat.
+            await REGISTRY.cancel(session.pk)
+            max_running = settings.CHAT["MAX_RUNNING_GENERATIONS"]
+            if REGISTRY.running_for_user(session.owner_id) >= max_running:
+                message = user_errors.TOO_MANY_GENERATIONS.format(limit=max_running)
+                await self.send(text_data=frames.error(message, restore=text))
+                return
+            question, answer, turn = await _begin_turn(session, text)
+            generation = Generation(
+                session_id=session.pk,
+                user_id=session.owner_id,
+                message_id=answer.pk,
+                repository_id=session.repository_id,
+            )
+            await self.channel_layer.group_send(
+                self.group, {"type": "chat.frame", "html": frames.start(question, answer, session.repository_id)}
+            )
+            REGISTRY.start(generation, turn)
+
+    async def chat_frame(self, event: dict) -> None:
+        message_id, seq = event.get("message_id", 0), event.get("seq", 0)
+        if seq and seq <= self.joined_at_seq.get(message_id, 0):
+            return
+        await self.send(text_data=event["html"])

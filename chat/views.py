@@ -1,8 +1,69 @@
+"""The chat pages: the list of chats and one chat."""
+
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from chat import services
+from chat.forms import NewSessionForm, RenameSessionForm
+from chat.presentation import message_context
 
 
+@require_GET
 def session_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "chat/session_list.html", {})
+    return render(
+        request,
+        "chat/session_list.html",
+        {"sessions": services.sessions_for_user(request.user).select_related("repository"), "form": NewSessionForm(user=request.user)},
+    )
+
+
+@require_POST
+def session_create(request: HttpRequest) -> HttpResponse:
+    form = NewSessionForm(request.POST, user=request.user)
+    if not form.is_valid():
+        sessions = services.sessions_for_user(request.user).select_related("repository")
+        return render(request, "chat/session_list.html", {"sessions": sessions, "form": form}, status=400)
+    session = services.create_session(
+        request.user, title=form.cleaned_data["title"], repository=form.cleaned_data["repository"]
+    )
+    return redirect("chat-session", pk=session.pk)
+
+
+@require_GET
+def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    session = services.get_session_for_user(request.user, pk)
+    stored = list(session.messages.all())
+    history = [message_context(m, session.repository_id) for m in stored]
+    streaming = [m.pk for m in stored if m.is_streaming]
+    return render(
+        request,
+        "chat/session_detail.html",
+        {"session": session, "history": history, "watch": streaming},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def session_rename(request: HttpRequest, pk: int) -> HttpResponse:
+    session = services.get_session_for_user(request.user, pk)
+    form = RenameSessionForm(request.POST or None, instance=session)
+    if request.method == "POST" and form.is_valid():
+        services.rename_session(session, form.cleaned_data["title"])
+        messages.success(request, f"Renamed to “{session.title}”.")
+        return redirect("chat-sessions")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "chat/session_rename.html", {"session": session, "form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def session_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    session = services.get_session_for_user(request.user, pk)
+    if request.method == "POST":
+        title = session.title
+        services.delete_session(session)
+        messages.success(request, f"Deleted “{title}”.")
+        return redirect("chat-sessions")
+    return render(request, "chat/session_delete.html", {"session": session, "message_count": session.messages.count()})

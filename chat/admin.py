@@ -1,0 +1,139 @@
+"""Admin for chat sessions: who asked what, how each answer went, and its LLM calls."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.db.models import Count, Max
+from django.http import HttpRequest, HttpResponse
+from django.urls import NoReverseMatch, path, reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+
+from chat.models import ChatSession, Message
+from chat.services import export_session
+
+
+def llm_calls_url(message: Message) -> str | None:
+    try:
+        base = reverse("admin:llm_llmcall_changelist")
+    except NoReverseMatch:
+        return None
+    return f"{base}?{urlencode({'correlation_id': f'message:{message.pk}'})}"
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    fields = ["created_at", "role", "status", "intent", "short_content", "metrics_summary", "citation_list", "llm_calls"]
+    readonly_fields = fields
+    ordering = ["created_at", "id"]
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.display(description="content")
+    def short_content(self, message: Message) -> str:
+        return message.content if len(message.content) <= 160 else message.content[:159] + "…"
+
+    @admin.display(description="metrics")
+    def metrics_summary(self, message: Message) -> str:
+        metrics = message.metrics or {}
+        parts = [
+            f"{label} {metrics[key]}{unit}"
+            for key, label, unit in (
+                ("ttft_ms", "TTFT", " ms"),
+                ("latency_ms", "total", " ms"),
+                ("tokens_in", "in", ""),
+                ("tokens_out", "out", ""),
+            )
+            if metrics.get(key) is not None
+        ]
+        if metrics.get("model"):
+            parts.append(str(metrics["model"]))
+        return ", ".join(parts) or "-"
+
+    @admin.display(description="citations")
+    def citation_list(self, message: Message) -> str:
+        return ", ".join(f"{c['path']}:{c['start_line']}-{c['end_line']}" for c in message.citations or []) or "-"
+
+    @admin.display(description="LLM calls")
+    def llm_calls(self, message: Message) -> str:
+        url = llm_calls_url(message)
+        if message.role != Message.Role.ASSISTANT or url is None:
+            return "-"
+        return format_html('<a href="{}">LLM calls</a>', url)
+
+
+@admin.register(ChatSession)
+class ChatSessionAdmin(admin.ModelAdmin):
+    list_display = ["title", "owner", "repository", "message_count", "last_activity_at", "created_at"]
+    list_select_related = ["owner", "repository"]
+    list_filter = ["last_activity_at", "created_at", ("repository", admin.RelatedOnlyFieldListFilter), "messages__status", "messages__intent"]
+    search_fields = ["title", "owner__username", "repository__name", "messages__content"]
+    date_hierarchy = "last_activity_at"
+    readonly_fields = ["owner", "created_at", "last_activity_at", "export_link"]
+    fields = ["title", "owner", "repository", "created_at", "last_activity_at", "export_link"]
+    inlines = [MessageInline]
+    actions = ["export_selected"]
+
+    def get_queryset(self, request: HttpRequest):
+        return (
+            super().get_queryset(request)
+            .annotate(message_count=Count("messages", distinct=True), last_message_at=Max("messages__created_at"))
+        )
+
+    @admin.display(description="messages", ordering="message_count")
+    def message_count(self, session: ChatSession) -> int:
+        return session.message_count
+
+    @admin.display(description="export")
+    def export_link(self, session: ChatSession) -> str:
+        if not session.pk:
+            return "-"
+        return format_html('<a href="{}">Download as JSON</a>', reverse("admin:chat_chatsession_export", args=[session.pk]))
+
+    def get_urls(self):
+        return [
+            path("<int:pk>/export/", self.admin_site.admin_view(self.export_view), name="chat_chatsession_export"),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        session = self.get_object(request, str(pk))
+        if session is None or not self.has_view_permission(request, session):
+            return HttpResponse(status=404)
+        return _json_download([export_session(session)], f"chat-{session.pk}.json")
+
+    @admin.action(description="Export selected chats as JSON")
+    def export_selected(self, request: HttpRequest, queryset):
+        return _json_download([export_session(session) for session in queryset], "chats.json")
+
+
+def _json_download(payload: list, filename: str) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(payload if len(payload) != 1 else payload[0], ensure_ascii=False, indent=2, default=str),
+        content_type="application/json",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["id", "session", "role", "status", "intent", "created_at"]
+    list_select_related = ["session"]
+    list_filter = ["role", "status", "intent", "created_at"]
+    search_fields = ["content", "session__title", "uuid"]
+    readonly_fields = [f.name for f in Message._meta.fields] + ["llm_calls"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="LLM calls")
+    def llm_calls(self, message: Message) -> str:
+        url = llm_calls_url(message)
+        return format_html('<a href="{}">LLM calls of this message</a>', url) if url else "-"

@@ -1,0 +1,265 @@
+"""What a document is written from: the index of one repository, pinned to one version.
+
+Everything here is synchronous Django code (call it through ``sync_to_async``).
+Inputs handed to the model are capped, and what goes in is chosen by
+retrieval, never by cutting text at a character count:
+
+- the module catalog summary (``CATALOG_CHARS``): one line per module, the
+  modules that retrieval ranks highest for the request first, whole lines
+  only, then a count of the modules left out;
+- the policy text (``POLICY_CHARS``): the repository's own documentation
+  conventions (contributing guides, style notes) as whole sections ranked by
+  retrieval;
+- a section's sources (``SOURCE_CHARS``): the spans retrieval finds for the
+  section, read from the indexed files with their line numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from chat.agent.docs.document import SectionPlan, Source
+from chat.agent.docs.reference import first_line
+from rag import services as rag
+from rag.analysis.filetypes import is_test_path
+from rag.models import IndexRun, Repository, SourceFile, Symbol
+
+CATALOG_CHARS = 4000
+POLICY_CHARS = 4000
+# Retrieved spans per section, and the characters they may take together.
+SOURCES_PER_SECTION = 10
+SOURCE_CHARS = 14_000
+SOURCE_MAX_LINES = 80
+# The offline reference lists at most this many modules, the most relevant first.
+REFERENCE_MODULES = 150
+POLICY_QUERY = "documentation conventions style guide contributing docstrings writing docs"
+POLICY_PATH = re.compile(r"(^|/)(contributing|conventions?|style|styleguide|guidelines?|docs?/)", re.I)
+NAMES_PER_KIND = 6
+
+
+class NoIndex(LookupError):
+    """The repository has no ready index to write from."""
+
+
+@dataclass(frozen=True)
+class IndexView:
+    """One repository at one index version, with each indexed file's line count."""
+
+    repository: Repository
+    run: IndexRun
+    line_counts: Mapping[str, int]
+
+    @property
+    def name(self) -> str:
+        return self.repository.name
+
+
+def open_index(repository: Repository) -> IndexView:
+    """The repository's active index version, pinned for the whole run of a graph."""
+    repository = Repository.objects.select_related("active_run").get(pk=repository.pk)
+    run = repository.active_run
+    if run is None:
+        raise NoIndex(f"{repository.name} has no ready index yet; wait for indexing to finish")
+    counts = dict(SourceFile.objects.filter(run=run).values_list("path", "line_count"))
+    return IndexView(repository=repository, run=run, line_counts=counts)
+
+
+def file_texts(view: IndexView, paths: Iterable[str]) -> dict[str, str]:
+    """The indexed text of these files (missing paths are left out)."""
+    wanted = sorted(set(paths))
+    return dict(SourceFile.objects.filter(run=view.run, path__in=wanted).values_list("path", "text"))
+
+
+def ranked_paths(view: IndexView, query: str, *, limit: int = 60) -> list[str]:
+    """Indexed code files, the most relevant to ``query`` first."""
+    if not query.strip():
+        return []
+    try:
+        return [f.path for f in rag.search_files(view.repository, query, limit=limit, run=view.run)]
+    except rag.SearchError:
+        return []
+
+
+def _select_lines(entries: Sequence[str], cap: int, left_out_note: str) -> str:
+    """Whole entries in order while they fit in ``cap`` characters, then a note of how many were left out."""
+    kept: list[str] = []
+    used = 0
+    for number, entry in enumerate(entries):
+        after = len(entries) - number - 1
+        reserve = len(left_out_note.format(after)) + 1 if after else 0
+        if used + len(entry) + 1 + reserve > cap:
+            kept.append(left_out_note.format(len(entries) - number))
+            break
+        kept.append(entry)
+        used += len(entry) + 1
+    return "\n".join(kept)
+
+
+def _module_docstring(text: str) -> str:
+    try:
+        return ast.get_docstring(ast.parse(text)) or ""
+    except (SyntaxError, ValueError):
+        return ""
+
+
+def module_catalog_summary(view: IndexView, query: str, *, cap: int = CATALOG_CHARS) -> str:
+    """One line per module (classes, functions, docstring summary), most relevant to ``query`` first."""
+    rows = Symbol.objects.filter(run=view.run, kind__in=("class", "function")).values_list(
+        "module", "path", "kind", "name", "qname"
+    )
+    modules: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: {"class": [], "function": []})
+    for module, path, kind, name, qname in rows.order_by("path", "start_line"):
+        if qname == f"{module}.{name}":
+            modules[(module, path)][kind].append(name)
+    if not modules:
+        return ""
+    rank = {path: number for number, path in enumerate(ranked_paths(view, query))}
+    order = sorted(modules, key=lambda key: (is_test_path(key[1]), rank.get(key[1], len(rank)), key[1]))
+    # Docstrings are read only for modules that can still fit (about 60 characters a line at least).
+    docs = {path: _module_docstring(text) for path, text in file_texts(view, [p for _, p in order[: cap // 60]]).items()}
+    entries = []
+    for module, path in order:
+        names = modules[(module, path)]
+        parts = []
+        for kind, label in (("class", "classes"), ("function", "functions")):
+            listed = names[kind]
+            if listed:
+                more = f", +{len(listed) - NAMES_PER_KIND} more" if len(listed) > NAMES_PER_KIND else ""
+                parts.append(f"{label} {', '.join(listed[:NAMES_PER_KIND])}{more}")
+        summary = first_line(docs.get(path, ""))
+        entries.append(f"- {path} ({module}): {'; '.join(parts)}" + (f". {summary}" if summary else ""))
+    return _select_lines(entries, cap, "- ... {} more modules not listed")
+
+
+def policy_text(view: IndexView, query: str, *, cap: int = POLICY_CHARS) -> str:
+    """The repository's documentation conventions: whole docs sections ranked by retrieval."""
+    try:
+        response = rag.search(
+            view.repository, f"{POLICY_QUERY} {query}".strip(), mode="docs", limit=20, run=view.run
+        )
+    except rag.SearchError:
+        return ""
+    sections = [
+        f"From {item.citation}:\n{item.content.strip()}"
+        for item in response.items
+        if item.layer == "D0_DOCS" and POLICY_PATH.search(item.path)
+    ]
+    kept: list[str] = []
+    used = 0
+    for section in sections:
+        if used + len(section) + 2 > cap:
+            # A section that does not fit is skipped whole; a smaller, lower-ranked one may still fit.
+            continue
+        kept.append(section)
+        used += len(section) + 2
+    return "\n\n".join(kept)
+
+
+def numbered(text: str, first: int) -> str:
+    lines = text.split("\n")
+    width = len(str(first + len(lines) - 1))
+    return "\n".join(f"{first + offset:>{width}} | {line}" for offset, line in enumerate(lines))
+
+
+def _merge_spans(spans: Iterable[tuple[str, int, int, str, float]]) -> list[tuple[str, int, int, str, float]]:
+    """Spans in rank order, dropping any contained in an earlier one."""
+    kept: list[tuple[str, int, int, str, float]] = []
+    for span in spans:
+        path, start, end = span[0], span[1], span[2]
+        if any(k[0] == path and k[1] <= start and end <= k[2] for k in kept):
+            continue
+        kept.append(span)
+    return kept
+
+
+def section_sources(view: IndexView, plan: SectionPlan, *, paths: Sequence[str] = ()) -> tuple[Source, ...]:
+    """Numbered spans of the indexed files for one section, as retrieval ranks them for its query.
+
+    Spans come from the section's query and, when the plan names files, from
+    those files first. Each is read from the indexed text (not the retrieval
+    item) so the line numbers the model sees are the file's own.
+    """
+    query = " ".join(part for part in (plan.query, plan.title) if part).strip()
+    found: list[tuple[str, int, int, str, float]] = []
+    try:
+        for path in paths:
+            if path in view.line_counts:
+                for item in rag.search(view.repository, query, mode="code", path_glob=path, limit=3, run=view.run):
+                    found.append((item.path, item.start_line, item.end_line, item.layer, item.score))
+        for item in rag.search(view.repository, query, mode="auto", limit=SOURCES_PER_SECTION, run=view.run):
+            found.append((item.path, item.start_line, item.end_line, item.layer, item.score))
+    except rag.SearchError:
+        return ()
+    spans = _merge_spans(found)
+    texts = file_texts(view, [span[0] for span in spans])
+    sources: list[Source] = []
+    used = 0
+    for path, start, end, layer, score in spans:
+        text = texts.get(path)
+        if text is None:
+            continue
+        lines = text.splitlines()
+        end = min(end, len(lines), start + SOURCE_MAX_LINES - 1)
+        if end < start:
+            continue
+        body = "\n".join(lines[start - 1 : end])
+        if used + len(body) > SOURCE_CHARS:
+            continue
+        used += len(body)
+        sources.append(
+            Source(label=f"S{len(sources) + 1}", path=path, start_line=start, end_line=end, text=body, layer=layer, score=score)
+        )
+        if len(sources) >= SOURCES_PER_SECTION:
+            break
+    return tuple(sources)
+
+
+def cited_text(view: IndexView, path: str, start: int, end: int, *, max_lines: int = SOURCE_MAX_LINES) -> str:
+    """The numbered lines a citation points at (for the self-check)."""
+    text = file_texts(view, [path]).get(path)
+    if text is None:
+        return ""
+    lines = text.splitlines()
+    end = min(end, len(lines), start + max_lines - 1)
+    return numbered("\n".join(lines[start - 1 : end]), start) if end >= start else ""
+
+
+@dataclass(frozen=True)
+class ReferenceMaterial:
+    symbols: tuple[rag.SymbolInfo, ...]
+    entrypoints: tuple[rag.EntrypointInfo, ...]
+    module_docs: Mapping[str, str]
+    modules_left_out: int = 0
+
+
+def reference_material(view: IndexView, query: str, *, max_modules: int = REFERENCE_MODULES) -> ReferenceMaterial:
+    """The symbol catalog, entrypoints and module docstrings for the offline reference.
+
+    A large repository keeps the ``max_modules`` modules retrieval ranks
+    highest for the request; the others are counted, not listed.
+    """
+    symbols = [
+        rag.SymbolInfo(
+            qname=s.qname, name=s.name, kind=s.kind, path=s.path, module=s.module, start_line=s.start_line,
+            end_line=s.end_line, signature=s.signature, docstring=s.docstring, decorators=tuple(s.decorators or ()),
+            parent=s.parent, is_async=s.is_async, is_entry_candidate=s.is_entry_candidate,
+        )
+        for s in Symbol.objects.filter(run=view.run, kind__in=("class", "function", "method")).order_by("path", "start_line")
+    ]
+    paths = sorted({s.path for s in symbols if not is_test_path(s.path)})
+    left_out = 0
+    if len(paths) > max_modules:
+        rank = {path: number for number, path in enumerate(ranked_paths(view, query, limit=max_modules))}
+        kept = set(sorted(paths, key=lambda p: (rank.get(p, len(rank)), p))[:max_modules])
+        left_out = len(paths) - len(kept)
+        symbols = [s for s in symbols if s.path in kept or is_test_path(s.path)]
+        paths = sorted(kept)
+    docs = {path: _module_docstring(text) for path, text in file_texts(view, paths).items()}
+    entrypoints = rag.list_entrypoints(view.repository, limit=5000, run=view.run)
+    return ReferenceMaterial(
+        symbols=tuple(symbols), entrypoints=tuple(entrypoints), module_docs=docs, modules_left_out=left_out
+    )

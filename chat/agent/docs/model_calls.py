@@ -1,0 +1,101 @@
+"""Model calls of the writing graphs (docs and edits): structured answers and plain text.
+
+``ask_json`` asks for a JSON object through the ``json_schema`` contract when
+the provider supports it (the prompt asks for the same object anyway) and
+validates the answer; an answer that is not valid JSON or breaks the schema
+gives ``None`` with the reason, so each node decides its own fallback.
+Provider failures (``LLMError``) are not caught here: a turn whose model is
+unreachable fails as a whole, with the provider's message.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from chat.agent.prompting import load_prompt, system_message
+from chat.agent.turn import TurnServices
+from llm.graph import Runtime
+from llm.types import ChatRequest, Completion, Message
+
+_FENCED = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+
+
+@dataclass(frozen=True)
+class JsonAnswer:
+    """A validated object, or ``None`` and why not; ``text`` is the model's raw answer."""
+
+    value: dict[str, Any] | None
+    text: str
+    problem: str = ""
+
+
+def parse_json_object(text: str, schema: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The JSON object in ``text`` if it follows ``schema``; else None and the reason."""
+    cleaned = text.strip()
+    fenced = _FENCED.match(cleaned)
+    if fenced:
+        cleaned = fenced.group(1)
+    elif not cleaned.startswith("{"):
+        # Some models put a sentence before the object; take the outermost braces.
+        start, end = cleaned.find("{"), cleaned.rfind("}")
+        if start >= 0 and end > start:
+            cleaned = cleaned[start : end + 1]
+    try:
+        value = json.loads(cleaned)
+    except ValueError as exc:
+        return None, f"the answer is not valid JSON ({exc})"
+    if not isinstance(value, dict):
+        return None, "the answer is not a JSON object"
+    try:
+        jsonschema.validate(value, schema)
+    except jsonschema.ValidationError as exc:
+        return None, f"the answer does not follow the schema: {exc.message}"
+    return value, ""
+
+
+async def complete(
+    runtime: Runtime[TurnServices],
+    prompt_name: str,
+    content: str,
+    *,
+    params: Mapping[str, Any] | None = None,
+) -> Completion:
+    """One non-streamed call: the product's system prompt plus ``prompt_name``, then ``content``."""
+    services = runtime.services
+    prompt = await load_prompt(prompt_name)
+    request = ChatRequest(
+        messages=(await system_message(prompt), Message("user", content)),
+        model_params=dict(params or {}),
+        prompt_name=prompt.name,
+        prompt_version=prompt.version,
+    )
+    completion = await services.provider.complete(request)
+    services.usage.add(completion.usage, completion.model)
+    return completion
+
+
+async def ask_json(
+    runtime: Runtime[TurnServices],
+    prompt_name: str,
+    content: str,
+    schema: Mapping[str, Any],
+    *,
+    temperature: float = 0.0,
+) -> JsonAnswer:
+    params: dict[str, Any] = {"temperature": temperature}
+    if runtime.services.provider.supports_json_schema:
+        params["json_schema"] = {"name": prompt_name, "schema": dict(schema)}
+    completion = await complete(runtime, prompt_name, content, params=params)
+    value, problem = parse_json_object(completion.text, schema)
+    return JsonAnswer(value=value, text=completion.text, problem=problem)
+
+
+async def ask_text(runtime: Runtime[TurnServices], prompt_name: str, content: str, *, temperature: float = 0.2) -> str:
+    completion = await complete(runtime, prompt_name, content, params={"temperature": temperature})
+    return completion.text

@@ -1,0 +1,207 @@
+"""Running answers: one asyncio task per answer, not tied to any socket.
+
+A run outlives the browser tab that started it: it streams frames to the
+session's channel group (every open page of the session receives them) and
+stores its text at least every ``CHAT["FLUSH_SECONDS"]``. The registry is per
+process; a page served by another process joins through the channel group and
+the stored text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from contextlib import aclosing
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from chat import frames, services, user_errors
+from chat.presentation import step_context
+from chat.agent.events import AgentEvent
+from chat.agent.runner import TurnInput, run_turn
+from chat.models import Message
+
+log = logging.getLogger(__name__)
+
+
+def group_name(session_id: int) -> str:
+    return f"chat.session.{session_id}"
+
+
+@dataclass
+class Generation:
+    """One answer being written and what it has gathered so far.
+
+    ``seq`` counts text deltas, so a page joining mid-stream can drop the
+    deltas already contained in its snapshot.
+    """
+
+    session_id: int
+    user_id: int
+    message_id: int
+    repository_id: int | None
+    started: float = field(default_factory=time.monotonic)
+    first_token_at: float | None = None
+    parts: list[str] = field(default_factory=list)
+    seq: int = 0
+    stored_length: int = 0
+    intent: str = ""
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    artifacts: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    status: str = Message.Status.COMPLETE
+    error: str = ""
+    task: asyncio.Task | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def append(self, delta: str) -> int:
+        if self.first_token_at is None:
+            self.first_token_at = time.monotonic()
+        self.parts.append(delta)
+        self.seq += 1
+        return self.seq
+
+    def metrics(self) -> dict[str, Any]:
+        return {
+            "ttft_ms": None if self.first_token_at is None else round((self.first_token_at - self.started) * 1000),
+            "latency_ms": round((time.monotonic() - self.started) * 1000),
+            "tokens_in": self.usage.get("tokens_in"),
+            "tokens_out": self.usage.get("tokens_out"),
+            "model": self.usage.get("model", ""),
+        }
+
+
+class GenerationRegistry:
+    def __init__(self) -> None:
+        self._by_session: dict[int, Generation] = {}
+        # Serializes "cancel the old run, start the new one" per session across tabs.
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, session_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    def for_session(self, session_id: int) -> Generation | None:
+        return self._by_session.get(session_id)
+
+    def running_for_user(self, user_id: int) -> int:
+        return sum(1 for generation in self._by_session.values() if generation.user_id == user_id)
+
+    def running(self) -> list[Generation]:
+        return list(self._by_session.values())
+
+    async def cancel(self, session_id: int) -> None:
+        """Stop the session's running answer (if any) and wait until its final state is stored."""
+        generation = self._by_session.get(session_id)
+        if generation is None or generation.task is None:
+            return
+        # Cancel once: a second cancel would interrupt the run while it stores its final state.
+        if not generation.task.cancelling():
+            generation.task.cancel()
+        await asyncio.wait([generation.task])
+
+    def start(self, generation: Generation, turn: TurnInput) -> Generation:
+        self._by_session[generation.session_id] = generation
+        generation.task = asyncio.get_running_loop().create_task(_run(generation, turn, self))
+        return generation
+
+    def finished(self, generation: Generation) -> None:
+        if self._by_session.get(generation.session_id) is generation:
+            del self._by_session[generation.session_id]
+
+
+REGISTRY = GenerationRegistry()
+
+
+async def _broadcast(session_id: int, html: str, *, message_id: int = 0, seq: int = 0) -> None:
+    await get_channel_layer().group_send(
+        group_name(session_id), {"type": "chat.frame", "html": html, "message_id": message_id, "seq": seq}
+    )
+
+
+async def _store_periodically(generation: Generation) -> None:
+    """Store the text so far whenever it grew, every FLUSH_SECONDS, until cancelled."""
+    interval = settings.CHAT["FLUSH_SECONDS"]
+    while True:
+        await asyncio.sleep(interval)
+        text = generation.text
+        if len(text) != generation.stored_length:
+            await database_sync_to_async(services.save_partial_answer)(generation.message_id, text)
+            generation.stored_length = len(text)
+
+
+def _step_record(event) -> dict[str, Any]:
+    return {"node": event.node, "depth": event.depth, "duration_ms": event.duration_ms, "detail": dict(event.detail)}
+
+
+async def _handle(generation: Generation, event: AgentEvent) -> bool:
+    """Apply one event of the turn; True when the turn is over."""
+    if event.type == "text" and event.text:
+        seq = generation.append(event.text)
+        html = frames.token(generation.message_id, event.text)
+        await _broadcast(generation.session_id, html, message_id=generation.message_id, seq=seq)
+    elif event.type == "intent":
+        generation.intent = event.intent or ""
+        await _broadcast(generation.session_id, frames.step(generation.message_id, intent=generation.intent))
+    elif event.type == "step":
+        record = _step_record(event)
+        generation.steps.append(record)
+        await _broadcast(generation.session_id, frames.step(generation.message_id, step=step_context(record)))
+    elif event.type == "citations":
+        generation.citations = [asdict(citation) for citation in event.citations]
+    elif event.type == "artifact":
+        generation.artifacts.append(dict(event.detail))
+    elif event.type == "usage":
+        generation.usage.update(event.detail)
+    elif event.type == "error":
+        generation.status, generation.error = Message.Status.ERROR, event.text or user_errors.INTERNAL_ERROR
+        return True
+    return event.type == "done"
+
+
+async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegistry) -> None:
+    store_task = asyncio.create_task(_store_periodically(generation))
+    try:
+        # aclosing: the turn's generator is closed in this task even when we stop early.
+        async with aclosing(run_turn(turn)) as events:
+            async for event in events:
+                if await _handle(generation, event):
+                    break
+    except asyncio.CancelledError:
+        # Stop, a newer question, or shutdown: keep what was written. The
+        # cancellation is consumed here so the final state below is stored.
+        generation.status = Message.Status.CANCELLED
+    except Exception:
+        log.exception("answer %s failed", generation.message_id)
+        generation.status, generation.error = Message.Status.ERROR, user_errors.INTERNAL_ERROR
+    finally:
+        store_task.cancel()
+    try:
+        await _store_final_state(generation)
+    finally:
+        registry.finished(generation)
+
+
+async def _store_final_state(generation: Generation) -> None:
+    message = await database_sync_to_async(services.finish_answer)(
+        generation.message_id,
+        status=generation.status,
+        content=generation.text,
+        intent=generation.intent,
+        metrics=generation.metrics(),
+        citations=generation.citations,
+        steps=generation.steps,
+        artifacts=generation.artifacts,
+        error=generation.error,
+    )
+    if generation.error:
+        await _broadcast(generation.session_id, frames.error(generation.error, message_id=generation.message_id))
+    await _broadcast(generation.session_id, frames.done(message, generation.repository_id))

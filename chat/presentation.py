@@ -1,0 +1,74 @@
+"""What a stored message looks like on the page (shared by pages and frames)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+from chat import citations as citation_links
+from chat.markdown import render_markdown
+from chat.models import Message
+
+INTENT_LABELS = {
+    "general": "General",
+    "project_qa": "Project Q&A",
+    "docs": "Docs",
+    "edits": "Edits",
+}
+# Tool results longer than this are cut in the trace; the full value is in the audit.
+TRACE_VALUE_CHARS = 200
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= TRACE_VALUE_CHARS else text[: TRACE_VALUE_CHARS - 1] + "…"
+
+
+def step_context(step: dict[str, Any]) -> dict[str, Any]:
+    detail = step.get("detail") or {}
+    return {
+        "node": step.get("node", ""),
+        "depth": int(step.get("depth", 0)),
+        "duration_ms": round(float(step.get("duration_ms", 0.0))),
+        "tool": detail.get("tool", ""),
+        "arguments": _short(detail["arguments"]) if "arguments" in detail else "",
+        "result": _short(detail["result"]) if "result" in detail else "",
+        "error": detail.get("error", ""),
+    }
+
+
+def body_html(message: Message) -> SafeString:
+    """Finished assistant text is Markdown; anything else is shown as typed (escaped by the template)."""
+    if message.role == Message.Role.ASSISTANT and not message.is_streaming:
+        return mark_safe(render_markdown(message.content))  # noqa: S308 - sanitized by render_markdown
+    return SafeString("")
+
+
+def message_context(message: Message, repository_id: int | None) -> dict[str, Any]:
+    metrics = message.metrics or {}
+    return {
+        "id": message.pk,
+        "dom_id": message.dom_id,
+        "role": message.role,
+        "status": message.status,
+        "is_streaming": message.is_streaming,
+        "content": message.content,
+        "html": body_html(message),
+        "intent": message.intent,
+        "intent_label": INTENT_LABELS.get(message.intent, message.intent),
+        "error": message.error,
+        "ttft_ms": metrics.get("ttft_ms"),
+        "latency_ms": metrics.get("latency_ms"),
+        "tokens_in": metrics.get("tokens_in"),
+        "tokens_out": metrics.get("tokens_out"),
+        "model": metrics.get("model", ""),
+        "steps": [step_context(step) for step in message.steps or []],
+        "citations": [
+            {"label": citation_links.label(c), "url": citation_links.source_url(repository_id, c)}
+            for c in message.citations or []
+        ],
+        "artifacts": message.artifacts or [],
+        "created_at": message.created_at,
+    }

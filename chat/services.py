@@ -1,0 +1,161 @@
+"""Workflows of the chat: sessions, turns and their stored answers.
+
+Views and the websocket consumer both go through these; access always goes
+through ``get_session_for_user``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Max, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from chat.models import DEFAULT_TITLE, TITLE_MAX_LENGTH, ChatSession, Message
+from llm.types import Message as LLMMessage
+
+def sessions_for_user(user) -> QuerySet[ChatSession]:
+    return (
+        ChatSession.objects.filter(owner=user)
+        .annotate(message_count=Count("messages"), last_message_at=Max("messages__created_at"))
+        .order_by("-last_activity_at", "-id")
+    )
+
+
+def get_session_for_user(user, pk: int) -> ChatSession:
+    """The session ``pk`` if ``user`` owns it; ``Http404`` otherwise (also for anonymous users)."""
+    if user is None or not user.is_authenticated:
+        raise Http404("No such chat")
+    try:
+        return ChatSession.objects.get(pk=pk, owner=user)
+    except ChatSession.DoesNotExist:
+        raise Http404("No such chat") from None
+
+
+def clean_title(title: str) -> str:
+    return " ".join(title.split())[:TITLE_MAX_LENGTH] or DEFAULT_TITLE
+
+
+def create_session(user, *, title: str = "", repository=None) -> ChatSession:
+    session = ChatSession(owner=user, title=clean_title(title))
+    if repository is not None:
+        session.repository = repository
+    session.save()
+    return session
+
+
+def rename_session(session: ChatSession, title: str) -> ChatSession:
+    session.title = clean_title(title)
+    session.save(update_fields=["title"])
+    return session
+
+
+def delete_session(session: ChatSession) -> None:
+    session.delete()
+
+
+def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
+    """Store the user's message and an empty ``streaming`` answer, in one transaction.
+
+    The first question of a chat with the default title becomes its title.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        question = Message.objects.create(session=session, role=Message.Role.USER, content=text)
+        answer = Message.objects.create(
+            session=session, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING
+        )
+        fields = {"last_activity_at": now}
+        if session.has_default_title():
+            fields["title"] = clean_title(text)
+        ChatSession.objects.filter(pk=session.pk).update(**fields)
+    return question, answer
+
+
+def recent_history(session_id: int, before: Message) -> tuple[LLMMessage, ...]:
+    """The last messages with text before ``before`` (oldest first), for the model.
+
+    Only a recent slice (``CHAT["HISTORY_MESSAGES"]``) goes to the model; the
+    full transcript stays stored.
+    """
+    rows = list(
+        Message.objects.filter(session_id=session_id, id__lt=before.id)
+        .exclude(content="")
+        .order_by("-id")
+        .values_list("role", "content")[: settings.CHAT["HISTORY_MESSAGES"]]
+    )
+    return tuple(LLMMessage(role=role, content=content) for role, content in reversed(rows))
+
+
+def save_partial_answer(message_id: int, content: str) -> None:
+    Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(
+        content=content, updated_at=timezone.now()
+    )
+
+
+def finish_answer(
+    message_id: int,
+    *,
+    status: str,
+    content: str,
+    intent: str = "",
+    metrics: Mapping[str, Any] | None = None,
+    citations: Sequence[Mapping[str, Any]] = (),
+    steps: Sequence[Mapping[str, Any]] = (),
+    artifacts: Sequence[Mapping[str, Any]] = (),
+    error: str = "",
+) -> Message:
+    """Give a streaming answer its final status and fields; a finished answer is never changed again."""
+    if status not in Message.FINAL_STATUSES:
+        raise ValueError(f"not a final status: {status}")
+    now = timezone.now()
+    with transaction.atomic():
+        message = Message.objects.select_for_update().get(pk=message_id)
+        if message.status != Message.Status.STREAMING:
+            return message
+        message.status = status
+        message.content = content
+        message.intent = intent
+        message.metrics = dict(metrics or {})
+        message.citations = list(citations)
+        message.steps = list(steps)
+        message.artifacts = list(artifacts)
+        message.error = error
+        message.save()
+        ChatSession.objects.filter(pk=message.session_id).update(last_activity_at=now)
+    return message
+
+
+def export_session(session: ChatSession) -> dict[str, Any]:
+    """A session and all its messages as plain JSON-ready data."""
+    return {
+        "id": session.pk,
+        "title": session.title,
+        "owner": session.owner.get_username(),
+        "repository": None if session.repository_id is None else str(session.repository),
+        "created_at": session.created_at.isoformat(),
+        "last_activity_at": session.last_activity_at.isoformat(),
+        "messages": [
+            {
+                "id": m.pk,
+                "uuid": str(m.uuid),
+                "role": m.role,
+                "status": m.status,
+                "intent": m.intent,
+                "content": m.content,
+                "error": m.error,
+                "metrics": m.metrics,
+                "citations": m.citations,
+                "steps": m.steps,
+                "artifacts": m.artifacts,
+                "is_safe": m.is_safe,
+                "created_at": m.created_at.isoformat(),
+                "updated_at": m.updated_at.isoformat(),
+            }
+            for m in session.messages.order_by("created_at", "id")
+        ],
+    }

@@ -1,0 +1,36 @@
+"""Every error text the chat shows to a person, in one place.
+
+Texts say what happened and what to do, never a stack trace or a provider's
+raw message (those go to the logs and the LLM audit).
+"""
+
+from __future__ import annotations
+
+from llm.retry import AuthenticationError, LLMError, ProviderConnectionError, ProviderHTTPError, ProviderTimeout
+
+EMPTY_MESSAGE = "Type a question first."
+MESSAGE_TOO_LONG = "That message is too long ({length} characters; the limit is {limit}). Shorten it and send again."
+TOO_MANY_GENERATIONS = (
+    "You already have {limit} answers being written. Wait for one to finish or stop it, then send again."
+)
+UNKNOWN_ACTION = "The page sent something the server does not understand. Reload the page."
+PROVIDER_TIMEOUT = "The model did not answer in time. The text so far is kept; try again."
+PROVIDER_UNREACHABLE = "The model could not be reached. The text so far is kept; try again in a moment."
+PROVIDER_REFUSED_CREDENTIALS = "The model provider refused the configured credentials. An administrator must fix the key."
+PROVIDER_RATE_LIMITED = "The model provider is busy (rate limited). The text so far is kept; try again in a minute."
+PROVIDER_FAILED = "The model stopped with an error. The text so far is kept; try again."
+INTERNAL_ERROR = "Something went wrong while answering. The text so far is kept; try again."
+
+
+def for_provider_error(error: Exception | None) -> str:
+    if isinstance(error, ProviderTimeout):
+        return PROVIDER_TIMEOUT
+    if isinstance(error, ProviderConnectionError):
+        return PROVIDER_UNREACHABLE
+    if isinstance(error, AuthenticationError):
+        return PROVIDER_REFUSED_CREDENTIALS
+    if isinstance(error, ProviderHTTPError) and error.status == 429:
+        return PROVIDER_RATE_LIMITED
+    if isinstance(error, LLMError):
+        return PROVIDER_FAILED
+    return INTERNAL_ERROR

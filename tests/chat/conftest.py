@@ -1,0 +1,88 @@
+"""Fixtures of the chat tests: chats, logged-in websocket clients, the fake model."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from agentsite.asgi import application
+from chat.generations import REGISTRY
+from chat.models import ChatSession, Message
+from tests.factories import PASSWORD
+from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
+
+TOKEN_FRAME = re.compile(r'<span hx-swap-oob="(beforeend|innerHTML):#msg-(\d+)-body">(.*?)</span>', re.S)
+
+
+def session_cookie(client, user) -> str:
+    client.login(username=user.username, password=PASSWORD)
+    return client.cookies["sessionid"].value
+
+
+@pytest.fixture
+def owner_cookie(client, owner) -> str:
+    return session_cookie(client, owner)
+
+
+@pytest.fixture
+def owner_chat(owner) -> ChatSession:
+    return ChatSession.objects.create(owner=owner, title="Questions")
+
+
+def socket(session_id: int, cookie: str | None = None, query: str = "") -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost")]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/chats/{session_id}/{query}", headers=headers)
+
+
+def token_text(frame: str) -> str | None:
+    match = TOKEN_FRAME.search(frame)
+    return None if match is None else html.unescape(match.group(3))
+
+
+def is_done(frame: str, message_id: int | None = None) -> bool:
+    marker = f'id="msg-{message_id}"' if message_id else 'class="msg msg-assistant'
+    return 'hx-swap-oob="true"' in frame and marker in frame and "<article" in frame
+
+
+async def frames_until_done(communicator: WebsocketCommunicator, timeout: float = 10.0) -> list[str]:
+    frames: list[str] = []
+    while True:
+        frame = await communicator.receive_from(timeout=timeout)
+        frames.append(frame)
+        if frame.lstrip().startswith("<article") and is_done(frame):
+            return frames
+
+
+async def stored_answer(message_id: int, timeout: float = 10.0) -> Message:
+    """The answer once its run has finished and stored its final state."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        message = await Message.objects.aget(pk=message_id)
+        if message.status != Message.Status.STREAMING and not any(
+            g.message_id == message_id for g in REGISTRY.running()
+        ):
+            return message
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"answer {message_id} still {message.status} after {timeout} s")
+        await asyncio.sleep(0.02)
+
+
+
+
+@pytest.fixture(autouse=True)
+async def close_connections_of_the_sync_thread():
+    """The async ORM keeps a connection open in asgiref's sync thread; close it so
+    the test database can be dropped at the end of the run."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+__all__ = ["Reply", "fake_llm_server", "fake_openai"]

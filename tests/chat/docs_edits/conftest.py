@@ -1,0 +1,126 @@
+"""The docs and edits graphs' test bed: the shopapp fixture indexed once per module, and graph runs.
+
+Tests are sync and run a graph with ``async_to_sync``, so the graphs' database
+calls (``sync_to_async``) run on the test's thread and connection and see the
+repository indexed for the module.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.test import override_settings
+
+from chat.agent.config import AgentConfig
+from chat.agent.events import AgentEvent
+from chat.agent.tools import ProjectToolbox
+from chat.agent.turn import TurnServices
+from llm.graph import AgentContext, Emitted, Graph, Runner
+from llm.registry import get_provider
+from rag.models import IndexRun, Repository
+from rag.services import delete_repository, run_index, start_index_run
+from tests.factories import make_user
+from tests.llm.fakes import Reply, fake_llm_server  # noqa: F401 (fixtures)
+
+SHOPAPP = Path(__file__).resolve().parents[2] / "fixtures" / "shopapp"
+
+
+def shopapp_files() -> dict[str, bytes]:
+    return {
+        path.relative_to(SHOPAPP).as_posix(): path.read_bytes()
+        for path in sorted(SHOPAPP.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def shopapp_zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path, data in shopapp_files().items():
+            archive.writestr(f"shopapp/{path}", data)
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def shopapp(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Repository]:
+    """The shopapp project uploaded and indexed through the real pipeline, once for the module."""
+    uploads = tmp_path_factory.mktemp("uploads")
+    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
+        user = make_user("docs-edits-owner")
+        run = start_index_run(
+            owner=user, name="shopapp", archive=io.BytesIO(shopapp_zip()), archive_name="shopapp.zip", defer=False
+        )
+        run = run_index(run.pk)
+        assert run.status == IndexRun.Status.READY, run.error
+        repository = Repository.objects.get(pk=run.repository_id)
+        try:
+            yield repository
+        finally:
+            delete_repository(repository)
+            user.delete()
+
+
+@pytest.fixture
+def model(fake_llm_server, settings):
+    """The fake OpenAI-compatible server as the active provider.
+
+    The audit is off: storing a record closes the calling thread's connection
+    (as after a request), which in a sync test is the test's own connection.
+    """
+    settings.LLM = {**fake_llm_server.llm_settings("openai"), "AUDIT": False}
+    return fake_llm_server
+
+
+def services_for(repository: Repository | None) -> TurnServices:
+    provider = get_provider()
+    config = AgentConfig.from_settings()
+    toolbox = (
+        None if repository is None else ProjectToolbox(repository, config, window_tokens=provider.context_window("main"))
+    )
+    return TurnServices(provider=provider, config=config, toolbox=toolbox, repository_name=repository.name if repository else "")
+
+
+def run_graph(graph: Graph, text: str, repository: Repository | None) -> tuple[AgentContext[Any], list[AgentEvent]]:
+    """Run ``graph`` on the request ``text``; the final context and every ``AgentEvent`` it emitted."""
+    events: list[AgentEvent] = []
+
+    def collect(item: Emitted) -> None:
+        if isinstance(item.event, AgentEvent):
+            events.append(item.event)
+
+    async def go() -> AgentContext[Any]:
+        return await Runner(on_emit=collect).run(graph, AgentContext(input=text), services=services_for(repository))
+
+    return async_to_sync(go)(), events
+
+
+def texts(events: list[AgentEvent]) -> str:
+    return "".join(event.text for event in events if event.type == "text")
+
+
+def artifacts(events: list[AgentEvent]) -> list[dict[str, Any]]:
+    return [event.detail for event in events if event.type == "artifact"]
+
+
+def git_apply_check(files: dict[str, bytes], patch: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+    """``git apply --check`` of ``patch`` on a tree holding ``files``, in a fresh git repository."""
+    for path, data in files.items():
+        target = workdir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    subprocess.run(["git", "init", "-q"], cwd=workdir, check=True)
+    (workdir / "change.patch").write_text(patch)
+    return subprocess.run(
+        ["git", "apply", "--check", "-v", "change.patch"], cwd=workdir, capture_output=True, text=True, check=False
+    )
+
+
+__all__ = ["Reply", "fake_llm_server"]

@@ -1,0 +1,165 @@
+"""The edits graph with a model scripted at the HTTP level, on the indexed shopapp fixture."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chat.agent.edits import EDITS_GRAPH
+from chat.agent.edits.graph import MAX_ATTEMPTS
+from tests.chat.docs_edits.conftest import Reply, artifacts, git_apply_check, run_graph, shopapp_files, texts
+
+pytestmark = pytest.mark.django_db
+
+PRICING = "src/shopapp/pricing.py"
+TASKS = "src/shopapp/tasks.py"
+
+# Line numbers and counts are off on purpose: only the content has to match the file.
+GOOD_PRICING_DIFF = f"""Here is the change.
+
+```diff
+--- a/{PRICING}
++++ b/{PRICING}
+@@ -8,2 +8,3 @@
+ def compute_tax(amount_cents: int) -> int:
++    if amount_cents < 0:
++        raise ValueError("amount_cents must not be negative")
+     return round(amount_cents * TAX_RATE)
+```
+"""
+# The context does not match the indexed file (the parameter is ``amount_cents``).
+STALE_PRICING_DIFF = f"""```diff
+--- a/{PRICING}
++++ b/{PRICING}
+@@ -10,2 +10,4 @@
+ def compute_tax(amount: int) -> int:
++    if amount < 0:
++        raise ValueError("amount must not be negative")
+     return round(amount * TAX_RATE)
+```
+"""
+STALE_TASKS_DIFF = f"""```diff
+--- a/{TASKS}
++++ b/{TASKS}
+@@ -13,3 +13,3 @@
+ @shared_task
+-def purge_abandoned_carts(days: int = 30) -> int:
++def purge_abandoned_carts(days: int = 14) -> int:
+     return days
+```
+"""
+BROKEN_SYNTAX_DIFF = f"""```diff
+--- a/{PRICING}
++++ b/{PRICING}
+@@ -10,2 +10,4 @@
+ def compute_tax(amount_cents: int) -> int:
++    if amount_cents < 0
++        raise ValueError("amount_cents must not be negative")
+     return round(amount_cents * TAX_RATE)
+```
+"""
+
+
+def plan(*changes: tuple[str, str]) -> Reply:
+    return Reply.text(
+        json.dumps(
+            {
+                "summary": "Reject negative amounts",
+                "changes": [{"path": path, "anchor": f"{path}:10-11", "what": what, "why": "bad input"} for path, what in changes],
+                "tests": ["test that compute_tax rejects negative amounts"],
+                "questions": [],
+            }
+        )
+    )
+
+
+def user_text(request) -> str:
+    return request.json["messages"][-1]["content"]
+
+
+def test_an_edits_request_produces_a_patch_git_apply_accepts(shopapp, model, tmp_path):
+    model.script(plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF))
+
+    final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+
+    [artifact] = artifacts(events)
+    assert artifact["kind"] == "patch"
+    assert artifact["name"] == "reject-negative-amounts.patch"
+    patch = artifact["content"]
+    assert patch.startswith(f"diff --git a/{PRICING} b/{PRICING}\n--- a/{PRICING}\n+++ b/{PRICING}\n@@ -8,6 +8,8 @@\n \n \n def compute_tax")
+    checked = git_apply_check(shopapp_files(), patch, tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    answer = texts(events)
+    assert f"```diff\n{patch.rstrip()}\n```" in answer
+    assert "Not in the patch" not in answer
+    assert len(model.chat_requests) == 2
+    # The model saw the file with its real line numbers.
+    assert "10 | def compute_tax(amount_cents: int) -> int:" in user_text(model.chat_requests[1])
+    assert final.state["artifacts"] == (artifact,)
+
+
+def test_a_hunk_that_does_not_apply_is_regenerated_with_the_reason(shopapp, model, tmp_path):
+    model.script(
+        plan((PRICING, "raise ValueError for negative amounts")),
+        Reply.text(STALE_PRICING_DIFF),
+        Reply.text(GOOD_PRICING_DIFF),
+    )
+
+    final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+
+    requests = model.chat_requests
+    assert len(requests) == 3
+    fix_request = user_text(requests[2])
+    assert "Hunk 1 failed: its context and removed lines do not appear in the indexed file" in fix_request
+    assert "'def compute_tax(amount: int) -> int:'" in fix_request
+    [artifact] = artifacts(events)
+    assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+    assert "Not in the patch" not in texts(events)
+
+
+def test_a_hunk_that_keeps_failing_is_reported_and_the_rest_still_ships(shopapp, model, tmp_path):
+    model.script(
+        plan((PRICING, "raise ValueError for negative amounts"), (TASKS, "purge after 14 days")),
+        Reply.text(GOOD_PRICING_DIFF),
+        *[Reply.text(STALE_TASKS_DIFF)] * MAX_ATTEMPTS,
+    )
+
+    final, events = run_graph(EDITS_GRAPH, "Reject negative amounts and purge carts after 14 days", shopapp)
+
+    assert len(model.chat_requests) == 1 + 1 + MAX_ATTEMPTS
+    answer = texts(events)
+    assert "**Not in the patch** (these still failed the check)" in answer
+    assert (
+        f"- `{TASKS}`, hunk 1 (after {MAX_ATTEMPTS} tries): its context and removed lines do not appear in the "
+        "indexed file: at line 14 the hunk expects 'def purge_abandoned_carts(days: int = 30) -> int:' but the file "
+        "has 'def purge_abandoned_carts(days: int = 7) -> int:'"
+    ) in answer
+    [artifact] = artifacts(events)
+    assert TASKS not in artifact["content"]
+    assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+
+
+def test_a_change_that_breaks_python_syntax_is_regenerated(shopapp, model, tmp_path):
+    model.script(
+        plan((PRICING, "raise ValueError for negative amounts")),
+        Reply.text(BROKEN_SYNTAX_DIFF),
+        Reply.text(GOOD_PRICING_DIFF),
+    )
+
+    final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+
+    fix_request = user_text(model.chat_requests[2])
+    assert f"{PRICING} no longer parses as Python (line 11" in fix_request
+    [artifact] = artifacts(events)
+    assert "+    if amount_cents < 0:\n" in artifact["content"]
+    assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+
+
+def test_with_the_offline_provider_it_says_edits_need_a_model(shopapp, settings):
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+
+    final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+
+    assert texts(events).startswith("Proposing code changes needs a language model, and none is configured")
+    assert artifacts(events) == []

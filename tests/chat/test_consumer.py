@@ -1,0 +1,225 @@
+"""The chat websocket against the real ASGI app, the real runner and the OpenAI
+adapter talking HTTP to a local fake model."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from chat.generations import REGISTRY
+from chat.models import ChatSession, Message
+from tests.chat.conftest import Reply, frames_until_done, socket, stored_answer, token_text
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ANSWER = "The login view lives in accounts/views.py and checks the password before redirecting."
+
+
+async def ask(communicator, text: str) -> None:
+    await communicator.send_json_to({"action": "send", "text": text})
+
+
+async def latest_answer(chat: ChatSession) -> Message:
+    return await Message.objects.filter(session=chat, role="assistant").alatest("id")
+
+
+async def test_it_refuses_a_socket_without_login(owner_chat):
+    communicator = socket(owner_chat.pk)
+    connected, _ = await communicator.connect()
+    assert connected is False
+
+
+async def test_it_refuses_a_chat_of_another_user(owner_chat, client):
+    intruder = await sync_to_async(make_user)("intruder")
+    from tests.chat.conftest import session_cookie
+
+    cookie = await sync_to_async(session_cookie)(client, intruder)
+    communicator = socket(owner_chat.pk, cookie)
+    connected, _ = await communicator.connect()
+    assert connected is False
+    assert await Message.objects.filter(session=owner_chat).acount() == 0
+
+
+async def test_it_streams_tokens_in_order_and_stores_the_complete_answer(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(Reply.text(ANSWER, chunk_size=5, interval=0.002, usage=(42, 17)))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    assert (await communicator.connect())[0]
+    await ask(communicator, "Where is the login view?")
+
+    frames = await frames_until_done(communicator)
+    tokens = [t for t in map(token_text, frames) if t is not None]
+    assert len(tokens) == len(range(0, len(ANSWER), 5))
+    assert "".join(tokens) == ANSWER
+    assert "Where is the login view?" in frames[0]  # the question is shown before any token
+    await communicator.disconnect()
+
+    question = await Message.objects.filter(session=owner_chat, role="user").aget()
+    answer = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert question.content == "Where is the login view?" and question.id < answer.id
+    assert answer.status == "complete" and answer.content == ANSWER and answer.intent == "general"
+    assert answer.metrics["tokens_in"] == 42 and answer.metrics["tokens_out"] == 17
+    assert answer.metrics["model"] and answer.metrics["latency_ms"] >= answer.metrics["ttft_ms"] >= 0
+    sent = fake_openai.chat_requests[-1].json["messages"]
+    assert sent[-1] == {"role": "user", "content": "Where is the login view?"}
+
+
+async def test_stop_keeps_the_partial_text_and_marks_the_answer_cancelled(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(Reply.text("word " * 400, chunk_size=5, interval=0.01))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "Tell me everything")
+    received = []
+    while len(received) < 5:
+        text = token_text(await communicator.receive_from(timeout=5))
+        if text is not None:
+            received.append(text)
+    await communicator.send_json_to({"action": "stop"})
+    frames = await frames_until_done(communicator)
+    received += [t for t in map(token_text, frames) if t is not None]
+    await communicator.disconnect()
+
+    answer = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert answer.status == "cancelled"
+    assert answer.content == "".join(received)
+    assert 5 * 5 <= len(answer.content) < len("word " * 400)
+    assert fake_openai.disconnects, "stopping must close the upstream stream"
+
+
+async def test_disconnect_mid_stream_still_stores_the_complete_answer(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(Reply.text(ANSWER, chunk_size=4, interval=0.01))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "Where is the login view?")
+    while token_text(await communicator.receive_from(timeout=5)) is None:
+        pass
+    await communicator.disconnect()
+
+    answer = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert answer.status == "complete"
+    assert answer.content == ANSWER
+
+
+async def test_a_provider_failure_mid_stream_shows_an_error_and_keeps_the_partial_text(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(Reply.text(ANSWER, chunk_size=6, interval=0.002, cut_after=3))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "Where is the login view?")
+    frames = await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    errors = [f for f in frames if "notice-error" in f]
+    assert len(errors) == 1 and "text so far is kept" in errors[0]
+    answer = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert answer.status == "error"
+    streamed = "".join(t for t in map(token_text, frames) if t is not None)
+    assert answer.content == streamed and streamed and ANSWER.startswith(streamed) and streamed != ANSWER
+    assert answer.error and "Traceback" not in answer.error
+    assert 'class="msg-error"' in frames[-1]
+
+
+async def test_a_new_question_cancels_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(Reply.text("slow " * 300, chunk_size=5, interval=0.01), Reply.text("Second answer."))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "first")
+    while token_text(await communicator.receive_from(timeout=5)) is None:
+        pass
+    await ask(communicator, "second")
+    await frames_until_done(communicator)  # the first answer, cancelled
+    await frames_until_done(communicator)  # the second
+    await communicator.disconnect()
+
+    first, second = [m async for m in Message.objects.filter(session=owner_chat, role="assistant").order_by("id")]
+    assert first.status == "cancelled" and first.content.startswith("slow")
+    second = await stored_answer(second.pk)
+    assert second.status == "complete" and second.content == "Second answer."
+    history = fake_openai.chat_requests[-1].json["messages"]
+    assert [m["content"] for m in history if m["role"] == "user"] == ["first", "second"]
+
+
+async def test_it_limits_the_running_answers_of_one_user(fake_openai, owner, owner_chat, owner_cookie, settings):
+    settings.CHAT = {**settings.CHAT, "MAX_RUNNING_GENERATIONS": 1}
+    other_chat = await ChatSession.objects.acreate(owner=owner, title="Other")
+    fake_openai.script(Reply.text("long " * 200, chunk_size=5, interval=0.01))
+    first = socket(owner_chat.pk, owner_cookie)
+    second = socket(other_chat.pk, owner_cookie)
+    await first.connect()
+    await second.connect()
+    await ask(first, "one")
+    while token_text(await first.receive_from(timeout=5)) is None:
+        pass
+    await ask(second, "two")
+    refusal = await second.receive_from(timeout=5)
+    assert "already have 1 answers being written" in refusal
+    assert 'data-text="two"' in refusal  # the unsent question goes back into the input
+    assert await Message.objects.filter(session=other_chat).acount() == 0
+    await first.send_json_to({"action": "stop"})
+    await frames_until_done(first)
+    await first.disconnect()
+    await second.disconnect()
+
+
+async def test_another_tab_joins_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.005))
+    first = socket(owner_chat.pk, owner_cookie)
+    await first.connect()
+    await ask(first, "go")
+    seen = 0
+    while seen < 10:
+        seen += token_text(await first.receive_from(timeout=5)) is not None
+    answer = await latest_answer(owner_chat)
+    second = socket(owner_chat.pk, owner_cookie, f"?watch={answer.pk}")
+    assert (await second.connect())[0]
+    frames = await frames_until_done(second)
+    snapshot = frames[0]
+    assert 'hx-swap-oob="innerHTML:#msg-' in snapshot
+    joined = token_text(snapshot) + "".join(t for t in map(token_text, frames[1:]) if t is not None)
+    assert joined == "abcdefghij" * 30
+    await frames_until_done(first)
+    await first.disconnect()
+    await second.disconnect()
+
+
+async def test_the_text_is_stored_while_it_streams(fake_openai, owner_chat, owner_cookie, settings):
+    settings.CHAT = {**settings.CHAT, "FLUSH_SECONDS": 0.05}
+    fake_openai.script(Reply.text("x" * 200, chunk_size=2, interval=0.01))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "go")
+    while token_text(await communicator.receive_from(timeout=5)) is None:
+        pass
+    answer = await latest_answer(owner_chat)
+    partial = ""
+    for _ in range(100):
+        await asyncio.sleep(0.03)
+        await answer.arefresh_from_db()
+        if answer.status == "streaming" and answer.content:
+            partial = answer.content
+            break
+    assert partial and len(partial) < 200
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+    assert (await stored_answer(answer.pk)).content == "x" * 200
+
+
+async def test_access_is_checked_again_on_every_message(fake_openai, owner_chat, owner_cookie):
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await owner_chat.adelete()
+    await ask(communicator, "still there?")
+    output = await communicator.receive_output(timeout=5)
+    assert output == {"type": "websocket.close", "code": 4403}
+    assert not REGISTRY.running()
+
+
+async def test_it_rejects_an_empty_question_without_storing_anything(owner_chat, owner_cookie):
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "   ")
+    frame = await communicator.receive_from(timeout=5)
+    assert "Type a question first." in frame
+    assert await Message.objects.filter(session=owner_chat).acount() == 0
+    await communicator.disconnect()

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from chat.markdown import render_markdown
+
+
+class Elements(HTMLParser):
+    """Every element and attribute a browser would create from the HTML."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str | None]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attributes.extend(attrs)
+
+
+def test_a_script_tag_and_an_onerror_handler_from_a_model_render_inert():
+    html = render_markdown(
+        'Here you go <script>alert("x")</script>\n\n<img src=x onerror="alert(1)">\n\n'
+        '<a href="javascript:alert(2)">click</a> [link](javascript:alert(3))'
+    )
+    elements = Elements(html)
+    assert "script" not in elements.tags and "img" not in elements.tags
+    assert not [name for name, _ in elements.attributes if name.startswith("on")]
+    assert not [value for name, value in elements.attributes if name == "href" and "javascript" in (value or "")]
+    assert "&lt;script&gt;" in html  # shown as text, not dropped silently
+
+
+def test_raw_html_that_survives_markdown_is_still_sanitized():
+    # A fenced block with an unknown language must not let markup through its info string.
+    html = render_markdown('```"><script>alert(1)</script>\ncode\n```')
+    assert "script" not in Elements(html).tags
+
+
+def test_code_blocks_are_highlighted_by_language():
+    html = render_markdown("```python\ndef login(request):\n    return None\n```")
+    assert '<pre class="highlight">' in html
+    assert '<span class="k">def</span>' in html and '<span class="nf">login</span>' in html
+
+
+def test_links_get_a_safe_rel_and_tables_render():
+    html = render_markdown("[docs](https://example.com)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+    assert 'rel="noopener noreferrer nofollow"' in html
+    assert "<table>" in html and "<td>1</td>" in html

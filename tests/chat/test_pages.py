@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from chat.models import ChatSession, Message
+from rag.models import Repository
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_list_shows_only_the_users_own_chats(owner_client, owner, other_user):
+    ChatSession.objects.create(owner=owner, title="Mine")
+    ChatSession.objects.create(owner=other_user, title="Theirs")
+    page = owner_client.get(reverse("chat-sessions")).content.decode()
+    assert "Mine" in page and "Theirs" not in page
+
+
+def test_a_new_chat_can_be_tied_to_an_own_repository(owner_client, owner):
+    repo = Repository.objects.create(owner=owner, name="shop")
+    response = owner_client.post(reverse("chat-create"), {"title": "About the shop", "repository": repo.pk})
+    session = ChatSession.objects.get(owner=owner)
+    assert response.status_code == 302 and response["Location"] == reverse("chat-session", args=[session.pk])
+    assert session.repository == repo and session.title == "About the shop"
+
+
+def test_a_new_chat_cannot_use_another_users_repository(owner_client, owner, other_user):
+    theirs = Repository.objects.create(owner=other_user, name="secret")
+    response = owner_client.post(reverse("chat-create"), {"title": "x", "repository": theirs.pk})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not ChatSession.objects.filter(owner=owner).exists()
+
+
+def test_a_chat_of_another_user_is_not_found(owner_client, other_user):
+    theirs = ChatSession.objects.create(owner=other_user, title="Theirs")
+    for name in ("chat-session", "chat-rename", "chat-delete"):
+        assert owner_client.get(reverse(name, args=[theirs.pk])).status_code == 404
+    assert owner_client.post(reverse("chat-delete", args=[theirs.pk])).status_code == 404
+    assert ChatSession.objects.filter(pk=theirs.pk).exists()
+
+
+def test_rename_and_delete_after_confirmation(owner_client, owner):
+    session = ChatSession.objects.create(owner=owner, title="Old")
+    owner_client.post(reverse("chat-rename", args=[session.pk]), {"title": "  New   name "})
+    session.refresh_from_db()
+    assert session.title == "New name"
+    confirm = owner_client.get(reverse("chat-delete", args=[session.pk])).content.decode()
+    assert "cannot be undone" in confirm and ChatSession.objects.filter(pk=session.pk).exists()
+    owner_client.post(reverse("chat-delete", args=[session.pk]))
+    assert not ChatSession.objects.filter(pk=session.pk).exists()
+
+
+def test_the_chat_page_shows_history_rendered_and_sanitized(owner_client, owner):
+    session = ChatSession.objects.create(owner=owner, title="Q")
+    Message.objects.create(session=session, role="user", content="<b>hi</b>")
+    Message.objects.create(
+        session=session,
+        role="assistant",
+        content='**Bold** <script>alert(1)</script> <img src=x onerror="alert(1)">',
+        intent="general",
+        metrics={"ttft_ms": 120, "latency_ms": 900, "tokens_in": 10, "tokens_out": 5, "model": "m1"},
+        steps=[{"node": "general_answer", "depth": 0, "duration_ms": 880.2, "detail": {"tool": "search_code", "arguments": {"query": "login"}, "result": "3 hits"}}],
+    )
+    page = owner_client.get(reverse("chat-session", args=[session.pk])).content.decode()
+    assert "<strong>Bold</strong>" in page
+    assert "<script>alert" not in page and "<img" not in page
+    assert "&lt;b&gt;hi&lt;/b&gt;" in page
+    assert "General" in page and "first token 120 ms" in page
+    assert "search_code" in page and "3 hits" in page
+    assert f'ws-connect="/ws/chats/{session.pk}/"' in page
+
+
+def test_a_streaming_answer_is_watched_by_the_page(owner_client, owner):
+    session = ChatSession.objects.create(owner=owner, title="Q")
+    answer = Message.objects.create(session=session, role="assistant", status="streaming", content="partial")
+    page = owner_client.get(reverse("chat-session", args=[session.pk])).content.decode()
+    assert f"?watch={answer.pk}" in page and 'data-status="streaming"' in page
+
+
+def test_staff_can_export_a_session_as_json(client, staff_user, owner):
+    session = ChatSession.objects.create(owner=owner, title="Q")
+    Message.objects.create(session=session, role="user", content="hello")
+    client.force_login(staff_user)
+    staff_user.is_superuser = True
+    staff_user.save()
+    response = client.get(reverse("admin:chat_chatsession_export", args=[session.pk]))
+    data = json.loads(response.content)
+    assert response["Content-Disposition"].startswith("attachment")
+    assert data["title"] == "Q" and data["messages"][0]["content"] == "hello"
+    change = client.get(reverse("admin:chat_chatsession_change", args=[session.pk])).content.decode()
+    assert "Download as JSON" in change and "hello" in change

@@ -1,0 +1,138 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real daphne
+process (and, where indexing is needed, a real worker) on the test database,
+with the model replaced by the local fake server streaming at a set rate."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection, connections
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.conftest import ROOT, product_process_env
+from tests.factories import PASSWORD, make_user
+from tests.llm.fakes import FakeProviderServer, fake_llm_server  # noqa: F401 (fixture)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(autouse=True)
+def allow_orm_beside_playwright(monkeypatch) -> None:
+    # Playwright's sync API runs an event loop in this thread; the test's own
+    # ORM calls are still plain synchronous code.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser(transactional_db, allow_orm_beside_playwright) -> Iterator[Browser]:
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (make test does it)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+        # While Playwright's loop runs, the test's ORM calls get connections of
+        # their own (asgiref's context-local storage); close them here, in the
+        # same context, so the test database can be dropped.
+        connections.close_all()
+
+
+@pytest.fixture
+def site(transactional_db, fake_llm_server: FakeProviderServer) -> Iterator[str]:  # noqa: F811
+    """The product's web process (daphne) on a free port, using the test database and the fake model."""
+    port = _free_port()
+    env = product_process_env()
+    env.update(fake_llm_server.env("openai"))
+    env["CHAT_FLUSH_SECONDS"] = "0.2"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited early:\n{proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("daphne did not answer within 30 s") from None
+            time.sleep(0.1)
+    yield url
+    stop_process(proc)
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Stop a child of the product and wait until its database sessions are gone,
+    so the test database can be dropped."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 5
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def page(browser: Browser, site: str, request) -> Iterator[Page]:
+    """A desktop-sized page; its screenshot is taken while the site still runs."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
+@pytest.fixture
+def person(transactional_db):
+    return make_user("reader")
+
+
+def log_in(page: Page, site: str, user) -> None:
+    page.goto(f"{site}/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{site}/chats/")
