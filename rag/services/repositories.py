@@ -16,7 +16,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from rag import storage
-from rag.intake import ArchiveReport, IntakeError, IntakeLimits, inspect_archive
+from rag.intake import ArchiveReport, IntakeError, IntakeLimits, inspect_archive, zip_directory
 from rag.models import Edge, Entrypoint, IndexRun, Repository, SourceFile, Symbol
 
 logger = logging.getLogger(__name__)
@@ -210,3 +210,24 @@ def delete_repository(repository: Repository) -> None:
         if not IndexRun.objects.filter(archive_path=path).exists() and os.path.exists(path):
             os.unlink(path)
 
+
+
+def start_index_run_from_path(
+    path: str | os.PathLike[str], *, owner, name: str = "", defer: bool = False, trigger: str = IndexRun.Trigger.COMMAND
+) -> IndexRun:
+    """``start_index_run`` for a zip file or a directory (zipped first, without skipped folders and links)."""
+    source = Path(path).expanduser()
+    if source.is_dir():
+        with tempfile.TemporaryFile() as handle:
+            zip_directory(source, handle)
+            handle.seek(0)
+            return start_index_run(
+                owner=owner, name=name or source.resolve().name, archive=handle, archive_name=f"{source.resolve().name}.zip",
+                trigger=trigger, created_by=owner, defer=defer,
+            )
+    if not source.is_file():
+        raise IntakeError(f"{source} is neither a zip file nor a directory.")
+    with open(source, "rb") as handle:
+        return start_index_run(
+            owner=owner, name=name, archive=handle, archive_name=source.name, trigger=trigger, created_by=owner, defer=defer,
+        )

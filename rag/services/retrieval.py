@@ -59,8 +59,8 @@ class RankingParams:
     path_tier: float = 1.0
     # Queries of at most this many words try AND semantics before OR.
     and_query_max_words: int = 6
-    # Files: a file's score is its best item plus this share of the others.
-    file_rest_share: float = 0.25
+    # Files: a file's score is the sum of its items' scores, the i-th best (0-based) weighted file_decay**i.
+    file_decay: float = 0.3
 
 
 DEFAULT_PARAMS = RankingParams()
@@ -305,7 +305,8 @@ def _query_vector(run: IndexRun, query: str, notes: list[str]):
 def _search_group(
     run: IndexRun, query: str, hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
     vector, limit: int, params: RankingParams,
-) -> list[SearchResult]:
+) -> tuple[list[SearchResult], bool]:
+    """Fused results of one layer group, and whether any lexical or symbol match was among them."""
     with connection.cursor() as cursor:
         channels: dict[str, list[int]] = {
             "lexical": _lexical(cursor, run.pk, layers, path_regex, docs, query, params),
@@ -338,7 +339,7 @@ def _search_group(
             )
         )
     results.sort(key=lambda r: (-r.score, r.path, r.start_line))
-    return results[:limit]
+    return results[:limit], bool(channels["lexical"] or channels["symbol"])
 
 
 def search(
@@ -375,45 +376,49 @@ def search(
     notes: list[str] = []
     vector = _query_vector(run, query, notes)
 
-    if layers:
-        chosen = _layers_for(mode, layers)
-        plans = [chosen]
-    elif mode == "auto":
-        first, second = (CODE_LAYERS, DOC_LAYERS) if hints.has_code else (DOC_LAYERS, CODE_LAYERS)
-        plans = [first, second]
-    else:
-        plans = [_layers_for(mode, None)]
-
     results: list[SearchResult] = []
     used: tuple[str, ...] = ()
-    for i, plan in enumerate(plans):
-        if layers:
-            groups = [(True, [l for l in plan if l in DOC_LAYERS]), (False, [l for l in plan if l in CODE_LAYERS])]
-            for docs, group in groups:
-                if group:
-                    results.extend(_search_group(run, query, hints, group, path_regex, docs, vector, limit, params))
-            results.sort(key=lambda r: (-r.score, r.path, r.start_line))
-            results = results[:limit]
+    if layers:
+        chosen = _layers_for(mode, layers)
+        for docs, group in ((True, [l for l in chosen if l in DOC_LAYERS]), (False, [l for l in chosen if l in CODE_LAYERS])):
+            if group:
+                results.extend(_search_group(run, query, hints, group, path_regex, docs, vector, limit, params)[0])
+        results.sort(key=lambda r: (-r.score, r.path, r.start_line))
+        results, used = results[:limit], tuple(chosen)
+    else:
+        # Vector search always returns neighbours, so "found nothing" means no
+        # full-text or symbol match: then the other group is tried, and kept
+        # when it does match.
+        if mode == "auto":
+            plans = [CODE_LAYERS, DOC_LAYERS] if hints.has_code else [DOC_LAYERS, CODE_LAYERS]
         else:
-            results = _search_group(run, query, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
-        used = tuple(plan)
-        if results:
-            break
-        if i + 1 < len(plans):
-            notes.append("nothing found in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
+            plans = [_layers_for(mode, None)]
+        fallback: tuple[list[SearchResult], tuple[str, ...]] | None = None
+        for i, plan in enumerate(plans):
+            found, matched = _search_group(run, query, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
+            if matched or (i + 1 == len(plans) and fallback is None):
+                results, used = found, tuple(plan)
+                break
+            if fallback is None and found:
+                fallback = (found, tuple(plan))
+            if i + 1 < len(plans):
+                notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
+        else:
+            if fallback is not None:
+                results, used = fallback
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
     return SearchResponse(results, resolved_mode, used, vector is not None, notes)
 
 
 def rank_files(items: Sequence[SearchResult], *, limit: int = 10, params: RankingParams = DEFAULT_PARAMS) -> list[FileScore]:
-    """Files ranked from retrieved items: best item's score plus a share of the rest."""
+    """Files ranked from retrieved items: item scores summed with geometrically decaying weights."""
     by_path: dict[str, list[SearchResult]] = {}
     for item in items:
         by_path.setdefault(item.path, []).append(item)
     scored = []
     for path, group in by_path.items():
         group.sort(key=lambda r: -r.score)
-        score = group[0].score + params.file_rest_share * sum(r.score for r in group[1:])
+        score = sum(r.score * params.file_decay**i for i, r in enumerate(group))
         scored.append(FileScore(path=path, score=score, best=group[0]))
     scored.sort(key=lambda f: (-f.score, f.path))
     return scored[:limit]

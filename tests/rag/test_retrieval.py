@@ -1,0 +1,126 @@
+"""Hybrid retrieval against a real index: spans, filters, test penalty, hints, modes, file ranking."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rag.services import RankingParams, SearchError, rank_files, search, search_files
+from rag.services.retrieval import glob_to_regex
+from rag.terms import lexical_words, query_hints, split_identifier, split_terms
+
+
+def test_results_carry_their_line_spans(shop):
+    top = search(shop, "login_view", mode="code", limit=3)[0]
+    assert (top.path, top.start_line, top.end_line) == ("shop/views.py", 4, 7)
+    assert top.content.startswith("def login_view") or "login_view" in top.title
+    assert top.citation == "shop/views.py:4-7"
+
+
+def test_the_path_glob_keeps_only_matching_files(shop):
+    in_models = search(shop, "cart", mode="code", path_glob="shop/models.py", limit=20)
+    assert in_models.items and {r.path for r in in_models} == {"shop/models.py"}
+    anywhere_py = search(shop, "cart", mode="code", path_glob="*.py", limit=20)
+    assert {r.path for r in anywhere_py} >= {"shop/models.py", "shop/views.py"}
+    under_tests = search(shop, "login_view", mode="code", path_glob="tests/**", limit=20)
+    assert {r.path for r in under_tests} == {"tests/test_views.py"}
+
+
+def test_test_files_rank_below_code_unless_the_query_is_about_tests(shop):
+    paths = [r.path for r in search(shop, "login_view", mode="code", limit=20)]
+    assert paths.index("shop/views.py") < paths.index("tests/test_views.py")
+    plain = {(r.path, r.layer): r.score for r in search(shop, "login_view opens the cart", mode="code", limit=20)}
+    about = {(r.path, r.layer): r.score for r in search(shop, "test: login_view opens the cart", mode="code", limit=20)}
+    key = ("tests/test_views.py", "C1_SYMBOL_CATALOG")
+    assert about[key] > plain[key] * 2
+
+
+def test_the_penalty_is_a_parameter(shop):
+    no_penalty = RankingParams(test_penalty=1.0, layer_weights={})
+    scores = {(r.path, r.layer): r.score for r in search(shop, "login_view", mode="code", limit=20, params=no_penalty)}
+    penalised = {(r.path, r.layer): r.score for r in search(shop, "login_view", mode="code", limit=20, params=RankingParams(test_penalty=0.5, layer_weights={}))}
+    key = ("tests/test_views.py", "C1_SYMBOL_CATALOG")
+    assert penalised[key] == pytest.approx(scores[key] * 0.5)
+
+
+def test_a_traceback_line_finds_the_enclosing_code(shop):
+    query = 'Traceback (most recent call last):\n  File "/srv/app/shop/models.py", line 12, in total\nTypeError: boom'
+    top = search(shop, query, mode="code", limit=3)[0]
+    assert top.path == "shop/models.py" and top.start_line <= 12 <= top.end_line
+    assert "symbol" in top.channels
+
+
+def test_auto_mode_searches_docs_for_prose_and_code_for_identifiers(shop):
+    prose = search(shop, "how do I deploy behind nginx")
+    assert prose.mode == "docs" and prose[0].path == "docs/deploy.md"
+    code = search(shop, "where is Cart.for_user defined")
+    assert code.mode == "code" and code[0].path == "shop/models.py"
+
+
+def test_auto_mode_falls_back_to_code_when_docs_have_no_match(shop):
+    response = search(shop, "sum of item prices")
+    assert response.mode == "code"
+    assert response[0].path == "shop/models.py"
+    assert any("searched the other layers" in note for note in response.notes)
+
+
+def test_layers_can_be_chosen_explicitly(shop):
+    response = search(shop, "cart", layers=["C1_SYMBOL_CATALOG", "D0_DOCS"], limit=20)
+    assert {r.layer for r in response} <= {"C1_SYMBOL_CATALOG", "D0_DOCS"}
+    with pytest.raises(SearchError):
+        search(shop, "cart", layers=["NOPE"])
+    with pytest.raises(SearchError):
+        search(shop, "   ")
+
+
+def test_files_are_ranked_from_items(shop):
+    files = search_files(shop, "Cart total price", limit=3)
+    assert files[0].path == "shop/models.py"
+    assert len({f.path for f in files}) == len(files)
+    ranked = rank_files(search(shop, "cart", mode="code", limit=20).items, limit=2)
+    assert len(ranked) == 2 and ranked[0].score >= ranked[1].score
+
+
+def test_a_repository_without_an_index_returns_nothing_and_says_why(owner):
+    from rag.models import Repository
+
+    empty = Repository.objects.create(owner=owner, name="empty")
+    response = search(empty, "anything")
+    assert response.items == [] and "no ready index" in response.notes[0]
+
+
+def test_query_hints_find_identifiers_paths_and_traceback_frames():
+    hints = query_hints(
+        'HttpResponseRedirect breaks in get_redirect_url; see django/http/response.py and django.db.models.Q\n'
+        'File "/usr/lib/python3/site-packages/django/core/handlers/base.py", line 197, in _get_response'
+    )
+    assert {"HttpResponseRedirect", "get_redirect_url", "_get_response"} <= hints.names
+    assert "django.db.models.Q" in hints.dotted
+    assert "django/http/response.py" in hints.paths
+    assert hints.frames[0].line == 197 and hints.frames[0].path.endswith("django/core/handlers/base.py")
+    assert not query_hints("how does the checkout work").has_code
+    assert query_hints("the pytest fixture fails").about_tests
+
+
+def test_identifiers_are_split_for_search_and_embedding():
+    assert split_identifier("HTTPResponseRedirect.get_url2") == ("http", "response", "redirect", "get", "url", "2")
+    assert split_terms("class LoginView(View): login_view()") == "login view"
+    assert lexical_words("Why does LoginView call the login_view?") == ["loginview", "login", "view", "call"]
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"),
+    [
+        ("*.md", "docs/a.md", True),
+        ("*.md", "docs/a.py", False),
+        ("rag/*.py", "rag/models.py", True),
+        ("rag/*.py", "rag/services/search.py", False),
+        ("rag/**/*.py", "rag/services/search.py", True),
+        ("rag/**/*.py", "rag/models.py", True),
+        ("rag/", "rag/x/y.txt", True),
+        ("tests", "tests/a.py", True),
+    ],
+)
+def test_path_globs(glob, path, matches):
+    assert bool(re.match(glob_to_regex(glob), path)) is matches
