@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from rag.evaluation.snapshots import SnapshotError, commit_timestamp, read_snapshot, resolve_mirror
-from tests.rag.evaluation.gitrepos import bare_clone, commit_files, init_repository
+from tests.rag.evaluation.gitrepos import bare_clone, commit_files, git, init_repository
 
 
 @pytest.fixture
@@ -68,3 +68,13 @@ def test_an_unknown_commit_is_a_clear_error(history):
     mirrors, _, _ = history
     with pytest.raises(SnapshotError, match="octo\\+pkg"):
         read_snapshot(resolve_mirror(mirrors, "octo+pkg"), "1" * 40)
+
+
+def test_blobs_missing_from_the_mirror_are_left_out_and_listed(tmp_path):
+    work = init_repository(tmp_path / "work")
+    commit = commit_files(work, {"README.md": "# Data\n", "data/huge.bin": "0123456789" * 100}, "first")
+    blob_id = git(work, "rev-parse", f"{commit}:data/huge.bin")
+    (work / ".git" / "objects" / blob_id[:2] / blob_id[2:]).unlink()
+    snapshot = read_snapshot(work, commit)
+    assert snapshot.contents == {"README.md": b"# Data\n"}
+    assert snapshot.absent_paths == ("data/huge.bin",)
