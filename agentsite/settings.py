@@ -199,6 +199,19 @@ LLM = {
     "RETRY_MAX_INTERVAL": env_float("LLM_RETRY_MAX_INTERVAL", 30.0, minimum=0.0),
     "AUDIT": env_bool("LLM_AUDIT", True),
     "LOG_TEXT_LIMIT": env_int("LLM_LOG_TEXT_LIMIT", 1500, minimum=100),
+    # Bearer token for /metrics (staff sessions need none); empty: staff only.
+    "METRICS_TOKEN": env_str("METRICS_TOKEN"),
+    # Long dialogs (llm/conversation): when to warm up a summarized standby context and swap it in.
+    "CONVERSATION": {
+        "WARMUP_THRESHOLD_RATIO": env_float("LLM_WARMUP_THRESHOLD_RATIO", 0.5, minimum=0.05, maximum=0.95),
+        "HANDOVER_THRESHOLD_RATIO": env_float("LLM_HANDOVER_THRESHOLD_RATIO", 0.9, minimum=0.1, maximum=1.0),
+        "RECENT_RATIO": env_float("LLM_RECENT_RATIO", 0.15, minimum=0.0, maximum=0.5),
+        "SUMMARY_RATIO": env_float("LLM_SUMMARY_RATIO", 0.1, minimum=0.01, maximum=0.5),
+        "ANSWER_RESERVE_RATIO": env_float("LLM_ANSWER_RESERVE_RATIO", 0.1, minimum=0.01, maximum=0.5),
+        "MAX_ANSWER_TOKENS": env_int("LLM_MAX_ANSWER_TOKENS", 4096, minimum=64),
+        "SUMMARY_CACHE_SECONDS": env_int("LLM_SUMMARY_CACHE_SECONDS", 24 * 3600, minimum=0),
+        "STRUCTURED": env_bool("LLM_STRUCTURED_ANSWERS", False),
+    },
     # Per provider: connection, models by purpose, and each model's context window in tokens.
     "PROVIDERS": {
         "gigachat": {

@@ -1,0 +1,11 @@
+"""Long dialogs: the conversation manager, its contexts, the dual-context handover and structured answers.
+
+- ``manager``: ``ConversationManager`` (one per active chat session), turn runners, chunks, metrics.
+- ``controller``: ``DualContextController``, the warm-up / handover strategy.
+- ``context``: ``LLMContext`` and the hard guard ``fit_to_window``.
+- ``store``: persisted summaries (``ConversationSummary``) behind the Django cache.
+- ``structured``: the JSON answer mode and its incremental parser.
+
+This package imports nothing at load time: ``llm.models`` imports ``store``
+while Django loads its apps.
+"""

@@ -1,0 +1,99 @@
+"""Structured answers: the model answers ``{internal_thought, is_safe, answer}`` as JSON.
+
+``StructuredAnswerParser`` reads the JSON as it streams (jiter's partial mode
+re-parses the growing buffer, which stays small: one answer) and releases only
+the ``answer`` text, as it arrives. Nothing is released before ``is_safe`` is
+known, so the first chunk the user sees carries the verdict; the
+``internal_thought`` is kept for the record and never released.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import jiter
+
+RESPONSE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "internal_thought": {"type": "string", "description": "Private reasoning; never shown to the user."},
+        "is_safe": {"type": "boolean", "description": "False when the answer would be harmful or unsafe to show."},
+        "answer": {"type": "string", "description": "The answer shown to the user, in Markdown."},
+    },
+    "required": ["internal_thought", "is_safe", "answer"],
+    "additionalProperties": False,
+}
+
+FORMAT_INSTRUCTION = (
+    "Respond with exactly one JSON object and nothing else, with these keys in this order:\n"
+    '- "internal_thought": your private reasoning (the user never sees it);\n'
+    '- "is_safe": false if answering would be harmful, unsafe or against policy, else true;\n'
+    '- "answer": the answer for the user, in Markdown (when is_safe is false, a short refusal).'
+)
+
+
+def model_params() -> dict[str, Any]:
+    """The portable ``model_params`` asking the provider for this schema."""
+    return {"json_schema": {"name": "structured_answer", "schema": RESPONSE_SCHEMA}}
+
+
+@dataclass(frozen=True)
+class StructuredUpdate:
+    """What a new piece of model output released: answer text, and ``is_safe`` once it is known."""
+
+    answer_delta: str = ""
+    is_safe: bool | None = None
+
+
+class StructuredAnswerParser:
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._released = 0
+        self.answer = ""
+        self.is_safe: bool | None = None
+        self.internal_thought = ""
+        self.finished = False
+
+    def _parse(self, *, final: bool) -> dict[str, Any]:
+        start = self._buffer.find(b"{")
+        if start < 0:
+            return {}
+        try:
+            value = jiter.from_json(bytes(self._buffer[start:]), partial_mode="off" if final else "trailing-strings")
+        except ValueError:
+            if not final:
+                return {}
+            # A model that broke the format mid-way: keep what a partial parse can still read.
+            value = jiter.from_json(bytes(self._buffer[start:]), partial_mode="trailing-strings")
+        return value if isinstance(value, dict) else {}
+
+    def _release(self, value: dict[str, Any], *, final: bool) -> StructuredUpdate:
+        if isinstance(value.get("internal_thought"), str):
+            self.internal_thought = value["internal_thought"]
+        if isinstance(value.get("is_safe"), bool):
+            self.is_safe = value["is_safe"]
+        if isinstance(value.get("answer"), str):
+            self.answer = value["answer"]
+        if self.is_safe is None and not final:
+            # The verdict must travel with the first chunk: hold the answer back until it is known.
+            return StructuredUpdate()
+        delta = self.answer[self._released :]
+        self._released = len(self.answer)
+        return StructuredUpdate(answer_delta=delta, is_safe=self.is_safe)
+
+    def feed(self, text: str) -> StructuredUpdate:
+        self._buffer.extend(text.encode("utf-8"))
+        return self._release(self._parse(final=False), final=False)
+
+    def finish(self) -> StructuredUpdate:
+        """The rest once the model is done. A model that ignored the format has its raw text as the answer."""
+        self.finished = True
+        value = self._parse(final=True)
+        if not value and self._buffer.strip():
+            value = {"answer": self._buffer.decode("utf-8", "replace")}
+        return self._release(value, final=True)
+
+    def record(self) -> dict[str, Any]:
+        """The whole structured answer, for storage and audit (``internal_thought`` included)."""
+        return {"internal_thought": self.internal_thought, "is_safe": self.is_safe, "answer": self.answer}
