@@ -16,8 +16,9 @@
   again for the hunks that failed, with the reason each one failed.
 - ``project_edits_self_check`` applies every hunk to the indexed text (see
   ``diffs``: the old lines must match exactly) and parses every changed
-  Python file. Failing files go back to ``project_edits_hunks`` until
-  ``MAX_ATTEMPTS`` tries per file.
+  Python file. Failing files go back to ``project_edits_hunks``, with the
+  reasons, until ``MAX_ATTEMPTS`` tries per file. On the last pass the model
+  reviews the patch that applies; what it flags is reported with the patch.
 - ``project_edits_deliver`` renders the patch from the edited texts (so
   ``git apply`` accepts it on the uploaded tree), streams the answer with the
   patch in a ``diff`` block, and attaches it as a ``patch`` artifact. Hunks
@@ -97,6 +98,28 @@ PLAN_SCHEMA: dict[str, Any] = {
 }
 
 
+REVIEW_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "ok": {"type": "boolean"},
+        "issues": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string"},
+                    "kind": {"type": "string"},
+                    "problem": {"type": "string"},
+                    "fix": {"type": "string"},
+                },
+                "required": ["problem"],
+            },
+        },
+    },
+    "required": ["ok"],
+}
+
+
 @dataclass(frozen=True)
 class PlannedChange:
     path: str
@@ -146,6 +169,8 @@ class EditsRun:
     notes: tuple[str, ...] = ()
     # Paths of the files the next ``project_edits_hunks`` pass writes.
     pending: tuple[str, ...] = ()
+    # What the model's review of the final patch found.
+    review: tuple[str, ...] = ()
 
     def evolve(self, **changes: Any) -> EditsRun:
         return dataclasses.replace(self, **changes)
@@ -367,16 +392,17 @@ async def project_edits_hunks(ctx: AgentContext[str], runtime: Runtime[TurnServi
         if work.path in run.pending:
             text = texts.get(work.path)
             if work.attempts == 0:
-                prompt, content = "project_edits_hunks", _hunks_request(ctx.input, run, work, text)
+                content = _hunks_request(ctx.input, run, work, text)
             else:
-                prompt, content = "project_edits_self_check", _fix_request(ctx.input, run, work, text)
-            work = _next_try(work, await ask_text(runtime, prompt, content, temperature=0.0))
+                content = _fix_request(ctx.input, run, work, text)
+            work = _next_try(work, await ask_text(runtime, "project_edits_hunks", content, temperature=0.0))
         files.append(work)
     return ctx.with_state(edits=run.evolve(files=tuple(files), pending=()))
 
 
 @node(name="project_edits_self_check")
 async def project_edits_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    """Apply and parse every file's diff; once nothing is left to retry, have the model review the patch."""
     run = _run(ctx)
     texts = await sync_to_async(material.file_texts, thread_sensitive=True)(run.view, [w.path for w in run.files])
     files = []
@@ -387,7 +413,33 @@ async def project_edits_self_check(ctx: AgentContext[str], runtime: Runtime[Turn
         files.append(work)
         if work.failures and work.attempts < MAX_ATTEMPTS:
             retry.append(work.path)
-    return ctx.with_state(edits=run.evolve(files=tuple(files), pending=tuple(retry)))
+    run = run.evolve(files=tuple(files), pending=tuple(retry))
+    if not retry:
+        patch = render_patch(_shippable(run))
+        if patch:
+            run = run.evolve(review=await _review(runtime, ctx.input, run, patch))
+    return ctx.with_state(edits=run)
+
+
+async def _review(runtime: Runtime[TurnServices], request: str, run: EditsRun, patch: str) -> tuple[str, ...]:
+    """The reviewer's issues with a patch that applies (empty when it found none)."""
+    plan = "\n".join(f"- {w.path}: {_changes_text(w)}" for w in run.files)
+    content = (
+        f"The user's request:\n{request}\n\nThe plan: {run.summary or '(no summary)'}\n{plan}\n\n"
+        f"The code it was planned from:\n{_sources_text(run.sources)}\n\nThe patch:\n```diff\n{patch}```"
+    )
+    answer = await ask_json(runtime, "project_edits_self_check", content, REVIEW_SCHEMA)
+    if answer.value is None:
+        return (f"the review's answer could not be read ({answer.problem})",)
+    issues = answer.value.get("issues") or ()
+    found = tuple(
+        (f"`{issue['path']}`: " if issue.get("path") else "") + issue["problem"]
+        + (f" (fix: {issue['fix']})" if issue.get("fix") else "")
+        for issue in issues
+    )
+    if not answer.value["ok"] and not found:
+        return ("the reviewer found the patch incorrect without naming the problem",)
+    return found
 
 
 def _check_route(ctx: AgentContext[Any]) -> str:
@@ -400,6 +452,10 @@ def _usable(work: FileWork) -> FileCheck | None:
     if check is None or work.answer_problem or check.syntax_error or not check.changed:
         return None
     return check
+
+
+def _shippable(run: EditsRun) -> list[FileCheck]:
+    return [check for check in (_usable(work) for work in run.files) if check is not None]
 
 
 def _failure_lines(work: FileWork) -> list[str]:
@@ -443,6 +499,11 @@ def answer_text(run: EditsRun, patch: str, patch_name: str) -> str:
     failures = [line for work in run.files for line in _failure_lines(work)]
     if failures:
         parts.append("**Not in the patch** (these still failed the check):\n\n" + "\n".join(failures))
+    if run.review:
+        parts.append(
+            "**The review of the patch flags** (check these before applying it):\n"
+            + "\n".join(f"- {issue}" for issue in run.review)
+        )
     if run.tests:
         parts.append("**Tests to add or update:**\n" + "\n".join(f"- {t}" for t in run.tests))
     if run.questions:
@@ -455,8 +516,7 @@ def answer_text(run: EditsRun, patch: str, patch_name: str) -> str:
 @node(name="project_edits_deliver")
 async def project_edits_deliver(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     run = _run(ctx)
-    checks = [check for check in (_usable(work) for work in run.files) if check is not None]
-    patch = render_patch(checks)
+    patch = render_patch(_shippable(run))
     name = artifact_name(run.summary or ctx.input[:60] or "change", ".patch")
     text = answer_text(run, patch, name)
     await runtime.emit(AgentEvent(type="text", text=text))

@@ -61,6 +61,9 @@ BROKEN_SYNTAX_DIFF = f"""```diff
 """
 
 
+REVIEW_OK = Reply.text(json.dumps({"ok": True, "issues": []}))
+
+
 def plan(*changes: tuple[str, str]) -> Reply:
     return Reply.text(
         json.dumps(
@@ -79,7 +82,7 @@ def user_text(request) -> str:
 
 
 def test_an_edits_request_produces_a_patch_git_apply_accepts(shopapp, model, tmp_path):
-    model.script(plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF))
+    model.script(plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF), REVIEW_OK)
 
     final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
 
@@ -92,8 +95,8 @@ def test_an_edits_request_produces_a_patch_git_apply_accepts(shopapp, model, tmp
     assert checked.returncode == 0, checked.stderr
     answer = texts(events)
     assert f"```diff\n{patch.rstrip()}\n```" in answer
-    assert "Not in the patch" not in answer
-    assert len(model.chat_requests) == 2
+    assert "Not in the patch" not in answer and "review of the patch flags" not in answer
+    assert len(model.chat_requests) == 3
     # The model saw the file with its real line numbers.
     assert "10 | def compute_tax(amount_cents: int) -> int:" in user_text(model.chat_requests[1])
     assert final.state["artifacts"] == (artifact,)
@@ -104,12 +107,13 @@ def test_a_hunk_that_does_not_apply_is_regenerated_with_the_reason(shopapp, mode
         plan((PRICING, "raise ValueError for negative amounts")),
         Reply.text(STALE_PRICING_DIFF),
         Reply.text(GOOD_PRICING_DIFF),
+        REVIEW_OK,
     )
 
     final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
 
     requests = model.chat_requests
-    assert len(requests) == 3
+    assert len(requests) == 4
     fix_request = user_text(requests[2])
     assert "Hunk 1 failed: its context and removed lines do not appear in the indexed file" in fix_request
     assert "'def compute_tax(amount: int) -> int:'" in fix_request
@@ -123,11 +127,12 @@ def test_a_hunk_that_keeps_failing_is_reported_and_the_rest_still_ships(shopapp,
         plan((PRICING, "raise ValueError for negative amounts"), (TASKS, "purge after 14 days")),
         Reply.text(GOOD_PRICING_DIFF),
         *[Reply.text(STALE_TASKS_DIFF)] * MAX_ATTEMPTS,
+        REVIEW_OK,
     )
 
     final, events = run_graph(EDITS_GRAPH, "Reject negative amounts and purge carts after 14 days", shopapp)
 
-    assert len(model.chat_requests) == 1 + 1 + MAX_ATTEMPTS
+    assert len(model.chat_requests) == 1 + 1 + MAX_ATTEMPTS + 1
     answer = texts(events)
     assert "**Not in the patch** (these still failed the check)" in answer
     assert (
@@ -145,6 +150,7 @@ def test_a_change_that_breaks_python_syntax_is_regenerated(shopapp, model, tmp_p
         plan((PRICING, "raise ValueError for negative amounts")),
         Reply.text(BROKEN_SYNTAX_DIFF),
         Reply.text(GOOD_PRICING_DIFF),
+        REVIEW_OK,
     )
 
     final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
@@ -154,6 +160,24 @@ def test_a_change_that_breaks_python_syntax_is_regenerated(shopapp, model, tmp_p
     [artifact] = artifacts(events)
     assert "+    if amount_cents < 0:\n" in artifact["content"]
     assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+
+
+def test_what_the_review_flags_is_reported_with_the_patch(shopapp, model):
+    review = {"ok": False, "issues": [{"path": PRICING, "kind": "complete", "problem": "apply_discount still accepts negative totals", "fix": "check there too"}]}
+    model.script(
+        plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF), Reply.text(json.dumps(review))
+    )
+
+    final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+
+    answer = texts(events)
+    assert (
+        "**The review of the patch flags** (check these before applying it):\n"
+        f"- `{PRICING}`: apply_discount still accepts negative totals (fix: check there too)"
+    ) in answer
+    # The review sees the patch that applies.
+    assert "+    if amount_cents < 0:" in user_text(model.chat_requests[2])
+    assert len(artifacts(events)) == 1
 
 
 def test_with_the_offline_provider_it_says_edits_need_a_model(shopapp, settings):
