@@ -109,6 +109,9 @@ class SourceFile(models.Model):
     # Bytes that were not valid UTF-8 and were replaced.
     replaced_bytes = models.BooleanField(default=False)
     text = models.TextField()
+    # The file's analysis (rag.analysis.serialization), fed back to the next
+    # run so an unchanged file skips the per-file pass.
+    analysis = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["path"]

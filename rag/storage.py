@@ -83,7 +83,7 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]],
                 if json_positions:
                     row = list(row)
                     for i in json_positions:
-                        row[i] = json.dumps(row[i])
+                        row[i] = None if row[i] is None else json.dumps(row[i])
                 copy.write_row(row)
                 count += 1
     return count

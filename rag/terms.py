@@ -73,6 +73,8 @@ FILE_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|
 DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 CAMEL_CASE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}\b")
+# URL paths such as /shop/checkout or /orders/<int:pk>/ (at least one letter, not a file path).
+ROUTE = re.compile(r"(?<![\w.])(/(?:[A-Za-z0-9_\-.]+|<[^>\s]+>|\{[^}\s]+\})(?:/(?:[A-Za-z0-9_\-.]+|<[^>\s]+>|\{[^}\s]+\}))*/?)")
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
 TEST_WORDS = re.compile(r"\b(tests?|testing|pytest|unittest|test_\w+|\w+_test|fixtures?|conftest)\b", re.IGNORECASE)
 
@@ -92,11 +94,12 @@ class QueryHints:
     dotted: set[str] = field(default_factory=set)  # qualified names / module paths
     paths: set[str] = field(default_factory=set)  # file paths
     frames: list[TracebackFrame] = field(default_factory=list)
+    routes: set[str] = field(default_factory=set)  # URL paths
     about_tests: bool = False
 
     @property
     def has_code(self) -> bool:
-        return bool(self.names or self.dotted or self.paths or self.frames)
+        return bool(self.names or self.dotted or self.paths or self.frames or self.routes)
 
 
 def _is_file_like(dotted: str) -> bool:
@@ -112,6 +115,10 @@ def query_hints(query: str) -> QueryHints:
             hints.names.add(frame.function)
     for match in FILE_PATH.finditer(query):
         hints.paths.add(match.group(1))
+    for match in ROUTE.finditer(TRACEBACK_LINE.sub(" ", query)):
+        route = match.group(1)
+        if any(ch.isalpha() for ch in route) and not FILE_PATH.fullmatch(route.strip("/")) and route.count("/") < 12:
+            hints.routes.add(route.rstrip("/") or "/")
     for match in DOTTED.finditer(query):
         value = match.group(0)
         if _is_file_like(value) or value.count(".") > 6:

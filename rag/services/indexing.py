@@ -21,11 +21,11 @@ import numpy as np
 from django.utils import timezone
 
 from rag import storage
-from rag.analysis.repository import analyze_repository
+from rag.analysis import analyze_repository, file_analysis_from_dict, file_analysis_to_dict
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError, extract_files
-from rag.models import LAYERS, IndexRun, Repository
+from rag.models import LAYERS, IndexRun, Repository, SourceFile
 from rag.services.repositories import activate_index, drop_run_rows, prune_superseded
 from rag.terms import looks_like_test_path, split_terms
 
@@ -257,12 +257,14 @@ def _load_relational(run: IndexRun, extraction: Extraction, files: dict[str, Fil
     run_id = run.pk
     storage.copy_rows(
         "rag_sourcefile",
-        ("run_id", "path", "content_hash", "language", "size", "line_count", "replaced_bytes", "text"),
+        ("run_id", "path", "content_hash", "language", "size", "line_count", "replaced_bytes", "text", "analysis"),
         (
             (run_id, f.path, f.content_hash, (files[f.path].language if f.path in files else f.language), f.size,
-             f.text.count("\n") + (0 if f.text.endswith("\n") or not f.text else 1), f.replaced_bytes, f.text)
+             f.text.count("\n") + (0 if f.text.endswith("\n") or not f.text else 1), f.replaced_bytes, f.text,
+             file_analysis_to_dict(files[f.path]) if f.path in files else None)
             for f in extraction.files
         ),
+        json_columns=("analysis",),
     )
     symbols = [s for fa in files.values() for s in fa.symbols]
     edges = [e for fa in files.values() for e in fa.edges]
@@ -319,7 +321,18 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 )
         previous = _previous_ready_run(run.repository, run)
         with progress.stage("analyze", "analysing files") as step:
-            analysis = analyze_repository({f.path: f.text for f in extraction.files})
+            unchanged: set[str] = set()
+            earlier: dict[str, FileAnalysis] = {}
+            if previous is not None:
+                old_hashes = dict(previous.files.values_list("path", "content_hash"))
+                unchanged = {f.path for f in extraction.files if old_hashes.get(f.path) == f.content_hash}
+                for path, stored in SourceFile.objects.filter(run=previous, path__in=unchanged).values_list("path", "analysis"):
+                    restored = file_analysis_from_dict(stored) if stored else None
+                    if restored is not None:
+                        earlier[path] = restored
+            counts["files_unchanged"] = len(unchanged)
+            analysis = analyze_repository({f.path: f.text for f in extraction.files}, previous=earlier)
+            counts["files_reused"] = len(analysis.reused)
             files = analysis.files
             counts["analysis_errors"] = sum(1 for fa in files.values() if fa.error)
             symbols_by_qname = {s.qname: s for fa in files.values() for s in fa.symbols}
@@ -335,13 +348,8 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 counts[item.layer] += 1
         with progress.stage("embed", "embedding") as step:
             reuse: dict[str, Any] = {}
-            unchanged: set[str] = set()
-            if previous is not None:
-                old_hashes = dict(previous.files.values_list("path", "content_hash"))
-                unchanged = {f.path for f in extraction.files if old_hashes.get(f.path) == f.content_hash}
-                if previous.embedder == embedder.name:
-                    reuse = storage.existing_embeddings(previous.pk, [i.embed_hash for i in items if i.embed_hash])
-            counts["files_unchanged"] = len(unchanged)
+            if previous is not None and previous.embedder == embedder.name:
+                reuse = storage.existing_embeddings(previous.pk, [i.embed_hash for i in items if i.embed_hash])
             embedding_error = ""
             try:
                 computed, reused = embed_items(items, embedder, reuse, step)

@@ -11,7 +11,7 @@ an evaluation can tune them without touching this code.
 
 from __future__ import annotations
 
-import logging
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,8 +23,6 @@ from django.db import connection
 from rag.embeddings import embedder_for_index
 from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS, IndexRun, Repository
 from rag.terms import QueryHints, lexical_words, query_hints
-
-logger = logging.getLogger(__name__)
 
 Mode = Literal["code", "docs", "auto"]
 DEFAULT_LIMIT = 8
@@ -258,6 +256,14 @@ def _symbol(cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHin
             [*args, path, "%/" + path.replace("%", "").replace("_", r"\_")],
         )
         add(cursor.fetchall(), params.path_tier)
+    for route in sorted(hints.routes)[:10]:
+        # Entrypoints whose route contains the path the query names.
+        cursor.execute(
+            f"SELECT id, layer FROM rag_item WHERE {where} AND layer = 'C3_ENTRYPOINTS' "
+            "AND metadata->>'route_or_command' LIKE %s LIMIT 50",
+            [*args, "%" + route.replace("%", "").replace("_", r"\_") + "%"],
+        )
+        add(cursor.fetchall(), params.dotted_tier)
     for frame in hints.frames[:20]:
         tail = frame.path.rsplit("/site-packages/", 1)[-1].lstrip("/")
         parts = tail.split("/")
@@ -334,7 +340,8 @@ def _search_group(
         results.append(
             SearchResult(
                 id=item_id, path=path, layer=layer, title=title, content=content,
-                metadata=metadata if isinstance(metadata, dict) else {}, score=score, start_line=start, end_line=end,
+                # Django's connections load jsonb as text (JSONField decodes it); raw SQL decodes here.
+                metadata=json.loads(metadata) if isinstance(metadata, str) else metadata, score=score, start_line=start, end_line=end,
                 channels=ranks[item_id],
             )
         )

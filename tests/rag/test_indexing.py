@@ -48,6 +48,8 @@ def test_reindex_of_a_changed_zip_reuses_unchanged_files(shop, owner):
     first.refresh_from_db()
     assert first.status == IndexRun.Status.SUPERSEDED
     assert second.counts["files_unchanged"] == 5
+    # Their analysis (chunks, symbols, edges) came from the stored one instead of a new pass.
+    assert second.counts["files_reused"] == 5
     # Only the items of the changed file (its new chunks and symbols) were embedded again.
     assert 0 < second.counts["embeddings_computed"] <= 6
     assert second.counts["embeddings_reused"] >= second.counts["items"] - second.counts["C2_DEPENDENCY_GRAPH"] - 6

@@ -16,6 +16,8 @@ def test_results_carry_their_line_spans(shop):
     assert (top.path, top.start_line, top.end_line) == ("shop/views.py", 4, 7)
     assert top.content.startswith("def login_view") or "login_view" in top.title
     assert top.citation == "shop/views.py:4-7"
+    symbol = next(r for r in search(shop, "login_view", mode="code", limit=5) if r.layer == "C1_SYMBOL_CATALOG")
+    assert symbol.metadata["kind"] == "function" and symbol.metadata["qname"] == "shop.views.login_view"
 
 
 def test_the_path_glob_keeps_only_matching_files(shop):

@@ -1,0 +1,107 @@
+"""The shopapp fixture (Flask + click + Django + FastAPI + Celery) indexed through the pipeline:
+symbols, cross-file edges and entrypoints read back exactly from the database, and the graph walked."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.models import Edge, Entrypoint, Symbol
+from rag.services import callees, callers, find_symbol, list_entrypoints, read_source, search
+from tests.fixtures.projects import zip_project
+from tests.rag.analysis.test_fixture_project import CROSS_FILE_EDGES, ENTRYPOINTS, SYMBOLS
+from tests.rag.conftest import index_zip
+
+
+@pytest.fixture
+def shopapp(owner, upload_dir):
+    run = index_zip(owner, zip_project(), name="shopapp")
+    assert run.status == "ready", run.error
+    return run.repository
+
+
+def test_the_stored_symbols_are_exactly_the_fixture_symbols(shopapp):
+    stored = set(Symbol.objects.filter(run=shopapp.active_run).values_list("qname", "kind", "is_entry_candidate"))
+    assert stored == SYMBOLS
+
+
+def test_the_stored_entrypoints_are_exactly_the_fixture_entrypoints(shopapp):
+    stored = {
+        (e.entry_type, e.framework, e.route_or_command, tuple(e.methods), e.handler, e.path, e.start_line, e.end_line)
+        for e in Entrypoint.objects.filter(run=shopapp.active_run)
+    }
+    assert stored == ENTRYPOINTS
+
+
+def test_the_cross_file_edges_are_stored_resolved(shopapp):
+    resolved = set(
+        Edge.objects.filter(run=shopapp.active_run, resolution="resolved").values_list("kind", "src", "raw", "dst")
+    )
+    assert CROSS_FILE_EDGES <= resolved
+
+
+def test_callers_walk_up_the_call_graph_to_the_requested_depth(shopapp):
+    direct = callers(shopapp, "shopapp.pricing.compute_tax")
+    assert {(e.src, e.path, e.line) for e in direct} == {
+        ("shopapp.pricing.apply_discount", "src/shopapp/pricing.py", 19),
+        ("shopapp.cli.tax_command", "src/shopapp/cli.py", 23),
+        ("shopapp.reports.tax_report", "src/shopapp/reports.py", 15),
+    }
+    two_levels = {(e.src, e.depth) for e in callers(shopapp, "compute_tax", depth=2)}
+    assert two_levels == {
+        ("shopapp.pricing.apply_discount", 1),
+        ("shopapp.cli.tax_command", 1),
+        ("shopapp.reports.tax_report", 1),
+        ("shopapp.services.checkout.CheckoutService.place_order", 2),
+        ("shopapp.api.create_order", 2),
+        ("tests.test_checkout.test_discount_applies_before_tax", 2),
+    }
+
+
+def test_callees_include_unresolved_calls_with_their_raw_text(shopapp):
+    edges = callees(shopapp, "shopapp.services.checkout.CheckoutService.place_order")
+    assert {(e.dst, e.raw, e.resolution) for e in edges} == {
+        ("shopapp.services.checkout.CheckoutError", "CheckoutError", "resolved"),
+        ("shopapp.services.checkout.CheckoutService.build_order", "self.build_order", "resolved"),
+        ("shopapp.pricing.apply_discount", "pricing.apply_discount", "resolved"),
+        (None, "send_receipt.delay", "partial"),
+        (None, "logger.info", "partial"),
+    }
+    deeper = {e.dst for e in callees(shopapp, "shopapp.services.checkout.CheckoutService.place_order", depth=2) if e.depth == 2}
+    assert {"shopapp.pricing.compute_tax", "shopapp.models.Order.subtotal_cents", "shopapp.models.Order.add"} <= deeper
+
+
+def test_find_symbol_by_short_or_qualified_name(shopapp):
+    [found] = find_symbol(shopapp, "CheckoutService")
+    assert (found.qname, found.path, found.start_line, found.end_line) == (
+        "shopapp.services.checkout.CheckoutService", "src/shopapp/services/checkout.py", 19, 38,
+    )
+    assert [s.qname for s in find_symbol(shopapp, "checkout.CheckoutService.place_order")] == [
+        "shopapp.services.checkout.CheckoutService.place_order"
+    ]
+    assert {s.qname for s in find_symbol(shopapp, "validate")} == {
+        "shopapp.models.BaseModel.validate", "shopapp.models.Product.validate",
+    }
+    assert find_symbol(shopapp, "NoSuchThing") == []
+
+
+def test_entrypoints_of_one_kind(shopapp):
+    flask_routes = {(e.route_or_command, e.methods) for e in list_entrypoints(shopapp, "http") if e.framework == "flask"}
+    assert flask_routes == {("/shop/cart", ("GET", "POST")), ("/shop/orders/<int:order_id>", ("GET",)), ("/shop/checkout", ("POST",))}
+    tasks = {e.handler for e in list_entrypoints(shopapp, "celery")}
+    assert tasks == {"shopapp.tasks.send_receipt", "shopapp.tasks.purge_abandoned_carts"}
+    assert len(list_entrypoints(shopapp)) == len(ENTRYPOINTS)
+    with pytest.raises(ValueError):
+        list_entrypoints(shopapp, "soap")
+
+
+def test_a_route_in_the_query_finds_its_entrypoint(shopapp):
+    top = search(shopapp, "POST /shop/checkout returns 400", limit=3)[0]
+    assert top.layer == "C3_ENTRYPOINTS"
+    assert top.metadata["handler"] == "shopapp.web.routes.checkout"
+    assert (top.path, top.start_line, top.end_line) == ("src/shopapp/web/routes.py", 20, 27)
+
+
+def test_the_latin1_file_is_readable_in_the_index(shopapp):
+    source = read_source(shopapp, "src/shopapp/legacy.py")
+    assert "\ufffd" in source.text
+    assert shopapp.active_run.counts["files_with_replaced_bytes"] == 1
