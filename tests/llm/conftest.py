@@ -14,3 +14,12 @@ def close_async_orm_connections():
     """Close the connection the async ORM opened in its worker thread, so the test database can be dropped."""
     yield
     asyncio.run(sync_to_async(connections.close_all, thread_sensitive=True)())
+
+
+@pytest.fixture
+def without_audit_rows(settings):
+    """Adapter tests need no database: calls are logged but not stored.
+
+    Request it before the fake-server fixtures (they copy ``settings.LLM``).
+    """
+    settings.LLM = {**settings.LLM, "AUDIT": False}

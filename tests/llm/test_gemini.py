@@ -9,7 +9,7 @@ from llm.registry import get_provider
 from llm.types import ChatRequest, Message, ToolCall, ToolSpec
 from tests.llm.fakes import Reply, fake_gemini, fake_llm_server  # noqa: F401
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("without_audit_rows")
 
 QUESTION = ChatRequest(messages=(Message("system", "Be brief."), Message("user", "Hello")))
 

@@ -12,7 +12,7 @@ from llm.retry import LLMError, ProviderConnectionError, ProviderHTTPError, Prov
 from llm.types import ChatRequest, Message, ToolSpec
 from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("without_audit_rows")
 
 QUESTION = ChatRequest(messages=(Message("system", "Be brief."), Message("user", "Say hello")))
 

@@ -205,7 +205,7 @@ def test_keys_of_other_providers_are_ignored_so_switching_never_fails(adapter, k
 PORTABLE = {"temperature": 0.2, "max_tokens": 64, "reasoning_effort": "high", "json_schema": SCHEMA}
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("without_audit_rows")
 async def test_openai_sends_the_translated_params(fake_openai):
     await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=PORTABLE))
     sent = fake_openai.chat_requests[-1].json
@@ -214,7 +214,7 @@ async def test_openai_sends_the_translated_params(fake_openai):
     assert "reasoning_effort" not in sent and "json_schema" not in sent
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("without_audit_rows")
 async def test_gigachat_sends_the_translated_params(fake_gigachat):
     fake_gigachat.script(Reply.tool_call("answer", {"intent": "general"}))
     completion = await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=PORTABLE))
@@ -224,7 +224,7 @@ async def test_gigachat_sends_the_translated_params(fake_gigachat):
     assert completion.text == '{"intent": "general"}'
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("without_audit_rows")
 async def test_gemini_sends_the_translated_params(fake_gemini):
     await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=PORTABLE))
     sent = fake_gemini.chat_requests[-1].json

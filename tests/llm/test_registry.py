@@ -12,7 +12,7 @@ from llm.registry import close_providers, get_provider
 from llm.retry import NotConfigured
 from llm.types import ChatRequest, Message
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("without_audit_rows")
 
 
 def unconfigured(settings_llm):
