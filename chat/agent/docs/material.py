@@ -37,7 +37,8 @@ SOURCE_MAX_LINES = 80
 # The offline reference lists at most this many modules, the most relevant first.
 REFERENCE_MODULES = 150
 POLICY_QUERY = "documentation conventions style guide contributing docstrings writing docs"
-POLICY_PATH = re.compile(r"(^|/)(contributing|conventions?|style|styleguide|guidelines?|docs?/)", re.I)
+# Files that state how the repository writes (CONTRIBUTING.md, docs/STYLE.md, WRITING_DOCS.rst, ...).
+POLICY_FILE = re.compile(r"(^|/)[^/]*(contributing|conventions?|style|guidelines|writing)[^/]*$", re.I)
 NAMES_PER_KIND = 6
 
 
@@ -146,7 +147,7 @@ def policy_text(view: IndexView, query: str, *, cap: int = POLICY_CHARS) -> str:
     sections = [
         f"From {item.citation}:\n{item.content.strip()}"
         for item in response.items
-        if item.layer == "D0_DOCS" and POLICY_PATH.search(item.path)
+        if item.layer == "D0_DOCS" and POLICY_FILE.search(item.path)
     ]
     kept: list[str] = []
     used = 0

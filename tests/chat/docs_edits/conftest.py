@@ -41,12 +41,30 @@ def shopapp_files() -> dict[str, bytes]:
     }
 
 
-def shopapp_zip() -> bytes:
+def zip_of(files: dict[str, bytes | str], top: str) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for path, data in shopapp_files().items():
-            archive.writestr(f"shopapp/{path}", data)
+        for path, data in files.items():
+            archive.writestr(f"{top}/{path}", data)
     return buffer.getvalue()
+
+
+def shopapp_zip() -> bytes:
+    return zip_of(shopapp_files(), "shopapp")
+
+
+@pytest.fixture
+def index_files(owner, settings, tmp_path):
+    """Upload and index a small project given as ``{path: text}``; returns its repository."""
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+
+    def index(files: dict[str, bytes | str], name: str) -> Repository:
+        run = start_index_run(owner=owner, name=name, archive=io.BytesIO(zip_of(files, name)), archive_name=f"{name}.zip", defer=False)
+        run = run_index(run.pk)
+        assert run.status == IndexRun.Status.READY, run.error
+        return Repository.objects.get(pk=run.repository_id)
+
+    return index
 
 
 @pytest.fixture(scope="module")

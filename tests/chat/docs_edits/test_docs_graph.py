@@ -1,0 +1,132 @@
+"""The docs graph with a model scripted at the HTTP level, on the indexed shopapp fixture."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from chat.agent.citing import parse_cited_ranges
+from chat.agent.docs import DOCS_GRAPH
+from tests.chat.docs_edits.conftest import SHOPAPP, Reply, artifacts, run_graph, texts
+
+pytestmark = pytest.mark.django_db
+
+PRICING = "src/shopapp/pricing.py"
+
+DETECT = {"kind": "module", "target": PRICING, "title": "Pricing", "reason": "names the pricing module"}
+STRATEGY = {"audience": "developers", "include": ["taxes", "discounts"], "exclude": [], "paths": [PRICING], "style": "plain"}
+PLAN = {
+    "title": "Pricing: taxes and discounts",
+    "sections": [
+        {"heading": "Taxes", "purpose": "how tax is computed", "query": "compute_tax TAX_RATE", "paths": [PRICING]},
+        {"heading": "Discounts", "purpose": "discount codes", "query": "apply_discount DISCOUNT_CODES", "paths": [PRICING]},
+    ],
+}
+TAXES = f"`compute_tax(amount_cents)` rounds the amount times `TAX_RATE` ({PRICING}:10-11)."
+DISCOUNTS_WRONG = f"`apply_discount` takes 20% off with the code `WELCOME10` ({PRICING}:14-19)."
+DISCOUNTS_FIXED = (
+    f"`apply_discount` takes the percentage of the code from `DISCOUNT_CODES` ({PRICING}:7), "
+    f"for example 10% for `WELCOME10`, then adds the tax ({PRICING}:14-19)."
+)
+DISCOUNTS_PAST_THE_END = f"`apply_discount` is defined at {PRICING}:140-150."
+OK = {"ok": True, "issues": []}
+WRONG_PERCENT = {
+    "ok": False,
+    "issues": [{"kind": "accuracy", "where": "20%", "problem": "WELCOME10 gives 10%, not 20%", "fix": f"say 10% ({PRICING}:7)"}],
+}
+SUMMARY = "I wrote **Pricing: taxes and discounts**, two sections; the discounts section was rewritten once."
+
+
+def replies(*answers: object) -> list[Reply]:
+    return [Reply.text(a if isinstance(a, str) else json.dumps(a)) for a in answers]
+
+
+def user_text(request) -> str:
+    return request.json["messages"][-1]["content"]
+
+
+def fixture_lines(path: str) -> list[str]:
+    return (SHOPAPP / path).read_text().splitlines()
+
+
+def test_a_docs_request_gives_a_document_whose_citations_point_at_real_lines(shopapp, model):
+    model.script(*replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_FIXED, OK, OK, SUMMARY))
+
+    final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
+
+    [artifact] = artifacts(events)
+    document = artifact["content"]
+    assert artifact["kind"] == "markdown" and artifact["name"] == "pricing-taxes-and-discounts.md"
+    assert document.startswith("# Pricing: taxes and discounts\n")
+    assert "## Taxes\n\n" + TAXES in document and "## Discounts\n\n" + DISCOUNTS_FIXED in document
+    assert f"## Sources\n\n- `{PRICING}:10-11`\n- `{PRICING}:7-7`\n- `{PRICING}:14-19`\n" in document
+    answer = texts(events)
+    assert answer.startswith(SUMMARY) and answer.endswith(document)
+    [cited] = [event.citations for event in events if event.type == "citations"]
+    assert {(c.path, c.start_line, c.end_line) for c in cited} == {(PRICING, 10, 11), (PRICING, 7, 7), (PRICING, 14, 19)}
+    lines = fixture_lines(PRICING)
+    for citation in cited:
+        assert 1 <= citation.start_line <= citation.end_line <= len(lines)
+    assert lines[9].startswith("def compute_tax(") and lines[13].startswith("def apply_discount(")
+    assert lines[6].startswith("DISCOUNT_CODES = ")
+    # Each section was written from numbered lines of the indexed file.
+    generation = user_text(model.chat_requests[3])
+    assert "Write section 1 only: Taxes (how tax is computed)" in generation
+    assert re.search(r"\b10 \| def compute_tax\(amount_cents: int\) -> int:", generation)
+    assert final.state["artifacts"] == (artifact,)
+
+
+def test_a_section_failing_the_self_check_is_regenerated_once(shopapp, model):
+    model.script(
+        *replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_WRONG, OK, WRONG_PERCENT, DISCOUNTS_FIXED, OK, SUMMARY)
+    )
+
+    final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
+
+    generations = [r for r in model.chat_requests if user_text(r).startswith("Document: ")]
+    assert len(generations) == 3
+    rewrite = user_text(generations[2])
+    assert "Write section 2 only: Discounts" in rewrite
+    assert f"Your previous version of this section:\n<<<\n{DISCOUNTS_WRONG}\n>>>" in rewrite
+    assert f"- 20%: WELCOME10 gives 10%, not 20% (fix: say 10% ({PRICING}:7))" in rewrite
+    # The self-check was shown the lines the section cites.
+    check = [r for r in model.chat_requests if user_text(r).startswith("Section: Discounts")][0]
+    assert f"[{PRICING}:14-19]\n14 | def apply_discount(" in user_text(check)
+    document = artifacts(events)[0]["content"]
+    assert DISCOUNTS_FIXED in document and DISCOUNTS_WRONG not in document
+    assert "Self-check" not in document
+    record = user_text(model.chat_requests[-1])
+    assert "2. Discounts:" in record and "rewritten once after the self-check found: 20%: WELCOME10 gives 10%" in record
+
+
+def test_a_section_still_failing_after_its_rewrite_is_flagged_not_retried(shopapp, model):
+    model.script(
+        *replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_PAST_THE_END, OK, DISCOUNTS_WRONG, WRONG_PERCENT, SUMMARY)
+    )
+
+    final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
+
+    # The citation past the end of the file failed without asking the model; the rewrite
+    # was checked by the model and still failed, and was not written a third time.
+    generations = [r for r in model.chat_requests if user_text(r).startswith("Document: ")]
+    assert len(generations) == 3
+    assert f"- {PRICING}:140-150 cites lines past the end of the file, which has 19 lines" in user_text(generations[2])
+    document = artifacts(events)[0]["content"]
+    assert (
+        "> **Self-check:** after one rewrite this section may still be inaccurate: "
+        f"20%: WELCOME10 gives 10%, not 20% (fix: say 10% ({PRICING}:7))"
+    ) in document
+    assert len(model.chat_requests) == 9
+
+
+def test_an_unreadable_detection_falls_back_to_the_request_words(shopapp, model):
+    model.script(*replies("I think it is about pricing.", STRATEGY, PLAN, TAXES, DISCOUNTS_FIXED, OK, OK, SUMMARY))
+
+    final, events = run_graph(DOCS_GRAPH, f"Document {PRICING}", shopapp)
+
+    request = final.state["docs"].request
+    assert (request.kind, request.target, request.method) == ("module", PRICING, "keywords")
+    assert "the model's answer: the answer is not valid JSON" in request.reason
+    assert len(artifacts(events)) == 1
