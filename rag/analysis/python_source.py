@@ -47,6 +47,13 @@ ENTRY_DECORATORS = frozenset(
 MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command"})
 URL_FUNCTIONS = frozenset({"path", "re_path", "url"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Searching expressions for calls is the hot loop of the walk: skip fields that never hold
+# expressions and nodes that never contain any (ast.iter_child_nodes visits both).
+_NON_EXPRESSION_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "arg", "attr", "name", "names", "module", "kind", "type_comment", "level"}
+)
+_LEAVES = frozenset({ast.Name, ast.Constant})
+_EXPRESSION_FIELDS: dict[type, tuple[str, ...]] = {}
 COMPOUND_STATEMENTS = frozenset(
     {ast.If, ast.Try, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.Match, ast.TryStar}
 )
@@ -312,9 +319,18 @@ class PythonExtractor:
         stack = [node]
         while stack:
             current = stack.pop()
-            if type(current) is ast.Call:
+            kind = type(current)
+            if kind is ast.Call:
                 self._call(current, scope)
-            stack.extend(ast.iter_child_nodes(current))
+            fields = _EXPRESSION_FIELDS.get(kind)
+            if fields is None:
+                fields = _EXPRESSION_FIELDS[kind] = tuple(f for f in kind._fields if f not in _NON_EXPRESSION_FIELDS)
+            for name in fields:
+                value = getattr(current, name, None)
+                if type(value) is list:
+                    stack.extend(item for item in value if isinstance(item, ast.AST) and type(item) not in _LEAVES)
+                elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                    stack.append(value)
 
     def _decorator_arguments(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: _Scope) -> None:
         """Calls inside decorators; a symbol's own decorator calls are attributed to the symbol."""

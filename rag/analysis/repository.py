@@ -45,8 +45,9 @@ def extract_file(path: str, text: str) -> FileAnalysis:
     """
     language = detect_language(path)
     artifact = artifact_type(path, language)
-    lines = split_lines(text)
     analysis = FileAnalysis(path=path, content_hash=content_hash(text), language=language, artifact_type=artifact)
+    text = text.removeprefix("\ufeff")  # a byte order mark decoded as text; Python's parser refuses it
+    lines = split_lines(text)
     name = posixpath.basename(path).lower()
 
     if language == "python":

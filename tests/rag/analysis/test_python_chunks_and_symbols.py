@@ -151,3 +151,10 @@ def test_it_survives_nul_bytes_crlf_and_tabs():
 
     lone_cr = "def g():\r    return 1\r"
     assert [s.end_line for s in analyze_file("o.py", lone_cr).symbols] == [2]
+
+
+def test_a_leading_byte_order_mark_does_not_stop_parsing():
+    analysis = analyze_file("bom.py", "\ufeffdef f():\n    return 1\n")
+    assert analysis.error is None
+    assert [(s.qname, s.signature) for s in analysis.symbols] == [("bom.f", "def f()")]
+    assert analysis.chunks[0].content == "def f():\n    return 1"
