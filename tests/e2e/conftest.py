@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.conftest import ROOT, product_process_env
 from tests.factories import PASSWORD, make_user
-from tests.llm.fakes import FakeProviderServer, fake_llm_server  # noqa: F401 (fixture)
+from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -136,3 +136,15 @@ def log_in(page: Page, site: str, user) -> None:
     page.fill("#id_password", PASSWORD)
     page.keyboard.press("Enter")
     page.wait_for_url(f"{site}/chats/")
+
+
+def model_answers(server: FakeProviderServer, answer: Reply, intent: str = "general") -> None:
+    """The fake model routes every question to ``intent`` (requests asking for
+    structured output) and answers everything else with ``answer``."""
+
+    def reply(request) -> Reply:
+        if "response_format" in (request.json or {}):
+            return Reply.text(f'{{"intent": "{intent}"}}', usage=(0, 0))
+        return answer
+
+    server.fallback = reply

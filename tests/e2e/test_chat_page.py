@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from chat.models import ChatSession, Message
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import SCREENSHOTS, log_in, model_answers
 from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.e2e
@@ -28,7 +28,7 @@ def open_new_chat(page: Page, site: str, title: str) -> None:
 
 
 def test_an_answer_grows_in_the_page_and_is_rendered_when_done(page: Page, site, person, fake_llm_server):
-    fake_llm_server.script(Reply.text(ANSWER, chunk_size=6, interval=0.04))
+    model_answers(fake_llm_server, Reply.text(ANSWER, chunk_size=6, interval=0.04))
     log_in(page, site, person)
     open_new_chat(page, site, "Login questions")
 
@@ -59,7 +59,7 @@ def test_an_answer_grows_in_the_page_and_is_rendered_when_done(page: Page, site,
 
 def test_stop_keeps_the_text_written_so_far(page: Page, site, person, fake_llm_server):
     long_answer = " ".join(f"word{i}" for i in range(600))
-    fake_llm_server.script(Reply.text(long_answer, chunk_size=8, interval=0.03))
+    model_answers(fake_llm_server, Reply.text(long_answer, chunk_size=8, interval=0.03))
     log_in(page, site, person)
     open_new_chat(page, site, "Long story")
     page.fill("#question", "Tell me everything")
@@ -82,7 +82,7 @@ def test_stop_keeps_the_text_written_so_far(page: Page, site, person, fake_llm_s
 
 
 def test_the_chat_works_at_phone_width_with_the_keyboard_alone(browser, site, person, fake_llm_server, request):
-    fake_llm_server.script(Reply.text("Short answer.", chunk_size=3, interval=0.02))
+    model_answers(fake_llm_server, Reply.text("Short answer.", chunk_size=3, interval=0.02))
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
