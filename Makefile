@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The browser tests drive Debian's Chromium (Playwright without its own browser download).
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: run test install
 
@@ -17,5 +19,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) manage.py serve
 
-test: $(STAMP)
+$(CHROMIUM):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+
+test: $(STAMP) $(CHROMIUM)
 	$(PY) -m pytest
