@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import include, path
 
 from chat import views
 
@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:pk>/", views.session_detail, name="chat-session"),
     path("<int:pk>/rename/", views.session_rename, name="chat-rename"),
     path("<int:pk>/delete/", views.session_delete, name="chat-delete"),
+    path("", include("chat.artifact_urls")),
 ]
