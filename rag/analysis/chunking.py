@@ -15,6 +15,9 @@ WINDOW_LINES = 80
 WINDOW_OVERLAP = 15
 LARGE_CLASS_LINES = 120
 """Classes longer than this get one chunk per member plus header chunks."""
+LONG_BLOCK_LINES = 150
+"""A symbol block longer than this (a huge function, a class of attributes) is cut into
+windows that keep its title and symbol, so no chunk is too long to embed or read."""
 
 
 def split_lines(text: str) -> list[str]:
@@ -76,8 +79,17 @@ class ChunkBuilder:
         self.artifact = artifact
         self.chunks: list[Chunk] = []
 
-    def add(self, start: int, end: int, chunk_type: str, title: str, symbol: str | None = None) -> None:
-        metadata = {
+    def add_symbol_block(self, start: int, end: int, title: str, symbol: str) -> None:
+        if end - start + 1 <= LONG_BLOCK_LINES:
+            self.add(start, end, "symbol_block", title, symbol)
+            return
+        for part, (first, last) in enumerate(window_spans(start, end), start=1):
+            self.add(first, last, "symbol_block", title, symbol, part=part)
+
+    def add(
+        self, start: int, end: int, chunk_type: str, title: str, symbol: str | None = None, part: int | None = None
+    ) -> None:
+        metadata: dict[str, object] = {
             "chunk_index": len(self.chunks),
             "chunk_type": chunk_type,
             "module_or_unit": self.unit,
@@ -85,6 +97,8 @@ class ChunkBuilder:
         }
         if symbol is not None:
             metadata["symbol"] = symbol
+        if part is not None:
+            metadata["part"] = part
         self.chunks.append(
             Chunk(
                 layer="C0_SOURCE_CHUNKS",
@@ -108,7 +122,7 @@ class ChunkBuilder:
             return
         first, last = span
         if symbol is not None:
-            self.add(first, last, "symbol_block", symbol.title, symbol.qname)
+            self.add_symbol_block(first, last, symbol.title, symbol.qname)
         elif last - first + 1 > WINDOW_LINES:
             self.add_windows(first, last, "module_block")
         else:
@@ -133,11 +147,11 @@ def symbol_chunks(path: str, lines: list[str], unit: str, artifact: str, blocks:
             inner = block.start
             for member in block.members:
                 builder.add_gap(inner, member.start - 1, symbol=block)
-                builder.add(member.start, member.end, "symbol_block", member.title, member.qname)
+                builder.add_symbol_block(member.start, member.end, member.title, member.qname)
                 inner = member.end + 1
             builder.add_gap(inner, block.end, symbol=block)
         else:
-            builder.add(block.start, block.end, "symbol_block", block.title, block.qname)
+            builder.add_symbol_block(block.start, block.end, block.title, block.qname)
         cursor = block.end + 1
     builder.add_gap(cursor, len(lines))
     return builder.chunks

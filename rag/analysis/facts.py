@@ -101,6 +101,21 @@ class Mount:
 
 
 @dataclass(frozen=True)
+class RouteRegistration:
+    """``app.add_url_rule(rule, view_func=...)`` (Flask) or ``app.add_api_route(path, endpoint)`` (FastAPI)."""
+
+    method: str
+    receiver: str
+    route: str
+    view: str | None
+    methods: tuple[str, ...] | None
+    scope: str
+    class_scope: str | None
+    line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
 class UrlPattern:
     """One ``path()``/``re_path()``/``url()`` element of a Django URL list.
 
@@ -154,6 +169,7 @@ class FileFacts:
     top_level: tuple[str, ...] = ()
     instances: tuple[Instance, ...] = ()
     mounts: tuple[Mount, ...] = ()
+    route_registrations: tuple[RouteRegistration, ...] = ()
     url_lists: tuple[tuple[str, tuple[UrlPattern, ...]], ...] = ()
     argparse_commands: tuple[ArgparseCommand, ...] = ()
     console_scripts: tuple[ConsoleScript, ...] = ()

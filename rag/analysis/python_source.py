@@ -22,6 +22,7 @@ from rag.analysis.facts import (
     LiteralValue,
     Mount,
     Reference,
+    RouteRegistration,
     UrlPattern,
 )
 from rag.analysis.records import Symbol
@@ -45,6 +46,8 @@ ENTRY_DECORATORS = frozenset(
     }
 )
 MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command"})
+ROUTE_REGISTRATIONS = {"add_url_rule": ("view_func", 2), "add_api_route": ("endpoint", 1)}
+"""Method -> (keyword, position) of the view argument."""
 URL_FUNCTIONS = frozenset({"path", "re_path", "url"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Searching expressions for calls is the hot loop of the walk: skip fields that never hold
@@ -144,6 +147,7 @@ class PythonExtractor:
         self.top_level: set[str] = set()
         self.instances: list[Instance] = []
         self.mounts: list[Mount] = []
+        self.route_registrations: list[RouteRegistration] = []
         self.url_lists: dict[str, list[UrlPattern]] = {}
         self.argparse_commands: list[ArgparseCommand] = []
         self.entry_candidates: set[str] = set()
@@ -167,6 +171,7 @@ class PythonExtractor:
             top_level=tuple(sorted(self.top_level)),
             instances=tuple(self.instances),
             mounts=tuple(self.mounts),
+            route_registrations=tuple(self.route_registrations),
             url_lists=tuple((name, tuple(patterns)) for name, patterns in self.url_lists.items()),
             argparse_commands=tuple(self.argparse_commands),
             management_command=self._management_command(),
@@ -536,6 +541,8 @@ class PythonExtractor:
         head, _, attr = raw.rpartition(".")
         if attr in MOUNT_METHODS and head and node.args:
             self._mount(node, head, attr, scope)
+        elif attr in ROUTE_REGISTRATIONS and head and node.args:
+            self._route_registration(node, head, attr, scope)
         elif attr == "set_defaults" and head in scope.parsers:
             for keyword in node.keywords:
                 if keyword.arg == "func":
@@ -567,6 +574,31 @@ class PythonExtractor:
             value = literal(node.args[1])
             prefix = value if isinstance(value, str) else None
         self.mounts.append(Mount(method, parent, child, prefix, scope.qname, node.lineno))
+
+    def _route_registration(self, node: ast.Call, receiver: str, method: str, scope: _Scope) -> None:
+        route = literal(node.args[0])
+        if not isinstance(route, str):
+            return
+        keyword, position = ROUTE_REGISTRATIONS[method]
+        view_node = next((kw.value for kw in node.keywords if kw.arg == keyword), None)
+        if view_node is None and len(node.args) > position:
+            view_node = node.args[position]
+        if type(view_node) is ast.Call and type(view_node.func) is ast.Attribute and view_node.func.attr == "as_view":
+            view_node = view_node.func.value
+        methods = next((literal(kw.value) for kw in node.keywords if kw.arg == "methods"), None)
+        self.route_registrations.append(
+            RouteRegistration(
+                method=method,
+                receiver=receiver,
+                route=route,
+                view=dotted_name(view_node) if view_node is not None else None,
+                methods=tuple(str(m).upper() for m in methods) if isinstance(methods, tuple) else None,
+                scope=scope.qname,
+                class_scope=scope.class_qname,
+                line=node.lineno,
+                end_line=node.end_lineno or node.lineno,
+            )
+        )
 
     # -- argparse -----------------------------------------------------------
 

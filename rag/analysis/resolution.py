@@ -18,7 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from rag.analysis.facts import ArgparseCommand, DecoratorCall, FileFacts, Instance, Reference, UrlPattern
+from rag.analysis.facts import (
+    ArgparseCommand,
+    DecoratorCall,
+    FileFacts,
+    Instance,
+    Reference,
+    RouteRegistration,
+    UrlPattern,
+)
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.records import Edge, Entrypoint, FileAnalysis, RepositoryAnalysis, Symbol
 
@@ -313,6 +321,8 @@ class EntrypointFinder:
             for qname, calls in facts.decorators:
                 for call in calls:
                     self._decorated(analysis, facts, qname, call)
+            for registration in facts.route_registrations:
+                self._registered_route(analysis, facts, registration)
             for command in facts.argparse_commands:
                 self._argparse(analysis, facts.module, command)
             if facts.management_command:
@@ -415,6 +425,30 @@ class EntrypointFinder:
                     end_line=symbol.end_line,
                     methods=methods,
                     handler_raw=symbol.qname,
+                ),
+            )
+
+    def _registered_route(self, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
+        module = facts.module or ""
+        framework, receiver_qname = self._framework(registration.receiver, registration.scope, module, facts)
+        if framework not in ("flask", "fastapi"):
+            framework = "flask" if registration.method == "add_url_rule" else "fastapi"
+        handler = None
+        if registration.view is not None:
+            handler = self.names.resolve(registration.view, registration.scope, module, registration.class_scope)
+        for prefix in self._route_prefixes(receiver_qname, framework):
+            self._add(
+                analysis.path,
+                Entrypoint(
+                    entry_type="http_route",
+                    framework=framework,
+                    route_or_command=join_route(prefix, registration.route),
+                    handler=handler,
+                    path=analysis.path,
+                    start_line=registration.line,
+                    end_line=registration.end_line,
+                    methods=registration.methods or ("GET",),
+                    handler_raw=registration.view or "",
                 ),
             )
 

@@ -22,6 +22,7 @@ from rag.analysis.facts import (
     Instance,
     Mount,
     Reference,
+    RouteRegistration,
     UrlPattern,
 )
 from rag.analysis.python_source import json_safe
@@ -94,6 +95,10 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
             for item in data["instances"]
         ),
         mounts=tuple(Mount(**item) for item in data["mounts"]),
+        route_registrations=tuple(
+            RouteRegistration(**{**item, "methods": tuple(item["methods"]) if item["methods"] is not None else None})
+            for item in data["route_registrations"]
+        ),
         url_lists=tuple(
             (name, tuple(_url_pattern(pattern) for pattern in patterns)) for name, patterns in data["url_lists"]
         ),

@@ -158,3 +158,15 @@ def test_a_leading_byte_order_mark_does_not_stop_parsing():
     assert analysis.error is None
     assert [(s.qname, s.signature) for s in analysis.symbols] == [("bom.f", "def f()")]
     assert analysis.chunks[0].content == "def f():\n    return 1"
+
+
+def test_very_long_symbols_are_windowed_under_their_own_title():
+    source = "def huge():\n" + "    x = 1\n" * 199 + "\n\nCONST = 1\n"
+    analysis = analyze_file("pkg/huge.py", source)
+    chunks = [(c.start_line, c.end_line, c.title, c.metadata.get("symbol"), c.metadata.get("part")) for c in analysis.chunks]
+    assert chunks == [
+        (1, 80, "pkg/huge.py::huge", "pkg.huge.huge", 1),
+        (66, 145, "pkg/huge.py::huge", "pkg.huge.huge", 2),
+        (131, 200, "pkg/huge.py::huge", "pkg.huge.huge", 3),
+        (203, 203, "pkg/huge.py:203-203", None, None),
+    ]

@@ -318,3 +318,38 @@ def test_click_commands_added_with_add_command_take_the_group_path():
         ("ops backup", "ops.jobs.backup_group"),
         ("ops backup run-now", "ops.jobs.run_now"),
     }
+
+
+def test_routes_registered_by_call_resolve_their_view_functions():
+    analysis = analyze(
+        {
+            "web/views.py": """\
+                class Health:
+                    @classmethod
+                    def as_view(cls, name):
+                        return cls
+
+
+                def items():
+                    return []
+            """,
+            "web/app.py": """\
+                from fastapi import APIRouter
+                from flask import Blueprint
+
+                from web import views
+
+                bp = Blueprint("web", __name__, url_prefix="/web")
+                bp.add_url_rule("/items", view_func=views.items, methods=["GET", "POST"])
+                bp.add_url_rule("/health", "health", views.Health.as_view("health"))
+
+                router = APIRouter(prefix="/api")
+                router.add_api_route("/items", views.items, methods=["DELETE"])
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "flask", "/web/items", ("GET", "POST"), "web.views.items"),
+        ("http_route", "flask", "/web/health", ("GET",), "web.views.Health"),
+        ("http_route", "fastapi", "/api/items", ("DELETE",), "web.views.items"),
+    }
