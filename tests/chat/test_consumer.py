@@ -16,6 +16,8 @@ from tests.factories import make_user
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ANSWER = "The login view lives in accounts/views.py and checks the password before redirecting."
+# The agent's router asks the model for the intent first (structured output); it spends no tokens here.
+ROUTE_GENERAL = Reply.text('{"intent": "general"}', usage=(0, 0))
 
 
 async def ask(communicator, text: str) -> None:
@@ -44,7 +46,7 @@ async def test_it_refuses_a_chat_of_another_user(owner_chat, client):
 
 
 async def test_it_streams_tokens_in_order_and_stores_the_complete_answer(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(Reply.text(ANSWER, chunk_size=5, interval=0.002, usage=(42, 17)))
+    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=5, interval=0.002, usage=(42, 17)))
     communicator = socket(owner_chat.pk, owner_cookie)
     assert (await communicator.connect())[0]
     await ask(communicator, "Where is the login view?")
@@ -67,7 +69,7 @@ async def test_it_streams_tokens_in_order_and_stores_the_complete_answer(fake_op
 
 
 async def test_stop_keeps_the_partial_text_and_marks_the_answer_cancelled(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(Reply.text("word " * 400, chunk_size=5, interval=0.01))
+    fake_openai.script(ROUTE_GENERAL, Reply.text("word " * 400, chunk_size=5, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "Tell me everything")
@@ -89,7 +91,7 @@ async def test_stop_keeps_the_partial_text_and_marks_the_answer_cancelled(fake_o
 
 
 async def test_disconnect_mid_stream_still_stores_the_complete_answer(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(Reply.text(ANSWER, chunk_size=4, interval=0.01))
+    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=4, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "Where is the login view?")
@@ -103,7 +105,7 @@ async def test_disconnect_mid_stream_still_stores_the_complete_answer(fake_opena
 
 
 async def test_a_provider_failure_mid_stream_shows_an_error_and_keeps_the_partial_text(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(Reply.text(ANSWER, chunk_size=6, interval=0.002, cut_after=3))
+    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=6, interval=0.002, cut_after=3))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "Where is the login view?")
@@ -121,7 +123,9 @@ async def test_a_provider_failure_mid_stream_shows_an_error_and_keeps_the_partia
 
 
 async def test_a_new_question_cancels_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(Reply.text("slow " * 300, chunk_size=5, interval=0.01), Reply.text("Second answer."))
+    fake_openai.script(
+        ROUTE_GENERAL, Reply.text("slow " * 300, chunk_size=5, interval=0.01), ROUTE_GENERAL, Reply.text("Second answer.")
+    )
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "first")
@@ -143,7 +147,7 @@ async def test_a_new_question_cancels_the_answer_being_written(fake_openai, owne
 async def test_it_limits_the_running_answers_of_one_user(fake_openai, owner, owner_chat, owner_cookie, settings):
     settings.CHAT = {**settings.CHAT, "MAX_RUNNING_GENERATIONS": 1}
     other_chat = await ChatSession.objects.acreate(owner=owner, title="Other")
-    fake_openai.script(Reply.text("long " * 200, chunk_size=5, interval=0.01))
+    fake_openai.script(ROUTE_GENERAL, Reply.text("long " * 200, chunk_size=5, interval=0.01))
     first = socket(owner_chat.pk, owner_cookie)
     second = socket(other_chat.pk, owner_cookie)
     await first.connect()
@@ -163,7 +167,7 @@ async def test_it_limits_the_running_answers_of_one_user(fake_openai, owner, own
 
 
 async def test_another_tab_joins_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.005))
+    fake_openai.script(ROUTE_GENERAL, Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.005))
     first = socket(owner_chat.pk, owner_cookie)
     await first.connect()
     await ask(first, "go")
@@ -185,7 +189,7 @@ async def test_another_tab_joins_the_answer_being_written(fake_openai, owner_cha
 
 async def test_the_text_is_stored_while_it_streams(fake_openai, owner_chat, owner_cookie, settings):
     settings.CHAT = {**settings.CHAT, "FLUSH_SECONDS": 0.05}
-    fake_openai.script(Reply.text("x" * 200, chunk_size=2, interval=0.01))
+    fake_openai.script(ROUTE_GENERAL, Reply.text("x" * 200, chunk_size=2, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "go")
