@@ -1,8 +1,9 @@
 """One pass over a Python file's AST: symbols (C1), chunk blocks (C0) and the file's facts.
 
-The walk records what each scope refers to as written; names are resolved
-across files later by ``resolution``. Only names the file binds are looked at
-here (to leave out unshadowed builtins such as ``len``).
+The walk records what each scope refers to as written (calls, base classes,
+decorators, imports) and the framework declarations entrypoints come from;
+names are resolved across files later by ``resolution``. Calls to builtins
+the file does not rebind (``len``, ``print``) are left out.
 """
 
 from __future__ import annotations
@@ -103,6 +104,9 @@ def json_safe(value: object) -> LiteralValue:
 
 
 def collapse_whitespace(text: str) -> str:
+    """A header or decorator spread over several lines, on one line; one-line text is kept as written."""
+    if "\n" not in text:
+        return text.strip()
     text = " ".join(text.split())
     text = _SPACE_AFTER_OPEN.sub(r"\1", text)
     text = _SPACE_BEFORE_CLOSE.sub(r"\1", text)
@@ -115,7 +119,6 @@ class _ParserState:
     line: int
     end_line: int
     handler: str | None = None
-    parent: str | None = None
     has_children: bool = False
 
 
@@ -616,7 +619,7 @@ class PythonExtractor:
             if isinstance(command, str):
                 parent = scope.parsers[scope.subparsers[head]]
                 full = f"{parent.command} {command}".strip()
-                scope.parsers[name] = _ParserState(full, value.lineno, end_line, parent=scope.subparsers[head])
+                scope.parsers[name] = _ParserState(full, value.lineno, end_line)
 
     def _finish_parsers(self, scope: _Scope) -> None:
         for state in scope.parsers.values():

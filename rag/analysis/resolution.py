@@ -377,6 +377,8 @@ class EntrypointFinder:
             return
         if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task"):
             return
+        if attr == "command" and receiver.endswith(".cli") and self._flask_cli(analysis, facts, symbol, call):
+            return
         framework, receiver_qname = self._framework(receiver, call.scope, module, facts)
         if attr in ROUTE_DECORATORS and framework in ("flask", "fastapi"):
             self._route(analysis, symbol, call, attr, framework, receiver_qname)
@@ -391,6 +393,23 @@ class EntrypointFinder:
             self._cli(analysis, symbol, "typer", f"{prefix} {name}".strip(), call)
         elif attr == "task" and framework == "celery":
             self._task(analysis, symbol, call)
+
+    def _flask_cli(self, analysis: FileAnalysis, facts: FileFacts, symbol: Symbol, call: DecoratorCall) -> bool:
+        """``@app.cli.command()`` -> ``flask NAME``; on a blueprint ``flask BLUEPRINT NAME``."""
+        owner = call.target.rpartition(".")[0].removesuffix(".cli")
+        framework, owner_qname = self._framework(owner, call.scope, facts.module or "", facts)
+        if framework != "flask":
+            return False
+        group = ""
+        instance = self.names.instances.get(owner_qname or "")
+        if instance is not None and instance.callee.rsplit(".", 1)[-1] == "Blueprint":
+            given = instance.kwarg("cli_group", instance.args[0] if instance.args else None)
+            group = given if isinstance(given, str) else ""
+        name = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("name")
+        if not isinstance(name, str):
+            name = click_command_name(symbol.name)
+        self._cli(analysis, symbol, "flask", " ".join(part for part in ("flask", group, name) if part), call)
+        return True
 
     def _route(
         self,

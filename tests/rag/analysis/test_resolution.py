@@ -353,3 +353,30 @@ def test_routes_registered_by_call_resolve_their_view_functions():
         ("http_route", "flask", "/web/health", ("GET",), "web.views.Health"),
         ("http_route", "fastapi", "/api/items", ("DELETE",), "web.views.items"),
     }
+
+
+def test_flask_cli_commands_are_named_as_the_flask_command_runs_them():
+    analysis = analyze(
+        {
+            "site/app.py": """\
+                from flask import Blueprint, Flask
+
+                app = Flask(__name__)
+                admin = Blueprint("admin", __name__)
+
+
+                @app.cli.command()
+                def init_db_command():
+                    pass
+
+
+                @admin.cli.command("purge")
+                def purge():
+                    pass
+            """
+        }
+    )
+    assert entries_of(analysis) == {
+        ("cli_command", "flask", "flask init-db", (), "site.app.init_db_command"),
+        ("cli_command", "flask", "flask admin purge", (), "site.app.purge"),
+    }
