@@ -236,3 +236,15 @@ def test_the_fixture_keeps_a_latin1_file_and_zips_deterministically():
     with zipfile.ZipFile(io.BytesIO(zip_project())) as archive:
         names = archive.namelist()
     assert names[0].startswith("shopapp/") and len(names) == len(project_files())
+
+
+def test_every_non_blank_line_of_every_file_is_in_a_chunk(analysis):
+    texts = load_fixture()
+    for path, file_analysis in analysis.files.items():
+        lines = texts[path].splitlines()
+        covered = {n for chunk in file_analysis.chunks for n in range(chunk.start_line, chunk.end_line + 1)}
+        wanted = {n for n, line in enumerate(lines, start=1) if line.strip()}
+        assert wanted <= covered, path
+        for chunk in file_analysis.chunks:
+            assert chunk.content == "\n".join(lines[chunk.start_line - 1 : chunk.end_line]), (path, chunk.title)
+        assert [c.metadata["chunk_index"] for c in file_analysis.chunks] == list(range(len(file_analysis.chunks)))
