@@ -9,12 +9,11 @@ per module is visible and each test's own rows roll back.
 from __future__ import annotations
 
 import io
-import zipfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.test import override_settings
 
 from chat.agent.agent import stream_turn
@@ -24,40 +23,26 @@ from llm.types import Message
 from rag.models import IndexRun, Repository
 from rag.services import delete_repository, run_index, start_index_run
 from tests.factories import make_user
-from tests.llm.fakes import fake_gigachat, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
-
-SHOPAPP = Path(__file__).resolve().parents[2] / "fixtures" / "shopapp"
-
-
-def shopapp_zip() -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(SHOPAPP.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                archive.write(path, f"shopapp/{path.relative_to(SHOPAPP).as_posix()}")
-    return buffer.getvalue()
-
+from tests.fixtures.projects import zip_project
+from tests.llm.fakes import fake_llm_server  # noqa: F401 (fixture)
 
 @pytest.fixture(scope="module")
 def shopapp(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Repository]:
     """The shopapp project uploaded and indexed through the real pipeline, once for the module."""
     uploads = tmp_path_factory.mktemp("uploads")
-    with django_db_blocker.unblock(), override_settings(RAG_UPLOAD_DIR=str(uploads)):
-        from django.conf import settings
-
-        with override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
-            user = make_user("agent-owner")
-            run = start_index_run(
-                owner=user, name="shopapp", archive=io.BytesIO(shopapp_zip()), archive_name="shopapp.zip", defer=False
-            )
-            run = run_index(run.pk)
-            assert run.status == IndexRun.Status.READY, run.error
-            repository = Repository.objects.get(pk=run.repository_id)
-            try:
-                yield repository
-            finally:
-                delete_repository(repository)
-                user.delete()
+    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
+        user = make_user("agent-owner")
+        run = start_index_run(
+            owner=user, name="shopapp", archive=io.BytesIO(zip_project()), archive_name="shopapp.zip", defer=False
+        )
+        run = run_index(run.pk)
+        assert run.status == IndexRun.Status.READY, run.error
+        repository = Repository.objects.get(pk=run.repository_id)
+        try:
+            yield repository
+        finally:
+            delete_repository(repository)
+            user.delete()
 
 
 def make_turn(text: str, repository: Repository | None, *, history: tuple[Message, ...] = ()) -> TurnInput:
