@@ -104,6 +104,8 @@ class ProjectToolbox:
         self.repository = repository
         self.config = config
         self.caps = Caps.for_budget(config, window_tokens)
+        # A window with room for more results also takes longer tool results.
+        self.result_chars = config.tool_result_chars * self.caps.items // config.retrieved_items
         # Best retrieval score seen per path, so a span read later inherits it.
         self._path_scores: dict[str, float] = {}
         self.tools: dict[str, Tool] = {tool.spec.name: tool for tool in _tools()}
@@ -138,7 +140,7 @@ class ProjectToolbox:
         return self._capped(outcome)
 
     def _capped(self, outcome: ToolOutcome) -> ToolOutcome:
-        limit = self.config.tool_result_chars
+        limit = self.result_chars
         if len(outcome.content) <= limit:
             return outcome
         content = outcome.content[:limit] + "\n... (result cut to fit; narrow the request)"

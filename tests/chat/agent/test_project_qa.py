@@ -206,6 +206,7 @@ def test_older_tool_exchanges_are_summarized_past_80_percent_of_the_window(shopa
     events = run_turn_to_end(make_turn(QUESTION, shopapp))
 
     router, first, second, summary_request, final = model.chat_requests
+    assert result_text(tool_results(second)[0]).startswith("12 results for 'login view'")
     assert summary_request.json["model"] == "summary-model"
     summarized = summary_request.json["messages"][-1]["content"]
     assert "Called search_code" in summarized and "results for 'login view'" in summarized
