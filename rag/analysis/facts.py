@@ -48,6 +48,19 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class AttributeType:
+    """``self.attr = Class(...)``, ``self.attr = param`` (annotated) or ``attr: Class`` in a class body.
+
+    ``type_name`` is written as in ``scope`` and resolved from there.
+    """
+
+    class_qname: str
+    attribute: str
+    type_name: str
+    scope: str
+
+
+@dataclass(frozen=True)
 class DecoratorCall:
     """A decorator on a function or class, with its literal arguments."""
 
@@ -165,6 +178,7 @@ class FileFacts:
     is_package: bool = False
     imports: tuple[ImportBinding, ...] = ()
     references: tuple[Reference, ...] = ()
+    attribute_types: tuple[AttributeType, ...] = ()
     decorators: tuple[tuple[str, tuple[DecoratorCall, ...]], ...] = ()
     top_level: tuple[str, ...] = ()
     instances: tuple[Instance, ...] = ()

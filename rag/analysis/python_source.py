@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from rag.analysis.chunking import Block
 from rag.analysis.facts import (
     ArgparseCommand,
+    AttributeType,
     DecoratorCall,
     FileFacts,
     ImportBinding,
@@ -146,6 +147,7 @@ class PythonExtractor:
         self.blocks: list[Block] = []
         self.imports: list[ImportBinding] = []
         self.references: dict[tuple[str, str, str], Reference] = {}
+        self.attribute_types: dict[tuple[str, str], AttributeType] = {}
         self.decorators: list[tuple[str, tuple[DecoratorCall, ...]]] = []
         self.top_level: set[str] = set()
         self.instances: list[Instance] = []
@@ -170,6 +172,7 @@ class PythonExtractor:
             is_package=self.is_package,
             imports=tuple(self.imports),
             references=self._kept_references(),
+            attribute_types=tuple(self.attribute_types.values()),
             decorators=tuple(self.decorators),
             top_level=tuple(sorted(self.top_level)),
             instances=tuple(self.instances),
@@ -501,6 +504,8 @@ class PythonExtractor:
                 if CONST_NAME.fullmatch(name) and type(node) is not ast.AugAssign:
                     self._add_const(node, name)
             self._url_list(names, value, augmented=type(node) is ast.AugAssign)
+        if scope.class_qname is not None:
+            self._attribute_types(node, targets, scope)
         if value is None or type(value) is not ast.Call or len(names) != 1:
             return
         name = names[0]
@@ -520,6 +525,37 @@ class PythonExtractor:
         elif callee.rsplit(".", 1)[-1][:1].isupper():
             scope.local_types[name] = callee
         self._argparse_assignment(name, callee, value, scope)
+
+    def _attribute_types(self, node: ast.stmt, targets: list[ast.expr], scope: _Scope) -> None:
+        """Types of instance attributes, so ``self.repo.save()`` can resolve to ``Repository.save``."""
+        class_qname = scope.class_qname or ""
+        for target in targets:
+            if scope.context == "class" and type(target) is ast.Name and type(node) is ast.AnnAssign:
+                attribute, type_name = target.id, dotted_name(node.annotation) or ""
+            elif (
+                scope.context == "function"
+                and type(target) is ast.Attribute
+                and type(target.value) is ast.Name
+                and target.value.id in ("self", "cls")
+            ):
+                attribute, type_name = target.attr, self._expression_type(node, scope)
+            else:
+                continue
+            if type_name and (class_qname, attribute) not in self.attribute_types:
+                self.attribute_types[(class_qname, attribute)] = AttributeType(
+                    class_qname, attribute, type_name, scope.qname
+                )
+
+    def _expression_type(self, node: ast.stmt, scope: _Scope) -> str:
+        if type(node) is ast.AnnAssign:
+            return dotted_name(node.annotation) or ""
+        value = node.value
+        if type(value) is ast.Call:
+            callee = dotted_name(value.func) or ""
+            return callee if callee.rsplit(".", 1)[-1][:1].isupper() else ""
+        if type(value) is ast.Name:
+            return scope.local_types.get(value.id, "")
+        return ""
 
     def _add_const(self, node: ast.stmt, name: str) -> None:
         qname = f"{self.module}.{name}"

@@ -82,6 +82,7 @@ class RepositoryNames:
         self.stars: dict[str, list[str]] = {}
         self.instances: dict[str, Instance] = {}
         self.bases: dict[str, list[str]] = {}
+        self.attribute_types: dict[tuple[str, str], tuple[str, str]] = {}
         self.cache: dict[str, Located | None] = {}
         ordered = sorted(analyses, key=lambda analysis: (analysis.path.endswith(".pyi"), analysis.path))
         for analysis in ordered:
@@ -102,6 +103,9 @@ class RepositoryNames:
                     self.scope_imports.setdefault(binding.scope, {})[binding.name] = binding.target
             for instance in facts.instances:
                 self.instances.setdefault(f"{module}.{instance.name}", instance)
+            for attribute in facts.attribute_types:
+                key = (attribute.class_qname, attribute.attribute)
+                self.attribute_types.setdefault(key, (attribute.type_name, attribute.scope))
         self.packages = frozenset(module.split(".", 1)[0] for module in self.modules)
         self.suffixes: dict[str, str | None] = {}
         for module in self.modules:
@@ -223,9 +227,17 @@ class RepositoryNames:
                         return found
             return None
         if first in ("self", "cls") and class_scope:
-            return self.find_member(class_scope, parts[1]) if len(parts) == 2 else None
+            if len(parts) == 1:  # ``self()``: calling the instance
+                return None
+            if len(parts) == 2:
+                return self.find_member(class_scope, parts[1])
+            attribute_class = self.attribute_class(class_scope, parts[1])
+            if attribute_class is None:
+                return None
+            found = self._member_path(attribute_class, parts[2:])
+            return found[1] if found is not None else None
         if receiver_type and len(parts) > 1:
-            located = self._located_symbol(self.expand(receiver_type, scope, module))
+            located = self.located_symbol(self.expand(receiver_type, scope, module))
             if located is None or self.symbols[located].kind != "class":
                 return None
             found = self._member_path(located, parts[1:])
@@ -233,9 +245,24 @@ class RepositoryNames:
         base = self.absolute(first, scope, module)
         if base is None:
             return None
-        return self._located_symbol(".".join([base, *parts[1:]]))
+        return self.located_symbol(".".join([base, *parts[1:]]))
 
-    def _located_symbol(self, dotted: str) -> str | None:
+    def attribute_class(self, class_qname: str, attribute: str, seen: frozenset[str] = frozenset()) -> str | None:
+        """The class of ``self.attribute`` as assigned or annotated in the class or a base class."""
+        known = self.attribute_types.get((class_qname, attribute))
+        if known is not None:
+            type_name, scope = known
+            module = self.symbols[class_qname].module if class_qname in self.symbols else scope
+            located = self.located_symbol(self.expand(type_name, scope, module))
+            return located if located is not None and self.symbols[located].kind == "class" else None
+        for base in self.bases.get(class_qname, ()):
+            if base not in seen and len(seen) < MAX_DEPTH:
+                found = self.attribute_class(base, attribute, seen | {class_qname})
+                if found is not None:
+                    return found
+        return None
+
+    def located_symbol(self, dotted: str) -> str | None:
         found = self.locate(dotted)
         return found[1] if found is not None and found[0] == "symbol" else None
 
@@ -697,7 +724,7 @@ class EntrypointFinder:
         raw = pattern.include or pattern.view or ""
         if pattern.view is not None:
             if "." in pattern.view and pattern.view.split(".", 1)[0] not in self.names.top_level.get(module, ()):
-                handler = self.names._located_symbol(pattern.view)
+                handler = self.names.located_symbol(pattern.view)
             if handler is None:
                 handler = self.names.resolve(pattern.view, module, module, None)
             if handler is not None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rag.analysis.facts import (
     ArgparseCommand,
+    AttributeType,
     ConsoleScript,
     DecoratorCall,
     FileFacts,
@@ -88,6 +89,7 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
         is_package=data["is_package"],
         imports=tuple(ImportBinding(**item) for item in data["imports"]),
         references=tuple(Reference(**item) for item in data["references"]),
+        attribute_types=tuple(AttributeType(**item) for item in data["attribute_types"]),
         decorators=tuple((qname, tuple(_decorator(call) for call in calls)) for qname, calls in data["decorators"]),
         top_level=tuple(data["top_level"]),
         instances=tuple(

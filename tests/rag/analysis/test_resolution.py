@@ -380,3 +380,52 @@ def test_flask_cli_commands_are_named_as_the_flask_command_runs_them():
         ("cli_command", "flask", "flask init-db", (), "site.app.init_db_command"),
         ("cli_command", "flask", "flask admin purge", (), "site.app.purge"),
     }
+
+
+def test_calls_on_typed_instance_attributes_resolve_through_the_attribute_type():
+    analysis = analyze(
+        {
+            "store/repo.py": """\
+                class Repository:
+                    def save(self, item):
+                        return item
+
+
+                class Cache:
+                    def clear(self):
+                        pass
+            """,
+            "store/service.py": """\
+                from store.repo import Cache, Repository
+
+
+                class Service:
+                    cache: Cache
+
+                    def __init__(self, repo: Repository):
+                        self.repo = repo
+                        self.backup = Repository()
+
+                    def __call__(self):
+                        return self()
+
+                    def run(self):
+                        self.repo.save(1)
+                        self.backup.save(2)
+                        self.cache.clear()
+                        self.unknown.go()
+
+
+                class Nightly(Service):
+                    def run(self):
+                        self.repo.save(3)
+            """,
+        }
+    )
+    assert {(e.src, e.raw, e.dst) for e in analysis.edges() if e.raw.startswith("self.")} == {
+        ("store.service.Service.run", "self.repo.save", "store.repo.Repository.save"),
+        ("store.service.Service.run", "self.backup.save", "store.repo.Repository.save"),
+        ("store.service.Service.run", "self.cache.clear", "store.repo.Cache.clear"),
+        ("store.service.Service.run", "self.unknown.go", None),
+        ("store.service.Nightly.run", "self.repo.save", "store.repo.Repository.save"),
+    }
