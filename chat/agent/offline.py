@@ -1,7 +1,7 @@
 """Answering a project question without a model: extracted from the index, in template prose.
 
-The answer names the most relevant definitions, the entrypoints that lead to
-them and the code spans worth reading, each cited as ``path:start-end``. It
+The answer names the most relevant definitions, where the best one is called
+from, the entrypoints that lead to them and the code spans worth reading, each cited as ``path:start-end``. It
 always says first that no model is configured, so it is never mistaken for a
 generated answer.
 
@@ -36,6 +36,7 @@ STOP_WORDS = frozenset(
 MAX_DEFINITIONS = 5
 MAX_ENTRYPOINTS = 5
 MAX_SPANS = 4
+MAX_CALLERS = 5
 # How much a definition gains per question word its name or path contains, against search scores.
 WORD_WEIGHT = 1.0
 
@@ -135,6 +136,7 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         key=lambda entry: (entry.handler not in top_qnames, entry.path, entry.start_line),
     )[:MAX_ENTRYPOINTS]
     code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS"][:MAX_SPANS]
+    calls = rag.callers(toolbox.repository, definitions[0].qname, depth=1, limit=MAX_CALLERS) if definitions else []
 
     if not (definitions or entries or code):
         return ExtractedAnswer(f"{NO_MODEL_NOTE}\n\n{NOTHING_FOUND}", ())
@@ -158,6 +160,10 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
                 "Other definitions that match:\n"
                 + "\n".join(f"- {d.kind} `{d.qname}` in `{d.path}:{d.start_line}-{d.end_line}`" for d in definitions[1:])
             )
+    if calls:
+        lines = [f"- `{edge.src}` at `{edge.path}:{edge.line}`" for edge in calls]
+        spans.extend(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", 0.0) for edge in calls)
+        parts.append(f"`{definitions[0].qname.rsplit('.', 1)[-1]}` is called from:\n" + "\n".join(lines))
     if entries:
         lines = []
         for entry in entries:
