@@ -29,7 +29,7 @@ from rag.analysis.facts import (
 from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
 
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
 """Bump when extraction changes what it records for the same text."""
 
 
@@ -54,9 +54,17 @@ def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
 
 
 def file_analysis_from_dict(data: Mapping[str, Any]) -> FileAnalysis | None:
-    """The analysis stored by ``file_analysis_to_dict``, or None if another analyser version wrote it."""
-    if data.get("version") != ANALYSIS_VERSION:
+    """The analysis stored by ``file_analysis_to_dict``; None if another analyser version wrote it
+    or it is not such a dict (the caller then analyses the file again)."""
+    if not isinstance(data, Mapping) or data.get("version") != ANALYSIS_VERSION:
         return None
+    try:
+        return _file_analysis(data)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _file_analysis(data: Mapping[str, Any]) -> FileAnalysis:
     return FileAnalysis(
         path=data["path"],
         content_hash=data["content_hash"],

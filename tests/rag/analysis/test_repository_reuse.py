@@ -92,3 +92,5 @@ def test_analyses_survive_a_json_round_trip_and_feed_the_next_run():
 def test_a_stored_analysis_from_another_analyser_version_is_not_reused():
     data = file_analysis_to_dict(analyze_repository(FILES).files["pkg/cli.py"])
     assert file_analysis_from_dict({**data, "version": ANALYSIS_VERSION + 1}) is None
+    assert file_analysis_from_dict({**data, "facts": {"module": "pkg.cli"}}) is None
+    assert file_analysis_from_dict({"version": ANALYSIS_VERSION}) is None
