@@ -1,0 +1,388 @@
+"""The chat under load: N concurrent websocket chats against one server process.
+
+A scripted OpenAI-compatible model (aiohttp, on 127.0.0.1, in its own thread)
+routes every question to ``general`` and streams each answer as numbered
+tokens at a set rate after a set time to first token. The server under test is
+a real daphne process on this database, pointed at that model. Each chat is a
+websocket client that sends one question and reads frames until its answer is
+done. All clocks are ``perf_counter`` (CLOCK_MONOTONIC, shared by processes).
+
+Figures: delivered tokens per second; dropped frames (tokens the model sent
+that never reached the page, or arrived out of order: must be 0); time to
+first token as the page sees it, as the model produced it, and the server's
+added part (page minus model), p50 and p95.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from urllib.parse import quote
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+
+from chat.models import ChatSession, Message
+from llm.models import LLMCall
+
+TOKEN_FRAME = re.compile(r'<span hx-swap-oob="beforeend:#msg-\d+-body">(.*?)</span>', re.S)
+QUESTION = re.compile(r"load chat (\d+)")
+LOAD_USERNAME = "chat-load-bench"
+
+
+def token(index: int) -> str:
+    return f"t{index} "
+
+
+def _chunk(content: str | None, finish: str | None = None, usage: dict | None = None) -> bytes:
+    payload: dict = {"id": "chatcmpl-load", "object": "chat.completion.chunk", "created": 0, "model": "load-model"}
+    payload["choices"] = [] if usage else [
+        {"index": 0, "delta": {} if content is None else {"content": content}, "finish_reason": finish}
+    ]
+    if usage:
+        payload["usage"] = usage
+    return f"data: {json.dumps(payload)}\n\n".encode()
+
+
+@dataclass
+class ModelStream:
+    arrived: float
+    first_sent: float | None = None
+    sent: int = 0
+
+
+class ScriptedModel:
+    """An OpenAI-compatible model on 127.0.0.1 that streams ``tokens`` tokens at ``rate`` per second."""
+
+    def __init__(self, *, tokens: int, rate: float, first_token_delay: float) -> None:
+        self.tokens = tokens
+        self.interval = 1.0 / rate
+        self.first_token_delay = first_token_delay
+        self.answers: dict[int, ModelStream] = {}
+        self.port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> ScriptedModel:
+        from aiohttp import web
+
+        ready = threading.Event()
+
+        async def serve() -> None:
+            app = web.Application()
+            app.router.add_post("/v1/chat/completions", self._completions)
+            runner = web.AppRunner(app, access_log=None)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0, backlog=1024)
+            await site.start()
+            self.port = site._server.sockets[0].getsockname()[1]
+            ready.set()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                await runner.cleanup()
+
+        def run() -> None:
+            self._loop = asyncio.new_event_loop()
+            task = self._loop.create_task(serve())
+            try:
+                self._loop.run_forever()
+            finally:
+                task.cancel()
+                self._loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
+                self._loop.close()
+
+        self._thread = threading.Thread(target=run, name="scripted-model", daemon=True)
+        self._thread.start()
+        if not ready.wait(10):
+            raise RuntimeError("the scripted model did not start")
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+
+    async def _completions(self, request):
+        from aiohttp import web
+
+        arrived = time.perf_counter()
+        body = await request.json()
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await response.prepare(request)
+        if "response_format" in body:
+            # The router's structured-output call.
+            await response.write(_chunk('{"intent": "general"}') + _chunk(None, "stop"))
+        else:
+            last_user = next((m.get("content") or "" for m in reversed(body["messages"]) if m["role"] == "user"), "")
+            match = QUESTION.search(last_user)
+            record = ModelStream(arrived=arrived)
+            if match:
+                self.answers[int(match.group(1))] = record
+            start = arrived + self.first_token_delay
+            for index in range(self.tokens):
+                # Absolute schedule: the rate holds however long a write took.
+                delay = start + index * self.interval - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                await response.write(_chunk(token(index)))
+                if record.first_sent is None:
+                    record.first_sent = time.perf_counter()
+                record.sent += 1
+            await response.write(_chunk(None, "stop"))
+            await response.write(_chunk(None, usage={"prompt_tokens": 10, "completion_tokens": self.tokens, "total_tokens": 10 + self.tokens}))
+        await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+
+@dataclass
+class ChatResult:
+    index: int
+    sent_at: float = 0.0
+    first_token_at: float | None = None
+    done_at: float | None = None
+    tokens: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: float) -> ChatResult:
+    result = ChatResult(index=index)
+    try:
+        async with client.ws_connect(url, headers=headers, max_msg_size=0) as ws:
+            result.sent_at = time.perf_counter()
+            await ws.send_json({"action": "send", "text": f"load chat {index}: stream your answer"})
+            deadline = result.sent_at + timeout
+            while True:
+                message = await ws.receive(timeout=max(0.1, deadline - time.perf_counter()))
+                if message.type != 1:  # aiohttp.WSMsgType.TEXT
+                    result.errors.append(f"socket ended: {message.type}")
+                    return result
+                frame = message.data
+                deltas = TOKEN_FRAME.findall(frame)
+                if deltas and result.first_token_at is None:
+                    result.first_token_at = time.perf_counter()
+                result.tokens.extend(html.unescape(delta) for delta in deltas)
+                if "notice-error" in frame:
+                    result.errors.append(re.sub(r"<[^>]+>", "", frame).strip())
+                if frame.lstrip().startswith("<article") and 'hx-swap-oob="true"' in frame:
+                    result.done_at = time.perf_counter()
+                    return result
+    except (TimeoutError, asyncio.TimeoutError):
+        result.errors.append("timed out")
+    return result
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _database_url_env(conn_max_age: int) -> dict[str, str]:
+    """The same database as an explicit URL, so the server process keeps its connections."""
+    db = connection.settings_dict
+    host = db["HOST"]
+    if host.startswith("/"):
+        url = f"postgres://{quote(db['USER'])}@/{db['NAME']}?host={quote(host, safe='')}"
+    else:
+        url = f"postgres://{quote(db['USER'])}:{quote(db.get('PASSWORD') or '')}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
+    return {"DATABASE_URL": url, "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
+
+
+def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int) -> subprocess.Popen:
+    env = dict(os.environ)
+    if conn_max_age:
+        env.update(_database_url_env(conn_max_age))
+    env.update(
+        AGENTSITE_DB_NAME=connection.settings_dict["NAME"],
+        DJANGO_SETTINGS_MODULE="agentsite.settings",
+        LLM_PROVIDER="openai",
+        OPENAI_BASE_URL=model.base_url,
+        OPENAI_API_KEY="load-bench",
+        CHAT_MAX_RUNNING_GENERATIONS=str(chats + 1),
+        LOG_LEVEL="warning",
+    )
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"]
+    proc = subprocess.Popen(command, cwd=Path(settings.BASE_DIR), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {proc.stderr.read()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=2):
+                return proc
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("the server did not answer within 60 s") from None
+            time.sleep(0.1)
+
+
+def _stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _login_cookie(user) -> str:
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return store.session_key
+
+
+@dataclass
+class LoadReport:
+    chats: int
+    tokens: int
+    rate: float
+    first_token_delay: float
+    conn_max_age: int
+    wall_s: float
+    delivered: int
+    dropped: int
+    out_of_order: int
+    failed_chats: list[str]
+    stored_complete: int
+    page_ttft_ms: list[float]
+    model_ttft_ms: list[float]
+    added_ttft_ms: list[float]
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.delivered / self.wall_s if self.wall_s else 0.0
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
+
+
+def run_load(
+    *,
+    chats: int,
+    tokens: int,
+    rate: float,
+    first_token_delay: float = 0.2,
+    conn_max_age: int = 0,
+    timeout: float = 120.0,
+) -> LoadReport:
+    """Run the load against a fresh server process; the chats it creates are deleted afterwards.
+
+    ``conn_max_age`` > 0 starts the server with persistent database connections
+    (through ``DATABASE_URL``); 0 keeps the product's default.
+    """
+    import aiohttp
+
+    user, _ = get_user_model().objects.get_or_create(username=LOAD_USERNAME)
+    sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}") for i in range(chats)]
+    cookie = _login_cookie(user)
+    model = ScriptedModel(tokens=tokens, rate=rate, first_token_delay=first_token_delay).start()
+    port = _free_port()
+    server = _start_server(port, model, chats, conn_max_age)
+    origin = f"http://127.0.0.1:{port}"
+    headers = {"Origin": origin, "Cookie": f"sessionid={cookie}"}
+
+    async def all_chats() -> tuple[list[ChatResult], float]:
+        connector = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(connector=connector) as client:
+            started = time.perf_counter()
+            results = await asyncio.gather(
+                *(_chat(client, f"ws://127.0.0.1:{port}/ws/chats/{s.pk}/", headers, i, timeout) for i, s in enumerate(sessions))
+            )
+            return list(results), time.perf_counter() - started
+
+    try:
+        results, wall = asyncio.run(all_chats())
+        # The final state is stored before the done frame is sent; give the last writes a moment.
+        time.sleep(0.2)
+        answers = Message.objects.filter(session__in=sessions, role=Message.Role.ASSISTANT)
+        expected_text = "".join(token(i) for i in range(tokens))
+        stored_complete = answers.filter(status=Message.Status.COMPLETE, content=expected_text).count()
+    finally:
+        _stop_server(server)
+        model.stop()
+        correlation_ids = [f"message:{pk}" for pk in Message.objects.filter(session__in=sessions).values_list("pk", flat=True)]
+        LLMCall.objects.filter(correlation_id__in=correlation_ids).delete()
+        ChatSession.objects.filter(pk__in=[s.pk for s in sessions]).delete()
+        SessionStore(session_key=cookie).delete()
+
+    expected = [token(i) for i in range(tokens)]
+    delivered = sum(len(r.tokens) for r in results)
+    dropped = sum(max(0, tokens - len(r.tokens)) for r in results)
+    out_of_order = sum(1 for r in results if r.tokens != expected[: len(r.tokens)])
+    page, model_ttft, added = [], [], []
+    for r in results:
+        stream = model.answers.get(r.index)
+        if r.first_token_at is None or stream is None or stream.first_sent is None:
+            continue
+        page_ms = (r.first_token_at - r.sent_at) * 1000
+        model_ms = (stream.first_sent - stream.arrived) * 1000
+        page.append(page_ms)
+        model_ttft.append(model_ms)
+        added.append(page_ms - model_ms)
+    return LoadReport(
+        chats=chats,
+        tokens=tokens,
+        rate=rate,
+        first_token_delay=first_token_delay,
+        conn_max_age=conn_max_age,
+        wall_s=wall,
+        delivered=delivered,
+        dropped=dropped,
+        out_of_order=out_of_order,
+        failed_chats=[f"chat {r.index}: {'; '.join(r.errors)}" for r in results if r.errors or r.done_at is None],
+        stored_complete=stored_complete,
+        page_ttft_ms=page,
+        model_ttft_ms=model_ttft,
+        added_ttft_ms=added,
+    )
+
+
+def format_report(report: LoadReport) -> str:
+    def p(values: list[float]) -> str:
+        return f"p50 {percentile(values, 0.5):7.1f} ms   p95 {percentile(values, 0.95):7.1f} ms"
+
+    nominal = report.chats * report.rate
+    lines = [
+        f"{report.chats} concurrent chats x {report.tokens} tokens, model streaming {report.rate:g} tokens/s per chat "
+        f"after {report.first_token_delay * 1000:.0f} ms (one daphne process, loopback, "
+        f"database connections {'kept ' + str(report.conn_max_age) + ' s' if report.conn_max_age else 'per request'})",
+        f"delivered tokens/s      {report.tokens_per_s:9.0f}   (model's nominal total {nominal:.0f}/s; "
+        f"{report.delivered} tokens in {report.wall_s:.2f} s)",
+        f"dropped frames          {report.dropped:9d}   (out of order: {report.out_of_order} chats)",
+        f"answers stored complete {report.stored_complete:9d} / {report.chats}",
+        f"TTFT seen by the page   {p(report.page_ttft_ms)}",
+        f"TTFT of the model       {p(report.model_ttft_ms)}",
+        f"server-added TTFT       {p(report.added_ttft_ms)}",
+    ]
+    if report.failed_chats:
+        lines.append(f"failed chats: {len(report.failed_chats)}; first: {report.failed_chats[0]}")
+    return "\n".join(lines)
