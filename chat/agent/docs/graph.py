@@ -62,6 +62,7 @@ from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.turn import TurnServices, stream_model
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
+from llm.retry import LLMError
 from llm.types import ChatRequest, Message
 from rag.analysis.filetypes import module_name
 
@@ -518,7 +519,14 @@ async def docs_execution_summary(ctx: AgentContext[str], runtime: Runtime[TurnSe
         prompt_name=prompt.name,
         prompt_version=prompt.version,
     )
-    summary = (await stream_model(runtime, request)).text.strip() or _fallback_summary(run)
+    try:
+        summary = (await stream_model(runtime, request)).text.strip()
+    except LLMError:
+        # The document is written; a failed summary must not lose it.
+        summary = ""
+    if not summary:
+        summary = _fallback_summary(run)
+        await runtime.emit(AgentEvent(type="text", text=summary))
     body = f"\n\n---\n\n{document}"
     await runtime.emit(AgentEvent(type="text", text=body))
     artifact = {"kind": "markdown", "name": artifact_name(run.title, ".md"), "content": document}

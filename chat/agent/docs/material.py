@@ -48,11 +48,16 @@ class NoIndex(LookupError):
 
 @dataclass(frozen=True)
 class IndexView:
-    """One repository at one index version, with each indexed file's line count."""
+    """One repository at one index version, with each indexed file's line count.
+
+    ``undecodable`` holds the files that were not valid UTF-8: their indexed
+    text has replacement characters, so it differs from the uploaded bytes.
+    """
 
     repository: Repository
     run: IndexRun
     line_counts: Mapping[str, int]
+    undecodable: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
@@ -65,8 +70,10 @@ def open_index(repository: Repository) -> IndexView:
     run = repository.active_run
     if run is None:
         raise NoIndex(f"{repository.name} has no ready index yet; wait for indexing to finish")
-    counts = dict(SourceFile.objects.filter(run=run).values_list("path", "line_count"))
-    return IndexView(repository=repository, run=run, line_counts=counts)
+    files = SourceFile.objects.filter(run=run)
+    counts = dict(files.values_list("path", "line_count"))
+    undecodable = frozenset(files.filter(replaced_bytes=True).values_list("path", flat=True))
+    return IndexView(repository=repository, run=run, line_counts=counts, undecodable=undecodable)
 
 
 def file_texts(view: IndexView, paths: Iterable[str]) -> dict[str, str]:

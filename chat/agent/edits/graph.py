@@ -216,6 +216,9 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     for change in value["changes"]:
         path = str(change["path"]).strip().removeprefix("./")
         problem = path_problem(path)
+        if not problem and path in view.undecodable:
+            # Its indexed text has replacement characters, so hunks written against it would not apply.
+            problem = "the file is not valid UTF-8, so a patch written against its indexed text would not apply"
         if problem:
             notes.append(f"the plan's change to {path!r} was skipped: {problem}")
             continue

@@ -130,3 +130,16 @@ def test_an_unreadable_detection_falls_back_to_the_request_words(shopapp, model)
     assert (request.kind, request.target, request.method) == ("module", PRICING, "keywords")
     assert "the model's answer: the answer is not valid JSON" in request.reason
     assert len(artifacts(events)) == 1
+
+
+def test_a_failed_summary_call_still_delivers_the_document(shopapp, model):
+    model.script(*replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_FIXED, OK, OK), Reply.error(400, "bad request"))
+
+    final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
+
+    [artifact] = artifacts(events)
+    answer = texts(events)
+    assert answer.startswith(
+        "I wrote **Pricing: taxes and discounts** (2 sections) from the index of shopapp."
+    )
+    assert answer.endswith(artifact["content"])

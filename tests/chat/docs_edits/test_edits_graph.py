@@ -187,3 +187,20 @@ def test_with_the_offline_provider_it_says_edits_need_a_model(shopapp, settings)
 
     assert texts(events).startswith("Proposing code changes needs a language model, and none is configured")
     assert artifacts(events) == []
+
+
+def test_a_file_that_is_not_utf8_is_not_patched_and_the_answer_says_why(shopapp, model):
+    legacy = "src/shopapp/legacy.py"
+    model.script(plan((legacy, "read the catalogue as UTF-8")))
+
+    final, events = run_graph(EDITS_GRAPH, "Read the legacy catalogue as UTF-8", shopapp)
+
+    # Only the plan was asked for: no diff was requested for a file whose indexed text differs from the upload.
+    assert len(model.chat_requests) == 1
+    answer = texts(events)
+    assert (
+        f"- the plan's change to '{legacy}' was skipped: the file is not valid UTF-8, "
+        "so a patch written against its indexed text would not apply"
+    ) in answer
+    assert "**No patch was produced:**" in answer
+    assert artifacts(events) == []
