@@ -51,6 +51,7 @@ from chat.agent.docs.document import (
     DocsRequest,
     SectionDraft,
     SectionPlan,
+    Source,
     assemble,
     citation_problems,
     clean_section_body,
@@ -191,10 +192,10 @@ def _indexed_modules(view: IndexView) -> dict[str, str]:
 def keyword_request(text: str, view: IndexView) -> DocsRequest:
     """What is asked, from the words of the request alone."""
     if _README.search(text):
-        return DocsRequest("readme", "", f"{view.name}", "keywords", "mentions a README")
+        return DocsRequest("readme", "", view.name, "keywords", "mentions a README")
     mentioned_path = next((path for path in view.line_counts if path in text), None)
     if mentioned_path:
-        return DocsRequest("module", mentioned_path, f"{mentioned_path}", "keywords", f"names the file {mentioned_path}")
+        return DocsRequest("module", mentioned_path, mentioned_path, "keywords", f"names the file {mentioned_path}")
     modules = _indexed_modules(view)
     words = set(re.findall(r"[\w.]+", text))
     named = sorted((m for m in modules if m in words), key=len, reverse=True)
@@ -203,7 +204,7 @@ def keyword_request(text: str, view: IndexView) -> DocsRequest:
     if _API.search(text):
         return DocsRequest("api_reference", "", f"{view.name} API reference", "keywords", "asks for a reference")
     if _WHOLE.search(text):
-        return DocsRequest("repository", "", f"{view.name}", "keywords", "asks about the whole repository")
+        return DocsRequest("repository", "", view.name, "keywords", "asks about the whole repository")
     return DocsRequest("feature", text.strip()[:200], "", "keywords", "documents a feature described in the request")
 
 
@@ -264,13 +265,19 @@ def artifact_name(title: str, suffix: str) -> str:
 
 @node(name="docs_reference")
 async def docs_reference(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
-    """The offline answer: a reference from the index, with its sources inline (no separate citation list)."""
+    """The offline answer: a reference from the index (of one file when the request names it).
+
+    Its sources are inline, so no separate citation list is reported.
+    """
     run = _run(ctx)
-    found = await sync_to_async(material.reference_material, thread_sensitive=True)(run.view, ctx.input)
+    request = run.request
+    only = request.target if request.kind == "module" and request.target in run.view.line_counts else None
+    found = await sync_to_async(material.reference_material, thread_sensitive=True)(run.view, ctx.input, only=only)
+    subject = run.view.name if only is None else f"{run.view.name}: {only}"
     document = reference_document(
-        run.view.name, found.symbols, found.entrypoints, found.module_docs, modules_left_out=found.modules_left_out
+        subject, found.symbols, found.entrypoints, found.module_docs, modules_left_out=found.modules_left_out
     )
-    artifact = {"kind": "markdown", "name": artifact_name(f"{run.view.name} reference", ".md"), "content": document}
+    artifact = {"kind": "markdown", "name": artifact_name(f"{subject} reference", ".md"), "content": document}
     await runtime.emit(AgentEvent(type="text", text=document))
     await runtime.emit(AgentEvent(type="artifact", detail=artifact))
     return ctx.with_state(answer=document, citations=(), artifacts=(artifact,))
@@ -367,7 +374,7 @@ async def docs_plan_sections(ctx: AgentContext[str], runtime: Runtime[TurnServic
     )
 
 
-def _sources_text(draft_sources: Sequence[Any]) -> str:
+def _sources_text(draft_sources: Sequence[Source]) -> str:
     if not draft_sources:
         return "(retrieval found no code for this section; say so briefly instead of guessing)"
     return "\n\n".join(
@@ -375,7 +382,7 @@ def _sources_text(draft_sources: Sequence[Any]) -> str:
     )
 
 
-def _generation_text(run: DocsRun, index: int, sources: Sequence[Any], previous: SectionDraft | None) -> str:
+def _generation_text(run: DocsRun, index: int, sources: Sequence[Source], previous: SectionDraft | None) -> str:
     plan = run.plans[index]
     outline = "\n".join(
         f"{number}. {p.title}" + (f": {p.goal}" if p.goal else "") for number, p in enumerate(run.plans, 1)

@@ -244,11 +244,15 @@ class ReferenceMaterial:
     modules_left_out: int = 0
 
 
-def reference_material(view: IndexView, query: str, *, max_modules: int = REFERENCE_MODULES) -> ReferenceMaterial:
+def reference_material(
+    view: IndexView, query: str, *, only: str | None = None, max_modules: int = REFERENCE_MODULES
+) -> ReferenceMaterial:
     """The symbol catalog, entrypoints and module docstrings for the offline reference.
 
-    A large repository keeps the ``max_modules`` modules retrieval ranks
-    highest for the request; the others are counted, not listed.
+    ``only`` narrows it to one file (its symbols, and the entrypoints defined
+    in it or handled by it). A large repository keeps the ``max_modules``
+    modules retrieval ranks highest for the request; the others are counted,
+    not listed.
     """
     symbols = [
         rag.SymbolInfo(
@@ -258,6 +262,11 @@ def reference_material(view: IndexView, query: str, *, max_modules: int = REFERE
         )
         for s in Symbol.objects.filter(run=view.run, kind__in=("class", "function", "method")).order_by("path", "start_line")
     ]
+    entrypoints = rag.list_entrypoints(view.repository, limit=5000, run=view.run)
+    if only is not None:
+        symbols = [s for s in symbols if s.path == only]
+        handlers = {s.qname for s in symbols}
+        entrypoints = [e for e in entrypoints if e.path == only or e.handler in handlers]
     paths = sorted({s.path for s in symbols if not is_test_path(s.path)})
     left_out = 0
     if len(paths) > max_modules:
@@ -267,7 +276,6 @@ def reference_material(view: IndexView, query: str, *, max_modules: int = REFERE
         symbols = [s for s in symbols if s.path in kept or is_test_path(s.path)]
         paths = sorted(kept)
     docs = {path: _module_docstring(text) for path, text in file_texts(view, paths).items()}
-    entrypoints = rag.list_entrypoints(view.repository, limit=5000, run=view.run)
     return ReferenceMaterial(
         symbols=tuple(symbols), entrypoints=tuple(entrypoints), module_docs=docs, modules_left_out=left_out
     )

@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from chat.agent.citing import parse_cited_ranges
 from chat.agent.docs import DOCS_GRAPH
 from tests.chat.docs_edits.conftest import SHOPAPP, Reply, artifacts, run_graph, texts
 

@@ -109,3 +109,17 @@ def test_without_a_repository_it_says_documentation_needs_one(settings, db):
 
     assert "this chat has no repository" in texts(events)
     assert artifacts(events) == []
+
+
+def test_offline_a_request_naming_a_file_gets_the_reference_of_that_file(shopapp, settings):
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+
+    final, events = run_graph(DOCS_GRAPH, "Document src/shopapp/web/routes.py please", shopapp)
+
+    document = texts(events)
+    assert document.startswith("# shopapp: src/shopapp/web/routes.py: reference\n")
+    assert route_rows(document) == {row for row in EXPECTED_ROUTES if row[2].startswith("shopapp.web.routes.")}
+    assert module_listing(document) == {
+        "shopapp.web.routes": {"classes": set(), "functions": {"cart", "order_detail", "checkout"}}
+    }
+    assert "## CLI commands" not in document
