@@ -51,7 +51,12 @@ class Symbol:
 
 @dataclass(frozen=True)
 class Edge:
-    """A C2 edge. ``dst`` is a symbol qname when resolved, else None with ``raw`` kept."""
+    """A C2 edge. ``dst`` is a symbol qname when resolved, else None with ``raw`` kept.
+
+    ``src`` is the enclosing symbol's qname, or the module name for module-level code.
+    An ``imports`` edge may also resolve to a module name or to ``module.variable``
+    (an app or router object), which are not symbols.
+    """
 
     kind: EdgeKind
     src: str
