@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -291,7 +291,7 @@ def _log(trace: CallTrace, record: Mapping[str, Any]) -> None:
 def _write_file(directory: str, record: Mapping[str, Any], record_id: int | None) -> Path:
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     name = f"{stamp}-{record['provider']}-{record_id if record_id is not None else 'unsaved'}.json"
     path = folder / name
     path.write_text(json.dumps({"id": record_id, **record}, ensure_ascii=False, indent=2, default=str))

@@ -4,8 +4,8 @@ A small OpenAI-compatible SSE server (asyncio streams, in its own thread) sends
 numbered chunks and notes when each one left. Two readers consume the same
 streams:
 
-- raw: ``httpx`` ``aiter_lines`` plus ``json.loads`` of each ``data:`` line,
-  the least any client must do;
+- raw: ``httpx`` ``aiter_lines`` plus ``json.loads`` of each ``data:`` line and
+  a look at its delta, the least any client must do;
 - adapter: ``OpenAIProvider.stream`` (SSE decoding, chunk parsing, typed
   events, the audit trace; the stored audit row is switched off so a database
   write at the end does not count).
@@ -155,9 +155,10 @@ async def _read_raw(client: httpx.AsyncClient, url: str, received: list[float]) 
     async with client.stream("POST", url, json={"model": "bench", "stream": True, "messages": []}) as response:
         async for line in response.aiter_lines():
             if line.startswith("data: ") and line != "data: [DONE]":
-                json.loads(line[6:])
-                received.append(time.perf_counter())
-                count += 1
+                chunk = json.loads(line[6:])
+                if chunk["choices"][0]["delta"].get("content"):
+                    received.append(time.perf_counter())
+                    count += 1
     return count
 
 
@@ -218,10 +219,10 @@ async def measure(*, chunks: int = 5000, runs: int = 5, paced_chunks: int = 200,
             for _ in range(max(1, runs // 2)):
                 received = []
                 await _read_raw(client, url, received)
-                raw_delays += [r - s for r, s in zip(received, upstream.sent_at)]
+                raw_delays += [r - s for r, s in zip(received, upstream.sent_at, strict=True)]
                 received = []
                 await _read_adapter(provider, received)
-                adapter_delays += [r - s for r, s in zip(received, upstream.sent_at)]
+                adapter_delays += [r - s for r, s in zip(received, upstream.sent_at, strict=True)]
     finally:
         llm_logger.setLevel(previous_level)
         await client.aclose()

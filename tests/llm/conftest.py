@@ -8,6 +8,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
+from tests.llm.fakes import fake_gemini, fake_gigachat, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
+
 
 @pytest.fixture(autouse=True)
 def close_async_orm_connections():

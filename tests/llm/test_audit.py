@@ -16,7 +16,7 @@ from llm.models import LLMCall
 from llm.providers.offline import NO_MODEL_TEXT
 from llm.registry import get_provider
 from llm.types import ChatRequest, Message, ToolCall
-from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401
+from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,7 @@ import pytest
 from llm.providers.gemini import GeminiProvider, wire_contents
 from llm.registry import get_provider
 from llm.types import ChatRequest, Message, ToolCall, ToolSpec
-from tests.llm.fakes import Reply, fake_gemini, fake_llm_server  # noqa: F401
+from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.usefixtures("without_audit_rows")
 

@@ -11,7 +11,7 @@ from llm.providers.gigachat import GigaChatProvider, wire_messages
 from llm.registry import get_provider
 from llm.retry import AuthenticationError
 from llm.types import ChatRequest, Message, ToolCall, ToolSpec
-from tests.llm.fakes import Reply, fake_gigachat, fake_llm_server  # noqa: F401
+from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.usefixtures("without_audit_rows")
 

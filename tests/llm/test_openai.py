@@ -10,7 +10,7 @@ import pytest
 from llm.registry import get_provider
 from llm.retry import LLMError, ProviderConnectionError, ProviderHTTPError, ProviderTimeout
 from llm.types import ChatRequest, Message, ToolSpec
-from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401
+from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.usefixtures("without_audit_rows")
 

@@ -15,7 +15,7 @@ from llm.providers.gigachat import GigaChatProvider
 from llm.providers.openai import OpenAIProvider
 from llm.registry import get_provider
 from llm.types import ChatRequest, Message, ToolSpec
-from tests.llm.fakes import Reply, fake_gemini, fake_gigachat, fake_llm_server, fake_openai  # noqa: F401
+from tests.llm.fakes import Reply
 
 MESSAGES = (Message("system", "Rules."), Message("user", "Hi"))
 SCHEMA = {"type": "object", "properties": {"intent": {"type": "string"}}, "required": ["intent"], "additionalProperties": False}
