@@ -57,8 +57,13 @@ Fixtures (import them into your test module or conftest):
   ``delay`` seconds before the response starts (for timeouts), ``cut_after``
   chunks after which the connection is dropped mid-stream, ``malformed_at``
   chunk index before which a non-JSON ``data:`` line is sent.
-- ``Reply.vectors([[...], ...])`` for ``kind="embeddings"`` and
-  ``Reply.count(n)`` for ``kind="tokens"`` script exact answers.
+- ``Reply.vectors([[...], ...])`` for ``kind="embeddings"`` scripts exact
+  vectors; ``Reply.count(n)`` for ``kind="tokens"`` makes Gemini's count ``n``
+  and GigaChat's count of the first input ``n`` (other inputs: their word count).
+
+Unscripted embeddings are deterministic per text; unscripted token counts are
+word counts. Streams end with the provider's own terminator (``[DONE]`` for
+OpenAI and GigaChat, a ``finishReason`` for Gemini) and carry usage.
 """
 
 from __future__ import annotations

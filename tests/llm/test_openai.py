@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from contextlib import aclosing
 
 import pytest
 
 from llm.registry import get_provider
 from llm.retry import LLMError, ProviderConnectionError, ProviderHTTPError, ProviderTimeout
-from llm.types import ChatRequest, Message, ToolSpec
+from llm.types import ChatRequest, Message, ToolCall, ToolSpec
 from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.usefixtures("without_audit_rows")
@@ -58,8 +59,6 @@ async def test_it_accumulates_tool_call_deltas_into_whole_calls(fake_openai):
 async def test_it_sends_tool_results_back_in_the_openai_shape(fake_openai):
     first = await get_provider().complete(ChatRequest(messages=(Message("user", "x"),)))
     assert first.text == "ok"
-    from llm.types import ToolCall
-
     call = ToolCall(id="call_1", name="search", arguments={"q": "x"})
     await get_provider().complete(
         ChatRequest(
@@ -200,3 +199,16 @@ async def test_errors_say_which_provider_failed(fake_openai):
     assert caught.value.provider == "openai"
     assert "bad key" in str(caught.value)
     assert len(fake_openai.chat_requests) == 1
+
+
+async def test_a_reader_that_stops_early_closes_the_upstream_response(fake_openai):
+    fake_openai.script(Reply.text("z" * 300, chunk_size=1, interval=0.01))
+    async with aclosing(get_provider().stream(QUESTION)) as events:
+        async for event in events:
+            if event.type == "text":
+                break
+    for _ in range(100):
+        if fake_openai.disconnects:
+            break
+        await asyncio.sleep(0.02)
+    assert fake_openai.disconnects and fake_openai.disconnects[0]["chunks_sent"] < 100
