@@ -31,7 +31,7 @@ def ask(text: str = "Where is the retry policy?", **kwargs) -> ChatRequest:
 
 
 async def test_a_streamed_call_is_recorded_with_its_events_usage_and_timing(fake_openai):
-    fake_openai.script(Reply.text("It is in llm/retry.py:1-20.", chunk_size=6, interval=0.01, usage=(30, 9)))
+    fake_openai.script(Reply.error(502, "bad gateway"), Reply.text("It is in llm/retry.py:1-20.", chunk_size=6, interval=0.01, usage=(30, 9)))
     token = audit.correlation.set("message:41")
     try:
         await get_provider().complete(ask())
@@ -48,6 +48,7 @@ async def test_a_streamed_call_is_recorded_with_its_events_usage_and_timing(fake
     assert call.request["messages"][1]["content"] == "Where is the retry policy?"
     assert call.wire_request["json"]["model"] == "gpt-4o-mini"
     assert 0 < call.ttft_ms <= call.latency_ms
+    assert call.retries == 1
 
 
 async def test_secrets_never_reach_the_record(fake_openai):
