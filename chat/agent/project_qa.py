@@ -2,19 +2,23 @@
 
 The subgraph::
 
-    start_project_qa --(offline)--> answer_from_index ----------------------+
-          |                                                                  v
-          +--> call_model --(tool calls)--> run_tools --> compact_transcript  cite_sources
-                  ^  |                                          |             ^
-                  |  +--(answer)------------------------------------------------+
-                  +---------------------------------------------+
+    start_project_qa --(no model)--> answer_from_index ----------------+
+           |                                                            v
+           +--> call_model --(an answer)---------------------------> cite_sources
+                  ^    |
+                  |    +--(tool calls)--> run_tools --> compact_transcript
+                  |                                            |
+                  +--------------------------------------------+
 
-``call_model`` streams the model's text to the page and collects its tool
-calls; ``run_tools`` answers every call (errors included) and records the
-spans it showed; ``compact_transcript`` summarizes older tool exchanges when
-the next request would pass ``summarize_at`` of the model's window. After
-``max_tool_rounds`` rounds the model is called without tools and must answer.
-``cite_sources`` keeps the citations the answer actually made.
+``start_project_qa`` searches the index with the question once and puts the
+results (capped, see ``tools.Caps``) under the ``project_answer`` prompt as
+the retrieved material. ``call_model`` streams the model's text to the page
+and collects its tool calls; ``run_tools`` answers every call (errors
+included) and records the spans it showed; ``compact_transcript`` summarizes
+older tool exchanges when the next request would pass ``summarize_at`` of the
+model's window. After ``max_tool_rounds`` rounds the model is called without
+tools and must answer. ``cite_sources`` keeps the citations the answer
+actually made.
 
 State keys: ``transcript`` (this turn's messages after the question),
 ``pending`` (tool calls not answered yet), ``rounds``, ``answer``, ``spans``,
@@ -33,6 +37,7 @@ from chat.agent.events import AgentEvent
 from chat.agent.offline import extractive_answer
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.summarize import compact_if_needed
+from chat.agent.tools import ToolOutcome
 from chat.agent.turn import TurnServices, model_params, stream_model
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.types import ChatRequest, Message, ToolCall
@@ -59,17 +64,19 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
     if services.offline:
         return ctx.with_state(state)
     prompt = await load_prompt("project_answer")
-    note = f"The repository is {services.repository_name!r}." if services.repository_name else ""
-    system = await system_message(prompt, note)
-    tools = toolbox.specs
-    if not services.provider.supports_tools:
-        # A model that cannot call tools gets one search's results up front instead.
-        found = await toolbox.call(ToolCall(id="search", name="search_code", arguments={"query": ctx.input}))
-        state["transcript"] = (Message("user", f"Search results for the question:\n{found.content}"),)
-        state["spans"] = found.spans
-        tools = ()
+    search = ToolCall(id="retrieve", name="search_code", arguments={"query": ctx.input})
+    started = time.perf_counter()
+    found = await toolbox.call(search)
+    await emit_tool_step(runtime, search, found, started)
+    notes = [
+        f"The repository is {services.repository_name!r}." if services.repository_name else "",
+        f"Retrieved material (a search of the index with the question):\n\n{found.content}",
+    ]
+    system = await system_message(prompt, *notes)
+    # A model that cannot call tools answers from the retrieved material alone.
+    tools = toolbox.specs if services.provider.supports_tools else ()
     return ctx.evolve(system_prompt=system.content, tools=tools).with_state(
-        state, prompt_name=prompt.name, prompt_version=prompt.version
+        state, spans=found.spans, prompt_name=prompt.name, prompt_version=prompt.version
     )
 
 
@@ -112,6 +119,24 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+async def emit_tool_step(runtime: Runtime[TurnServices], call: ToolCall, outcome: ToolOutcome, started: float) -> None:
+    """A trace step for one tool call, one level below the node that made it."""
+    await runtime.emit(
+        AgentEvent(
+            type="step",
+            node=f"tool:{call.name}",
+            depth=runtime.depth + 1,
+            duration_ms=(time.perf_counter() - started) * 1000,
+            detail={
+                "tool": call.name,
+                "arguments": dict(call.arguments) or _short(call.raw_arguments),
+                "result": _short(outcome.summary),
+                "ok": not outcome.error,
+            },
+        )
+    )
+
+
 @node(name="run_tools")
 async def run_tools(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     """Answer every pending call, in order; a failing or unknown tool answers with its error."""
@@ -125,20 +150,7 @@ async def run_tools(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> A
         outcome = await toolbox.call(call)
         results.append(Message("tool", outcome.content, tool_call_id=call.id, name=call.name))
         spans.extend(outcome.spans)
-        await runtime.emit(
-            AgentEvent(
-                type="step",
-                node=f"tool:{call.name}",
-                depth=runtime.depth + 1,
-                duration_ms=(time.perf_counter() - started) * 1000,
-                detail={
-                    "tool": call.name,
-                    "arguments": dict(call.arguments) or _short(call.raw_arguments),
-                    "result": _short(outcome.summary),
-                    "ok": not outcome.error,
-                },
-            )
-        )
+        await emit_tool_step(runtime, call, outcome, started)
     transcript = (*ctx.state["transcript"], *results)
     return ctx.with_state(transcript=transcript, pending=(), rounds=int(ctx.state["rounds"]) + 1, spans=tuple(spans))
 
