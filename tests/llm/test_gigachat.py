@@ -72,6 +72,17 @@ async def test_a_401_refreshes_the_token_once_and_repeats_the_call(fake_gigachat
     assert statuses.count("/api/v1/chat/completions") == 3
 
 
+async def test_many_calls_refused_at_once_share_one_refresh(fake_gigachat):
+    provider = get_provider()
+    await provider.complete(QUESTION)
+    fake_gigachat.expire_tokens()
+    fake_gigachat.oauth_delay = 0.2
+    answers = await asyncio.gather(*(provider.complete(QUESTION) for _ in range(20)))
+
+    assert all(answer.text == "ok" for answer in answers)
+    assert fake_gigachat.oauth_calls == 2
+
+
 async def test_a_refused_authorization_key_is_an_authentication_error(fake_gigachat, settings):
     llm = dict(settings.LLM)
     llm["PROVIDERS"] = {**llm["PROVIDERS"], "gigachat": {**llm["PROVIDERS"]["gigachat"], "TOKEN": "wrong"}}
