@@ -199,6 +199,8 @@ LLM = {
     "RETRY_MAX_INTERVAL": env_float("LLM_RETRY_MAX_INTERVAL", 30.0, minimum=0.0),
     "AUDIT": env_bool("LLM_AUDIT", True),
     "LOG_TEXT_LIMIT": env_int("LLM_LOG_TEXT_LIMIT", 1500, minimum=100),
+    # Concurrent connections per provider and process: one per streaming answer in flight.
+    "MAX_CONNECTIONS": env_int("LLM_MAX_CONNECTIONS", 256, minimum=1),
     # Bearer token for /metrics (staff sessions need none); empty: staff only.
     "METRICS_TOKEN": env_str("METRICS_TOKEN"),
     # Long dialogs (llm/conversation): when to warm up a summarized standby context and swap it in.

@@ -30,6 +30,7 @@ from contextlib import aclosing
 from typing import Any, ClassVar, Protocol
 
 import httpx
+from django.conf import settings
 from httpx_sse import EventSource, SSEError
 
 from llm import audit
@@ -123,8 +124,12 @@ class Provider(ABC):
             options = self._client_options()
             if self._transport is not None:
                 options["transport"] = self._transport
+            # Every streaming answer holds a connection for its whole length, so the pool
+            # must fit all answers in flight (a full pool makes new answers wait).
+            connections = int(settings.LLM.get("MAX_CONNECTIONS", 256))
             client = httpx.AsyncClient(
-                limits=httpx.Limits(max_connections=50, max_keepalive_connections=10), **options
+                limits=httpx.Limits(max_connections=connections, max_keepalive_connections=min(connections, 32)),
+                **options,
             )
             self._clients[loop] = client
         return client
