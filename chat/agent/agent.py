@@ -109,7 +109,8 @@ def _step_event(step: Step, note: StepNote | None) -> AgentEvent:
     if note is not None:
         detail.update(note.detail)
     if step.error is not None:
-        detail["error"] = f"{type(step.error).__name__}: {step.error}"
+        # Shown in the trace: the kind of failure only; the message is in the logs and the audit.
+        detail["error"] = type(step.error).__name__
         detail["attempt"] = step.attempt
     return AgentEvent(type="step", node=step.node, depth=step.depth, duration_ms=step.duration * 1000, detail=detail)
 

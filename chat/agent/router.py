@@ -37,7 +37,9 @@ SCHEMA_NAME = "route_intent"
 
 # Checked in this order; the first rule that matches decides.
 EDIT_WORDS = re.compile(
-    r"\b(fix|refactor|rename|patch|diff|modify|rewrite|implement|change the code|add (?:a|an|the) (?:test|function|method|class|option|flag|endpoint|field)|make (?:it|the \w+) (?:use|support|return|accept))\b",
+    r"\b(fix|refactor|rename|patch|diff|modify|rewrite|implement|change the code|"
+    r"add (?:a|an|the) (?:test|function|method|class|option|flag|endpoint|field)|"
+    r"make (?:it|the \w+) (?:use|support|return|accept))\b",
     re.IGNORECASE,
 )
 DOC_WORDS = re.compile(
@@ -114,7 +116,9 @@ async def route_intent(services: TurnServices, text: str, history: tuple[Message
     try:
         completion = await provider.complete(request)
     except LLMError as exc:
-        return RouteDecision(fallback.intent, "keywords", f"{fallback.reason}; the model could not route: {exc}")
+        # The reason is shown in the trace: name the failure, not the provider's raw message.
+        reason = f"{fallback.reason}; the model could not route ({type(exc).__name__})"
+        return RouteDecision(fallback.intent, "keywords", reason)
     services.usage.add(completion.usage, completion.model)
     try:
         intent, reason = parse_intent(completion.text)

@@ -136,7 +136,9 @@ class ProjectToolbox:
             return _error(f"{call.name}: {exc}")
         except Exception as exc:
             logger.exception("tool %s failed on %s", call.name, arguments)
-            return _error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+            outcome = _error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+            # The trace shows the kind of failure only; the model gets the message to adapt its call.
+            return ToolOutcome(content=outcome.content, summary=f"error: {type(exc).__name__}", error=True)
         return self._capped(outcome)
 
     def _capped(self, outcome: ToolOutcome) -> ToolOutcome:
