@@ -61,6 +61,12 @@ Fixtures (import them into your test module or conftest):
   vectors; ``Reply.count(n)`` for ``kind="tokens"`` makes Gemini's count ``n``
   and GigaChat's count of the first input ``n`` (other inputs: their word count).
 
+Every provider call also writes an audit row (``LLMCall``) from the async
+ORM's worker thread: tests that do not want rows (or have no database) set
+``settings.LLM = {**settings.LLM, "AUDIT": False}`` before requesting the
+fixtures above, which copy ``settings.LLM``; tests that read the rows need
+``django_db(transaction=True)``.
+
 Unscripted embeddings are deterministic per text; unscripted token counts are
 word counts. Streams end with the provider's own terminator (``[DONE]`` for
 OpenAI and GigaChat, a ``finishReason`` for Gemini) and carry usage.
