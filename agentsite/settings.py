@@ -222,6 +222,7 @@ LLM = {
             "SCOPE": env_str("GIGACHAT_SCOPE", "GIGACHAT_API_PERS"),
             "TOKEN": env_str("GIGACHAT_TOKEN"),
             "SSL_VERIFY": env_bool("GIGACHAT_SSL_VERIFY", True),
+            "CA_BUNDLE": env_str("GIGACHAT_CA_BUNDLE"),
             "AUTH_TIMEOUT": env_float("GIGACHAT_AUTH_TIMEOUT", 30.0, minimum=1.0),
             "TIMEOUT": env_float("GIGACHAT_TIMEOUT", 90.0, minimum=1.0),
             "EMBEDDINGS_TIMEOUT": env_float("GIGACHAT_EMBEDDINGS_TIMEOUT", 90.0, minimum=1.0),

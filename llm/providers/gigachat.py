@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 import time
 import uuid
 import weakref
@@ -183,7 +184,16 @@ class GigaChatProvider(Provider):
 
     def _client_options(self) -> dict[str, Any]:
         options = super()._client_options()
-        options["verify"] = bool(self.config.get("SSL_VERIFY", True))
+        if not self.config.get("SSL_VERIFY", True):
+            options["verify"] = False
+        elif self.config.get("CA_BUNDLE"):
+            # The endpoints are signed by the Russian Trusted Root CA, which system stores often lack.
+            try:
+                options["verify"] = ssl.create_default_context(cafile=self.config["CA_BUNDLE"])
+            except (OSError, ssl.SSLError) as exc:
+                raise NotConfigured(
+                    f"GIGACHAT_CA_BUNDLE={self.config['CA_BUNDLE']!r} cannot be used: {exc}", provider=self.name
+                ) from exc
         return options
 
     # --- OAuth ------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 from llm.providers.gigachat import GigaChatProvider, wire_messages
 from llm.registry import get_provider
-from llm.retry import AuthenticationError
+from llm.retry import AuthenticationError, NotConfigured
 from llm.types import ChatRequest, Message, ToolCall, ToolSpec
 from tests.llm.fakes import Reply
 
@@ -174,3 +174,14 @@ async def test_a_connection_cut_keeps_the_partial_text(fake_gigachat):
     events = [e async for e in get_provider().stream(QUESTION)]
     assert events[-1].type == "error"
     assert events[-1].text == "partial "
+
+
+async def test_an_unreadable_ca_bundle_is_reported_as_a_configuration_error(fake_gigachat, settings, tmp_path):
+    llm = dict(settings.LLM)
+    llm["PROVIDERS"] = {**llm["PROVIDERS"], "gigachat": {**llm["PROVIDERS"]["gigachat"], "CA_BUNDLE": str(tmp_path / "missing.pem")}}
+    settings.LLM = llm
+    events = [e async for e in get_provider().stream(QUESTION)]
+    assert events[-1].type == "error"
+    assert isinstance(events[-1].error, NotConfigured)
+    assert "GIGACHAT_CA_BUNDLE" in str(events[-1].error)
+    assert fake_gigachat.requests == []
