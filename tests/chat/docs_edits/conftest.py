@@ -1,4 +1,4 @@
-"""The docs and edits graphs' test bed: the shopapp fixture indexed once per module, and graph runs.
+"""The docs and edits graphs' test bed: the shopapp fixture indexed once for the package, and graph runs.
 
 Tests are sync and run a graph with ``async_to_sync``, so the graphs' database
 calls (``sync_to_async``) run on the test's thread and connection and see the
@@ -67,9 +67,9 @@ def index_files(owner, settings, tmp_path):
     return index
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def shopapp(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Repository]:
-    """The shopapp project uploaded and indexed through the real pipeline, once for the module."""
+    """The shopapp project uploaded and indexed through the real pipeline, once for these tests."""
     uploads = tmp_path_factory.mktemp("uploads")
     with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
         user = make_user("docs-edits-owner")
