@@ -329,13 +329,13 @@ class Provider(ABC):
                         yield event
                 else:
                     async for sse in EventSource(response).aiter_sse():
-                        if not sse.data:
+                        # After the terminator the rest of the body is still read (servers end it
+                        # at once), so the connection goes back to the pool instead of being closed.
+                        if not sse.data or parser.finished:
                             continue
                         trace.add_raw(sse.data)
                         for event in parser.feed(sse.data):
                             yield event
-                        if parser.finished:
-                            break
                 for event in parser.finish():
                     yield event
         except httpx.HTTPError as exc:

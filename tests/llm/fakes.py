@@ -31,7 +31,7 @@ Fixtures (import them into your test module or conftest):
   (``request.last_user_text`` is the last user message in any wire format).
   Default: ``Reply.text("ok")``.
 - ``requests`` (all), ``chat_requests``, ``requests_to(path_part)``: what
-  arrived, as ``RecordedRequest(method, path, headers, json, form, query)``.
+  arrived, as ``RecordedRequest(method, path, headers, json, form, query, client_port)``.
 - ``disconnects``: one entry per stream the client abandoned (``chunks_sent``
   before the client went away); ``completed_streams`` counts streams sent whole.
 - ``embedding_dims`` (8): size of the deterministic fake vectors.
@@ -158,6 +158,8 @@ class RecordedRequest:
     json: Any = None
     form: dict[str, str] = field(default_factory=dict)
     query: dict[str, str] = field(default_factory=dict)
+    # The client's port: equal ports mean one kept-alive connection served both requests.
+    client_port: int = 0
 
     @property
     def wire(self) -> str:
@@ -348,8 +350,13 @@ class FakeProviderServer:
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
+        peer = request.transport.get_extra_info("peername") if request.transport is not None else None
         recorded = RecordedRequest(
-            method=request.method, path=request.path, headers=dict(request.headers), query=dict(request.query)
+            method=request.method,
+            path=request.path,
+            headers=dict(request.headers),
+            query=dict(request.query),
+            client_port=peer[1] if peer else 0,
         )
         if request.content_type == "application/x-www-form-urlencoded":
             recorded.form = dict((await request.post()).items())  # type: ignore[arg-type]

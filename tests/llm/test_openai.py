@@ -8,7 +8,7 @@ from contextlib import aclosing
 
 import pytest
 
-from llm.registry import get_provider
+from llm.registry import close_providers, get_provider
 from llm.retry import LLMError, ProviderConnectionError, ProviderHTTPError, ProviderTimeout
 from llm.types import ChatRequest, Message, ToolCall, ToolSpec
 from tests.llm.fakes import Reply
@@ -212,3 +212,17 @@ async def test_a_reader_that_stops_early_closes_the_upstream_response(fake_opena
             break
         await asyncio.sleep(0.02)
     assert fake_openai.disconnects and fake_openai.disconnects[0]["chunks_sent"] < 100
+
+
+async def test_calls_share_one_kept_alive_client_until_the_providers_are_closed(fake_openai):
+    provider = get_provider()
+    await provider.complete(QUESTION)
+    await provider.complete(QUESTION)
+    await provider.embed(["x"])
+    ports = {request.client_port for request in fake_openai.requests}
+    assert len(ports) == 1
+    client = provider.http()
+
+    await close_providers()
+    assert client.is_closed
+    assert get_provider() is not provider
