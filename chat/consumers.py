@@ -46,9 +46,17 @@ def _begin_turn(session: ChatSession, text: str) -> tuple[Message, Message, Turn
     return question, answer, turn
 
 
+# Answers refreshed on every (re)connect besides the ones the page asks for: a
+# page whose socket dropped may have missed the end of its latest answers.
+REFRESHED_ON_CONNECT = 2
+
+
 @database_sync_to_async
-def _stored_message(session_id: int, message_id: int) -> Message | None:
-    return Message.objects.filter(pk=message_id, session_id=session_id).first()
+def _answers_to_refresh(session_id: int, watched: set[int]) -> list[Message]:
+    services.interrupt_stale_answers(session_id)
+    answers = Message.objects.filter(session_id=session_id, role=Message.Role.ASSISTANT)
+    latest = set(answers.order_by("-id").values_list("id", flat=True)[:REFRESHED_ON_CONNECT])
+    return list(answers.filter(id__in=watched | latest).order_by("id"))
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
@@ -69,7 +77,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self._catch_up()
 
     async def _catch_up(self) -> None:
-        """Bring a page that rendered an answer as streaming up to date."""
+        """Bring the page up to date: the running answer's text so far, and the
+        final form of answers it may show as still streaming."""
         running = REGISTRY.for_session(self.session.pk)
         if running is not None:
             # No await between reading the text and the sequence number, so
@@ -77,12 +86,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
             text, seq = running.text, running.seq
             self.joined_at_seq[running.message_id] = seq
             await self.send(text_data=frames.token(running.message_id, text, replace=True))
-        watched = parse_qs(self.scope.get("query_string", b"").decode()).get("watch", [])
-        for raw_id in watched:
-            if not raw_id.isdigit() or (running is not None and int(raw_id) == running.message_id):
-                continue
-            message = await _stored_message(self.session.pk, int(raw_id))
-            if message is None:
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        watched = {int(raw) for raw in query.get("watch", []) if raw.isdigit()}
+        for message in await _answers_to_refresh(self.session.pk, watched):
+            if running is not None and message.pk == running.message_id:
                 continue
             if message.is_streaming:
                 # Written by another server process: the stored text is at most FLUSH_SECONDS old.

@@ -128,14 +128,17 @@ async def _broadcast(session_id: int, html: str, *, message_id: int = 0, seq: in
 
 
 async def _store_periodically(generation: Generation) -> None:
-    """Store the text so far whenever it grew, every FLUSH_SECONDS, until cancelled."""
+    """Store the text so far every FLUSH_SECONDS when it grew, and at least every
+    HEARTBEAT_SECONDS, so an answer whose process died can be told apart."""
     interval = settings.CHAT["FLUSH_SECONDS"]
+    last_store = time.monotonic()
     while True:
         await asyncio.sleep(interval)
         text = generation.text
-        if len(text) != generation.stored_length:
+        if len(text) != generation.stored_length or time.monotonic() - last_store >= services.HEARTBEAT_SECONDS:
             await database_sync_to_async(services.save_partial_answer)(generation.message_id, text)
             generation.stored_length = len(text)
+            last_store = time.monotonic()
 
 
 def _step_record(event) -> dict[str, Any]:

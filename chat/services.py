@@ -7,6 +7,7 @@ through ``get_session_for_user``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.db.models import Count, Max, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from chat import user_errors
 from chat.models import DEFAULT_TITLE, TITLE_MAX_LENGTH, ChatSession, Message
 from llm.types import Message as LLMMessage
 
@@ -89,6 +91,20 @@ def recent_history(session_id: int, before: Message) -> tuple[LLMMessage, ...]:
         .values_list("role", "content")[: settings.CHAT["HISTORY_MESSAGES"]]
     )
     return tuple(LLMMessage(role=role, content=content) for role, content in reversed(rows))
+
+
+# A running answer is stored at least every HEARTBEAT_SECONDS (chat.generations);
+# one silent for STALE_AFTER_SECONDS lost its process (a crash or a restart).
+HEARTBEAT_SECONDS = 10.0
+STALE_AFTER_SECONDS = 3 * HEARTBEAT_SECONDS
+
+
+def interrupt_stale_answers(session_id: int) -> int:
+    """Give up on answers whose run is gone: status error, the text so far kept."""
+    cutoff = timezone.now() - timedelta(seconds=STALE_AFTER_SECONDS)
+    return Message.objects.filter(
+        session_id=session_id, status=Message.Status.STREAMING, updated_at__lt=cutoff
+    ).update(status=Message.Status.ERROR, error=user_errors.INTERRUPTED, updated_at=timezone.now())
 
 
 def save_partial_answer(message_id: int, content: str) -> None:

@@ -19,6 +19,7 @@ PROVIDER_UNREACHABLE = "The model could not be reached. The text so far is kept;
 PROVIDER_REFUSED_CREDENTIALS = "The model provider refused the configured credentials. An administrator must fix the key."
 PROVIDER_RATE_LIMITED = "The model provider is busy (rate limited). The text so far is kept; try again in a minute."
 PROVIDER_FAILED = "The model stopped with an error. The text so far is kept; try again."
+INTERRUPTED = "This answer was interrupted (the server stopped while writing it). The text so far is kept; ask again."
 INTERNAL_ERROR = "Something went wrong while answering. The text so far is kept; try again."
 
 

@@ -36,6 +36,7 @@ def session_create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     session = services.get_session_for_user(request.user, pk)
+    services.interrupt_stale_answers(session.pk)
     stored = list(session.messages.all())
     history = [message_context(m, session.repository_id) for m in stored]
     streaming = [m.pk for m in stored if m.is_streaming]

@@ -227,3 +227,13 @@ async def test_it_rejects_an_empty_question_without_storing_anything(owner_chat,
     assert "Type a question first." in frame
     assert await Message.objects.filter(session=owner_chat).acount() == 0
     await communicator.disconnect()
+
+
+async def test_a_reconnecting_page_gets_the_final_form_of_the_latest_answer(owner_chat, owner_cookie):
+    answer = await Message.objects.acreate(session=owner_chat, role="assistant", content="**done** already")
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    frame = await communicator.receive_from(timeout=5)
+    assert f'id="msg-{answer.pk}"' in frame and 'hx-swap-oob="true"' in frame
+    assert "<strong>done</strong>" in frame
+    await communicator.disconnect()

@@ -92,3 +92,21 @@ def test_staff_can_export_a_session_as_json(client, staff_user, owner):
     assert data["title"] == "Q" and data["messages"][0]["content"] == "hello"
     change = client.get(reverse("admin:chat_chatsession_change", args=[session.pk])).content.decode()
     assert "Download as JSON" in change and "hello" in change
+
+
+def test_an_answer_whose_run_is_gone_is_shown_as_interrupted_with_its_text(owner_client, owner):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    session = ChatSession.objects.create(owner=owner, title="Q")
+    lost = Message.objects.create(session=session, role="assistant", status="streaming", content="half an answ")
+    live = Message.objects.create(session=session, role="assistant", status="streaming", content="still going")
+    Message.objects.filter(pk=lost.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+
+    page = owner_client.get(reverse("chat-session", args=[session.pk])).content.decode()
+    lost.refresh_from_db()
+    live.refresh_from_db()
+    assert lost.status == "error" and lost.content == "half an answ"
+    assert "was interrupted" in page and "half an answ" in page
+    assert live.status == "streaming"
