@@ -57,7 +57,7 @@ from chat.agent.docs.document import (
     clean_section_body,
 )
 from chat.agent.docs.material import IndexView, NoIndex
-from chat.agent.docs.model_calls import ask_json, ask_text
+from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
 from chat.agent.docs.reference import reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
@@ -225,9 +225,11 @@ async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) ->
     if services.offline:
         return ctx.with_state(docs_route="reference", docs=DocsRun(view=view, request=fallback))
     catalog = await sync_to_async(material.module_catalog_summary, thread_sensitive=True)(view, ctx.input)
+    dialog = recent_dialog(ctx.history)
     content = (
         f"Repository: {view.name}\n\nModules (the most relevant to the request first):\n{catalog or '(no modules)'}"
-        f"\n\nThe user's request:\n{ctx.input}"
+        + (f"\n\nThe conversation so far:\n{dialog}" if dialog else "")
+        + f"\n\nThe user's request:\n{ctx.input}"
     )
     answer = await ask_json(runtime, "docs_detect", content, DETECT_SCHEMA)
     request = fallback

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,23 @@ def parse_json_object(text: str, schema: Mapping[str, Any]) -> tuple[dict[str, A
     except jsonschema.ValidationError as exc:
         return None, f"the answer does not follow the schema: {exc.message}"
     return value, ""
+
+
+# The recent dialog a request may refer to ("do the same for checkout"), kept short.
+DIALOG_MESSAGES = 4
+DIALOG_MESSAGE_CHARS = 1500
+
+
+def recent_dialog(history: Sequence[Message]) -> str:
+    """The last messages of the chat as plain text for a prompt, each cut to a bounded length."""
+    lines = []
+    for message in history[-DIALOG_MESSAGES:]:
+        text = message.content.strip()
+        if len(text) > DIALOG_MESSAGE_CHARS:
+            text = text[:DIALOG_MESSAGE_CHARS] + " [...]"
+        if text:
+            lines.append(f"{message.role}: {text}")
+    return "\n\n".join(lines)
 
 
 async def complete(

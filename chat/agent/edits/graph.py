@@ -42,7 +42,7 @@ from chat.agent.docs import material
 from chat.agent.docs.document import SectionPlan, Source
 from chat.agent.docs.graph import artifact_name
 from chat.agent.docs.material import IndexView, NoIndex
-from chat.agent.docs.model_calls import ask_json, ask_text
+from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
 from chat.agent.edits.diffs import (
     DiffParseError,
     FileCheck,
@@ -204,7 +204,11 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     sources = await sync_to_async(material.section_sources, thread_sensitive=True)(
         view, SectionPlan(title="", goal="", query=ctx.input)
     )
-    content = f"The user's request:\n{ctx.input}\n\nRetrieved code (cite it as path:start-end):\n{_sources_text(sources)}"
+    dialog = recent_dialog(ctx.history)
+    content = (
+        (f"The conversation so far:\n{dialog}\n\n" if dialog else "")
+        + f"The user's request:\n{ctx.input}\n\nRetrieved code (cite it as path:start-end):\n{_sources_text(sources)}"
+    )
     answer = await ask_json(runtime, "project_edits_plan", content, PLAN_SCHEMA)
     run = EditsRun(view=view, sources=sources)
     if answer.value is None:
@@ -497,8 +501,10 @@ def answer_text(run: EditsRun, patch: str, patch_name: str) -> str:
             f"Download `{patch_name}` and run `git apply {patch_name}` at the repository's root."
         )
         parts.append(f"```diff\n{patch.rstrip()}\n```")
-    else:
+    elif run.files:
         parts.append("**No patch was produced:** no planned change could be applied to the indexed files.")
+    else:
+        parts.append("**No patch was produced:** the plan names no file to change.")
     failures = [line for work in run.files for line in _failure_lines(work)]
     if failures:
         parts.append("**Not in the patch** (these still failed the check):\n\n" + "\n".join(failures))

@@ -25,6 +25,7 @@ from chat.agent.tools import ProjectToolbox
 from chat.agent.turn import TurnServices
 from llm.graph import AgentContext, Emitted, Graph, Runner
 from llm.registry import get_provider
+from llm.types import Message
 from rag.models import IndexRun, Repository
 from rag.services import delete_repository, run_index, start_index_run
 from tests.factories import make_user
@@ -106,7 +107,9 @@ def services_for(repository: Repository | None) -> TurnServices:
     return TurnServices(provider=provider, config=config, toolbox=toolbox, repository_name=repository.name if repository else "")
 
 
-def run_graph(graph: Graph, text: str, repository: Repository | None) -> tuple[AgentContext[Any], list[AgentEvent]]:
+def run_graph(
+    graph: Graph, text: str, repository: Repository | None, *, history: tuple[Message, ...] = ()
+) -> tuple[AgentContext[Any], list[AgentEvent]]:
     """Run ``graph`` on the request ``text``; the final context and every ``AgentEvent`` it emitted."""
     events: list[AgentEvent] = []
 
@@ -115,7 +118,8 @@ def run_graph(graph: Graph, text: str, repository: Repository | None) -> tuple[A
             events.append(item.event)
 
     async def go() -> AgentContext[Any]:
-        return await Runner(on_emit=collect).run(graph, AgentContext(input=text), services=services_for(repository))
+        context = AgentContext(input=text, history=history)
+        return await Runner(on_emit=collect).run(graph, context, services=services_for(repository))
 
     return async_to_sync(go)(), events
 

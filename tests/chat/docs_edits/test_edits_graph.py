@@ -8,6 +8,7 @@ import pytest
 
 from chat.agent.edits import EDITS_GRAPH
 from chat.agent.edits.graph import MAX_ATTEMPTS
+from llm.types import Message
 from tests.chat.docs_edits.conftest import Reply, artifacts, git_apply_check, run_graph, shopapp_files, texts
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +205,22 @@ def test_a_file_that_is_not_utf8_is_not_patched_and_the_answer_says_why(shopapp,
     ) in answer
     assert "**No patch was produced:**" in answer
     assert artifacts(events) == []
+
+
+def test_the_plan_sees_the_recent_conversation_the_request_refers_to(shopapp, model):
+    history = (
+        Message("user", "How is tax computed?"),
+        Message("assistant", "By compute_tax in src/shopapp/pricing.py:10-11."),
+    )
+    model.script(Reply.text(json.dumps({"summary": "Nothing to change", "changes": [], "questions": ["Which check?"]})))
+
+    final, events = run_graph(EDITS_GRAPH, "Make it reject negative amounts", shopapp, history=history)
+
+    planned = user_text(model.chat_requests[0])
+    assert planned.startswith(
+        "The conversation so far:\nuser: How is tax computed?\n\n"
+        "assistant: By compute_tax in src/shopapp/pricing.py:10-11.\n\nThe user's request:\nMake it reject negative amounts"
+    )
+    answer = texts(events)
+    assert "**No patch was produced:** the plan names no file to change." in answer
+    assert "**Open questions:**\n- Which check?" in answer
