@@ -11,6 +11,7 @@ from chat.agent.edits.diffs import (
     parse_diff,
     render_patch,
 )
+from chat.agent.edits.graph import WINDOW_LINES, file_view
 from tests.chat.docs_edits.conftest import git_apply_check
 
 MODULE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
@@ -144,3 +145,13 @@ def test_text_without_a_file_header_is_not_a_diff():
         parse_diff("@@ -1 +1 @@\n-x\n+y\n")
     with pytest.raises(DiffParseError, match="no '--- a/path'"):
         parse_diff("I could not write the change.")
+
+
+def test_a_long_file_is_shown_to_the_model_as_numbered_windows_around_the_planned_places():
+    text = "".join(f"line {n}\n" for n in range(1, 2001))
+
+    shown = file_view(text, ["big.py:1000-1002", "big.py:1050"])
+
+    assert shown.startswith(f"(lines {1000 - WINDOW_LINES}-{1050 + WINDOW_LINES} of 2000)\n")
+    assert f"\n1001 | line 1001\n" in shown and "line 1200" not in shown
+    assert file_view("a\nb\n", []) == "1 | a\n2 | b"
