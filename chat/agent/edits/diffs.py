@@ -363,10 +363,9 @@ def render_file_patch(path: str, old_text: str | None, new_text: str | None) -> 
     head.append(f"--- {DEV_NULL if old_text is None else 'a/' + path}\n")
     head.append(f"+++ {DEV_NULL if new_text is None else 'b/' + path}\n")
     body = list(difflib.unified_diff(old, new, n=CONTEXT_LINES, lineterm="\n"))
-    # difflib's own ---/+++ lines are replaced by git's headers above.
-    hunks = [line for line in body[2:]]
     out: list[str] = []
-    for line in hunks:
+    # body[:2] are difflib's own ---/+++ lines, replaced by git's headers above.
+    for line in body[2:]:
         if line.startswith("@@"):
             out.append(line if line.endswith("\n") else line + "\n")
         else:
