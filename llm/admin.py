@@ -159,6 +159,10 @@ class LLMCallAdmin(admin.ModelAdmin):
     )
     readonly_fields = [f for group in fields for f in (group if isinstance(group, tuple) else (group,))]
 
+    def get_queryset(self, request: HttpRequest):
+        # The payload columns can hold thousands of events per call; the list shows none of them.
+        return super().get_queryset(request).defer("request", "wire_request", "response", "events", "result")
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
