@@ -8,20 +8,19 @@ another. See docs/RETRIEVAL.md for why hashing is the default.
 from __future__ import annotations
 
 import logging
-import math
 import zlib
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
 from django.conf import settings
 
-from rag.terms import features
+from rag.terms import identifier_counts, identifier_features
 
 logger = logging.getLogger(__name__)
 
 HASHING_PREFIX = "hashing-code-v1"
+DEFAULT_HASHING_DIMENSION = 384
 PROVIDER_PREFIX = "provider:"
 
 
@@ -50,47 +49,49 @@ class HashingEmbedder:
     processes: crc32, not Python's salted ``hash``.
     """
 
-    def __init__(self, dimension: int = 768) -> None:
+    def __init__(self, dimension: int = DEFAULT_HASHING_DIMENSION) -> None:
         self._dimension = dimension
         self.name = f"{HASHING_PREFIX}-{dimension}"
-        self._buckets: dict[str, int] = {}
+        self._buckets: dict[str, tuple[int, ...]] = {}
 
     @property
     def dimension(self) -> int:
         return self._dimension
 
-    def _bucket(self, word: str) -> int:
-        """Signed bucket: index + 1, negated for a negative sign (0 is never used)."""
-        cached = self._buckets.get(word)
+    def _identifier_buckets(self, identifier: str) -> tuple[int, ...]:
+        """Signed buckets of an identifier's words: index + 1, negated for a negative sign."""
+        cached = self._buckets.get(identifier)
         if cached is None:
-            h = zlib.crc32(word.encode("utf-8"))
-            cached = (h % self._dimension) + 1
-            if (h >> 31) & 1:
-                cached = -cached
-            if len(self._buckets) < 500_000:
-                self._buckets[word] = cached
+            out = []
+            for word in identifier_features(identifier):
+                h = zlib.crc32(word.encode("utf-8"))
+                bucket = (h % self._dimension) + 1
+                out.append(-bucket if (h >> 31) & 1 else bucket)
+            cached = tuple(out)
+            if len(self._buckets) < 1_000_000:
+                self._buckets[identifier] = cached
         return cached
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self._dimension), dtype=np.float32)
-        bucket = self._bucket
-        log = math.log
-        for row, text in enumerate(texts):
-            counts = Counter(features(text))
-            if not counts:
+    def embed_counts(self, documents: Sequence[Mapping[str, int]]) -> np.ndarray:
+        """Embed documents given as {identifier: occurrences} (what ``identifier_counts`` returns)."""
+        out = np.zeros((len(documents), self._dimension), dtype=np.float32)
+        buckets_of = self._identifier_buckets
+        for row, counts in enumerate(documents):
+            tf: dict[int, int] = {}
+            for identifier, n in counts.items():
+                for bucket in buckets_of(identifier):
+                    tf[bucket] = tf.get(bucket, 0) + n
+            if not tf:
                 continue
-            vector = out[row]
-            for word, tf in counts.items():
-                b = bucket(word)
-                weight = 1.0 + log(tf)
-                if b > 0:
-                    vector[b - 1] += weight
-                else:
-                    vector[-b - 1] -= weight
-            norm = float(np.linalg.norm(vector))
-            if norm > 0:
-                vector /= norm
+            keys = np.fromiter(tf.keys(), dtype=np.int64, count=len(tf))
+            weights = 1.0 + np.log(np.fromiter(tf.values(), dtype=np.float32, count=len(tf)))
+            np.add.at(out[row], np.abs(keys) - 1, np.where(keys > 0, weights, -weights))
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        out /= np.where(norms == 0, 1, norms)
         return out
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_counts([identifier_counts(text) for text in texts])
 
 
 class ProviderEmbedder:

@@ -63,6 +63,8 @@ class IndexRun(models.Model):
     timings = models.JSONField(default=dict, blank=True)
     embedder = models.CharField(max_length=200, blank=True)
     embedding_dimension = models.PositiveIntegerField(null=True, blank=True)
+    # Lexemes in so many items that they cannot tell items apart; left out of OR full-text queries.
+    common_words = models.JSONField(default=list, blank=True)
     # Why the run has no vectors (it still answers with lexical retrieval).
     embedding_error = models.TextField(blank=True)
     error = models.TextField(blank=True)

@@ -97,9 +97,12 @@ def build_partition_indexes(run_id: int, dimension: int | None) -> None:
         # construction in RAM, and pgvector builds in parallel when allowed.
         cursor.execute("SET maintenance_work_mem = '512MB'")
         cursor.execute("SET max_parallel_maintenance_workers = 2")
+        cursor.execute(f"CREATE UNIQUE INDEX {table}_id ON {table} (id)")
         cursor.execute(f"CREATE INDEX {table}_search ON {table} USING gin (search)")
         cursor.execute(f"CREATE INDEX {table}_name ON {table} (name)")
         cursor.execute(f"CREATE INDEX {table}_path ON {table} (path)")
+        # Suffix matches (a traceback's absolute path, "models/query.py") become prefix matches on the reversed path.
+        cursor.execute(f"CREATE INDEX {table}_rpath ON {table} (reverse(path) text_pattern_ops)")
         if dimension:
             dim = int(dimension)
             for suffix, predicate in (("code", "NOT is_doc"), ("docs", "is_doc")):
@@ -110,6 +113,23 @@ def build_partition_indexes(run_id: int, dimension: int | None) -> None:
         cursor.execute(f"ANALYZE {table}")
         cursor.execute("RESET maintenance_work_mem")
         cursor.execute("RESET max_parallel_maintenance_workers")
+
+
+def common_lexemes(run_id: int, share: float = 0.02, minimum: int = 20, limit: int = 500) -> list[str]:
+    """Lexemes in at least ``share`` of a loaded partition's items, most frequent first.
+
+    They match so many items that an OR query containing them has to rank a
+    large part of the index; retrieval leaves them out.
+    """
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {table}")
+        threshold = max(minimum, int(share * cursor.fetchone()[0]))
+        cursor.execute(
+            f"SELECT word FROM ts_stat('SELECT search FROM {table}') WHERE ndoc >= %s ORDER BY ndoc DESC, word LIMIT %s",
+            [threshold, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
 def attach_partition(run_id: int) -> None:

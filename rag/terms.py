@@ -6,6 +6,8 @@ traceback lines).
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -45,21 +47,22 @@ def identifier_features(identifier: str) -> tuple[str, ...]:
     return parts
 
 
-def features(text: str) -> list[str]:
-    out: list[str] = []
-    for identifier in IDENTIFIER.findall(text):
-        out.extend(identifier_features(identifier))
-    return out
+def identifier_counts(text: str) -> Counter[str]:
+    """Occurrences of each identifier (dotted names kept whole) in ``text``."""
+    return Counter(IDENTIFIER.findall(text))
 
 
-def split_terms(text: str) -> str:
+def split_terms(identifiers: str | Iterable[str]) -> str:
     """Extra words for full-text search: the parts of compound identifiers.
 
     PostgreSQL's parser already splits ``snake_case`` but keeps ``CamelCase``
     and ``dotted.names`` whole, so ``LoginView`` would not match "login view".
+    Takes a text or its identifiers.
     """
+    if isinstance(identifiers, str):
+        identifiers = set(IDENTIFIER.findall(identifiers))
     seen: set[str] = set()
-    for identifier in IDENTIFIER.findall(text):
+    for identifier in identifiers:
         parts = split_identifier(identifier)
         if len(parts) > 1:
             seen.update(parts)
@@ -132,8 +135,16 @@ def query_hints(query: str) -> QueryHints:
     return hints
 
 
-def lexical_words(query: str, limit: int = 24) -> list[str]:
-    """Distinct words of a query for an OR full-text query: identifiers split, stop words out."""
+TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\):")
+
+
+def lexical_words(query: str, limit: int = 32) -> list[str]:
+    """Distinct words of a query for an OR full-text query: identifiers split, stop words out.
+
+    Traceback boilerplate is dropped (its frames are matched by path and line
+    instead); a frame keeps only its function name.
+    """
+    query = TRACEBACK_LINE.sub(lambda m: f" {m.group(3) or ''} ", TRACEBACK_HEADER.sub(" ", query))
     words: list[str] = []
     seen: set[str] = set()
     for identifier in IDENTIFIER.findall(query):

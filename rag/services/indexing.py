@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,7 +27,7 @@ from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError, extract_files
 from rag.models import LAYERS, IndexRun, Repository, SourceFile
 from rag.services.repositories import activate_index, drop_run_rows, prune_superseded
-from rag.terms import looks_like_test_path, split_terms
+from rag.terms import identifier_counts, looks_like_test_path, split_terms
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,10 @@ class ItemRow:
     embed_text: str = ""
     embed_hash: str = ""
     embedding: np.ndarray | None = field(default=None, repr=False)
+    # Identifier occurrences of the content, and of what is embedded; computed once, used for
+    # the hashing embedder, the full-text terms and document frequencies, then dropped.
+    identifiers: Counter | None = field(default=None, repr=False)
+    embed_counts: Counter | None = field(default=None, repr=False)
 
 
 class Progress:
@@ -143,7 +147,7 @@ def items_for_file(analysis: FileAnalysis, symbols_by_qname: dict[str, SymbolRec
         items.append(
             ItemRow(
                 layer="C1_SYMBOL_CATALOG", path=symbol.path, start_line=symbol.start_line, end_line=symbol.end_line,
-                title=symbol.qname, content=text, qname=symbol.qname, embed_text=text,
+                title=symbol.qname, content=text, qname=symbol.qname,
                 metadata={
                     "qname": symbol.qname, "name": symbol.name, "kind": symbol.kind, "signature": symbol.signature,
                     "decorators": list(symbol.decorators), "docstring": symbol.docstring, "parent": symbol.parent,
@@ -213,6 +217,7 @@ def embed_items(
     Returns (computed, reused). Raises ``EmbeddingUnavailable`` when the
     embedder fails; the caller then keeps the run lexical-only.
     """
+    counted = hasattr(embedder, "embed_counts")
     pending: dict[str, list[ItemRow]] = defaultdict(list)
     reused = 0
     for item in items:
@@ -227,7 +232,10 @@ def embed_items(
     hashes = list(pending)
     for start in range(0, len(hashes), batch_size):
         batch = hashes[start : start + batch_size]
-        vectors = embedder.embed([pending[h][0].embed_text for h in batch])
+        if counted:
+            vectors = embedder.embed_counts([pending[h][0].embed_counts for h in batch])
+        else:
+            vectors = embedder.embed([pending[h][0].embed_text for h in batch])
         for h, vector in zip(batch, vectors):
             for item in pending[h]:
                 item.embedding = vector
@@ -242,7 +250,7 @@ def _item_rows(run_id: int, items: Sequence[ItemRow], with_vectors: bool) -> Ite
             run_id, item.layer, item.path, item.start_line, item.end_line, item.title, item.content, item.metadata,
             qname, _short_name(qname), looks_like_test_path(item.path), item.layer == "D0_DOCS", item.file_hash,
             item.embed_hash, item.embedding if with_vectors else None,
-            split_terms(f"{item.title} {qname}"), split_terms(item.content),
+            split_terms(f"{item.title} {qname}"), split_terms(item.identifiers.keys()),
         )
 
 
@@ -340,8 +348,12 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             for fa in files.values():
                 items.extend(items_for_file(fa, symbols_by_qname))
             for item in items:
+                item.identifiers = identifier_counts(item.content)
                 if item.embed_text:
                     item.embed_hash = embed_hash(embedder.name, item.embed_text)
+                    item.embed_counts = item.identifiers
+                    if item.embed_text != item.content:
+                        item.embed_counts = item.identifiers + identifier_counts(item.title)
             for layer in LAYERS:
                 counts[layer] = 0
             for item in items:
@@ -373,6 +385,7 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             counts.update(_load_relational(run, extraction, files))
         with progress.stage("index", "building search indexes") as step:
             storage.build_partition_indexes(run.pk, dimension)
+            IndexRun.objects.filter(pk=run.pk).update(common_words=storage.common_lexemes(run.pk))
             storage.attach_partition(run.pk)
         progress.timings["total"] = round(time.perf_counter() - started, 3)
         IndexRun.objects.filter(pk=run.pk).update(counts=counts, timings=progress.timings, has_items=True)

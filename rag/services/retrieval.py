@@ -55,8 +55,10 @@ class RankingParams:
     dotted_tier: float = 3.0
     name_tier: float = 2.0
     path_tier: float = 1.0
-    # Queries of at most this many words try AND semantics before OR.
-    and_query_max_words: int = 6
+    # When every word of a query is common in the index, this many of them are searched together (AND).
+    common_fallback_words: int = 4
+    # At most this many full-text matches are ranked.
+    max_ranked: int = 3000
     # Files: a file's score is the sum of its items' scores, the i-th best (0-based) weighted file_decay**i.
     file_decay: float = 0.3
 
@@ -173,60 +175,80 @@ def _filters(run_id: int, layers: Sequence[str], path_regex: str | None, docs: b
     return sql, params
 
 
-def _tsquery_or(words: Sequence[str]) -> str:
-    return " | ".join(re.sub(r"[^a-z0-9]", "", w) for w in words if re.sub(r"[^a-z0-9]", "", w))
+def _lexical(
+    cursor, run: IndexRun, layers, path_regex, docs: bool, query: str, params: RankingParams
+) -> list[tuple[int, str, bool]]:
+    """Items matching any distinctive word of the query, by ``ts_rank``.
 
-
-def _lexical(cursor, run_id: int, layers, path_regex, docs: bool, query: str, params: RankingParams) -> list[int]:
-    where, args = _filters(run_id, layers, path_regex, docs)
+    One OR query rather than AND: long queries (issue texts, tracebacks)
+    rarely have every word in one item. Words common in this index are left
+    out, which keeps the match set, and so the ranking work, small.
+    """
+    where, args = _filters(run.pk, layers, path_regex, docs)
     words = lexical_words(query)
     if not words:
         return []
-    ids: list[int] = []
-    if len(words) <= params.and_query_max_words:
-        cursor.execute(
-            f"SELECT id FROM rag_item, websearch_to_tsquery('english', %s) q WHERE {where} AND search @@ q "
-            "ORDER BY ts_rank_cd(search, q) DESC, id LIMIT %s",
-            [query, *args, params.candidates],
-        )
-        ids = [row[0] for row in cursor.fetchall()]
-    if len(ids) < params.candidates:
-        or_query = _tsquery_or(words)
-        if or_query:
-            cursor.execute(
-                f"SELECT id FROM rag_item, to_tsquery('english', %s) q WHERE {where} AND search @@ q "
-                "ORDER BY ts_rank(search, q) DESC, id LIMIT %s",
-                [or_query, *args, params.candidates],
-            )
-            seen = set(ids)
-            ids.extend(row[0] for row in cursor.fetchall() if row[0] not in seen)
-    return ids[: params.candidates]
+    cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY positions[1]", [" ".join(words)])
+    lexemes = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+    common = set(run.common_words or ())
+    distinctive = [lexeme for lexeme in lexemes if lexeme not in common]
+    if distinctive:
+        tsquery = " | ".join(_quote_lexeme(lexeme) for lexeme in distinctive)
+    else:
+        # Only common words: all of them together is the one selective reading.
+        tsquery = " & ".join(_quote_lexeme(lexeme) for lexeme in lexemes[: params.common_fallback_words])
+    if not tsquery:
+        return []
+    # Ranking reads every matching item's tsvector, so at most ``max_ranked``
+    # matches are ranked: a bound on the cost of a query of unselective words.
+    cursor.execute(
+        "SELECT id, layer, is_test FROM ("
+        f"  SELECT id, layer, is_test, search FROM rag_item WHERE {where} AND search @@ CAST(%s AS tsquery) LIMIT %s"
+        ") m ORDER BY ts_rank(search, CAST(%s AS tsquery)) DESC, id LIMIT %s",
+        [*args, tsquery, params.max_ranked, tsquery, params.candidates],
+    )
+    return cursor.fetchall()
 
 
-def _vector(cursor, run: IndexRun, layers, path_regex, docs: bool, vector, params: RankingParams) -> list[int]:
+def _quote_lexeme(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _vector(
+    cursor, run: IndexRun, layers, path_regex, docs: bool, vector, params: RankingParams
+) -> list[tuple[int, str, bool]]:
     dim = int(run.embedding_dimension)
     where, args = _filters(run.pk, layers, path_regex, docs)
-    cursor.execute("SET hnsw.ef_search = %s", [max(settings.RAG["HNSW_EF_SEARCH"], params.candidates)])
+    ef_search = max(settings.RAG["HNSW_EF_SEARCH"], params.candidates)
+    # A session setting: set once per database connection, not per query.
+    if getattr(connection.connection, "_rag_ef_search", None) != ef_search:
+        cursor.execute("SET hnsw.ef_search = %s", [ef_search])
+        connection.connection._rag_ef_search = ef_search
     literal = "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
     cursor.execute(
-        f"SELECT id FROM rag_item WHERE {where} AND embedding IS NOT NULL "
+        f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND embedding IS NOT NULL "
         f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s",
         [*args, literal, params.candidates],
     )
-    return [row[0] for row in cursor.fetchall()]
+    return cursor.fetchall()
 
 
 _LAYER_ORDER = {layer: i for i, layer in enumerate(("C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS", "C3_ENTRYPOINTS", "C2_DEPENDENCY_GRAPH", "D0_DOCS"))}
 
 
-def _symbol(cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams) -> list[int]:
+def _symbol(
+    cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams
+) -> list[tuple[int, str, bool]]:
     if not hints.has_code:
         return []
     where, args = _filters(run_id, layers, path_regex, docs)
     tiers: dict[int, tuple[float, int]] = {}
+    found: dict[int, tuple[int, str, bool]] = {}
 
     def add(rows, tier: float) -> None:
-        for item_id, layer in rows:
+        for row in rows:
+            item_id, layer = row[0], row[1]
+            found[item_id] = row
             current = tiers.get(item_id)
             key = (tier, -_LAYER_ORDER.get(layer, 9))
             if current is None or key > current:
@@ -234,58 +256,82 @@ def _symbol(cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHin
 
     names = sorted({n.lower() for n in hints.names})
     if names:
-        cursor.execute(f"SELECT id, layer FROM rag_item WHERE {where} AND name = ANY(%s) LIMIT 500", [*args, names])
+        cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND name = ANY(%s) LIMIT 500", [*args, names])
         add(cursor.fetchall(), params.name_tier)
     for dotted in sorted(hints.dotted)[:20]:
         last = dotted.rsplit(".", 1)[-1].lower()
         cursor.execute(
-            f"SELECT id, layer FROM rag_item WHERE {where} AND name = %s AND (qname = %s OR qname LIKE %s) LIMIT 100",
-            [*args, last, dotted, "%." + dotted.replace("%", "").replace("_", r"\_")],
+            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND name = %s AND (qname = %s OR qname LIKE %s) LIMIT 100",
+            [*args, last, dotted, "%." + _like_escape(dotted)],
         )
         add(cursor.fetchall(), params.dotted_tier)
         # A dotted module path (``django.db.models.query``) names a file.
         module_path = dotted.replace(".", "/")
-        cursor.execute(
-            f"SELECT id, layer FROM rag_item WHERE {where} AND (path LIKE %s OR path LIKE %s) LIMIT 200",
-            [*args, f"%{module_path}.py", f"%{module_path}/__init__.py"],
-        )
-        add(cursor.fetchall(), params.path_tier)
+        for wanted in (f"{module_path}.py", f"{module_path}/__init__.py"):
+            paths = _matching_paths(cursor, run_id, wanted, min_parts=2)
+            if paths:
+                cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
+                add(cursor.fetchall(), params.path_tier)
     for path in sorted(hints.paths)[:20]:
-        cursor.execute(
-            f"SELECT id, layer FROM rag_item WHERE {where} AND (path = %s OR path LIKE %s) LIMIT 200",
-            [*args, path, "%/" + path.replace("%", "").replace("_", r"\_")],
-        )
-        add(cursor.fetchall(), params.path_tier)
+        paths = _matching_paths(cursor, run_id, path, min_parts=1)
+        if paths:
+            cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
+            add(cursor.fetchall(), params.path_tier)
     for route in sorted(hints.routes)[:10]:
         # Entrypoints whose route contains the path the query names.
         cursor.execute(
-            f"SELECT id, layer FROM rag_item WHERE {where} AND layer = 'C3_ENTRYPOINTS' "
+            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND layer = 'C3_ENTRYPOINTS' "
             "AND metadata->>'route_or_command' LIKE %s LIMIT 50",
-            [*args, "%" + route.replace("%", "").replace("_", r"\_") + "%"],
+            [*args, "%" + _like_escape(route) + "%"],
         )
         add(cursor.fetchall(), params.dotted_tier)
     for frame in hints.frames[:20]:
-        tail = frame.path.rsplit("/site-packages/", 1)[-1].lstrip("/")
-        parts = tail.split("/")
-        # Traceback paths are absolute on someone else's machine: match the
-        # longest suffix of the path that names a file of this repository.
-        suffixes = ["/".join(parts[i:]) for i in range(len(parts))]
-        cursor.execute(
-            f"SELECT id, layer FROM rag_item WHERE {where} AND start_line <= %s AND end_line >= %s "
-            "AND (path = ANY(%s) OR path LIKE %s) LIMIT 50",
-            [*args, frame.line, frame.line, suffixes, "%/" + parts[-1].replace("_", r"\_")],
-        )
-        add(cursor.fetchall(), params.frame_tier)
-    return [item_id for item_id, _ in sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))][
-        : params.candidates
-    ]
+        # Traceback paths are absolute on someone else's machine: the files
+        # sharing the longest path suffix with it are the ones meant.
+        paths = _matching_paths(cursor, run_id, frame.path, min_parts=1)
+        if paths:
+            cursor.execute(
+                f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) AND start_line <= %s AND end_line >= %s "
+                "LIMIT 50",
+                [*args, paths, frame.line, frame.line],
+            )
+            add(cursor.fetchall(), params.frame_tier)
+    ranked = sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+    return [found[item_id] for item_id, _ in ranked[: params.candidates]]
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _matching_paths(cursor, run_id: int, wanted: str, *, min_parts: int) -> list[str]:
+    """Indexed paths sharing the longest trailing run of components with ``wanted`` (at least ``min_parts``)."""
+    parts = [p for p in wanted.replace("\\", "/").split("/") if p and p != "."]
+    if len(parts) < min_parts or not parts:
+        return []
+    cursor.execute(
+        "SELECT DISTINCT path FROM rag_item WHERE run_id = %s AND (path = %s OR reverse(path) LIKE %s) LIMIT 500",
+        [run_id, parts[-1], _like_escape(("/" + parts[-1])[::-1]) + "%"],
+    )
+    best: list[str] = []
+    best_score = 0
+    for (path,) in cursor.fetchall():
+        candidate = path.split("/")
+        score = 0
+        while score < min(len(candidate), len(parts)) and candidate[-1 - score] == parts[-1 - score]:
+            score += 1
+        if score > best_score:
+            best, best_score = [path], score
+        elif score == best_score:
+            best.append(path)
+    return best if best_score >= min_parts else []
 
 
 def _fetch(cursor, run_id: int, ids: Sequence[int]) -> dict[int, tuple]:
     if not ids:
         return {}
     cursor.execute(
-        "SELECT id, path, layer, title, content, metadata, start_line, end_line, is_test FROM rag_item "
+        "SELECT id, path, title, content, metadata, start_line, end_line FROM rag_item "
         "WHERE run_id = %s AND id = ANY(%s)",
         [run_id, list(ids)],
     )
@@ -314,8 +360,8 @@ def _search_group(
 ) -> tuple[list[SearchResult], bool]:
     """Fused results of one layer group, and whether any lexical or symbol match was among them."""
     with connection.cursor() as cursor:
-        channels: dict[str, list[int]] = {
-            "lexical": _lexical(cursor, run.pk, layers, path_regex, docs, query, params),
+        channels: dict[str, list[tuple[int, str, bool]]] = {
+            "lexical": _lexical(cursor, run, layers, path_regex, docs, query, params),
             "symbol": _symbol(cursor, run.pk, layers, path_regex, docs, hints, params),
         }
         if vector is not None:
@@ -323,30 +369,37 @@ def _search_group(
         weights = {"lexical": params.weight_lexical, "vector": params.weight_vector, "symbol": params.weight_symbol}
         fused: dict[int, float] = {}
         ranks: dict[int, dict[str, int]] = {}
-        for channel, ids in channels.items():
-            for rank, item_id in enumerate(ids, start=1):
-                fused[item_id] = fused.get(item_id, 0.0) + weights[channel] / (params.rrf_k + rank)
-                ranks.setdefault(item_id, {})[channel] = rank
-        rows = _fetch(cursor, run.pk, list(fused))
+        for channel, rows in channels.items():
+            for rank, (item_id, layer, is_test) in enumerate(rows, start=1):
+                if item_id not in fused:
+                    prior = params.layer_weights.get(layer, 1.0)
+                    if is_test and not hints.about_tests:
+                        prior *= params.test_penalty
+                    fused[item_id] = 0.0
+                    ranks[item_id] = {"_prior": prior}
+                fused[item_id] += weights[channel] / (params.rrf_k + rank)
+                ranks[item_id][channel] = rank
+        scored = sorted(((score * ranks[i].pop("_prior"), i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
+        top = scored[:limit]
+        # Only the items that make the cut are read in full (their content can be large).
+        rows = _fetch(cursor, run.pk, [item_id for _, item_id in top])
     results: list[SearchResult] = []
-    for item_id, score in fused.items():
+    for score, item_id in top:
         row = rows.get(item_id)
         if row is None:
             continue
-        _, path, layer, title, content, metadata, start, end, is_test = row
-        score *= params.layer_weights.get(layer, 1.0)
-        if is_test and not hints.about_tests:
-            score *= params.test_penalty
+        _, path, title, content, metadata, start, end = row
+        layer = next(layer for rows_ in channels.values() for (i, layer, _) in rows_ if i == item_id)
         results.append(
             SearchResult(
                 id=item_id, path=path, layer=layer, title=title, content=content,
                 # Django's connections load jsonb as text (JSONField decodes it); raw SQL decodes here.
-                metadata=json.loads(metadata) if isinstance(metadata, str) else metadata, score=score, start_line=start, end_line=end,
-                channels=ranks[item_id],
+                metadata=json.loads(metadata) if isinstance(metadata, str) else metadata,
+                score=score, start_line=start, end_line=end, channels=ranks[item_id],
             )
         )
     results.sort(key=lambda r: (-r.score, r.path, r.start_line))
-    return results[:limit], bool(channels["lexical"] or channels["symbol"])
+    return results, bool(channels["lexical"] or channels["symbol"])
 
 
 def search(

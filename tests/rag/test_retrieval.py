@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rag.services import RankingParams, SearchError, rank_files, search, search_files
+from rag.services import RankingParams, SearchError, SearchResult, rank_files, search, search_files
 from rag.services.retrieval import glob_to_regex
 from rag.terms import lexical_words, query_hints, split_identifier, split_terms
 
@@ -77,11 +77,21 @@ def test_layers_can_be_chosen_explicitly(shop):
 
 
 def test_files_are_ranked_from_items(shop):
-    files = search_files(shop, "Cart total price", limit=3)
+    files = search_files(shop, "sum of the item prices", limit=3)
     assert files[0].path == "shop/models.py"
     assert len({f.path for f in files}) == len(files)
-    ranked = rank_files(search(shop, "cart", mode="code", limit=20).items, limit=2)
-    assert len(ranked) == 2 and ranked[0].score >= ranked[1].score
+
+
+def test_a_files_score_sums_its_items_with_decaying_weights():
+    def item(path: str, score: float) -> SearchResult:
+        return SearchResult(id=0, path=path, layer="C0_SOURCE_CHUNKS", title="", content="", metadata={}, score=score,
+                            start_line=1, end_line=1)
+
+    items = [item("a.py", 1.0), item("b.py", 0.9), item("b.py", 0.8), item("b.py", 0.7), item("c.py", 0.1)]
+    ranked = rank_files(items, limit=2, params=RankingParams(file_decay=0.3))
+    assert [f.path for f in ranked] == ["b.py", "a.py"]
+    assert ranked[0].score == pytest.approx(0.9 + 0.3 * 0.8 + 0.09 * 0.7)
+    assert ranked[0].best.score == 0.9
 
 
 def test_a_repository_without_an_index_returns_nothing_and_says_why(owner):

@@ -38,7 +38,7 @@ def test_an_uploaded_zip_is_indexed_by_the_worker_and_becomes_searchable(worker_
     assert seen[-1] == 1.0
     repository.refresh_from_db()
     assert repository.active_run_id == run.pk
-    results = client.get(reverse("rag-search", args=[repository.pk]), {"q": "Cart total"}).json()["results"]
+    results = client.get(reverse("rag-search", args=[repository.pk]), {"q": "sum of the item prices"}).json()["results"]
     assert results[0]["path"] == "shop/models.py"
     page = client.get(reverse("rag-repository", args=[repository.pk])).content.decode()
     assert "serving" in page and 'hx-trigger="every 1s"' not in page

@@ -1,0 +1,173 @@
+"""Indexing and retrieval benchmark over a real tree (by default the installed Django package).
+
+``python manage.py bench_index`` prints indexing throughput, peak memory and
+time per stage, then retrieval latency over a fixed set of queries next to
+the floor: raw HNSW and raw full-text queries on the same partition.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from rag.embeddings import embedder_for_index
+from rag.intake import zip_directory
+from rag.models import IndexRun, Repository, Symbol
+from rag.services import delete_repository, run_index, search, start_index_run
+
+BENCH_USER = "bench-index"
+
+
+def django_tree() -> Path:
+    import django
+
+    return Path(django.__file__).resolve().parent
+
+
+def _peak_rss_mib() -> float:
+    # ru_maxrss is KiB on Linux.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class IndexFigures:
+    run: IndexRun
+    zip_seconds: float
+    zip_bytes: int
+    wall_seconds: float
+    peak_rss_mib: float
+
+    @property
+    def files_per_second(self) -> float:
+        return self.run.counts.get("files", 0) / self.wall_seconds
+
+    @property
+    def chunks_per_second(self) -> float:
+        return self.run.counts.get("C0_SOURCE_CHUNKS", 0) / self.wall_seconds
+
+    @property
+    def items_per_second(self) -> float:
+        return self.run.counts.get("items", 0) / self.wall_seconds
+
+
+@dataclass
+class Latency:
+    name: str
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def p50_ms(self) -> float:
+        return statistics.median(self.seconds) * 1000
+
+    @property
+    def p95_ms(self) -> float:
+        return percentile(self.seconds, 95) * 1000
+
+
+def index_tree(tree: Path, name: str) -> IndexFigures:
+    owner, _ = get_user_model().objects.get_or_create(username=BENCH_USER, defaults={"is_active": False})
+    existing = Repository.objects.filter(owner=owner, name=name).first()
+    if existing is not None:
+        delete_repository(existing)
+    with tempfile.TemporaryFile() as handle:
+        started = time.perf_counter()
+        zip_directory(tree, handle)
+        zip_seconds = time.perf_counter() - started
+        zip_bytes = handle.tell()
+        handle.seek(0)
+        run = start_index_run(owner=owner, name=name, archive=handle, archive_name=f"{name}.zip", defer=False)
+    rss_before = _peak_rss_mib()
+    started = time.perf_counter()
+    run = run_index(run.pk)
+    wall = time.perf_counter() - started
+    return IndexFigures(run=run, zip_seconds=zip_seconds, zip_bytes=zip_bytes, wall_seconds=wall,
+                        peak_rss_mib=max(_peak_rss_mib(), rss_before))
+
+
+def bench_queries(run: IndexRun, count: int, seed: int = 7) -> list[str]:
+    """A fixed mix of query kinds built from the index's own symbols (deterministic for a seed)."""
+    rng = random.Random(seed)
+    symbols = list(
+        Symbol.objects.filter(run=run).exclude(path__contains="/tests/").order_by("id").values_list(
+            "qname", "name", "path", "start_line", "docstring"
+        )
+    )
+    if not symbols:
+        return []
+    queries: list[str] = []
+    kinds = ["name", "dotted", "prose", "traceback", "path"]
+    while len(queries) < count:
+        qname, name, path, line, docstring = rng.choice(symbols)
+        kind = kinds[len(queries) % len(kinds)]
+        if kind == "name":
+            queries.append(f"where is {name} defined")
+        elif kind == "dotted":
+            queries.append(qname)
+        elif kind == "prose" and docstring:
+            queries.append(" ".join(docstring.split()[:12]))
+        elif kind == "traceback":
+            queries.append(f'Traceback (most recent call last):\n  File "/srv/app/{path}", line {line + 1}, in {name}\nValueError: bad value')
+        else:
+            queries.append(f"what does {path} do")
+    return queries
+
+
+def time_calls(name: str, calls: list[Callable[[], object]]) -> Latency:
+    latency = Latency(name)
+    for call in calls[:5]:
+        call()  # warm caches and the connection
+    for call in calls:
+        started = time.perf_counter()
+        call()
+        latency.seconds.append(time.perf_counter() - started)
+    return latency
+
+
+def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Latency]:
+    run = repository.active_run
+    hybrid = time_calls("hybrid search (service, limit 8)", [lambda q=q: search(repository, q) for q in queries])
+    out = [hybrid]
+    embedder = embedder_for_index(run.embedder, run.embedding_dimension)
+    dim = run.embedding_dimension
+
+    def raw(sql: str, params: list) -> Callable[[], object]:
+        def call():
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                return cursor.fetchall()
+
+        return call
+
+    if embedder is not None and dim:
+        vectors = embedder.embed(queries)
+        literals = ["[" + ",".join(f"{x:.6g}" for x in v) + "]" for v in vectors]
+        hnsw_sql = (
+            f"SELECT id FROM rag_item WHERE run_id = %s AND is_doc = false AND embedding IS NOT NULL "
+            f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT 60"
+        )
+        out.append(time_calls("raw HNSW top-60 (floor)", [raw(hnsw_sql, [run.pk, lit]) for lit in literals]))
+        embed = time_calls("query embedding alone", [lambda q=q: embedder.embed([q]) for q in queries])
+        out.append(embed)
+    fts_sql = (
+        "SELECT id FROM rag_item, websearch_to_tsquery('english', %s) q WHERE run_id = %s AND search @@ q "
+        "ORDER BY ts_rank_cd(search, q) DESC LIMIT 60"
+    )
+    out.append(time_calls("raw full-text top-60 (floor)", [raw(fts_sql, [q, run.pk]) for q in queries]))
+    return out

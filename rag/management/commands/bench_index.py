@@ -1,0 +1,51 @@
+"""python manage.py bench_index [--path DIR] [--queries 200] [--keep]"""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from rag import benchmark
+from rag.services import delete_repository
+
+
+class Command(BaseCommand):
+    help = "Index a real tree (default: the installed Django package) and print indexing and retrieval figures."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--path", default=None, help="directory to index (default: the installed django package)")
+        parser.add_argument("--name", default="bench-django")
+        parser.add_argument("--queries", type=int, default=200)
+        parser.add_argument("--keep", action="store_true", help="keep the benchmark repository afterwards")
+
+    def handle(self, *args, path: str | None, name: str, queries: int, keep: bool, **options) -> None:
+        tree = Path(path) if path else benchmark.django_tree()
+        if not tree.is_dir():
+            raise CommandError(f"{tree} is not a directory")
+        out = self.stdout.write
+        out(f"{timezone.now():%Y-%m-%d %H:%M} UTC · {platform.python_implementation()} {platform.python_version()} · tree {tree.name}")
+        figures = benchmark.index_tree(tree, name)
+        run = figures.run
+        if run.status != "ready":
+            raise CommandError(f"the run failed: {run.error}")
+        counts = run.counts
+        out(f"zip: {figures.zip_bytes / 1e6:.1f} MB in {figures.zip_seconds:.2f} s (not part of indexing)")
+        out(
+            f"indexed {counts['files']} files, {counts['items']} items in {figures.wall_seconds:.2f} s: "
+            f"{figures.files_per_second:.0f} files/s, {figures.chunks_per_second:.0f} C0 chunks/s, "
+            f"{figures.items_per_second:.0f} items/s; peak RSS {figures.peak_rss_mib:.0f} MiB; embedder {run.embedder}"
+        )
+        out("items per layer: " + ", ".join(f"{layer} {n}" for layer, n in run.layer_counts))
+        out("time per stage: " + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in run.timings.items()))
+        query_texts = benchmark.bench_queries(run, queries)
+        latencies = benchmark.retrieval_latencies(run.repository, query_texts)
+        out(f"retrieval over {len(query_texts)} queries (p50 / p95):")
+        floor = next((l for l in latencies if l.name.startswith("raw HNSW")), None)
+        for latency in latencies:
+            ratio = f"  ({latency.p95_ms / floor.p95_ms:.1f}x the HNSW floor at p95)" if floor and latency is not floor else ""
+            out(f"  {latency.name:<36} {latency.p50_ms:7.2f} ms / {latency.p95_ms:7.2f} ms{ratio}")
+        if not keep:
+            delete_repository(run.repository)
