@@ -5,7 +5,9 @@ keys its API understands (listed below), translates the portable ones
 (``temperature``, ``max_tokens``, ``json_schema``), always drops keys that
 belong to other tools (``reasoning_effort``, ``max_depth``,
 ``claude_cli_path``) and ignores anything else with a debug log line, so
-switching providers never turns into a 400.
+switching providers never turns into a 400. ``stream: False`` is understood
+by every adapter: the answer then arrives as one body (Gemini:
+``generateContent``) and is parsed by the same stream parser.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ GIGACHAT_PASSTHROUGH = frozenset(
         "profanity_check",
         "function_call",
         "functions",
+        "stream",
     }
 )
 
@@ -128,6 +131,8 @@ class Translated:
     # Gemini only: fields that go into ``generationConfig``.
     generation_config: dict[str, Any] = field(default_factory=dict)
     json_schema: JsonSchemaSpec | None = None
+    # Gemini only: False asks ``generateContent`` for the whole answer at once.
+    stream: bool = True
     ignored: list[str] = field(default_factory=list)
 
 
@@ -187,7 +192,9 @@ def translate_gemini(params: Mapping[str, Any]) -> Translated:
     rest, schema = _split_schema(params)
     translated = Translated(json_schema=schema)
     for key, value in rest.items():
-        if key in GEMINI_TOP_LEVEL:
+        if key == "stream":
+            translated.stream = bool(value)
+        elif key in GEMINI_TOP_LEVEL:
             translated.payload[GEMINI_TOP_LEVEL[key]] = value
         elif key in GEMINI_GENERATION_CONFIG:
             translated.generation_config[GEMINI_GENERATION_CONFIG[key]] = value

@@ -1,4 +1,5 @@
-"""Gemini (Generative Language API): ``streamGenerateContent`` as SSE, embeddings, token counting.
+"""Gemini (Generative Language API): ``streamGenerateContent`` as SSE (``generateContent``
+with ``model_params["stream"] = False``), embeddings, token counting.
 
 System messages go to ``systemInstruction``; assistant turns are ``model``
 contents; tool results are ``functionResponse`` parts. Gemini gives function
@@ -164,7 +165,10 @@ class GeminiProvider(Provider):
     def _stream(self, request: ChatRequest, model: str, trace: audit.CallTrace) -> AsyncIterator[StreamEvent]:
         if not self.config.get("API_KEY"):
             raise NotConfigured("GEMINI_API_KEY is not set", provider=self.name)
-        url = f"{self.base_url}/models/{model}:streamGenerateContent?alt=sse"
+        if translate_gemini(request.model_params).stream:
+            url = f"{self.base_url}/models/{model}:streamGenerateContent?alt=sse"
+        else:
+            url = f"{self.base_url}/models/{model}:generateContent"
         return self._stream_sse(url, self.payload(request), self.new_parser(), trace)
 
     async def _embed_batch(self, texts: list[str]) -> list[list[float]]:

@@ -94,6 +94,7 @@ GIGACHAT_PASSTHROUGH = [
     ("update_interval", 0.2),
     ("profanity_check", False),
     ("function_call", "none"),
+    ("stream", False),
 ]
 
 
@@ -232,3 +233,15 @@ async def test_gemini_sends_the_translated_params(fake_gemini):
     assert sent["generationConfig"]["maxOutputTokens"] == 64
     assert sent["generationConfig"]["responseMimeType"] == "application/json"
     assert "reasoning_effort" not in sent
+
+
+@pytest.mark.usefixtures("without_audit_rows")
+async def test_stream_false_gets_whole_answers_from_gigachat_and_gemini(fake_gigachat, settings):
+    gigachat = await get_provider().complete(ChatRequest(messages=MESSAGES, model_params={"stream": False}))
+    assert gigachat.text == "ok" and fake_gigachat.chat_requests[-1].json["stream"] is False
+
+    settings.LLM = fake_gigachat.llm_settings("gemini")
+    gemini = await get_provider().complete(ChatRequest(messages=MESSAGES, model_params={"stream": False}))
+    assert gemini.text == "ok"
+    assert fake_gigachat.chat_requests[-1].path == "/v1beta/models/gemini-2.0-flash:generateContent"
+    assert "stream" not in fake_gigachat.chat_requests[-1].json
