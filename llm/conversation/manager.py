@@ -229,6 +229,15 @@ class ConversationManager:
         return controller
 
     @property
+    def dialog_length(self) -> int:
+        """Messages of the dialog this manager knows (stored history plus the turns it ran).
+
+        A caller storing messages elsewhere (another server process) can compare it with its
+        own count and open a new manager when they differ.
+        """
+        return self.controller.active.end if self.controller else len(self._history)
+
+    @property
     def context(self) -> LLMContext | None:
         """The active context (None before the first turn)."""
         return self.controller.active if self.controller else None
@@ -251,7 +260,19 @@ class ConversationManager:
         self._current = task
         try:
             while True:
-                chunk = await turn.queue.get()
+                if turn.queue.empty() and task.done():
+                    # The turn ended without its final chunk: only a bug gets here; surface it.
+                    task.result()
+                    raise RuntimeError("the turn ended without a final chunk")
+                getter = asyncio.ensure_future(turn.queue.get())
+                try:
+                    await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    if not getter.done():
+                        getter.cancel()
+                if getter.cancelled() or not getter.done():
+                    continue
+                chunk = getter.result()
                 yield chunk
                 if chunk.is_final:
                     return

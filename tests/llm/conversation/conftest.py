@@ -28,7 +28,10 @@ class DialogModels:
     summary_delay: float = 0.0
     answer_delay: float = 0.0
     answer_interval: float = 0.0
-    answer_text: str = "Here is an answer with enough words to take some room in the window of the model."
+    answer_text: str = (
+        "Here is an answer with enough words to take some room in the window of the model; "
+        "it names a file, `app/handlers.py:10-42`, and says what the handler does with its input."
+    )
 
     def reply(self, request: RecordedRequest) -> Reply:
         body = request.json or {}
@@ -53,6 +56,8 @@ def dialog_models(fake_llm_server: FakeProviderServer, settings) -> Iterator[Dia
     openai["MODELS"] = {**openai.get("MODELS", {}), "main": MAIN_MODEL, "summarization": SUMMARY_MODEL}
     openai["CONTEXT_WINDOWS"] = {"main": WINDOW, "summarization": 8000}
     llm["CONVERSATION"] = {**llm.get("CONVERSATION", {}), "RECENT_RATIO": 0.05, "STRUCTURED": False}
+    # Dozens of turns per test: the audit rows of every call would only slow them down.
+    llm["AUDIT"] = False
     settings.LLM = llm
     models = DialogModels(server=fake_llm_server)
     fake_llm_server.fallback = models.reply

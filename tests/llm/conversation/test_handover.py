@@ -61,38 +61,42 @@ async def test_a_dialog_crossing_both_thresholds_warms_up_once_hands_over_once_a
         assert chunks[0].metadata is not None and all(chunk.metadata is None for chunk in chunks[1:])
         await store_turn(session, question(number), final)
         finals.append(final)
+        if handover_turn is not None:
+            break  # one turn after the handover
         if final.metrics.handovers:
             handover_turn = number
-            break
     await manager.shutdown()
 
     assert handover_turn is not None, "the dialog never reached the handover threshold"
-    # One warm-up before the handover. The new context starts near the warm-up threshold (the turns
-    # since the warm-up came along verbatim), so the next cycle may begin as the handover turn ends.
-    assert sum(f.metrics.warmups for f in finals[:-1]) == 1
     assert sum(f.metrics.handovers for f in finals) == 1
-    requests = dialog_models.server.chat_requests
-    handover_request = dialog_models.main_requests()[handover_turn - 1]
-    summaries_before = [r for r in dialog_models.summary_requests() if requests.index(r) < requests.index(handover_request)]
-    assert len(summaries_before) == 1
+    # One warm-up before the handover turn. The new context starts near the warm-up threshold (the
+    # turns since the warm-up came along verbatim), so the next cycle may begin right after it.
+    assert sum(f.metrics.warmups for f in finals[: handover_turn - 1]) == 1
     # No turn lost: every question and answer is stored, in order.
     stored = await stored_history(session)
     assert len(stored) == 2 * len(finals)
     assert [m.content for m in stored[0::2]] == [question(n) for n in range(1, len(finals) + 1)]
+    assert all(m.content == dialog_models.answer_text for m in stored[1::2])
 
+    # The handover came before the handover turn's request or while its answer streamed: the first
+    # request carrying the summary is that turn's or the next one's, and every earlier one is whole.
     main = dialog_models.main_requests()
-    before, after = main[handover_turn - 2], main[handover_turn - 1]
-    assert user_texts(before)[0] == question(1)
+    assert len(main) == len(finals)
+    first_with_summary = next(i for i, r in enumerate(main) if SUMMARY_HEADING in r.json["messages"][0]["content"])
+    assert first_with_summary in (handover_turn - 1, handover_turn)
+    assert all(user_texts(r)[0] == question(1) for r in main[:first_with_summary])
+    after = main[first_with_summary]
+    requests = dialog_models.server.chat_requests
+    summaries_before = [r for r in dialog_models.summary_requests() if requests.index(r) < requests.index(after)]
+    assert len(summaries_before) == 1
     # After the handover the summary stands for the old turns, which are gone from the request.
     summary = await ConversationSummary.objects.filter(session_key=key).order_by("covered_messages").afirst()
-    system = after.json["messages"][0]["content"]
-    assert SUMMARY_HEADING in system and summary.text in system
     assert summary.text.startswith("SUMMARY of questions 1-")
+    assert summary.text in after.json["messages"][0]["content"]
     first_kept = summary.covered_messages // 2 + 1
     assert user_texts(after)[0] == question(first_kept)
     assert question(1) not in str(after.json["messages"])
-    assert user_texts(after)[-1] == question(handover_turn)
-    assert len(main) == handover_turn
+    assert user_texts(after)[-1] == question(first_with_summary + 1)
     for request in main:
         assert estimate_message_tokens(request_messages(request)) + request.json["max_tokens"] <= WINDOW
 
@@ -101,9 +105,11 @@ async def test_a_dialog_crossing_both_thresholds_warms_up_once_hands_over_once_a
     final = (await ask(reopened, question(100)))[-1]
     await reopened.shutdown()
     assert final.metrics.summary_cache_hits >= 1
+    latest = await ConversationSummary.objects.filter(session_key=key).order_by("-covered_messages").afirst()
     resumed = dialog_models.main_requests()[-1]
-    assert summary.text in resumed.json["messages"][0]["content"]
-    assert user_texts(resumed)[0] == question(first_kept)
+    assert latest.text in resumed.json["messages"][0]["content"]
+    assert user_texts(resumed)[0] == question(latest.covered_messages // 2 + 1)
+    assert user_texts(resumed)[-1] == question(100)
 
 
 async def test_a_slow_summarization_model_makes_the_handover_wait_and_requests_stay_inside_the_window(dialog_models: DialogModels):
