@@ -142,7 +142,9 @@ async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> A
                     elif isinstance(item.event, AgentEvent):
                         yield item.event
         except (GraphError, LLMError) as exc:
-            logger.warning("turn %s stopped: %s", turn.correlation_id, exc)
+            cause = exc.error if isinstance(exc, NodeError) else exc
+            # A provider failure is expected and already audited; anything else is a bug worth a traceback.
+            logger.warning("turn %s stopped: %s", turn.correlation_id, exc, exc_info=not isinstance(cause, LLMError))
             yield AgentEvent(type="usage", detail=services.usage.as_detail())
             yield AgentEvent(type="error", text=_user_error(exc))
             return
