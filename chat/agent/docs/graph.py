@@ -16,7 +16,8 @@
   ``material``).
 - ``docs_plan_sections`` plans the sections, each with a retrieval query.
 - ``docs_generation`` writes each pending section from the spans retrieval
-  finds for it, citing ``path:start-end``.
+  finds for it, citing ``path:start-end`` (``SECTION_CONCURRENCY`` sections
+  at a time; the self-check runs the same way).
 - ``docs_self_check`` checks every citation against the index, then asks the
   model to check the section's claims against the cited lines. Failing
   sections go back to ``docs_generation`` once, with the problems found; what
@@ -34,11 +35,13 @@ The context's ``input`` is the user's request; the result is in
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 
@@ -68,8 +71,13 @@ from llm.types import ChatRequest, Message
 from rag.analysis.filetypes import module_name
 
 MAX_SECTIONS = 8
+# Sections written (and checked) at the same time: a document's latency is then
+# about that of its slowest sections, not the sum of all of them.
+SECTION_CONCURRENCY = 4
 # Characters of cited code the self-check of one section may see.
 CHECK_CODE_CHARS = 12_000
+
+T = TypeVar("T")
 
 NO_REPOSITORY_TEXT = (
     "Documentation is written from a repository's index, and this chat has no repository. "
@@ -408,11 +416,33 @@ def _generation_text(run: DocsRun, index: int, sources: Sequence[Source], previo
     return "\n\n".join(parts)
 
 
+async def _bounded(calls: Sequence[Callable[[], Awaitable[T]]], limit: int) -> list[T]:
+    """Run the calls at most ``limit`` at a time; results in the calls' order.
+
+    The first failure cancels the others and is raised as itself (not as an
+    exception group), so a provider error reaches the turn as that error.
+    """
+    semaphore = asyncio.Semaphore(limit)
+
+    async def one(call: Callable[[], Awaitable[T]]) -> T:
+        async with semaphore:
+            return await call()
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(one(call)) for call in calls]
+    except BaseExceptionGroup as failed:
+        raise failed.exceptions[0] from None
+    return [task.result() for task in tasks]
+
+
 @node(name="docs_generation")
 async def docs_generation(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    """Write every pending section, ``SECTION_CONCURRENCY`` at a time."""
     run = _run(ctx)
-    drafts = list(run.drafts) or [None] * len(run.plans)
-    for index in run.pending:
+    drafts: list[SectionDraft | None] = list(run.drafts) or [None] * len(run.plans)
+
+    async def write(index: int) -> SectionDraft:
         previous = drafts[index]
         if previous is not None:
             sources = previous.sources
@@ -421,13 +451,17 @@ async def docs_generation(ctx: AgentContext[str], runtime: Runtime[TurnServices]
                 run.view, run.plans[index], paths=run.section_paths[index]
             )
         body = await ask_text(runtime, "docs_generation", _generation_text(run, index, sources, previous))
-        drafts[index] = SectionDraft(
+        return SectionDraft(
             plan=run.plans[index],
             body=clean_section_body(body, run.plans[index].title),
             sources=tuple(sources),
             attempts=1 if previous is None else previous.attempts + 1,
             regenerated_for=() if previous is None else previous.problems,
         )
+
+    written = await _bounded([functools.partial(write, index) for index in run.pending], SECTION_CONCURRENCY)
+    for index, draft in zip(run.pending, written):
+        drafts[index] = draft
     return ctx.with_state(docs=run.evolve(drafts=tuple(drafts)))
 
 
@@ -454,25 +488,34 @@ def _issue_text(issue: Mapping[str, Any]) -> str:
 
 @node(name="docs_self_check")
 async def docs_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
+    """Check every pending section: its citations first, then its claims by the model."""
     run = _run(ctx)
     drafts = list(run.drafts)
-    notes = run.notes
-    failing: list[int] = []
-    for index in run.pending:
+
+    async def check(index: int) -> tuple[list[str], str]:
         draft = drafts[index]
         problems = citation_problems(draft.body, draft.sources, run.view.line_counts)
-        if not problems:
-            content = await sync_to_async(_check_text, thread_sensitive=True)(run.view, draft)
-            answer = await ask_json(runtime, "docs_self_check", content, CHECK_SCHEMA)
-            if answer.value is None:
-                notes += (f"the self-check of “{draft.plan.title}” could not be read ({answer.problem})",)
-            elif not answer.value["ok"]:
-                problems = [_issue_text(issue) for issue in answer.value.get("issues") or ()] or [
-                    "the reviewer found the section inaccurate without naming the problem"
-                ]
-        drafts[index] = dataclasses.replace(draft, problems=tuple(problems), checked=True)
+        if problems:
+            # A citation the index contradicts fails the section without asking the model.
+            return problems, ""
+        content = await sync_to_async(_check_text, thread_sensitive=True)(run.view, draft)
+        answer = await ask_json(runtime, "docs_self_check", content, CHECK_SCHEMA)
+        if answer.value is None:
+            return [], f"the self-check of “{draft.plan.title}” could not be read ({answer.problem})"
+        if answer.value["ok"]:
+            return [], ""
+        issues = [_issue_text(issue) for issue in answer.value.get("issues") or ()]
+        return issues or ["the reviewer found the section inaccurate without naming the problem"], ""
+
+    outcomes = await _bounded([functools.partial(check, index) for index in run.pending], SECTION_CONCURRENCY)
+    notes = run.notes
+    failing: list[int] = []
+    for index, (problems, note) in zip(run.pending, outcomes):
+        drafts[index] = dataclasses.replace(drafts[index], problems=tuple(problems), checked=True)
         if problems:
             failing.append(index)
+        if note:
+            notes += (note,)
     # A failing section is written again once; a second failure is reported, not retried.
     retry = tuple(failing) if not run.regenerated else ()
     return ctx.with_state(

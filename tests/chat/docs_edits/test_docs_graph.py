@@ -38,8 +38,49 @@ WRONG_PERCENT = {
 SUMMARY = "I wrote **Pricing: taxes and discounts**, two sections; the discounts section was rewritten once."
 
 
-def replies(*answers: object) -> list[Reply]:
-    return [Reply.text(a if isinstance(a, str) else json.dumps(a)) for a in answers]
+class ScriptedWriter:
+    """Answers each docs prompt by what it asks, since sections are written and checked concurrently.
+
+    ``sections`` maps a heading to its answers, one per writing; ``checks`` maps a
+    heading to the self-check's verdicts, one per check.
+    """
+
+    def __init__(
+        self,
+        *,
+        sections: dict[str, list[str]],
+        checks: dict[str, list[dict]],
+        detect: object = DETECT,
+        summary: Reply | None = None,
+    ) -> None:
+        self.detect = detect
+        self.sections = {title: list(answers) for title, answers in sections.items()}
+        self.checks = {title: list(verdicts) for title, verdicts in checks.items()}
+        self.summary = summary or Reply.text(SUMMARY)
+
+    def __call__(self, request) -> Reply:
+        text = user_text(request)
+        if text.startswith("Repository:"):
+            return as_reply(self.detect)
+        if text.startswith("The user's request:"):
+            return as_reply(PLAN if "Plan at most" in text else STRATEGY)
+        if text.startswith("Document:"):
+            title = re.search(r"Write section \d+ only: (\w+)", text).group(1)
+            return as_reply(self.sections[title].pop(0))
+        if text.startswith("Section:"):
+            title = re.match(r"Section: (\w+)", text).group(1)
+            return as_reply(self.checks[title].pop(0))
+        if text.startswith("Run record:"):
+            return self.summary
+        raise AssertionError(f"unexpected request: {text[:200]}")
+
+
+def as_reply(answer: object) -> Reply:
+    return Reply.text(answer if isinstance(answer, str) else json.dumps(answer))
+
+
+def requests_starting(model, prefix: str) -> list[str]:
+    return [user_text(r) for r in model.chat_requests if user_text(r).startswith(prefix)]
 
 
 def user_text(request) -> str:
@@ -51,7 +92,7 @@ def fixture_lines(path: str) -> list[str]:
 
 
 def test_a_docs_request_gives_a_document_whose_citations_point_at_real_lines(shopapp, model):
-    model.script(*replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_FIXED, OK, OK, SUMMARY))
+    model.fallback = ScriptedWriter(sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]}, checks={"Taxes": [OK], "Discounts": [OK]})
 
     final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
 
@@ -71,57 +112,65 @@ def test_a_docs_request_gives_a_document_whose_citations_point_at_real_lines(sho
     assert lines[9].startswith("def compute_tax(") and lines[13].startswith("def apply_discount(")
     assert lines[6].startswith("DISCOUNT_CODES = ")
     # Each section was written from numbered lines of the indexed file.
-    generation = user_text(model.chat_requests[3])
+    [generation] = [text for text in requests_starting(model, "Document:") if "Write section 1 only" in text]
     assert "Write section 1 only: Taxes (how tax is computed)" in generation
     assert re.search(r"\b10 \| def compute_tax\(amount_cents: int\) -> int:", generation)
     assert final.state["artifacts"] == (artifact,)
 
 
 def test_a_section_failing_the_self_check_is_regenerated_once(shopapp, model):
-    model.script(
-        *replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_WRONG, OK, WRONG_PERCENT, DISCOUNTS_FIXED, OK, SUMMARY)
+    model.fallback = ScriptedWriter(
+        sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_WRONG, DISCOUNTS_FIXED]},
+        checks={"Taxes": [OK], "Discounts": [WRONG_PERCENT, OK]},
     )
 
     final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
 
-    generations = [r for r in model.chat_requests if user_text(r).startswith("Document: ")]
+    generations = requests_starting(model, "Document: ")
     assert len(generations) == 3
-    rewrite = user_text(generations[2])
+    [rewrite] = [text for text in generations if "Your previous version" in text]
     assert "Write section 2 only: Discounts" in rewrite
     assert f"Your previous version of this section:\n<<<\n{DISCOUNTS_WRONG}\n>>>" in rewrite
     assert f"- 20%: WELCOME10 gives 10%, not 20% (fix: say 10% ({PRICING}:7))" in rewrite
     # The self-check was shown the lines the section cites.
-    check = [r for r in model.chat_requests if user_text(r).startswith("Section: Discounts")][0]
-    assert f"[{PRICING}:14-19]\n14 | def apply_discount(" in user_text(check)
+    check = requests_starting(model, "Section: Discounts")[0]
+    assert f"[{PRICING}:14-19]\n14 | def apply_discount(" in check
     document = artifacts(events)[0]["content"]
     assert DISCOUNTS_FIXED in document and DISCOUNTS_WRONG not in document
     assert "Self-check" not in document
-    record = user_text(model.chat_requests[-1])
+    [record] = requests_starting(model, "Run record:")
     assert "2. Discounts:" in record and "rewritten once after the self-check found: 20%: WELCOME10 gives 10%" in record
 
 
 def test_a_section_still_failing_after_its_rewrite_is_flagged_not_retried(shopapp, model):
-    model.script(
-        *replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_PAST_THE_END, OK, DISCOUNTS_WRONG, WRONG_PERCENT, SUMMARY)
+    model.fallback = ScriptedWriter(
+        sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_PAST_THE_END, DISCOUNTS_WRONG]},
+        checks={"Taxes": [OK], "Discounts": [WRONG_PERCENT]},
     )
 
     final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
 
     # The citation past the end of the file failed without asking the model; the rewrite
     # was checked by the model and still failed, and was not written a third time.
-    generations = [r for r in model.chat_requests if user_text(r).startswith("Document: ")]
+    generations = requests_starting(model, "Document: ")
     assert len(generations) == 3
-    assert f"- {PRICING}:140-150 cites lines past the end of the file, which has 19 lines" in user_text(generations[2])
+    [rewrite] = [text for text in generations if "Your previous version" in text]
+    assert f"- {PRICING}:140-150 cites lines past the end of the file, which has 19 lines" in rewrite
     document = artifacts(events)[0]["content"]
     assert (
         "> **Self-check:** after one rewrite this section may still be inaccurate: "
         f"20%: WELCOME10 gives 10%, not 20% (fix: say 10% ({PRICING}:7))"
     ) in document
+    assert len(requests_starting(model, "Section: Discounts")) == 1
     assert len(model.chat_requests) == 9
 
 
 def test_an_unreadable_detection_falls_back_to_the_request_words(shopapp, model):
-    model.script(*replies("I think it is about pricing.", STRATEGY, PLAN, TAXES, DISCOUNTS_FIXED, OK, OK, SUMMARY))
+    model.fallback = ScriptedWriter(
+        detect="I think it is about pricing.",
+        sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]},
+        checks={"Taxes": [OK], "Discounts": [OK]},
+    )
 
     final, events = run_graph(DOCS_GRAPH, f"Document {PRICING}", shopapp)
 
@@ -132,7 +181,11 @@ def test_an_unreadable_detection_falls_back_to_the_request_words(shopapp, model)
 
 
 def test_a_failed_summary_call_still_delivers_the_document(shopapp, model):
-    model.script(*replies(DETECT, STRATEGY, PLAN, TAXES, DISCOUNTS_FIXED, OK, OK), Reply.error(400, "bad request"))
+    model.fallback = ScriptedWriter(
+        sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]},
+        checks={"Taxes": [OK], "Discounts": [OK]},
+        summary=Reply.error(400, "bad request"),
+    )
 
     final, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
 
