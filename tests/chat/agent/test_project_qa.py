@@ -234,3 +234,18 @@ def test_older_tool_exchanges_are_summarized_past_80_percent_of_the_window(shopa
         ("djshop/orders/views.py", 11, 18),
         ("djshop/djshop/urls.py", 8, 8),
     ]
+
+
+def test_text_from_several_rounds_streams_as_one_answer_in_paragraphs(shopapp, model):
+    model.script(
+        route_reply(model, "project_qa"),
+        Reply.tool_call("find_symbol", {"name": "login_view"}, text="Let me find its definition."),
+        Reply.text("It is defined at djshop/orders/views.py:10-18."),
+    )
+
+    events = run_turn_to_end(make_turn(QUESTION, shopapp))
+
+    assert answer_text(events) == "Let me find its definition.\n\nIt is defined at djshop/orders/views.py:10-18."
+    assert [(c.path, c.start_line, c.end_line) for c in one(events, "citations").citations] == [
+        ("djshop/orders/views.py", 10, 18)
+    ]
