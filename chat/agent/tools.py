@@ -195,6 +195,7 @@ class ProjectToolbox:
         if end < start:
             raise ToolFailure(f"end ({end}) is before start ({start})")
         end = min(end, start + READ_MAX_LINES - 1)
+        path = path.strip().removeprefix("./")
         try:
             piece = rag.read_source(self.repository, path, start, end, max_lines=READ_MAX_LINES)
         except rag.SourceNotFound as exc:
