@@ -28,7 +28,6 @@ from llm.conversation.context import FittedRequest, LLMContext, Summary, fit_to_
 from llm.conversation.store import SummaryStore, chain_digests, summary_key
 from llm.conversation.summarizer import Summarizer
 from llm.retry import LLMError
-from llm.tokens import estimate_tokens
 from llm.types import Message
 
 logger = logging.getLogger("llm.conversation")
@@ -216,11 +215,10 @@ class DualContextController:
             )
         return fitted
 
-    def streaming(self, answer_so_far: str) -> None:
-        """Called as an answer streams: keep thresholds honest with the answer's tokens counted."""
-        extra = estimate_tokens(answer_so_far)
-        if not self.try_handover(extra):
-            self.maybe_start_warmup(extra)
+    def streaming(self, answer_tokens: int) -> None:
+        """Called as an answer streams: keep thresholds honest with the answer's tokens so far counted."""
+        if not self.try_handover(answer_tokens):
+            self.maybe_start_warmup(answer_tokens)
 
     # --- lifecycle --------------------------------------------------------------------
 

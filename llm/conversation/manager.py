@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
@@ -37,6 +38,7 @@ from llm.conversation.summarizer import Summarizer
 from llm.prompts import aget_prompt
 from llm.providers.base import Provider
 from llm.registry import get_provider
+from llm.tokens import BYTES_PER_TOKEN
 from llm.types import ChatRequest, Message
 
 logger = logging.getLogger("llm.conversation")
@@ -160,12 +162,17 @@ class _Turn:
     first_chunk_at: float | None = None
     first_sent: bool = False
     shown: list[str] = field(default_factory=list)
+    shown_bytes: int = 0
     held_events: list[Any] = field(default_factory=list)
     parser: structured.StructuredAnswerParser | None = None
     error: str = ""
     aborted: bool = False
     before: ControllerCounters = field(default_factory=ControllerCounters)
     usage_ratio: float = 0.0
+
+    def show(self, text: str) -> None:
+        self.shown.append(text)
+        self.shown_bytes += len(text.encode("utf-8"))
 
 
 class ConversationManager:
@@ -369,12 +376,12 @@ class ConversationManager:
         if not text:
             return
         if turn.parser is None:
-            turn.shown.append(text)
+            turn.show(text)
             self._emit(turn, text)
         else:
             update = turn.parser.feed(text)
             self._release_structured(turn, update)
-        controller.streaming("".join(turn.shown))
+        controller.streaming(math.ceil(turn.shown_bytes / BYTES_PER_TOKEN))
 
     def _emit_or_hold(self, turn: _Turn, event: Any) -> None:
         # In structured mode the first chunk must carry is_safe: hold events until it is known.
@@ -395,7 +402,7 @@ class ConversationManager:
         elif update.answer_delta:
             self._emit(turn, update.answer_delta, is_safe=update.is_safe)
         if update.answer_delta:
-            turn.shown.append(update.answer_delta)
+            turn.show(update.answer_delta)
 
     def _finish(self, turn: _Turn, controller: DualContextController | None) -> None:
         """Record what the user saw, publish the figures and send the final chunk (even when cancelled)."""
