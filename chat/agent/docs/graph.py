@@ -39,6 +39,7 @@ import asyncio
 import dataclasses
 import functools
 import re
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -61,6 +62,7 @@ from chat.agent.docs.document import (
 )
 from chat.agent.docs.material import IndexView, NoIndex
 from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
+from chat.agent.docs.progress import report_step
 from chat.agent.docs.reference import reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
@@ -450,7 +452,16 @@ async def docs_generation(ctx: AgentContext[str], runtime: Runtime[TurnServices]
             sources = await sync_to_async(material.section_sources, thread_sensitive=True)(
                 run.view, run.plans[index], paths=run.section_paths[index]
             )
+        started = time.perf_counter()
         body = await ask_text(runtime, "docs_generation", _generation_text(run, index, sources, previous))
+        cited = len(parse_cited_ranges(body))
+        await report_step(
+            runtime,
+            "write_section",
+            started,
+            arguments={"section": run.plans[index].title, "try": 1 if previous is None else previous.attempts + 1},
+            result=f"{len(sources)} sources, {cited} citations",
+        )
         return SectionDraft(
             plan=run.plans[index],
             body=clean_section_body(body, run.plans[index].title),
@@ -493,7 +504,16 @@ async def docs_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]
     drafts = list(run.drafts)
 
     async def check(index: int) -> tuple[list[str], str]:
-        draft = drafts[index]
+        started = time.perf_counter()
+        problems, note = await check_section(drafts[index])
+        outcome = "; ".join(problems) if problems else (note or "passed")
+        await report_step(
+            runtime, "check_section", started, arguments={"section": drafts[index].plan.title}, result=outcome,
+            ok=not problems,
+        )
+        return problems, note
+
+    async def check_section(draft: SectionDraft) -> tuple[list[str], str]:
         problems = citation_problems(draft.body, draft.sources, run.view.line_counts)
         if problems:
             # A citation the index contradicts fails the section without asking the model.

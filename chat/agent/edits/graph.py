@@ -31,6 +31,7 @@ Results: ``state["answer"]``, ``state["artifacts"]``, ``state["citations"]``.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,7 @@ from chat.agent.docs.document import SectionPlan, Source
 from chat.agent.docs.graph import artifact_name
 from chat.agent.docs.material import IndexView, NoIndex
 from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
+from chat.agent.docs.progress import report_step
 from chat.agent.edits.diffs import (
     DiffParseError,
     FileCheck,
@@ -402,7 +404,13 @@ async def project_edits_hunks(ctx: AgentContext[str], runtime: Runtime[TurnServi
                 content = _hunks_request(ctx.input, run, work, text)
             else:
                 content = _fix_request(ctx.input, run, work, text)
+            started = time.perf_counter()
             work = _next_try(work, await ask_text(runtime, "project_edits_hunks", content, temperature=0.0))
+            written = f"{len(work.diff.hunks)} hunks" if work.diff is not None else work.answer_problem
+            await report_step(
+                runtime, "write_diff", started, arguments={"path": work.path, "try": work.attempts}, result=written,
+                ok=work.diff is not None,
+            )
         files.append(work)
     return ctx.with_state(edits=run.evolve(files=tuple(files), pending=()))
 
@@ -411,12 +419,21 @@ async def project_edits_hunks(ctx: AgentContext[str], runtime: Runtime[TurnServi
 async def project_edits_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     """Apply and parse every file's diff; once nothing is left to retry, have the model review the patch."""
     run = _run(ctx)
-    texts = await sync_to_async(material.file_texts, thread_sensitive=True)(run.view, [w.path for w in run.files])
+    # Only the diffs written in the last pass changed; the others keep their check.
+    pending_before = {w.path for w in run.files if w.check is None}
+    texts = await sync_to_async(material.file_texts, thread_sensitive=True)(run.view, pending_before)
     files = []
     retry = []
     for work in run.files:
-        if work.diff is not None and not work.answer_problem:
+        if work.diff is not None and not work.answer_problem and work.path in pending_before:
+            started = time.perf_counter()
             work = dataclasses.replace(work, check=apply_file_diff(work.diff, texts))
+            assert work.check is not None
+            applied = f"{len(work.check.applied)} of {len(work.diff.hunks)} hunks applied"
+            result = "; ".join([applied, *work.failures]) if work.failures else applied
+            await report_step(
+                runtime, "apply_diff", started, arguments={"path": work.path}, result=result, ok=not work.failures
+            )
         files.append(work)
         if work.failures and work.attempts < MAX_ATTEMPTS:
             retry.append(work.path)

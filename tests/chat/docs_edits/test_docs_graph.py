@@ -135,6 +135,12 @@ def test_a_section_failing_the_self_check_is_regenerated_once(shopapp, model):
     # The self-check was shown the lines the section cites.
     check = requests_starting(model, "Section: Discounts")[0]
     assert f"[{PRICING}:14-19]\n14 | def apply_discount(" in check
+    checks = [(e.detail["arguments"]["section"], e.detail["result"]) for e in events if e.node == "docs_self_check:check_section"]
+    assert sorted(checks) == [
+        ("Discounts", f"20%: WELCOME10 gives 10%, not 20% (fix: say 10% ({PRICING}:7))"),
+        ("Discounts", "passed"),
+        ("Taxes", "passed"),
+    ]
     document = artifacts(events)[0]["content"]
     assert DISCOUNTS_FIXED in document and DISCOUNTS_WRONG not in document
     assert "Self-check" not in document

@@ -121,6 +121,16 @@ def test_a_hunk_that_does_not_apply_is_regenerated_with_the_reason(shopapp, mode
     [artifact] = artifacts(events)
     assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
     assert "Not in the patch" not in texts(events)
+    # Each try shows in the trace, one level below its node.
+    steps = [(e.node, e.depth, e.detail["arguments"], e.detail["result"], e.detail["ok"]) for e in events if e.type == "step"]
+    assert [(node, args, ok) for node, depth, args, result, ok in steps] == [
+        ("project_edits_hunks:write_diff", {"path": PRICING, "try": 1}, True),
+        ("project_edits_self_check:apply_diff", {"path": PRICING}, False),
+        ("project_edits_hunks:write_diff", {"path": PRICING, "try": 2}, True),
+        ("project_edits_self_check:apply_diff", {"path": PRICING}, True),
+    ]
+    assert steps[1][3].startswith("0 of 1 hunks applied; hunk 1: its context and removed lines do not appear")
+    assert {depth for _, depth, _, _, _ in steps} == {1}
 
 
 def test_a_hunk_that_keeps_failing_is_reported_and_the_rest_still_ships(shopapp, model, tmp_path):
