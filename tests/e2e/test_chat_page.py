@@ -35,7 +35,7 @@ def test_an_answer_grows_in_the_page_and_is_rendered_when_done(page: Page, site,
     page.fill("#question", "Where is the login view?")
     page.keyboard.press("Enter")
     body = page.locator(".msg-assistant .msg-body")
-    expect(body).to_be_visible()
+    expect(page.locator('.msg-assistant[data-status="streaming"]')).to_be_visible()
     lengths: list[int] = []
     deadline = time.monotonic() + 20
     while page.locator('.msg-assistant[data-status="streaming"]').count() and time.monotonic() < deadline:
