@@ -139,3 +139,13 @@ class SummaryStore:
             if row.key == summary_key(session_key, row.covered_messages, digests[row.covered_messages - 1]):
                 return await self.get(row.key)
         return None
+
+
+def forget_summaries(session_key: str) -> int:
+    """Delete a session's summaries (call it when the session is deleted: they hold its content).
+
+    The cache entries are left to expire: their keys can only be rebuilt from the deleted
+    messages, so nothing can reach them again.
+    """
+    deleted, _ = ConversationSummary.objects.filter(session_key=session_key).delete()
+    return deleted

@@ -7,13 +7,14 @@ import logging
 import uuid
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
 from chat.models import ChatSession
 from chat.models import Message as StoredMessage
 from llm.conversation.context import SUMMARY_HEADING
 from llm.conversation.manager import ConversationManager, TurnChunk
-from llm.conversation.store import ConversationSummary
+from llm.conversation.store import ConversationSummary, forget_summaries
 from llm.tokens import estimate_message_tokens
 from llm.types import Message
 from tests.llm.conversation.conftest import SYSTEM_PROMPT, WINDOW, DialogModels, question
@@ -187,3 +188,14 @@ async def test_it_goes_on_without_the_cache_and_logs_the_degradation(dialog_mode
     assert final.metrics.handovers == 1
     assert await ConversationSummary.objects.filter(session_key=key).aexists()
     assert "summary cache unavailable" in caplog.text
+
+
+async def test_forgetting_a_session_deletes_its_summaries_only():
+    key, other = f"s-{uuid.uuid4()}", f"s-{uuid.uuid4()}"
+    for session_key in (key, other):
+        await ConversationSummary.objects.acreate(key=uuid.uuid4().hex, session_key=session_key, covered_messages=4, text="x")
+
+    assert await sync_to_async(forget_summaries)(key) == 1
+
+    assert not await ConversationSummary.objects.filter(session_key=key).aexists()
+    assert await ConversationSummary.objects.filter(session_key=other).aexists()
