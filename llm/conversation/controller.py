@@ -120,6 +120,9 @@ class DualContextController:
         return self._start_warmup()
 
     def _start_warmup(self) -> bool:
+        if not self.summarizer.available:
+            # No model to summarize with: the hard guard alone keeps requests inside the window.
+            return False
         keep_tokens = int(self.active.window * self.recent_ratio)
         older, recent = self.active.summarization_slice(keep_tokens)
         if not older:

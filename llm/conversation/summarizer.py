@@ -52,6 +52,11 @@ class Summarizer:
         self.provider = provider
         self.max_summary_tokens = max_summary_tokens
 
+    @property
+    def available(self) -> bool:
+        """False for the offline provider: its answers are a notice, which must never become a summary."""
+        return self.provider.generates_text
+
     async def summarize(self, previous_summary: str, messages: Sequence[Message]) -> SummaryResult:
         """Raises the provider's ``LLMError`` when the call fails."""
         prompt = await aget_prompt("summarization")
