@@ -38,6 +38,22 @@ def test_auto_picks_an_openai_compatible_server_given_only_its_url(settings):
     assert get_provider().base_url == "http://127.0.0.1:11434/v1"
 
 
+@pytest.mark.parametrize(
+    ("configured", "expected"),
+    [
+        ({"gigachat": {"TOKEN": "key"}, "openai": {"API_KEY": "sk"}, "gemini": {"API_KEY": "g"}}, "gigachat"),
+        ({"openai": {"API_KEY": "sk"}, "gemini": {"API_KEY": "g"}}, "openai"),
+        ({"gemini": {"API_KEY": "g"}}, "gemini"),
+    ],
+)
+def test_auto_picks_the_first_configured_of_gigachat_openai_gemini(settings, configured, expected):
+    llm = unconfigured(settings.LLM)
+    for name, values in configured.items():
+        llm["PROVIDERS"][name].update(values)
+    settings.LLM = llm
+    assert get_provider().name == expected
+
+
 def test_one_instance_is_shared_until_the_settings_change(settings):
     settings.LLM = unconfigured(settings.LLM)
     first = get_provider()
