@@ -253,7 +253,7 @@ class Provider(ABC):
         """Tokens the messages take; an estimate unless the provider has a counting endpoint."""
         return estimate_message_tokens(messages)
 
-    # --- shared wire helpers -----------------------------------------------------
+    # --- shared wire code -------------------------------------------------------
 
     def _error_message(self, body: bytes) -> str:
         """The provider's own message from an error body."""
