@@ -7,6 +7,7 @@ the floor: raw HNSW and raw full-text queries on the same partition.
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import statistics
@@ -38,6 +39,24 @@ def _peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _backend_cpu_seconds() -> float | None:
+    """CPU time of this connection's database backend process, when the server runs on this machine."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # utime and stime are fields 14 and 15 of stat (11 and 12 after the command name).
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -53,6 +72,10 @@ class IndexFigures:
     zip_bytes: int
     wall_seconds: float
     peak_rss_mib: float
+    # CPU seconds of this process and of its database backend during the run
+    # (steady under load from other work, unlike wall time).
+    cpu_seconds: float
+    backend_cpu_seconds: float | None
 
     @property
     def files_per_second(self) -> float:
@@ -94,11 +117,16 @@ def index_tree(tree: Path, name: str) -> IndexFigures:
         handle.seek(0)
         run = start_index_run(owner=owner, name=name, archive=handle, archive_name=f"{name}.zip", defer=False)
     rss_before = _peak_rss_mib()
+    backend_before = _backend_cpu_seconds()
+    cpu_before = _own_cpu_seconds()
     started = time.perf_counter()
     run = run_index(run.pk)
     wall = time.perf_counter() - started
+    cpu = _own_cpu_seconds() - cpu_before
+    backend_after = _backend_cpu_seconds()
+    backend = None if backend_before is None or backend_after is None else backend_after - backend_before
     return IndexFigures(run=run, zip_seconds=zip_seconds, zip_bytes=zip_bytes, wall_seconds=wall,
-                        peak_rss_mib=max(_peak_rss_mib(), rss_before))
+                        peak_rss_mib=max(_peak_rss_mib(), rss_before), cpu_seconds=cpu, backend_cpu_seconds=backend)
 
 
 def bench_queries(run: IndexRun, count: int, seed: int = 7) -> list[str]:

@@ -9,10 +9,12 @@ everything it built is dropped, so the previous version keeps serving.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -261,7 +263,13 @@ def _previous_ready_run(repository: Repository, run: IndexRun) -> IndexRun | Non
     return active
 
 
-def _load_relational(run: IndexRun, extraction: Extraction, files: dict[str, FileAnalysis]) -> dict[str, int]:
+def _serialized_analyses(files: dict[str, FileAnalysis]) -> dict[str, str]:
+    return {path: json.dumps(file_analysis_to_dict(analysis)) for path, analysis in files.items()}
+
+
+def _load_relational(
+    run: IndexRun, extraction: Extraction, files: dict[str, FileAnalysis], analyses: dict[str, str]
+) -> dict[str, int]:
     run_id = run.pk
     storage.copy_rows(
         "rag_sourcefile",
@@ -269,10 +277,9 @@ def _load_relational(run: IndexRun, extraction: Extraction, files: dict[str, Fil
         (
             (run_id, f.path, f.content_hash, (files[f.path].language if f.path in files else f.language), f.size,
              f.text.count("\n") + (0 if f.text.endswith("\n") or not f.text else 1), f.replaced_bytes, f.text,
-             file_analysis_to_dict(files[f.path]) if f.path in files else None)
+             analyses.get(f.path))
             for f in extraction.files
         ),
-        json_columns=("analysis",),
     )
     symbols = [s for fa in files.values() for s in fa.symbols]
     edges = [e for fa in files.values() for e in fa.edges]
@@ -380,9 +387,15 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             )
         with progress.stage("load", "loading into the database") as step:
             storage.create_partition(run.pk)
-            counts["items"] = storage.copy_items(run.pk, _item_rows(run.pk, items, with_vectors=not embedding_error))
-            step(0.5)
-            counts.update(_load_relational(run, extraction, files))
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                # Serialising the analyses is pure Python; it runs while the
+                # database server computes the items' tsvectors (the COPY
+                # below mostly waits on the socket, which releases the GIL).
+                analyses = pool.submit(_serialized_analyses, files)
+                counts["items"] = storage.copy_items(run.pk, _item_rows(run.pk, items, with_vectors=not embedding_error))
+                step(0.5)
+                serialized = analyses.result()
+            counts.update(_load_relational(run, extraction, files, serialized))
         with progress.stage("index", "building search indexes") as step:
             storage.build_partition_indexes(run.pk, dimension)
             IndexRun.objects.filter(pk=run.pk).update(common_words=storage.common_lexemes(run.pk))

@@ -38,6 +38,8 @@ class Command(BaseCommand):
             f"{figures.files_per_second:.0f} files/s, {figures.chunks_per_second:.0f} C0 chunks/s, "
             f"{figures.items_per_second:.0f} items/s; peak RSS {figures.peak_rss_mib:.0f} MiB; embedder {run.embedder}"
         )
+        backend = "n/a" if figures.backend_cpu_seconds is None else f"{figures.backend_cpu_seconds:.2f} s"
+        out(f"CPU time: this process {figures.cpu_seconds:.2f} s, its database backend {backend} (parallel index workers not included)")
         out("items per layer: " + ", ".join(f"{layer} {n}" for layer, n in run.layer_counts))
         out("time per stage: " + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in run.timings.items()))
         query_texts = benchmark.bench_queries(run, queries)
