@@ -187,10 +187,14 @@ class ConversationManager:
         provider: Provider | None = None,
         config: ConversationSettings | None = None,
         store: SummaryStore | None = None,
+        window: int | None = None,
     ) -> None:
         """``history``: the session's stored messages, oldest first (user and assistant turns).
 
         ``system_prompt`` None: the ``system`` prompt (files and admin overrides).
+        ``window`` None: the main model's context window. A runner that spends part of the
+        window on its own material (tools, retrieved code) passes the share it leaves to the
+        dialog, so the summary replaces old turns before the runner would have to drop them.
         """
         self.session_key = session_key
         self.config = config or ConversationSettings.from_settings()
@@ -199,7 +203,7 @@ class ConversationManager:
         self.structured_mode = self.config.structured if structured_mode is None else structured_mode
         self._history = tuple(history)
         self._system_prompt = system_prompt
-        window = self.provider.context_window("main")
+        window = window or self.provider.context_window("main")
         self._answer_reserve = min(int(window * self.config.answer_reserve_ratio), self.config.max_answer_tokens)
         self._store = store or SummaryStore(cache_timeout=self.config.summary_cache_seconds)
         self.controller: DualContextController | None = None

@@ -34,7 +34,7 @@ async def test_a_custom_runner_gets_the_prepared_context_and_its_events_pass_thr
         yield Event("text", "world")
         yield Event("done")
 
-    manager = ConversationManager(f"s-{uuid.uuid4()}", system_prompt=SYSTEM_PROMPT, runner=runner)
+    manager = ConversationManager(f"s-{uuid.uuid4()}", system_prompt=SYSTEM_PROMPT, runner=runner, window=1500)
     first = [chunk async for chunk in manager.process_user_turn(question(1))]
     second = [chunk async for chunk in manager.process_user_turn(question(2))]
     await manager.shutdown()
@@ -46,7 +46,7 @@ async def test_a_custom_runner_gets_the_prepared_context_and_its_events_pass_thr
     assert seen[1].text == question(2)
     assert seen[1].messages[0].role == "system" and seen[1].messages[-1] == Message("user", question(2))
     assert seen[1].history == (Message("user", question(1)), Message("assistant", "Hello world"))
-    assert seen[1].model_params["max_tokens"] > 0
+    assert seen[1].model_params["max_tokens"] == 150 and manager.context.window == 1500
     assert second[-1].answer == "Hello world"
     assert dialog_models.main_requests() == []
 
