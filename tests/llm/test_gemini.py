@@ -72,9 +72,3 @@ async def test_embeddings_use_batch_embed_contents(fake_gemini):
 async def test_token_counts_come_from_count_tokens(fake_gemini):
     fake_gemini.script(Reply.count(123), kind="tokens")
     assert await get_provider().count_tokens([Message("user", "hello world")]) == 123
-
-
-async def test_a_429_with_retry_after_is_retried(fake_gemini):
-    fake_gemini.script(Reply.error(429, "quota", retry_after="0.1"), Reply.text("after the wait"))
-    assert (await get_provider().complete(QUESTION)).text == "after the wait"
-    assert len(fake_gemini.chat_requests) == 2
