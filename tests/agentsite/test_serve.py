@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from pathlib import Path
 
 import psutil
 
@@ -61,9 +65,19 @@ def _start(env: dict[str, str]) -> subprocess.Popen:
     )
 
 
-def test_serve_recovers_from_kill_and_stops_everything_on_ctrl_c(tmp_path):
+def test_serve_recovers_from_kill_and_stops_everything_on_ctrl_c():
+    # Not pytest's tmp_path: pytest resets its base folder to mode 0700 at the
+    # start of every session, which would lock out the postgres system user
+    # whenever another test run starts meanwhile.
+    data_root = tempfile.mkdtemp(prefix="agentsite-serve-")
+    try:
+        _serve_kill_restart_and_stop(Path(data_root) / "var")
+    finally:
+        shutil.rmtree(data_root, ignore_errors=True)
+
+
+def _serve_kill_restart_and_stop(data_dir: Path) -> None:
     port = _free_port()
-    data_dir = tmp_path / "var"
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "AGENTSITE_DB_NAME"}}
     env.update(AGENTSITE_DATA_DIR=str(data_dir), PORT=str(port))
 
