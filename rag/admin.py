@@ -8,7 +8,7 @@ from django.utils.html import format_html_join
 
 from rag.intake import IntakeError
 from rag.models import IndexRun, Repository
-from rag.services.repositories import delete_repository, reindex
+from rag.services.repositories import cancel_index_run, delete_repository, reindex
 
 RUN_AUDIT_FIELDS = (
     "repository", "status", "trigger", "progress", "stage", "counts", "skipped", "timings", "embedder",
@@ -76,7 +76,7 @@ class IndexRunAdmin(admin.ModelAdmin):
     search_fields = ("repository__name", "error", "archive_sha256")
     readonly_fields = RUN_AUDIT_FIELDS + ("layer_table",)
     fields = readonly_fields
-    actions = ["reindex_runs"]
+    actions = ["reindex_runs", "cancel_runs"]
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -88,6 +88,13 @@ class IndexRunAdmin(admin.ModelAdmin):
     @admin.display(description="items per layer")
     def layer_table(self, obj):
         return format_html_join("", "<div>{}: {}</div>", obj.layer_counts)
+
+    @admin.action(description="Cancel these runs (queued or running)")
+    def cancel_runs(self, request, queryset):
+        cancelled = sum(cancel_index_run(run, by=request.user) for run in queryset)
+        skipped = queryset.count() - cancelled
+        self.message_user(request, f"Cancelled {cancelled} runs." + (f" {skipped} had already finished." if skipped else ""),
+                          messages.SUCCESS if cancelled else messages.WARNING)
 
     @admin.action(description="Reindex these runs' repositories")
     def reindex_runs(self, request, queryset):

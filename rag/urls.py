@@ -8,6 +8,7 @@ urlpatterns = [
     path("<int:pk>/", views.repository_detail, name="rag-repository"),
     path("<int:pk>/reindex/", views.repository_reindex, name="rag-reindex"),
     path("<int:pk>/delete/", views.repository_delete, name="rag-delete"),
+    path("<int:pk>/runs/<int:run_id>/cancel/", views.run_cancel, name="rag-cancel-run"),
     path("<int:pk>/search/", views.search_api, name="rag-search"),
     path("<int:pk>/source/<path:path>", views.source, name="rag-source"),
 ]

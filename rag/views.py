@@ -6,7 +6,7 @@ import re
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -25,6 +25,7 @@ from rag.services import (
     search,
     start_index_run,
 )
+from rag.services.repositories import cancel_index_run
 from rag.source_view import render_source
 
 RECENT_RUNS = 10
@@ -101,6 +102,17 @@ def repository_reindex(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, "Reindexing has started.")
+    return redirect("rag-repository", pk=repository.pk)
+
+
+@require_POST
+def run_cancel(request: HttpRequest, pk: int, run_id: int) -> HttpResponse:
+    repository = get_repository_for_user(request.user, pk)
+    run = get_object_or_404(IndexRun, pk=run_id, repository=repository)
+    if cancel_index_run(run, by=request.user):
+        messages.success(request, f"Run #{run.pk} was cancelled; the previous index, if any, keeps serving.")
+    else:
+        messages.error(request, f"Run #{run.pk} had already finished.")
     return redirect("rag-repository", pk=repository.pk)
 
 

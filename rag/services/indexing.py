@@ -28,7 +28,7 @@ from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as Entryp
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError, extract_files
 from rag.models import LAYERS, IndexRun, Repository, SourceFile
-from rag.services.repositories import activate_index, drop_run_rows, prune_superseded
+from rag.services.repositories import RunCancelled, activate_index, drop_run_rows, prune_superseded
 from rag.terms import identifier_counts, looks_like_test_path, split_terms
 
 logger = logging.getLogger(__name__)
@@ -89,6 +89,9 @@ class Progress:
 
     @contextmanager
     def stage(self, name: str, label: str) -> Iterator[callable]:
+        status = IndexRun.objects.values_list("status", flat=True).get(pk=self.run.pk)
+        if status != IndexRun.Status.RUNNING:
+            raise RunCancelled(f"run {self.run.pk} is {status}")
         share = dict(STAGES)[name]
         base = self._base
         self._write(base, label, force=True)
@@ -316,9 +319,13 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
     run = IndexRun.objects.select_related("repository", "repository__active_run").get(pk=run_id)
     if run.is_finished:
         return run
-    IndexRun.objects.filter(pk=run.pk).update(
-        status=IndexRun.Status.RUNNING, started_at=timezone.now(), error="", progress=0.0, stage="starting"
-    )
+    started_now = IndexRun.objects.filter(
+        pk=run.pk, status__in=[IndexRun.Status.QUEUED, IndexRun.Status.RUNNING]
+    ).update(status=IndexRun.Status.RUNNING, started_at=timezone.now(), error="", progress=0.0, stage="starting")
+    if not started_now:
+        # Cancelled between reading the run and starting it.
+        run.refresh_from_db()
+        return run
     embedder = embedder or configured_embedder()
     progress = Progress(run)
     counts: dict[str, int] = {}
@@ -404,6 +411,12 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
         IndexRun.objects.filter(pk=run.pk).update(counts=counts, timings=progress.timings, has_items=True)
         run = activate_index(run)
         prune_superseded(run.repository)
+        return run
+    except RunCancelled:
+        # Cancelled meanwhile: the run row already says so; drop what was built.
+        drop_run_rows(run)
+        IndexRun.objects.filter(pk=run.pk).update(counts=counts, timings=progress.timings)
+        run.refresh_from_db()
         return run
     except Exception as exc:
         if isinstance(exc, (IndexRunFailed, IntakeError)):

@@ -155,14 +155,24 @@ def enqueue_run(run: IndexRun) -> int:
     return job_id
 
 
+class RunCancelled(Exception):
+    """The run was cancelled while it worked."""
+
+
 def activate_index(run: IndexRun) -> IndexRun:
     """Make a complete run the repository's active index in one transaction.
 
     The previous active run becomes superseded. A run older than the one
     already active is superseded at once instead (the newer upload wins).
+    Raises ``RunCancelled`` when the run was cancelled meanwhile.
     """
     with transaction.atomic():
         repository = Repository.objects.select_for_update().get(pk=run.repository_id)
+        # Locked after the repository, like cancel_index_run, so a cancel and
+        # an activation cannot interleave.
+        status = IndexRun.objects.select_for_update().values_list("status", flat=True).get(pk=run.pk)
+        if status != IndexRun.Status.RUNNING:
+            raise RunCancelled(f"run {run.pk} is {status}, not running")
         previous_id = repository.active_run_id
         now = timezone.now()
         if previous_id is not None and previous_id > run.pk:
@@ -178,6 +188,32 @@ def activate_index(run: IndexRun) -> IndexRun:
             Repository.objects.filter(pk=repository.pk).update(active_run=run, updated_at=now)
     run.refresh_from_db()
     return run
+
+
+CANCELLED = "Cancelled before it finished; the previous index, if any, is still in use."
+
+
+def cancel_index_run(run: IndexRun, *, by=None) -> bool:
+    """Stop a queued or running run; the previous index keeps serving. False if it had finished.
+
+    A queued job is cancelled in the queue; a running one stops at its next
+    stage (``run_index`` checks) and drops what it built.
+    """
+    with transaction.atomic():
+        Repository.objects.select_for_update().get(pk=run.repository_id)
+        locked = IndexRun.objects.select_for_update().get(pk=run.pk)
+        if locked.is_finished:
+            return False
+        who = f" by {by.get_username()}" if by is not None else ""
+        IndexRun.objects.filter(pk=run.pk).update(
+            status=IndexRun.Status.FAILED, error=CANCELLED.replace("Cancelled", f"Cancelled{who}", 1),
+            stage="cancelled", finished_at=timezone.now(),
+        )
+    if locked.job_id is not None:
+        from procrastinate.contrib.django import app
+
+        app.job_manager.cancel_job_by_id(locked.job_id, abort=True)
+    return True
 
 
 def drop_run_rows(run: IndexRun) -> None:

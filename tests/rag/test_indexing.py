@@ -147,3 +147,18 @@ def test_deleting_a_repository_drops_its_index_and_archive(shop):
     assert not _partition_exists(run.pk)
     assert not IndexRun.objects.filter(pk=run.pk).exists()
     assert not os.path.exists(archive)
+
+
+def test_a_cancelled_run_never_builds_and_the_old_index_keeps_serving(shop, owner):
+    from rag.services.repositories import cancel_index_run
+
+    good = shop.active_run
+    run = start_index_run(owner=owner, name="shop", archive=io.BytesIO(make_zip(SMALL_PROJECT)), defer=False)
+    assert cancel_index_run(run, by=owner) is True
+    finished = run_index(run.pk)
+    assert finished.status == IndexRun.Status.FAILED
+    assert finished.error.startswith("Cancelled by owner")
+    assert not _partition_exists(run.pk)
+    shop.refresh_from_db()
+    assert shop.active_run_id == good.pk
+    assert cancel_index_run(finished) is False

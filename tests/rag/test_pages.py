@@ -157,3 +157,19 @@ def test_delete_asks_first_then_removes_the_repository(owner_client, shop):
     assert b"Delete shop?" in owner_client.get(url).content
     assert owner_client.post(url).status_code == 302
     assert not Repository.objects.filter(pk=shop.pk).exists()
+
+
+def test_the_owner_can_cancel_an_unfinished_run_from_the_page(owner_client, shop, other_user):
+    from django.test import Client
+
+    from rag.services.repositories import reindex
+
+    run = reindex(shop, defer=False)
+    page = owner_client.get(reverse("rag-repository", args=[shop.pk])).content.decode()
+    assert f"Cancel run #{run.pk}" in page
+    url = reverse("rag-cancel-run", args=[shop.pk, run.pk])
+    assert _login(Client(), other_user).post(url).status_code == 404
+    response = owner_client.post(url, follow=True)
+    assert "was cancelled" in response.content.decode()
+    run.refresh_from_db()
+    assert run.status == IndexRun.Status.FAILED
