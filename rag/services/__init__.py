@@ -22,6 +22,7 @@ from rag.services.graph import (
 from rag.services.indexing import run_index
 from rag.services.repositories import (
     activate_index,
+    cancel_index_run,
     delete_repository,
     get_repository_for_user,
     reindex,
@@ -43,7 +44,7 @@ from rag.services.source import SourceNotFound, SourceSlice, list_files, read_so
 
 __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileScore", "GraphEdge", "RankingParams", "SearchError", "SearchResponse",
-    "SearchResult", "SourceNotFound", "SourceSlice", "SymbolInfo", "activate_index", "callees", "callers",
+    "SearchResult", "SourceNotFound", "SourceSlice", "SymbolInfo", "activate_index", "callees", "cancel_index_run", "callers",
     "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files",
     "read_source", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
 ]

@@ -175,8 +175,18 @@ def _filters(run_id: int, layers: Sequence[str], path_regex: str | None, docs: b
     return sql, params
 
 
+def query_lexemes(query: str) -> list[str]:
+    """The query's words as PostgreSQL lexemes (stemmed like the index), in query order."""
+    words = lexical_words(query)
+    if not words:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY positions[1]", [" ".join(words)])
+        return list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+
+
 def _lexical(
-    cursor, run: IndexRun, layers, path_regex, docs: bool, query: str, params: RankingParams
+    cursor, run: IndexRun, layers, path_regex, docs: bool, lexemes: Sequence[str], params: RankingParams
 ) -> list[tuple[int, str, bool]]:
     """Items matching any distinctive word of the query, by ``ts_rank``.
 
@@ -184,12 +194,9 @@ def _lexical(
     rarely have every word in one item. Words common in this index are left
     out, which keeps the match set, and so the ranking work, small.
     """
-    where, args = _filters(run.pk, layers, path_regex, docs)
-    words = lexical_words(query)
-    if not words:
+    if not lexemes:
         return []
-    cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY positions[1]", [" ".join(words)])
-    lexemes = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+    where, args = _filters(run.pk, layers, path_regex, docs)
     common = set(run.common_words or ())
     distinctive = [lexeme for lexeme in lexemes if lexeme not in common]
     if distinctive:
@@ -355,13 +362,13 @@ def _query_vector(run: IndexRun, query: str, notes: list[str]):
 
 
 def _search_group(
-    run: IndexRun, query: str, hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
+    run: IndexRun, lexemes: Sequence[str], hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
     vector, limit: int, params: RankingParams,
 ) -> tuple[list[SearchResult], bool]:
     """Fused results of one layer group, and whether any lexical or symbol match was among them."""
     with connection.cursor() as cursor:
         channels: dict[str, list[tuple[int, str, bool]]] = {
-            "lexical": _lexical(cursor, run, layers, path_regex, docs, query, params),
+            "lexical": _lexical(cursor, run, layers, path_regex, docs, lexemes, params),
             "symbol": _symbol(cursor, run.pk, layers, path_regex, docs, hints, params),
         }
         if vector is not None:
@@ -432,6 +439,7 @@ def search(
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
     hints = query_hints(query)
+    lexemes = query_lexemes(query)
     path_regex = glob_to_regex(path_glob) if path_glob else None
     notes: list[str] = []
     vector = _query_vector(run, query, notes)
@@ -442,7 +450,7 @@ def search(
         chosen = _layers_for(mode, layers)
         for docs, group in ((True, [l for l in chosen if l in DOC_LAYERS]), (False, [l for l in chosen if l in CODE_LAYERS])):
             if group:
-                results.extend(_search_group(run, query, hints, group, path_regex, docs, vector, limit, params)[0])
+                results.extend(_search_group(run, lexemes, hints, group, path_regex, docs, vector, limit, params)[0])
         results.sort(key=lambda r: (-r.score, r.path, r.start_line))
         results, used = results[:limit], tuple(chosen)
     else:
@@ -455,7 +463,7 @@ def search(
             plans = [_layers_for(mode, None)]
         fallback: tuple[list[SearchResult], tuple[str, ...]] | None = None
         for i, plan in enumerate(plans):
-            found, matched = _search_group(run, query, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
+            found, matched = _search_group(run, lexemes, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
             if matched or (i + 1 == len(plans) and fallback is None):
                 results, used = found, tuple(plan)
                 break
