@@ -47,6 +47,7 @@ class IndexRun(models.Model):
 
     class Trigger(models.TextChoices):
         UPLOAD = "upload"
+        REINDEX = "reindex"
         COMMAND = "command"
         ADMIN = "admin"
 

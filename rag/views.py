@@ -97,7 +97,7 @@ def repository_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def repository_reindex(request: HttpRequest, pk: int) -> HttpResponse:
     repository = get_repository_for_user(request.user, pk)
     try:
-        reindex(repository, created_by=request.user, trigger=IndexRun.Trigger.UPLOAD)
+        reindex(repository, created_by=request.user, trigger=IndexRun.Trigger.REINDEX)
     except IntakeError as exc:
         messages.error(request, exc.message)
     else:

@@ -173,3 +173,11 @@ def test_the_owner_can_cancel_an_unfinished_run_from_the_page(owner_client, shop
     assert "was cancelled" in response.content.decode()
     run.refresh_from_db()
     assert run.status == IndexRun.Status.FAILED
+
+
+def test_the_reindex_button_queues_a_new_version(owner_client, shop, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(reverse("rag-reindex", args=[shop.pk]), follow=True)
+    assert "Reindexing has started." in response.content.decode()
+    run = shop.runs.get(status=IndexRun.Status.QUEUED)
+    assert run.trigger == IndexRun.Trigger.REINDEX and run.job_id is not None
