@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from chat.agent.citing import Span, parse_cited_ranges
@@ -79,9 +79,8 @@ class SectionDraft:
     sources: tuple[Source, ...]
     attempts: int = 1
     problems: tuple[str, ...] = ()
-    checked: bool = False
     # Problems that made the section be written again, kept for the summary.
-    regenerated_for: tuple[str, ...] = field(default=())
+    regenerated_for: tuple[str, ...] = ()
 
 
 def citation_problems(body: str, sources: Sequence[Source], line_counts: Mapping[str, int]) -> list[str]:

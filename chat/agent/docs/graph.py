@@ -531,7 +531,7 @@ async def docs_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]
     notes = run.notes
     failing: list[int] = []
     for index, (problems, note) in zip(run.pending, outcomes):
-        drafts[index] = dataclasses.replace(drafts[index], problems=tuple(problems), checked=True)
+        drafts[index] = dataclasses.replace(drafts[index], problems=tuple(problems))
         if problems:
             failing.append(index)
         if note:
