@@ -192,6 +192,16 @@ def _sources_text(sources: Sequence[Source]) -> str:
     return "\n\n".join(f"[{s.label}] {s.location}\n{material.numbered(s.text, s.start_line)}" for s in sources)
 
 
+def indexed_path(path: str, view: IndexView) -> str:
+    """A planned path as the index spells it, when the model wrote it as a diff or absolute path."""
+    path = path.strip().removeprefix("./")
+    if path not in view.line_counts:
+        for prefix in ("a/", "b/", "/"):
+            if path.startswith(prefix) and path[len(prefix) :] in view.line_counts:
+                return path[len(prefix) :]
+    return path
+
+
 @node(name="project_edits_plan")
 async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     services = runtime.services
@@ -220,7 +230,7 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     by_path: dict[str, list[PlannedChange]] = {}
     notes: list[str] = []
     for change in value["changes"]:
-        path = str(change["path"]).strip().removeprefix("./")
+        path = indexed_path(str(change["path"]), view)
         problem = path_problem(path)
         if not problem and path in view.undecodable:
             # Its indexed text has replacement characters, so hunks written against it would not apply.

@@ -83,7 +83,8 @@ def user_text(request) -> str:
 
 
 def test_an_edits_request_produces_a_patch_git_apply_accepts(shopapp, model, tmp_path):
-    model.script(plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF), REVIEW_OK)
+    # The plan names the file as a diff would (a/...); it is the indexed file all the same.
+    model.script(plan((f"a/{PRICING}", "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF), REVIEW_OK)
 
     final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
 
