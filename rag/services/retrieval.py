@@ -55,6 +55,8 @@ class RankingParams:
     dotted_tier: float = 3.0
     name_tier: float = 2.0
     path_tier: float = 1.0
+    # Distinct words of a query used for full text (long issue texts are cut here).
+    max_query_words: int = 48
     # When every word of a query is common in the index, this many of them are searched together (AND).
     common_fallback_words: int = 4
     # At most this many full-text matches are ranked.
@@ -175,9 +177,9 @@ def _filters(run_id: int, layers: Sequence[str], path_regex: str | None, docs: b
     return sql, params
 
 
-def query_lexemes(query: str) -> list[str]:
+def query_lexemes(query: str, max_words: int = DEFAULT_PARAMS.max_query_words) -> list[str]:
     """The query's words as PostgreSQL lexemes (stemmed like the index), in query order."""
-    words = lexical_words(query)
+    words = lexical_words(query, limit=max_words)
     if not words:
         return []
     with connection.cursor() as cursor:
@@ -439,7 +441,7 @@ def search(
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
     hints = query_hints(query)
-    lexemes = query_lexemes(query)
+    lexemes = query_lexemes(query, params.max_query_words)
     path_regex = glob_to_regex(path_glob) if path_glob else None
     notes: list[str] = []
     vector = _query_vector(run, query, notes)
