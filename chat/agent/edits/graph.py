@@ -24,7 +24,8 @@
   patch in a ``diff`` block, and attaches it as a ``patch`` artifact. Hunks
   that still fail are listed in the answer with their reasons.
 
-With the offline provider the graph says plainly that edits need a model.
+With the offline provider the graph says plainly that edits need a model, and
+lists the code retrieval finds for the request so the change can be made by hand.
 Results: ``state["answer"]``, ``state["artifacts"]``, ``state["citations"]``.
 """
 
@@ -66,6 +67,8 @@ MAX_FILES = 8
 # Files up to this many lines are shown whole; longer ones as windows around the planned places.
 WHOLE_FILE_LINES = 800
 WINDOW_LINES = 60
+# Places listed without a model, where the change would go.
+OFFLINE_PLACES = 5
 
 NEEDS_MODEL_TEXT = (
     "Proposing code changes needs a language model, and none is configured, so no patch was written. "
@@ -207,8 +210,6 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     services = runtime.services
     if services.toolbox is None:
         return ctx.with_state(edits_route="unavailable", edits_problem=NO_REPOSITORY_TEXT)
-    if services.offline:
-        return ctx.with_state(edits_route="unavailable", edits_problem=NEEDS_MODEL_TEXT)
     try:
         view = await sync_to_async(material.open_index, thread_sensitive=True)(services.toolbox.repository)
     except NoIndex as exc:
@@ -216,6 +217,10 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     sources = await sync_to_async(material.section_sources, thread_sensitive=True)(
         view, SectionPlan(title="", goal="", query=ctx.input)
     )
+    if services.offline:
+        return ctx.with_state(
+            edits_route="unavailable", edits_problem=_offline_text(sources), edits_spans=[s.span for s in sources]
+        )
     dialog = recent_dialog(ctx.history)
     content = (
         (f"The conversation so far:\n{dialog}\n\n" if dialog else "")
@@ -268,11 +273,25 @@ def _plan_route(ctx: AgentContext[Any]) -> str:
     }.get(ctx.state["edits_route"], "project_edits_hunks")
 
 
+def _offline_text(sources: Sequence[Source]) -> str:
+    """The plain notice, and where retrieval places the change, so the reader can make it by hand."""
+    places = [
+        f"- `{s.location}`: `{next((line.strip() for line in s.text.splitlines() if line.strip()), '')}`"
+        for s in sources[:OFFLINE_PLACES]
+    ]
+    if not places:
+        return NEEDS_MODEL_TEXT
+    return f"{NEEDS_MODEL_TEXT}\n\nThe code the index finds for this request:\n\n" + "\n".join(places) + "\n"
+
+
 @node(name="project_edits_unavailable")
 async def project_edits_unavailable(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     text = ctx.state["edits_problem"]
     await runtime.emit(AgentEvent(type="text", text=text))
-    return ctx.with_state(answer=text, citations=(), artifacts=())
+    citations = used_citations(text, ctx.state.get("edits_spans", ()))
+    if citations:
+        await runtime.emit(AgentEvent(type="citations", citations=citations))
+    return ctx.with_state(answer=text, citations=citations, artifacts=())
 
 
 def _anchor_lines(anchor: str) -> tuple[int, int] | None:

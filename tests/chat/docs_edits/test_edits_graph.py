@@ -197,8 +197,12 @@ def test_with_the_offline_provider_it_says_edits_need_a_model(shopapp, settings)
 
     final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
 
-    assert texts(events).startswith("Proposing code changes needs a language model, and none is configured")
+    answer = texts(events)
+    assert answer.startswith("Proposing code changes needs a language model, and none is configured")
+    assert "The code the index finds for this request:\n\n- `src/shopapp/pricing.py:10-11`: `def compute_tax(" in answer
     assert artifacts(events) == []
+    [cited] = [event.citations for event in events if event.type == "citations"]
+    assert (PRICING, 10, 11) in {(c.path, c.start_line, c.end_line) for c in cited}
 
 
 def test_a_file_that_is_not_utf8_is_not_patched_and_the_answer_says_why(shopapp, model):
