@@ -137,8 +137,10 @@ def cited_locations(drafts: Sequence[SectionDraft], line_counts: Mapping[str, in
     return list(seen)
 
 
-def assemble(title: str, lead: str, drafts: Sequence[SectionDraft], line_counts: Mapping[str, int]) -> str:
-    """The whole Markdown document: title, lead paragraph, sections, sources."""
+def assemble(
+    title: str, lead: str, drafts: Sequence[SectionDraft], line_counts: Mapping[str, int], *, appendix: str = ""
+) -> str:
+    """The whole Markdown document: title, lead paragraph, sections, an appendix, sources."""
     parts = [f"# {title}", "", lead.strip(), ""]
     for draft in drafts:
         parts += [f"## {draft.plan.title}", "", clean_section_body(draft.body, draft.plan.title), ""]
@@ -148,6 +150,8 @@ def assemble(title: str, lead: str, drafts: Sequence[SectionDraft], line_counts:
                 + "; ".join(draft.problems),
                 "",
             ]
+    if appendix:
+        parts += [appendix.strip(), ""]
     locations = cited_locations(drafts, line_counts)
     if locations:
         parts += ["## Sources", "", *(f"- `{location}`" for location in locations), ""]

@@ -22,7 +22,8 @@
   model to check the section's claims against the cited lines. Failing
   sections go back to ``docs_generation`` once, with the problems found; what
   still fails after that is marked in the document and the summary.
-- ``docs_execution_summary`` assembles the document, streams a short summary
+- ``docs_execution_summary`` assembles the document (an API reference ends
+  with the exact table of entrypoints from the index), streams a short summary
   and the document, and attaches it as a ``markdown`` artifact.
 
 With the offline provider, ``docs_reference`` writes a reference from the
@@ -63,7 +64,7 @@ from chat.agent.docs.document import (
 from chat.agent.docs.material import IndexView, NoIndex
 from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
 from chat.agent.docs.progress import report_step
-from chat.agent.docs.reference import reference_document
+from chat.agent.docs.reference import entrypoint_tables, reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.turn import TurnServices, stream_model
@@ -80,6 +81,9 @@ SECTION_CONCURRENCY = 4
 CHECK_CODE_CHARS = 12_000
 
 T = TypeVar("T")
+
+# An API reference ends with the exact list of entrypoints from the index.
+ENTRYPOINTS_NOTE = "_Listed from the index (every route, command and task it found), not written by the model._"
 
 NO_REPOSITORY_TEXT = (
     "Documentation is written from a repository's index, and this chat has no repository. "
@@ -583,7 +587,13 @@ async def docs_execution_summary(ctx: AgentContext[str], runtime: Runtime[TurnSe
     lead = (
         f"Written from the index of `{run.view.name}`. Citations `path:start-end` point at lines of the indexed files."
     )
-    document = assemble(run.title, lead, run.drafts, run.view.line_counts)
+    appendix = ""
+    if run.request.kind == "api_reference":
+        entries = await sync_to_async(material.entrypoints_under, thread_sensitive=True)(run.view, run.request.target)
+        tables = entrypoint_tables(entries, level=3)
+        if tables:
+            appendix = "\n".join(["## Entry points", "", ENTRYPOINTS_NOTE, "", *tables])
+    document = assemble(run.title, lead, run.drafts, run.view.line_counts, appendix=appendix)
     prompt = await load_prompt("docs_execution_summary")
     request = ChatRequest(
         messages=(await system_message(prompt), Message("user", f"Run record:\n{_run_record(run)}")),

@@ -236,6 +236,15 @@ def cited_text(view: IndexView, path: str, start: int, end: int, *, max_lines: i
     return numbered("\n".join(lines[start - 1 : end]), start) if end >= start else ""
 
 
+def entrypoints_under(view: IndexView, target: str) -> list[rag.EntrypointInfo]:
+    """The index's entrypoints, only those defined under ``target`` (a file or folder) when it is given."""
+    entries = rag.list_entrypoints(view.repository, limit=5000, run=view.run)
+    target = target.strip().strip("/")
+    if not target:
+        return entries
+    return [e for e in entries if e.path == target or e.path.startswith(f"{target}/")]
+
+
 @dataclass(frozen=True)
 class ReferenceMaterial:
     symbols: tuple[rag.SymbolInfo, ...]

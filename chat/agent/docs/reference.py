@@ -70,6 +70,18 @@ def _entry_rows(entry_type: str, entries: Sequence[EntrypointInfo]) -> list[str]
     return rows
 
 
+def entrypoint_tables(entrypoints: Iterable[EntrypointInfo], *, level: int) -> list[str]:
+    """Markdown lines: one table per kind of entrypoint (routes, commands, tasks), headed at ``level``."""
+    by_type: dict[str, list[EntrypointInfo]] = defaultdict(list)
+    for entry in entrypoints:
+        by_type[entry.entry_type].append(entry)
+    lines: list[str] = []
+    for entry_type, title, _, _ in ENTRY_SECTIONS:
+        if by_type[entry_type]:
+            lines += [f"{'#' * level} {title}", "", *_entry_rows(entry_type, by_type[entry_type]), ""]
+    return lines
+
+
 def _handler(entry: EntrypointInfo) -> str:
     return f"`{_cell(entry.handler)}`" if entry.handler else "(not resolved)"
 
@@ -149,10 +161,7 @@ def reference_document(
         if entries_by_type[kind]
     ]
     lines += [f"The index lists {', '.join(counts)}. Sources are given as `path:start-end`.", ""]
-    for entry_type, title, _, _ in ENTRY_SECTIONS:
-        entries = entries_by_type.get(entry_type)
-        if entries:
-            lines += [f"## {title}", "", *_entry_rows(entry_type, entries), ""]
+    lines += entrypoint_tables(entrypoints, level=2)
     if module_lines:
         lines += ["## Modules", "", *module_lines]
     if modules_left_out:

@@ -201,3 +201,25 @@ def test_a_failed_summary_call_still_delivers_the_document(shopapp, model):
         "I wrote **Pricing: taxes and discounts** (2 sections) from the index of shopapp."
     )
     assert answer.endswith(artifact["content"])
+
+
+def test_an_api_reference_ends_with_the_exact_entrypoints_of_the_index(shopapp, model):
+    detect = {"kind": "api_reference", "target": "src/shopapp/web", "title": "Storefront API"}
+    model.fallback = ScriptedWriter(
+        detect=detect,
+        sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]},
+        checks={"Taxes": [OK], "Discounts": [OK]},
+    )
+
+    final, events = run_graph(DOCS_GRAPH, "Write the API reference of the storefront", shopapp)
+
+    document = artifacts(events)[0]["content"]
+    appendix = document.split("## Entry points\n", 1)[1].split("\n## Sources", 1)[0]
+    assert appendix.startswith("\n_Listed from the index (every route, command and task it found), not written by the model._")
+    routes = [line for line in appendix.splitlines() if line.startswith("| GET") or line.startswith("| POST")]
+    assert routes == [
+        "| GET, POST | `/shop/cart` | `shopapp.web.routes.cart` | flask | `src/shopapp/web/routes.py:10-12` |",
+        "| POST | `/shop/checkout` | `shopapp.web.routes.checkout` | flask | `src/shopapp/web/routes.py:20-27` |",
+        "| GET | `/shop/orders/<int:order_id>` | `shopapp.web.routes.order_detail` | flask | `src/shopapp/web/routes.py:15-17` |",
+    ]
+    assert "### CLI commands" not in appendix
