@@ -32,9 +32,9 @@ from llm.types import Message
 
 logger = logging.getLogger("llm.conversation")
 
-# After a failed warm-up, wait for this many new messages before trying again, so a summarization
-# model that is down does not cost every turn a failed call.
-_RETRY_AFTER_MESSAGES = 2
+# After a failed warm-up, wait for this many new messages (five exchanges) before trying again, so
+# a summarization model that is down does not cost every turn a failed call.
+_RETRY_AFTER_MESSAGES = 10
 
 
 @dataclass(frozen=True)
@@ -191,10 +191,17 @@ class DualContextController:
         )
 
     async def _handover_blocking(self) -> None:
-        """At the threshold: wait for the standby (starting its warm-up if none is under way), then swap."""
-        if self.standby is None and not self.warmup_running:
+        """At the threshold: wait for the standby (starting its warm-up if none is under way), then swap.
+
+        After a failed warm-up, retries run in the background and no request waits for them: a
+        summarization model that is down must not add its timeouts to every turn, and the hard
+        guard keeps requests inside the window meanwhile.
+        """
+        if self._failed_at is not None:
+            self.maybe_start_warmup()
+        elif self.standby is None and not self.warmup_running:
             self._start_warmup()
-        if self.warmup_running:
+        if self.warmup_running and self._failed_at is None:
             assert self._warmup is not None
             started = time.monotonic()
             # Shielded: cancelling the waiting turn must not cancel the warm-up other turns will need.

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from llm.prompts import aget_prompt
 from llm.providers.base import Provider
+from llm.retry import ProviderProtocolError
 from llm.tokens import BYTES_PER_TOKEN, estimate_tokens
 from llm.types import ChatRequest, Message
 
@@ -71,4 +72,6 @@ class Summarizer:
             prompt_version=prompt.version,
         )
         completion = await self.provider.complete(request)
+        if not completion.text.strip():
+            raise ProviderProtocolError("the summarization model answered with an empty summary", provider=self.provider.name)
         return SummaryResult(text=completion.text.strip(), model=completion.model or self.provider.model_for("summarization"))

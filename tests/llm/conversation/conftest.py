@@ -26,6 +26,7 @@ SYSTEM_PROMPT = "You answer questions about a test repository."
 class DialogModels:
     server: FakeProviderServer
     summary_delay: float = 0.0
+    summary_fails: bool = False
     answer_delay: float = 0.0
     answer_interval: float = 0.0
     answer_text: str = (
@@ -35,6 +36,8 @@ class DialogModels:
 
     def reply(self, request: RecordedRequest) -> Reply:
         body = request.json or {}
+        if body.get("model") == SUMMARY_MODEL and self.summary_fails:
+            return Reply.error(400, "summaries are switched off", delay=self.summary_delay)
         if body.get("model") == SUMMARY_MODEL:
             transcript = body["messages"][-1]["content"]
             numbers = [int(n) for n in re.findall(r"Question (\d+):", transcript)]

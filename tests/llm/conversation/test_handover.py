@@ -139,6 +139,23 @@ async def test_a_slow_summarization_model_makes_the_handover_wait_and_requests_s
         assert estimate_message_tokens(request_messages(request)) + request.json["max_tokens"] <= WINDOW
 
 
+async def test_a_failing_summarization_model_costs_one_wait_then_the_guard_trims_and_turns_go_on(dialog_models: DialogModels):
+    dialog_models.summary_fails = True
+    dialog_models.summary_delay = 0.3
+    manager = ConversationManager(f"s-{uuid.uuid4()}", system_prompt=SYSTEM_PROMPT)
+    finals = [(await ask(manager, question(number)))[-1] for number in range(1, 45)]
+    await manager.shutdown()
+
+    assert all(f.error == "" and f.answer == dialog_models.answer_text for f in finals)
+    assert sum(f.metrics.handovers for f in finals) == 0
+    assert sum(f.metrics.trimmed_messages for f in finals) > 0
+    # Once past the threshold with no standby, turns do not wait for the failing model again and again.
+    slow = [f for f in finals if f.metrics.ttfc_ms >= 300]
+    assert len(slow) <= 1
+    for request in dialog_models.main_requests():
+        assert estimate_message_tokens(request_messages(request)) + request.json["max_tokens"] <= WINDOW
+
+
 async def test_the_hard_guard_cuts_a_message_larger_than_the_window(dialog_models: DialogModels):
     manager = ConversationManager(f"s-{uuid.uuid4()}", system_prompt=SYSTEM_PROMPT)
     huge = "Please read this log: " + "line of a very long log output\n" * 400 + "What failed?"
