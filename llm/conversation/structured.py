@@ -59,13 +59,17 @@ class StructuredAnswerParser:
         start = self._buffer.find(b"{")
         if start < 0:
             return {}
+        data = bytes(self._buffer[start:])
         try:
-            value = jiter.from_json(bytes(self._buffer[start:]), partial_mode="off" if final else "trailing-strings")
+            value = jiter.from_json(data, partial_mode="off" if final else "trailing-strings")
         except ValueError:
             if not final:
                 return {}
             # A model that broke the format mid-way: keep what a partial parse can still read.
-            value = jiter.from_json(bytes(self._buffer[start:]), partial_mode="trailing-strings")
+            try:
+                value = jiter.from_json(data, partial_mode="trailing-strings")
+            except ValueError:
+                return {}
         return value if isinstance(value, dict) else {}
 
     def _release(self, value: dict[str, Any], *, final: bool) -> StructuredUpdate:

@@ -8,7 +8,6 @@ import uuid
 import pytest
 
 from llm.conversation.manager import ConversationManager
-from llm.conversation.structured import StructuredAnswerParser
 from tests.llm.conversation.conftest import SYSTEM_PROMPT, DialogModels
 from tests.llm.fakes import Reply
 
@@ -60,20 +59,3 @@ async def test_an_unsafe_answer_is_flagged_even_when_the_model_writes_the_verdic
     assert all(chunk.is_safe is False for chunk in chunks if chunk.text)
     assert "".join(chunk.text for chunk in chunks) == "I can't help with that."
     assert chunks[-1].is_safe is False
-
-
-def test_the_parser_never_releases_a_half_escape_sequence():
-    parser = StructuredAnswerParser()
-    document = json.dumps({"internal_thought": "x", "is_safe": True, "answer": 'a "quoted" \\path\\ and é'})
-    released = []
-    for index in range(len(document)):
-        released.append(parser.feed(document[index]).answer_delta)
-    released.append(parser.finish().answer_delta)
-    assert "".join(released) == 'a "quoted" \\path\\ and é'
-
-
-def test_a_model_that_ignores_the_format_has_its_text_shown():
-    parser = StructuredAnswerParser()
-    assert parser.feed("Plain text answer").answer_delta == ""
-    update = parser.finish()
-    assert update.answer_delta == "Plain text answer" and update.is_safe is None

@@ -1,0 +1,35 @@
+"""The incremental parser of structured answers, on its own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from llm.conversation.structured import StructuredAnswerParser
+
+
+def test_the_parser_never_releases_a_half_escape_sequence():
+    parser = StructuredAnswerParser()
+    document = json.dumps({"internal_thought": "x", "is_safe": True, "answer": 'a "quoted" \\path\\ and é'})
+    released = []
+    for index in range(len(document)):
+        released.append(parser.feed(document[index]).answer_delta)
+    released.append(parser.finish().answer_delta)
+    assert "".join(released) == 'a "quoted" \\path\\ and é'
+
+
+@pytest.mark.parametrize("text", ["Plain text answer", "Use {braces} in the template", "{not json at all"])
+def test_a_model_that_ignores_the_format_has_its_text_shown(text):
+    parser = StructuredAnswerParser()
+    parser.feed(text)
+    update = parser.finish()
+    assert update.answer_delta == text and update.is_safe is None
+
+
+def test_an_answer_in_a_fenced_block_is_still_read():
+    parser = StructuredAnswerParser()
+    document = '```json\n{"internal_thought": "t", "is_safe": true, "answer": "Hello there"}\n```'
+    released = [parser.feed(character).answer_delta for character in document]
+    released.append(parser.finish().answer_delta)
+    assert "".join(released) == "Hello there" and parser.is_safe is True
