@@ -5,6 +5,7 @@
 - ``context``: ``LLMContext`` and the hard guard ``fit_to_window``.
 - ``store``: persisted summaries (``ConversationSummary``) behind the Django cache.
 - ``structured``: the JSON answer mode and its incremental parser.
+- ``bench``: the long-dialog benchmark behind ``manage.py bench_dialog``.
 
 This package imports nothing at load time: ``llm.models`` imports ``store``
 while Django loads its apps.

@@ -398,15 +398,13 @@ class ConversationManager:
         if not update.answer_delta:
             # The verdict alone is not a chunk: it travels with the first piece of the answer.
             return
-        if not turn.first_sent:
-            self._emit(turn, update.answer_delta, is_safe=update.is_safe)
+        first = not turn.first_sent
+        self._emit(turn, update.answer_delta, is_safe=update.is_safe)
+        turn.show(update.answer_delta)
+        if first:
             for event in turn.held_events:
                 self._emit(turn, event=event, is_safe=update.is_safe)
             turn.held_events.clear()
-        elif update.answer_delta:
-            self._emit(turn, update.answer_delta, is_safe=update.is_safe)
-        if update.answer_delta:
-            turn.show(update.answer_delta)
 
     def _finish(self, turn: _Turn, controller: DualContextController | None) -> None:
         """Record what the user saw, publish the figures and send the final chunk (even when cancelled)."""
