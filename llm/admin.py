@@ -1,4 +1,4 @@
-"""Admin for prompts (overrides with history, diffs, reset) and the audit of provider calls."""
+"""Admin for prompts (overrides with history, diffs, reset), the audit of provider calls and conversation summaries."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from llm import prompts
-from llm.models import LLMCall, Prompt, PromptVersion
+from llm.models import ConversationSummary, LLMCall, Prompt, PromptVersion
 
 
 def _unified_diff(before: str, after: str, before_label: str, after_label: str) -> str:
@@ -188,3 +188,19 @@ class LLMCallAdmin(admin.ModelAdmin):
     @admin.display(description="raw stream payloads")
     def response_pretty(self, obj: LLMCall) -> str:
         return _pretty_json(obj.response)
+
+
+@admin.register(ConversationSummary)
+class ConversationSummaryAdmin(admin.ModelAdmin):
+    """Summaries are derived data: readable for support, never edited by hand."""
+
+    list_display = ("session_key", "covered_messages", "model", "created_at")
+    list_filter = ("model",)
+    search_fields = ("session_key", "text")
+    readonly_fields = ("key", "session_key", "covered_messages", "text", "model", "created_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
