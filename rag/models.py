@@ -15,6 +15,8 @@ from pgvector.django import VectorField
 
 LAYERS = ("C0_SOURCE_CHUNKS", "C1_SYMBOL_CATALOG", "C2_DEPENDENCY_GRAPH", "C3_ENTRYPOINTS", "D0_DOCS")
 CODE_LAYERS = LAYERS[:4]
+# The stages of an index run, in order (``IndexRun.timings`` keys, plus "total").
+STAGE_ORDER = ("extract", "analyze", "embed", "load", "index")
 DOC_LAYERS = LAYERS[4:]
 
 
@@ -96,6 +98,12 @@ class IndexRun(models.Model):
     @property
     def layer_counts(self) -> list[tuple[str, int]]:
         return [(layer, int(self.counts.get(layer, 0))) for layer in LAYERS]
+
+    @property
+    def stage_timings(self) -> list[tuple[str, float]]:
+        """(stage, seconds) in run order; jsonb does not keep the order keys were written in."""
+        order = {stage: i for i, stage in enumerate((*STAGE_ORDER, "total"))}
+        return sorted(((k, float(v)) for k, v in self.timings.items()), key=lambda kv: order.get(kv[0], len(order)))
 
     @property
     def progress_percent(self) -> int:

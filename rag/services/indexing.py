@@ -27,20 +27,14 @@ from rag.analysis import analyze_repository, file_analysis_from_dict, file_analy
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError, extract_files
-from rag.models import LAYERS, IndexRun, Repository, SourceFile
+from rag.models import LAYERS, STAGE_ORDER, IndexRun, Repository, SourceFile
 from rag.services.repositories import RunCancelled, activate_index, drop_run_rows, prune_superseded
 from rag.terms import identifier_counts, looks_like_test_path, split_terms
 
 logger = logging.getLogger(__name__)
 
-# Share of the progress bar each stage fills, in order.
-STAGES: tuple[tuple[str, float], ...] = (
-    ("extract", 0.10),
-    ("analyze", 0.20),
-    ("embed", 0.40),
-    ("load", 0.15),
-    ("index", 0.15),
-)
+# Share of the progress bar each stage fills.
+STAGE_SHARES = dict(zip(STAGE_ORDER, (0.10, 0.20, 0.25, 0.25, 0.20)))
 EDGE_ITEM_LIMIT = 200
 
 
@@ -92,7 +86,7 @@ class Progress:
         status = IndexRun.objects.values_list("status", flat=True).get(pk=self.run.pk)
         if status != IndexRun.Status.RUNNING:
             raise RunCancelled(f"run {self.run.pk} is {status}")
-        share = dict(STAGES)[name]
+        share = STAGE_SHARES[name]
         base = self._base
         self._write(base, label, force=True)
         started = time.perf_counter()

@@ -76,7 +76,7 @@ def test_the_list_shows_only_the_users_repositories_and_staff_see_all(client, sh
 def test_a_repository_page_shows_counts_per_layer(owner_client, shop):
     page = owner_client.get(reverse("rag-repository", args=[shop.pk])).content.decode()
     assert "C1_SYMBOL_CATALOG</th><td>7</td>" in page
-    assert "serving" in page
+    assert 'badge active">serving' in page
     assert 'hx-trigger="every 1s"' not in page
 
 

@@ -41,4 +41,4 @@ def test_an_uploaded_zip_is_indexed_by_the_worker_and_becomes_searchable(worker_
     results = client.get(reverse("rag-search", args=[repository.pk]), {"q": "sum of the item prices"}).json()["results"]
     assert results[0]["path"] == "shop/models.py"
     page = client.get(reverse("rag-repository", args=[repository.pk])).content.decode()
-    assert "serving" in page and 'hx-trigger="every 1s"' not in page
+    assert 'badge active">serving' in page and 'hx-trigger="every 1s"' not in page

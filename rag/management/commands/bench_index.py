@@ -41,7 +41,7 @@ class Command(BaseCommand):
         backend = "n/a" if figures.backend_cpu_seconds is None else f"{figures.backend_cpu_seconds:.2f} s"
         out(f"CPU time: this process {figures.cpu_seconds:.2f} s, its database backend {backend} (parallel index workers not included)")
         out("items per layer: " + ", ".join(f"{layer} {n}" for layer, n in run.layer_counts))
-        out("time per stage: " + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in run.timings.items()))
+        out("time per stage: " + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in run.stage_timings))
         query_texts = benchmark.bench_queries(run, queries)
         latencies = benchmark.retrieval_latencies(run.repository, query_texts)
         out(f"retrieval over {len(query_texts)} queries (p50 / p95):")
