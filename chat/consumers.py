@@ -152,6 +152,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
             )
             REGISTRY.start(generation, turn)
 
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes stale database connections before every handler, by a
+        # hop through the process's one sync thread. Relayed frames touch no
+        # database and come by the thousand per second under load, so they skip
+        # that hop; every other message goes the usual way.
+        if message["type"] == "chat.frame":
+            await self.chat_frame(message)
+            return
+        await super().dispatch(message)
+
     async def chat_frame(self, event: dict) -> None:
         message_id, seq = event.get("message_id", 0), event.get("seq", 0)
         if seq and seq <= self.joined_at_seq.get(message_id, 0):

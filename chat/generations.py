@@ -1,10 +1,10 @@
 """Running answers: one asyncio task per answer, not tied to any socket.
 
 A run outlives the browser tab that started it: it streams frames to the
-session's channel group (every open page of the session receives them) and
-stores its text at least every ``CHAT["FLUSH_SECONDS"]``. The registry is per
-process; a page served by another process joins through the channel group and
-the stored text.
+session's channel group (every open page of the session receives them), and
+the registry stores the text of all running answers at least every
+``CHAT["FLUSH_SECONDS"]``. The registry is per process; a page served by
+another process joins through the channel group and the stored text.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ class Generation:
     parts: list[str] = field(default_factory=list)
     seq: int = 0
     stored_length: int = 0
+    stored_at: float = field(default_factory=time.monotonic)
     intent: str = ""
     steps: list[dict[str, Any]] = field(default_factory=list)
     citations: list[dict[str, Any]] = field(default_factory=list)
@@ -83,6 +84,7 @@ class Generation:
 class GenerationRegistry:
     def __init__(self) -> None:
         self._by_session: dict[int, Generation] = {}
+        self._storer: asyncio.Task | None = None
         # Serializes "cancel the old run, start the new one" per session across tabs.
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -110,8 +112,35 @@ class GenerationRegistry:
 
     def start(self, generation: Generation, turn: TurnInput) -> Generation:
         self._by_session[generation.session_id] = generation
-        generation.task = asyncio.get_running_loop().create_task(_run(generation, turn, self))
+        loop = asyncio.get_running_loop()
+        generation.task = loop.create_task(_run(generation, turn, self))
+        if self._storer is None or self._storer.done() or self._storer.get_loop() is not loop:
+            self._storer = loop.create_task(self._store_periodically())
         return generation
+
+    async def _store_periodically(self) -> None:
+        """While answers run: every FLUSH_SECONDS, store the text of every answer
+        that grew (or is due a heartbeat) in one statement.
+
+        One statement for all running answers rather than one per answer, so
+        the database work of streaming stays flat however many answers run.
+        """
+        interval = settings.CHAT["FLUSH_SECONDS"]
+        while self._by_session:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            due = [
+                (generation, generation.text)
+                for generation in self.running()
+                if len(generation.text) != generation.stored_length
+                or now - generation.stored_at >= services.HEARTBEAT_SECONDS
+            ]
+            if due:
+                await database_sync_to_async(services.save_partial_answers)(
+                    {generation.message_id: text for generation, text in due}
+                )
+                for generation, text in due:
+                    generation.stored_length, generation.stored_at = len(text), now
 
     def finished(self, generation: Generation) -> None:
         if self._by_session.get(generation.session_id) is generation:
@@ -125,20 +154,6 @@ async def _broadcast(session_id: int, html: str, *, message_id: int = 0, seq: in
     await get_channel_layer().group_send(
         group_name(session_id), {"type": "chat.frame", "html": html, "message_id": message_id, "seq": seq}
     )
-
-
-async def _store_periodically(generation: Generation) -> None:
-    """Store the text so far every FLUSH_SECONDS when it grew, and at least every
-    HEARTBEAT_SECONDS, so an answer whose process died can be told apart."""
-    interval = settings.CHAT["FLUSH_SECONDS"]
-    last_store = time.monotonic()
-    while True:
-        await asyncio.sleep(interval)
-        text = generation.text
-        if len(text) != generation.stored_length or time.monotonic() - last_store >= services.HEARTBEAT_SECONDS:
-            await database_sync_to_async(services.save_partial_answer)(generation.message_id, text)
-            generation.stored_length = len(text)
-            last_store = time.monotonic()
 
 
 def _step_record(event) -> dict[str, Any]:
@@ -171,7 +186,6 @@ async def _handle(generation: Generation, event: AgentEvent) -> bool:
 
 
 async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegistry) -> None:
-    store_task = asyncio.create_task(_store_periodically(generation))
     try:
         # aclosing: the turn's generator is closed in this task even when we stop early.
         async with aclosing(run_turn(turn)) as events:
@@ -185,8 +199,6 @@ async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegi
     except Exception:
         log.exception("answer %s failed", generation.message_id)
         generation.status, generation.error = Message.Status.ERROR, user_errors.INTERNAL_ERROR
-    finally:
-        store_task.cancel()
     try:
         await _store_final_state(generation)
     finally:
@@ -205,6 +217,8 @@ async def _store_final_state(generation: Generation) -> None:
         artifacts=generation.artifacts,
         error=generation.error,
     )
+    if message is None:
+        return
     if generation.error:
         await _broadcast(generation.session_id, frames.error(generation.error, message_id=generation.message_id))
     await _broadcast(generation.session_id, frames.done(message, generation.repository_id))

@@ -164,30 +164,62 @@ class ChatResult:
     errors: list[str] = field(default_factory=list)
 
 
-async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: float) -> ChatResult:
+# Handshakes in flight at once: a burst of hundreds overflows the listen
+# backlog, which is about connecting, not about chatting under load.
+CONNECTS_AT_ONCE = 25
+
+
+@dataclass
+class Start:
+    """All chats open their sockets first, then send their questions together."""
+
+    connected: int
+    total: int
+    go: asyncio.Event
+    gate: asyncio.Semaphore
+
+    def arrived(self) -> None:
+        self.connected += 1
+        if self.connected == self.total:
+            self.go.set()
+
+
+async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: float, start: Start) -> ChatResult:
+    import aiohttp
+
     result = ChatResult(index=index)
     try:
-        async with client.ws_connect(url, headers=headers, max_msg_size=0) as ws:
-            result.sent_at = time.perf_counter()
-            await ws.send_json({"action": "send", "text": f"load chat {index}: stream your answer"})
-            deadline = result.sent_at + timeout
-            while True:
-                message = await ws.receive(timeout=max(0.1, deadline - time.perf_counter()))
-                if message.type != 1:  # aiohttp.WSMsgType.TEXT
-                    result.errors.append(f"socket ended: {message.type}")
-                    return result
-                frame = message.data
-                deltas = TOKEN_FRAME.findall(frame)
-                if deltas and result.first_token_at is None:
-                    result.first_token_at = time.perf_counter()
-                result.tokens.extend(html.unescape(delta) for delta in deltas)
-                if "notice-error" in frame:
-                    result.errors.append(re.sub(r"<[^>]+>", "", frame).strip())
-                if frame.lstrip().startswith("<article") and 'hx-swap-oob="true"' in frame:
-                    result.done_at = time.perf_counter()
-                    return result
+        async with start.gate:
+            ws = await client.ws_connect(url, headers=headers, max_msg_size=0)
+    except (aiohttp.ClientError, OSError) as exc:
+        result.errors.append(f"could not connect: {exc}")
+        start.arrived()
+        return result
+    try:
+        start.arrived()
+        await start.go.wait()
+        result.sent_at = time.perf_counter()
+        await ws.send_json({"action": "send", "text": f"load chat {index}: stream your answer"})
+        deadline = result.sent_at + timeout
+        while True:
+            message = await ws.receive(timeout=max(0.1, deadline - time.perf_counter()))
+            if message.type != aiohttp.WSMsgType.TEXT:
+                result.errors.append(f"socket ended: {message.type}")
+                return result
+            frame = message.data
+            deltas = TOKEN_FRAME.findall(frame)
+            if deltas and result.first_token_at is None:
+                result.first_token_at = time.perf_counter()
+            result.tokens.extend(html.unescape(delta) for delta in deltas)
+            if "notice-error" in frame:
+                result.errors.append(re.sub(r"<[^>]+>", "", frame).strip())
+            if frame.lstrip().startswith("<article") and 'hx-swap-oob="true"' in frame:
+                result.done_at = time.perf_counter()
+                return result
     except (TimeoutError, asyncio.TimeoutError):
         result.errors.append("timed out")
+    finally:
+        await ws.close()
     return result
 
 
@@ -312,11 +344,15 @@ def run_load(
 
     async def all_chats() -> tuple[list[ChatResult], float]:
         connector = aiohttp.TCPConnector(limit=0)
+        start = Start(connected=0, total=chats, go=asyncio.Event(), gate=asyncio.Semaphore(CONNECTS_AT_ONCE))
         async with aiohttp.ClientSession(connector=connector) as client:
+            tasks = [
+                asyncio.ensure_future(_chat(client, f"ws://127.0.0.1:{port}/ws/chats/{s.pk}/", headers, i, timeout, start))
+                for i, s in enumerate(sessions)
+            ]
+            await start.go.wait()
             started = time.perf_counter()
-            results = await asyncio.gather(
-                *(_chat(client, f"ws://127.0.0.1:{port}/ws/chats/{s.pk}/", headers, i, timeout) for i, s in enumerate(sessions))
-            )
+            results = await asyncio.gather(*tasks)
             return list(results), time.perf_counter() - started
 
     try:

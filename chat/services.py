@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Case, Count, Max, QuerySet, TextField, Value, When
 from django.http import Http404
 from django.utils import timezone
 
@@ -107,9 +107,13 @@ def interrupt_stale_answers(session_id: int) -> int:
     ).update(status=Message.Status.ERROR, error=user_errors.INTERRUPTED, updated_at=timezone.now())
 
 
-def save_partial_answer(message_id: int, content: str) -> None:
-    Message.objects.filter(pk=message_id, status=Message.Status.STREAMING).update(
-        content=content, updated_at=timezone.now()
+def save_partial_answers(texts: Mapping[int, str]) -> None:
+    """Store the text so far of several answers still streaming, in one statement."""
+    if not texts:
+        return
+    Message.objects.filter(pk__in=list(texts), status=Message.Status.STREAMING).update(
+        content=Case(*(When(pk=pk, then=Value(text)) for pk, text in texts.items()), output_field=TextField()),
+        updated_at=timezone.now(),
     )
 
 
@@ -124,13 +128,18 @@ def finish_answer(
     steps: Sequence[Mapping[str, Any]] = (),
     artifacts: Sequence[Mapping[str, Any]] = (),
     error: str = "",
-) -> Message:
-    """Give a streaming answer its final status and fields; a finished answer is never changed again."""
+) -> Message | None:
+    """Give a streaming answer its final status and fields; a finished answer is never changed again.
+
+    None when the answer no longer exists (its chat was deleted while it ran).
+    """
     if status not in Message.FINAL_STATUSES:
         raise ValueError(f"not a final status: {status}")
     now = timezone.now()
     with transaction.atomic():
-        message = Message.objects.select_for_update().get(pk=message_id)
+        message = Message.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            return None
         if message.status != Message.Status.STREAMING:
             return message
         message.status = status

@@ -237,3 +237,18 @@ async def test_a_reconnecting_page_gets_the_final_form_of_the_latest_answer(owne
     assert f'id="msg-{answer.pk}"' in frame and 'hx-swap-oob="true"' in frame
     assert "<strong>done</strong>" in frame
     await communicator.disconnect()
+
+
+async def test_deleting_a_chat_while_it_answers_ends_the_run_quietly(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(ROUTE_GENERAL, Reply.text("gone " * 40, chunk_size=5, interval=0.005))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "go")
+    while token_text(await communicator.receive_from(timeout=5)) is None:
+        pass
+    (running,) = REGISTRY.running()
+    await owner_chat.adelete()
+    await asyncio.wait_for(asyncio.wait([running.task]), timeout=10)
+    assert running.task.exception() is None
+    assert not REGISTRY.running()
+    await communicator.disconnect()

@@ -47,3 +47,13 @@ def test_links_get_a_safe_rel_and_tables_render():
     html = render_markdown("[docs](https://example.com)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
     assert 'rel="noopener noreferrer nofollow"' in html
     assert "<table>" in html and "<td>1</td>" in html
+
+
+def test_a_token_frame_escapes_the_text_and_appends_it_out_of_band():
+    from chat import frames
+
+    frame = frames.token(7, '<img src=x onerror="alert(1)"> & more')
+    assert frame.strip() == (
+        '<span hx-swap-oob="beforeend:#msg-7-body">&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; more</span>'
+    )
+    assert 'hx-swap-oob="innerHTML:#msg-7-body"' in frames.token(7, "all so far", replace=True)

@@ -110,3 +110,23 @@ def test_an_answer_whose_run_is_gone_is_shown_as_interrupted_with_its_text(owner
     assert lost.status == "error" and lost.content == "half an answ"
     assert "was interrupted" in page and "half an answ" in page
     assert live.status == "streaming"
+
+
+def test_the_admin_links_an_answer_to_its_llm_calls(client, staff_user, owner):
+    from llm.models import LLMCall
+
+    session = ChatSession.objects.create(owner=owner, title="Q")
+    answer = Message.objects.create(session=session, role="assistant", content="A", status="complete")
+    other = Message.objects.create(session=session, role="assistant", content="B", status="complete")
+    for message, model in ((answer, "model-of-a"), (other, "model-of-b")):
+        LLMCall.objects.create(
+            provider="openai", model=model, correlation_id=f"message:{message.pk}", outcome="ok", latency_ms=12.0
+        )
+    staff_user.is_superuser = True
+    staff_user.save()
+    client.force_login(staff_user)
+    change = client.get(reverse("admin:chat_chatsession_change", args=[session.pk])).content.decode()
+    link = reverse("admin:llm_llmcall_changelist") + f"?correlation_id=message%3A{answer.pk}"
+    assert link in change
+    listed = client.get(link).context["cl"].result_list
+    assert [call.model for call in listed] == ["model-of-a"]
