@@ -1,11 +1,11 @@
-"""Answers that need no repository: ``general``, and the intents whose graphs are not built yet."""
+"""The ``general`` answer: a plain reply that needs no repository."""
 
 from __future__ import annotations
 
-from chat.agent.events import AgentEvent, Intent
+from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.turn import TurnServices, model_params, stream_model
-from llm.graph import AgentContext, FunctionNode, Node, Runtime, node
+from llm.graph import AgentContext, Runtime, node
 from llm.providers.offline import NO_MODEL_TEXT
 from llm.types import ChatRequest, Message
 
@@ -13,17 +13,6 @@ OFFLINE_GENERAL_TEXT = (
     f"{NO_MODEL_TEXT}\n\nQuestions about this chat's repository are still answered, "
     "from its index and without generation."
 )
-
-UNAVAILABLE_TEXTS: dict[Intent, str] = {
-    "docs": (
-        "Writing documentation is not available yet. I can answer questions about the code "
-        "in the meantime: ask where something is defined or how it works."
-    ),
-    "edits": (
-        "Proposing code changes is not available yet. I can answer questions about the code "
-        "in the meantime: ask where something is defined or how it works."
-    ),
-}
 
 
 @node(name="general_answer")
@@ -43,14 +32,3 @@ async def general_answer(ctx: AgentContext[str], runtime: Runtime[TurnServices])
     )
     completion = await stream_model(runtime, request)
     return ctx.with_state(answer=completion.text)
-
-
-def unavailable(intent: Intent) -> Node[str, str]:
-    """A node that says the intent's capability is not available yet (its graph plugs in here later)."""
-    text = UNAVAILABLE_TEXTS[intent]
-
-    async def say_unavailable(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
-        await runtime.emit(AgentEvent(type="text", text=text))
-        return ctx.with_state(answer=text)
-
-    return FunctionNode(name=f"{intent}_unavailable", fn=say_unavailable)

@@ -4,13 +4,12 @@
 
     route_intent --> general_answer
                  --> project_qa        (a subgraph: chat/agent/project_qa.py)
-                 --> docs_unavailable  (the docs graph plugs in here)
-                 --> edits_unavailable (the edits graph plugs in here)
+                 --> docs              (a subgraph: chat/agent/docs/)
+                 --> project_edits     (a subgraph: chat/agent/edits/)
                  --> index_not_ready
 
 Each answer is an exit. An intent's answer is any node, a built graph
-included, registered in ``intent_nodes``; adding the docs or edits graph is
-one entry there.
+included, registered in ``intent_nodes``.
 """
 
 from __future__ import annotations
@@ -20,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chat.agent.events import AgentEvent, Intent
-from chat.agent.general import general_answer, unavailable
+from chat.agent.docs import build_docs_graph
+from chat.agent.edits import build_edits_graph
+from chat.agent.general import general_answer
 from chat.agent.project_qa import build_project_qa
 from chat.agent.router import route_intent as decide_intent
 from chat.agent.turn import TurnServices
@@ -60,8 +61,8 @@ def intent_nodes() -> dict[Intent, Node[Any, Any]]:
     return {
         "general": general_answer,
         "project_qa": build_project_qa(),
-        "docs": unavailable("docs"),
-        "edits": unavailable("edits"),
+        "docs": build_docs_graph(),
+        "edits": build_edits_graph(),
     }
 
 

@@ -58,14 +58,19 @@ def test_a_project_question_before_the_index_is_ready_says_so(shopapp):
     assert "no ready index yet" in answer_text(events)
 
 
-def test_docs_and_edits_answer_that_they_are_not_available_yet(shopapp):
+def test_docs_and_edits_are_routed_to_their_graphs_without_a_model(shopapp):
+    from chat.agent.docs.reference import NO_MODEL_LABEL
+    from chat.agent.edits.graph import NEEDS_MODEL_TEXT
+
     docs = run_turn_to_end(make_turn("Write documentation for the checkout service", shopapp))
     edits = run_turn_to_end(make_turn("Refactor the checkout service to use dataclasses", shopapp))
 
     assert one(docs, "intent").intent == "docs"
-    assert answer_text(docs).startswith("Writing documentation is not available yet")
+    assert NO_MODEL_LABEL in answer_text(docs)
+    assert one(docs, "artifact").detail["kind"] == "markdown"
     assert one(edits, "intent").intent == "edits"
-    assert answer_text(edits).startswith("Proposing code changes is not available yet")
+    assert answer_text(edits).startswith(NEEDS_MODEL_TEXT)
+    assert not [event for event in edits if event.type == "artifact"]
 
 
 def test_another_users_repository_is_not_searched(shopapp):
