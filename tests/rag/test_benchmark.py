@@ -1,0 +1,23 @@
+"""bench_index on the small fixture tree: it runs end to end and prints every figure."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.management import call_command
+
+from rag.models import Repository
+from tests.fixtures.projects import SHOPAPP
+
+
+def test_bench_index_prints_indexing_and_latency_figures(db, upload_dir, capsys):
+    call_command("bench_index", "--path", str(SHOPAPP), "--queries", "20", "--reindex")
+    out = capsys.readouterr().out
+
+    assert re.search(r"indexed 28 files, \d+ items in [\d.]+ s: \d+ files/s, \d+ C0 chunks/s", out)
+    assert "time per stage: extract" in out
+    assert re.search(r"reindex of the unchanged tree: .* 28 of 28 file analyses .* 0 computed", out)
+    for name in ("hybrid search (service, limit 8)", "raw HNSW top-60 (floor)", "raw full-text top-60 (floor)"):
+        assert re.search(re.escape(name) + r"\s+[\d.]+ ms /\s+[\d.]+ ms", out), name
+    assert "retrieval over 20 queries" in out
+    assert not Repository.objects.filter(name="bench-django").exists()  # removed without --keep
