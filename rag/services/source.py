@@ -45,12 +45,15 @@ def read_source(
         raise SourceNotFound(f"no file {path!r} in the index") from None
     lines = source.text.splitlines()
     total = len(lines)
-    start = max(1, int(start_line or 1))
+    if total == 0:
+        return SourceSlice(path=source.path, language=source.language, start_line=0, end_line=0, total_lines=0, text="")
+    start = min(max(1, int(start_line or 1)), total)
     end = int(end_line) if end_line else start + max_lines - 1
-    end = min(max(end, start), total, start + max_lines - 1)
-    text = "\n".join(lines[start - 1 : end]) if total else ""
-    return SourceSlice(path=source.path, language=source.language, start_line=start, end_line=max(end, start) if total else 0,
-                       total_lines=total, text=text)
+    end = max(start, min(end, total, start + max_lines - 1))
+    return SourceSlice(
+        path=source.path, language=source.language, start_line=start, end_line=end, total_lines=total,
+        text="\n".join(lines[start - 1 : end]),
+    )
 
 
 def list_files(repository: Repository, *, run: IndexRun | None = None) -> list[str]:

@@ -136,3 +136,19 @@ def test_identifiers_are_split_for_search_and_embedding():
 )
 def test_path_globs(glob, path, matches):
     assert bool(re.match(glob_to_regex(glob), path)) is matches
+
+
+def test_read_source_returns_clamped_line_ranges(shop):
+    from rag.services import SourceNotFound, read_source
+
+    part = read_source(shop, "shop/views.py", 4, 5)
+    assert (part.start_line, part.end_line, part.total_lines) == (4, 5, 11)
+    assert part.text == 'def login_view(request):\n    """Log the user in and open their cart."""'
+    tail = read_source(shop, "shop/views.py", 10, 999)
+    assert (tail.start_line, tail.end_line) == (10, 11)
+    capped = read_source(shop, "shop/models.py", 1, None, max_lines=3)
+    assert (capped.start_line, capped.end_line) == (1, 3)
+    past_end = read_source(shop, "shop/views.py", 50, 60)
+    assert (past_end.start_line, past_end.end_line) == (11, 11)
+    with pytest.raises(SourceNotFound):
+        read_source(shop, "../etc/passwd")
