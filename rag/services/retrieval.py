@@ -59,8 +59,11 @@ class RankingParams:
     max_query_words: int = 48
     # When every word of a query is common in the index, this many of them are searched together (AND).
     common_fallback_words: int = 4
-    # At most this many full-text matches are ranked.
-    max_ranked: int = 3000
+    # At most this many full-text matches are ranked. Matches past the cap are
+    # dropped in table order, not by relevance, so a low cap loses the best
+    # items of long queries on large repositories (SWE-bench Lite, 53 instances:
+    # 3000 -> 20000 moved file Acc@1 from 39.6 to 54.7%, MRR 0.524 to 0.624).
+    max_ranked: int = 20000
     # Files: a file's score is the sum of its items' scores, the i-th best (0-based) weighted file_decay**i.
     file_decay: float = 0.3
 
