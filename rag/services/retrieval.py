@@ -254,21 +254,29 @@ def _symbol(
     if not hints.has_code:
         return []
     where, args = _filters(run_id, layers, path_regex, docs)
-    tiers: dict[int, tuple[float, int]] = {}
+    tiers: dict[int, tuple[float, int, int]] = {}
     found: dict[int, tuple[int, str, bool]] = {}
 
     def add(rows, tier: float) -> None:
         for row in rows:
             item_id, layer = row[0], row[1]
-            found[item_id] = row
+            found[item_id] = row[:3]
             current = tiers.get(item_id)
-            key = (tier, -_LAYER_ORDER.get(layer, 9))
+            # Within a tier, a name shared by fewer items is the stronger evidence.
+            key = (tier, -(row[3] if len(row) > 3 else 0), -_LAYER_ORDER.get(layer, 9))
             if current is None or key > current:
                 tiers[item_id] = key
 
     names = sorted({n.lower() for n in hints.names})
     if names:
-        cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND name = ANY(%s) LIMIT 500", [*args, names])
+        # Rarest names first: ``clean`` or ``get`` name hundreds of items, a
+        # class named in an issue usually one or two.
+        cursor.execute(
+            "SELECT id, layer, is_test, sharing FROM ("
+            f"  SELECT id, layer, is_test, count(*) OVER (PARTITION BY name) AS sharing FROM rag_item WHERE {where} AND name = ANY(%s)"
+            ") named ORDER BY sharing, id LIMIT 500",
+            [*args, names],
+        )
         add(cursor.fetchall(), params.name_tier)
     for dotted in sorted(hints.dotted)[:20]:
         last = dotted.rsplit(".", 1)[-1].lower()
