@@ -7,6 +7,7 @@ one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from urllib.parse import parse_qs
 
@@ -17,7 +18,7 @@ from django.http import Http404
 
 from chat import frames, services, user_errors
 from chat.agent.runner import TurnInput
-from chat.generations import REGISTRY, Generation, group_name
+from chat.generations import PROCESS_ID, REGISTRY, Frame, Generation, group_name, shares_frames_across_processes
 from chat.models import ChatSession, Message
 
 # Close code for a socket whose user lost access to the session mid-way.
@@ -72,9 +73,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.group = group_name(session.pk)
         # Deltas up to this sequence number are already in the snapshot this page got.
         self.joined_at_seq: dict[int, int] = {}
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.frames = REGISTRY.listen(session.pk)
+        if shares_frames_across_processes():
+            await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._catch_up()
+        # Started after the catch-up so the snapshot reaches the page before the deltas queued behind it.
+        self.relay = asyncio.create_task(self._relay())
 
     async def _catch_up(self) -> None:
         """Bring the page up to date: the running answer's text so far, and the
@@ -97,8 +102,23 @@ class ChatConsumer(AsyncWebsocketConsumer):
             else:
                 await self.send(text_data=frames.done(message, self.session.repository_id))
 
+    async def _relay(self) -> None:
+        while True:
+            await self._deliver(await self.frames.get())
+
+    async def _deliver(self, frame: Frame) -> None:
+        if frame.seq and frame.seq <= self.joined_at_seq.get(frame.message_id, 0):
+            return
+        await self.send(text_data=frame.html)
+
     async def disconnect(self, code: int) -> None:
-        if self.session is not None:
+        if self.session is None:
+            return
+        relay = getattr(self, "relay", None)
+        if relay is not None:
+            relay.cancel()
+        REGISTRY.stop_listening(self.session.pk, self.frames)
+        if shares_frames_across_processes():
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -147,23 +167,21 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 message_id=answer.pk,
                 repository_id=session.repository_id,
             )
-            await self.channel_layer.group_send(
-                self.group, {"type": "chat.frame", "html": frames.start(question, answer, session.repository_id)}
-            )
+            await REGISTRY.broadcast(session.pk, Frame(frames.start(question, answer, session.repository_id)))
             REGISTRY.start(generation, turn)
 
     async def dispatch(self, message: dict) -> None:
         # Channels closes stale database connections before every handler, by a
-        # hop through the process's one sync thread. Relayed frames touch no
-        # database and come by the thousand per second under load, so they skip
-        # that hop; every other message goes the usual way.
+        # hop through the process's one sync thread. Frames from other processes
+        # touch no database and can come by the thousand per second, so they
+        # skip that hop; every other message goes the usual way.
         if message["type"] == "chat.frame":
             await self.chat_frame(message)
             return
         await super().dispatch(message)
 
     async def chat_frame(self, event: dict) -> None:
-        message_id, seq = event.get("message_id", 0), event.get("seq", 0)
-        if seq and seq <= self.joined_at_seq.get(message_id, 0):
+        """A frame from the channel group: from another server process (ours came through the queue)."""
+        if event.get("origin") == PROCESS_ID:
             return
-        await self.send(text_data=event["html"])
+        await self._deliver(Frame(event["html"], event.get("message_id", 0), event.get("seq", 0)))

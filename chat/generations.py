@@ -1,10 +1,11 @@
 """Running answers: one asyncio task per answer, not tied to any socket.
 
-A run outlives the browser tab that started it: it streams frames to the
-session's channel group (every open page of the session receives them), and
-the registry stores the text of all running answers at least every
-``CHAT["FLUSH_SECONDS"]``. The registry is per process; a page served by
-another process joins through the channel group and the stored text.
+A run outlives the browser tab that started it. Its frames go to every open
+page of the chat: pages served by this process listen on an in-process queue
+(no copy, no scan of all channels per frame, never dropped); pages served by
+other processes get them through the channel group when the channel layer is
+shared (Redis). The registry stores the text of all running answers at least
+every ``CHAT["FLUSH_SECONDS"]``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from contextlib import aclosing
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from chat import frames, services, user_errors
@@ -27,6 +29,25 @@ from chat.agent.runner import TurnInput, run_turn
 from chat.models import Message
 
 log = logging.getLogger(__name__)
+
+
+# Tags frames sent through a shared channel layer, so this process's own pages
+# (which got them from their queue) skip them.
+PROCESS_ID = uuid.uuid4().hex
+
+
+@dataclass(frozen=True)
+class Frame:
+    html: str
+    # For text deltas: the answer and the delta's sequence number.
+    message_id: int = 0
+    seq: int = 0
+
+
+def shares_frames_across_processes() -> bool:
+    """True with a channel layer other processes read (Redis); the in-memory layer is this process alone."""
+    layer = get_channel_layer()
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
 
 
 def group_name(session_id: int) -> str:
@@ -85,11 +106,34 @@ class GenerationRegistry:
     def __init__(self) -> None:
         self._by_session: dict[int, Generation] = {}
         self._storer: asyncio.Task | None = None
+        self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
         # Serializes "cancel the old run, start the new one" per session across tabs.
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, session_id: int) -> asyncio.Lock:
         return self._locks.setdefault(session_id, asyncio.Lock())
+
+    def listen(self, session_id: int) -> asyncio.Queue[Frame]:
+        """A queue that receives every frame of the chat from now on."""
+        queue: asyncio.Queue[Frame] = asyncio.Queue()
+        self._listeners.setdefault(session_id, set()).add(queue)
+        return queue
+
+    def stop_listening(self, session_id: int, queue: asyncio.Queue[Frame]) -> None:
+        listeners = self._listeners.get(session_id)
+        if listeners is not None:
+            listeners.discard(queue)
+            if not listeners:
+                del self._listeners[session_id]
+
+    async def broadcast(self, session_id: int, frame: Frame) -> None:
+        for queue in self._listeners.get(session_id, ()):
+            queue.put_nowait(frame)
+        if shares_frames_across_processes():
+            await get_channel_layer().group_send(
+                group_name(session_id),
+                {"type": "chat.frame", "origin": PROCESS_ID, "html": frame.html, "message_id": frame.message_id, "seq": frame.seq},
+            )
 
     def for_session(self, session_id: int) -> Generation | None:
         return self._by_session.get(session_id)
@@ -151,9 +195,7 @@ REGISTRY = GenerationRegistry()
 
 
 async def _broadcast(session_id: int, html: str, *, message_id: int = 0, seq: int = 0) -> None:
-    await get_channel_layer().group_send(
-        group_name(session_id), {"type": "chat.frame", "html": html, "message_id": message_id, "seq": seq}
-    )
+    await REGISTRY.broadcast(session_id, Frame(html, message_id, seq))
 
 
 def _step_record(event) -> dict[str, Any]:

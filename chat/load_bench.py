@@ -171,12 +171,14 @@ CONNECTS_AT_ONCE = 25
 
 @dataclass
 class Start:
-    """All chats open their sockets first, then send their questions together."""
+    """All chats open their sockets first; then chat ``i`` asks ``i * spacing``
+    seconds after the go (0: all at once)."""
 
     connected: int
     total: int
     go: asyncio.Event
     gate: asyncio.Semaphore
+    spacing: float = 0.0
 
     def arrived(self) -> None:
         self.connected += 1
@@ -198,6 +200,7 @@ async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: 
     try:
         start.arrived()
         await start.go.wait()
+        await asyncio.sleep(index * start.spacing)
         result.sent_at = time.perf_counter()
         await ws.send_json({"action": "send", "text": f"load chat {index}: stream your answer"})
         deadline = result.sent_at + timeout
@@ -293,6 +296,7 @@ class LoadReport:
     tokens: int
     rate: float
     first_token_delay: float
+    ramp: float
     conn_max_age: int
     wall_s: float
     delivered: int
@@ -323,12 +327,15 @@ def run_load(
     tokens: int,
     rate: float,
     first_token_delay: float = 0.2,
+    ramp: float = 0.0,
     conn_max_age: int = 0,
     timeout: float = 120.0,
 ) -> LoadReport:
     """Run the load against a fresh server process; the chats it creates are deleted afterwards.
 
-    ``conn_max_age`` > 0 starts the server with persistent database connections
+    Questions are spread evenly over ``ramp`` seconds (0: all at once); with
+    answers longer than the ramp, every chat streams at the same time once the
+    last one has asked. ``conn_max_age`` > 0 starts the server with persistent database connections
     (through ``DATABASE_URL``); 0 keeps the product's default.
     """
     import aiohttp
@@ -344,7 +351,9 @@ def run_load(
 
     async def all_chats() -> tuple[list[ChatResult], float]:
         connector = aiohttp.TCPConnector(limit=0)
-        start = Start(connected=0, total=chats, go=asyncio.Event(), gate=asyncio.Semaphore(CONNECTS_AT_ONCE))
+        start = Start(
+            connected=0, total=chats, go=asyncio.Event(), gate=asyncio.Semaphore(CONNECTS_AT_ONCE), spacing=ramp / chats
+        )
         async with aiohttp.ClientSession(connector=connector) as client:
             tasks = [
                 asyncio.ensure_future(_chat(client, f"ws://127.0.0.1:{port}/ws/chats/{s.pk}/", headers, i, timeout, start))
@@ -389,6 +398,7 @@ def run_load(
         tokens=tokens,
         rate=rate,
         first_token_delay=first_token_delay,
+        ramp=ramp,
         conn_max_age=conn_max_age,
         wall_s=wall,
         delivered=delivered,
@@ -409,7 +419,8 @@ def format_report(report: LoadReport) -> str:
     nominal = report.chats * report.rate
     lines = [
         f"{report.chats} concurrent chats x {report.tokens} tokens, model streaming {report.rate:g} tokens/s per chat "
-        f"after {report.first_token_delay * 1000:.0f} ms (one daphne process, loopback, "
+        f"after {report.first_token_delay * 1000:.0f} ms; questions "
+        f"{'all at once' if not report.ramp else f'spread over {report.ramp:g} s'} (one daphne process, loopback, "
         f"database connections {'kept ' + str(report.conn_max_age) + ' s' if report.conn_max_age else 'per request'})",
         f"delivered tokens/s      {report.tokens_per_s:9.0f}   (model's nominal total {nominal:.0f}/s; "
         f"{report.delivered} tokens in {report.wall_s:.2f} s)",

@@ -12,18 +12,26 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--chats", type=int, default=200)
-        parser.add_argument("--tokens", type=int, default=100, help="tokens per answer")
+        parser.add_argument("--tokens", type=int, default=300, help="tokens per answer")
         parser.add_argument("--rate", type=float, default=20.0, help="tokens per second the model streams per chat")
         parser.add_argument("--first-token-ms", type=float, default=200.0, help="the model's own time to first token")
+        parser.add_argument(
+            "--ramp", type=float, default=5.0, help="seconds over which the questions are spread (0: all at once)"
+        )
         parser.add_argument(
             "--conn-max-age", type=int, default=0, help="seconds the server keeps database connections (0: the default)"
         )
 
-    def handle(self, *args, chats: int, tokens: int, rate: float, first_token_ms: float, conn_max_age: int, **options) -> None:
+    def handle(self, *args, chats: int, tokens: int, rate: float, first_token_ms: float, ramp: float, conn_max_age: int, **options) -> None:
         if chats < 1 or tokens < 1 or rate <= 0:
             raise CommandError("--chats and --tokens must be at least 1 and --rate above 0")
         report = run_load(
-            chats=chats, tokens=tokens, rate=rate, first_token_delay=first_token_ms / 1000, conn_max_age=conn_max_age
+            chats=chats,
+            tokens=tokens,
+            rate=rate,
+            first_token_delay=first_token_ms / 1000,
+            ramp=ramp,
+            conn_max_age=conn_max_age,
         )
         self.stdout.write(format_report(report))
         if report.dropped or report.out_of_order or report.failed_chats:
