@@ -21,6 +21,8 @@ from chat.agent.runner import TurnInput
 from chat.generations import PROCESS_ID, REGISTRY, Frame, Generation, group_name, shares_frames_across_processes
 from chat.models import ChatSession, Message
 
+# Most frames sent to a page as one websocket message.
+RELAY_BATCH = 64
 # Close code for a socket whose user lost access to the session mid-way.
 CLOSE_FORBIDDEN = 4403
 
@@ -104,12 +106,20 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def _relay(self) -> None:
         while True:
-            await self._deliver(await self.frames.get())
+            batch = [await self.frames.get()]
+            # Frames that queued up meanwhile go out as one websocket message
+            # (htmx swaps each fragment in it): under load this saves a send per
+            # frame; when the page keeps up, every frame still goes at once.
+            while not self.frames.empty() and len(batch) < RELAY_BATCH:
+                batch.append(self.frames.get_nowait())
+            await self._deliver(*batch)
 
-    async def _deliver(self, frame: Frame) -> None:
-        if frame.seq and frame.seq <= self.joined_at_seq.get(frame.message_id, 0):
-            return
-        await self.send(text_data=frame.html)
+    async def _deliver(self, *frames: Frame) -> None:
+        html = "".join(
+            frame.html for frame in frames if not frame.seq or frame.seq > self.joined_at_seq.get(frame.message_id, 0)
+        )
+        if html:
+            await self.send(text_data=html)
 
     async def disconnect(self, code: int) -> None:
         if self.session is None:

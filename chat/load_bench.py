@@ -40,6 +40,7 @@ from chat.models import ChatSession, Message
 from llm.models import LLMCall
 
 TOKEN_FRAME = re.compile(r'<span hx-swap-oob="beforeend:#msg-\d+-body">(.*?)</span>', re.S)
+DONE_FRAME = re.compile(r'<article id="msg-\d+" class="msg msg-assistant[^"]*"[^>]*hx-swap-oob="true"')
 QUESTION = re.compile(r"load chat (\d+)")
 LOAD_USERNAME = "chat-load-bench"
 
@@ -216,7 +217,7 @@ async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: 
             result.tokens.extend(html.unescape(delta) for delta in deltas)
             if "notice-error" in frame:
                 result.errors.append(re.sub(r"<[^>]+>", "", frame).strip())
-            if frame.lstrip().startswith("<article") and 'hx-swap-oob="true"' in frame:
+            if DONE_FRAME.search(frame):
                 result.done_at = time.perf_counter()
                 return result
     except (TimeoutError, asyncio.TimeoutError):

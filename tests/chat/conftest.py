@@ -42,14 +42,21 @@ def socket(session_id: int, cookie: str | None = None, query: str = "") -> Webso
     return WebsocketCommunicator(application, f"/ws/chats/{session_id}/{query}", headers=headers)
 
 
+def token_deltas(frame: str) -> list[str]:
+    """The text deltas in one websocket message (several frames may share one)."""
+    return [html.unescape(match.group(3)) for match in TOKEN_FRAME.finditer(frame)]
+
+
 def token_text(frame: str) -> str | None:
-    match = TOKEN_FRAME.search(frame)
-    return None if match is None else html.unescape(match.group(3))
+    deltas = token_deltas(frame)
+    return "".join(deltas) if deltas else None
 
 
-def is_done(frame: str, message_id: int | None = None) -> bool:
-    marker = f'id="msg-{message_id}"' if message_id else 'class="msg msg-assistant'
-    return 'hx-swap-oob="true"' in frame and marker in frame and "<article" in frame
+DONE_FRAME = re.compile(r'<article id="msg-(\d+)" class="msg msg-assistant[^"]*"[^>]*hx-swap-oob="true"')
+
+
+def is_done(frame: str) -> bool:
+    return DONE_FRAME.search(frame) is not None
 
 
 async def frames_until_done(communicator: WebsocketCommunicator, timeout: float = 10.0) -> list[str]:
@@ -57,7 +64,7 @@ async def frames_until_done(communicator: WebsocketCommunicator, timeout: float 
     while True:
         frame = await communicator.receive_from(timeout=timeout)
         frames.append(frame)
-        if frame.lstrip().startswith("<article") and is_done(frame):
+        if is_done(frame):
             return frames
 
 

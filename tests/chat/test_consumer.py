@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 
 from chat.generations import REGISTRY
 from chat.models import ChatSession, Message
-from tests.chat.conftest import Reply, frames_until_done, socket, stored_answer, token_text
+from tests.chat.conftest import Reply, frames_until_done, socket, stored_answer, token_deltas, token_text
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +52,7 @@ async def test_it_streams_tokens_in_order_and_stores_the_complete_answer(fake_op
     await ask(communicator, "Where is the login view?")
 
     frames = await frames_until_done(communicator)
-    tokens = [t for t in map(token_text, frames) if t is not None]
+    tokens = [delta for frame in frames for delta in token_deltas(frame)]
     assert len(tokens) == len(range(0, len(ANSWER), 5))
     assert "".join(tokens) == ANSWER
     assert "Where is the login view?" in frames[0]  # the question is shown before any token
