@@ -8,10 +8,14 @@ a script or an event handler through.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from functools import lru_cache
 
 import nh3
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
@@ -34,6 +38,12 @@ ALLOWED_ATTRIBUTES = {
 }
 _FORMATTER = HtmlFormatter(nowrap=True)
 
+# ``path:start-end`` or ``path:line`` in an answer's text.
+CITATION = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z][A-Za-z0-9]*):(\d+)(?:\s*[-\u2013]\s*(\d+))?")
+
+# (path, start, end) -> the URL of those lines, or None to leave the text as is.
+CitationLinker = Callable[[str, int, int], "str | None"]
+
 
 def _highlight(code: str, language: str, attrs: str) -> str:
     try:
@@ -44,12 +54,60 @@ def _highlight(code: str, language: str, attrs: str) -> str:
     return f'<pre class="highlight"><code>{body}</code></pre>'
 
 
+def _citation_url(linker: CitationLinker, match: re.Match[str]) -> str | None:
+    start = int(match.group(2))
+    end = int(match.group(3) or start)
+    return linker(match.group(1), min(start, end), max(start, end))
+
+
+def _linked(url: str, inner: Token) -> list[Token]:
+    return [Token("link_open", "a", 1, attrs={"href": url}), inner, Token("link_close", "a", -1)]
+
+
+def _link_citations(state: StateCore) -> None:
+    """Core rule: citations in text and inline code become links (never inside a link)."""
+    linker: CitationLinker | None = state.env.get("link_citation")
+    if linker is None:
+        return
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children: list[Token] = []
+        in_link = 0
+        for token in block.children:
+            in_link += {"link_open": 1, "link_close": -1}.get(token.type, 0)
+            if in_link or token.type not in ("text", "code_inline"):
+                children.append(token)
+                continue
+            if token.type == "code_inline":
+                match = CITATION.fullmatch(token.content.strip())
+                url = match and _citation_url(linker, match)
+                children.extend(_linked(url, token) if url else [token])
+                continue
+            position = 0
+            for match in CITATION.finditer(token.content):
+                url = _citation_url(linker, match)
+                if not url:
+                    continue
+                if match.start() > position:
+                    children.append(Token("text", "", 0, content=token.content[position : match.start()]))
+                children.extend(_linked(url, Token("text", "", 0, content=match.group(0))))
+                position = match.end()
+            if position == 0:
+                children.append(token)
+            elif position < len(token.content):
+                children.append(Token("text", "", 0, content=token.content[position:]))
+        block.children = children
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # "html": False escapes raw HTML instead of passing it through.
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "highlight": _highlight}).enable(
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "highlight": _highlight}).enable(
         ["table", "strikethrough"]
     )
+    parser.core.ruler.push("citation_links", _link_citations)
+    return parser
 
 
 def sanitize(html: str) -> str:
@@ -63,6 +121,9 @@ def sanitize(html: str) -> str:
     )
 
 
-def render_markdown(text: str) -> str:
-    """Markdown from a model (untrusted) to HTML that is safe to mark safe."""
-    return sanitize(_parser().render(text))
+def render_markdown(text: str, link_citation: CitationLinker | None = None) -> str:
+    """Markdown from a model (untrusted) to HTML that is safe to mark safe.
+
+    With ``link_citation``, code citations in the text link to what it returns.
+    """
+    return sanitize(_parser().render(text, {"link_citation": link_citation}))

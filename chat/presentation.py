@@ -39,10 +39,24 @@ def step_context(step: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def body_html(message: Message) -> SafeString:
+def citation_linker(message: Message, repository_id: int | None):
+    """Links a cited range in the text when it overlaps a citation the agent verified."""
+    verified = message.citations or []
+
+    def link(path: str, start: int, end: int) -> str | None:
+        for citation in verified:
+            if citation["path"] == path and citation["start_line"] <= end and start <= citation["end_line"]:
+                return citation_links.source_url(repository_id, {"path": path, "start_line": start, "end_line": end})
+        return None
+
+    return link
+
+
+def body_html(message: Message, repository_id: int | None = None) -> SafeString:
     """Finished assistant text is Markdown; anything else is shown as typed (escaped by the template)."""
     if message.role == Message.Role.ASSISTANT and not message.is_streaming:
-        return mark_safe(render_markdown(message.content))  # noqa: S308 - sanitized by render_markdown
+        html = render_markdown(message.content, citation_linker(message, repository_id))
+        return mark_safe(html)  # noqa: S308 - sanitized by render_markdown
     return SafeString("")
 
 
@@ -55,7 +69,7 @@ def message_context(message: Message, repository_id: int | None) -> dict[str, An
         "status": message.status,
         "is_streaming": message.is_streaming,
         "content": message.content,
-        "html": body_html(message),
+        "html": body_html(message, repository_id),
         "intent": message.intent,
         "intent_label": INTENT_LABELS.get(message.intent, message.intent),
         "error": message.error,

@@ -57,3 +57,18 @@ def test_a_token_frame_escapes_the_text_and_appends_it_out_of_band():
         '<span hx-swap-oob="beforeend:#msg-7-body">&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; more</span>'
     )
     assert 'hx-swap-oob="innerHTML:#msg-7-body"' in frames.token(7, "all so far", replace=True)
+
+
+def test_cited_ranges_in_the_text_link_only_when_the_linker_knows_them():
+    def link(path, start, end):
+        return f"/source/{path}?start={start}&end={end}" if path == "shop/views.py" else None
+
+    html = render_markdown(
+        "In shop/views.py:6-9 and `shop/views.py:7`; made up: other.py:1; [see shop/views.py:2](https://example.com)",
+        link,
+    )
+    elements = Elements(html)
+    hrefs = [value for name, value in elements.attributes if name == "href"]
+    assert hrefs == ["/source/shop/views.py?start=6&end=9", "/source/shop/views.py?start=7&end=7", "https://example.com"]
+    assert "other.py:1" in html
+    assert render_markdown("In shop/views.py:6-9") == "<p>In shop/views.py:6-9</p>\n"

@@ -3,6 +3,7 @@ ask about it, follow the answer's citation to the highlighted lines."""
 
 from __future__ import annotations
 
+import re
 import time
 import zipfile
 
@@ -88,6 +89,9 @@ def test_an_uploaded_repository_is_asked_about_and_the_citation_opens_the_lines(
     expect(answer.locator(".badge.intent")).to_have_text("Project Q&A")
     expect(answer.locator(".trace .step-tool", has_text="read_file")).to_contain_text("shop/views.py")
 
+    expect(answer.locator(".markdown a", has_text="shop/views.py:6-9")).to_have_attribute(
+        "href", re.compile(r"/source/shop/views\.py\?start=6&end=9#L6$")
+    )
     citation = answer.locator(".citations a", has_text="shop/views.py:6-9")
     expect(citation).to_be_visible()
     answer.locator(".trace summary").click()
