@@ -64,6 +64,9 @@ def _answers_to_refresh(session_id: int, watched: set[int]) -> list[Message]:
 
 class ChatConsumer(AsyncWebsocketConsumer):
     session: ChatSession | None = None
+    # The chat's frames from this process, and the task sending them to the page.
+    frames: asyncio.Queue[Frame]
+    relay: asyncio.Task | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -124,9 +127,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.session is None:
             return
-        relay = getattr(self, "relay", None)
-        if relay is not None:
-            relay.cancel()
+        if self.relay is not None:
+            self.relay.cancel()
         REGISTRY.stop_listening(self.session.pk, self.frames)
         if shares_frames_across_processes():
             await self.channel_layer.group_discard(self.group, self.channel_name)

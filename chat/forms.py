@@ -1,3 +1,5 @@
+"""Forms of the chat pages."""
+
 from __future__ import annotations
 
 from django import forms
@@ -7,8 +9,12 @@ from rag.models import Repository
 
 
 class NewSessionForm(forms.Form):
-    title = forms.CharField(max_length=TITLE_MAX_LENGTH, required=False, help_text="Optional; the first question is used otherwise.")
-    repository = forms.ModelChoiceField(queryset=Repository.objects.none(), required=False, empty_label="No repository (general chat)")
+    title = forms.CharField(
+        max_length=TITLE_MAX_LENGTH, required=False, help_text="Optional; the first question is used otherwise."
+    )
+    repository = forms.ModelChoiceField(
+        queryset=Repository.objects.none(), required=False, empty_label="No repository (general chat)"
+    )
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)

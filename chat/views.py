@@ -14,11 +14,8 @@ from chat.presentation import message_context
 
 @require_GET
 def session_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "chat/session_list.html",
-        {"sessions": services.sessions_for_user(request.user).select_related("repository"), "form": NewSessionForm(user=request.user)},
-    )
+    sessions = services.sessions_for_user(request.user).select_related("repository")
+    return render(request, "chat/session_list.html", {"sessions": sessions, "form": NewSessionForm(user=request.user)})
 
 
 @require_POST
