@@ -150,6 +150,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self._send_question(str(payload.get("text", "")))
         elif action == "stop":
             await REGISTRY.cancel(session.pk)
+            if shares_frames_across_processes():
+                # The answer may run in another server process: its pages of this chat stop it there.
+                await self.channel_layer.group_send(self.group, {"type": "chat.cancel", "origin": PROCESS_ID})
         else:
             await self.send(text_data=frames.error(user_errors.UNKNOWN_ACTION))
 
@@ -197,3 +200,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if event.get("origin") == PROCESS_ID:
             return
         await self._deliver(Frame(event["html"], event.get("message_id", 0), event.get("seq", 0)))
+
+    async def chat_cancel(self, event: dict) -> None:
+        """Stop pressed on a page served by another process."""
+        if event.get("origin") != PROCESS_ID:
+            await REGISTRY.cancel(self.session.pk)

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
@@ -23,6 +24,43 @@ TOKEN_FRAME = re.compile(r'<span hx-swap-oob="(beforeend|innerHTML):#msg-(\d+)-b
 def session_cookie(client, user) -> str:
     client.login(username=user.username, password=PASSWORD)
     return client.cookies["sessionid"].value
+
+
+class SharedLayer(BaseChannelLayer):
+    """Stands in for a layer shared by several server processes (Redis): the
+    in-memory layer's behaviour, without being the in-memory layer."""
+
+    extensions = ["groups", "flush"]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__()
+        self.inner = InMemoryChannelLayer()
+
+    async def send(self, channel, message):
+        await self.inner.send(channel, message)
+
+    async def receive(self, channel):
+        return await self.inner.receive(channel)
+
+    async def new_channel(self, prefix="specific."):
+        return await self.inner.new_channel(prefix)
+
+    async def group_add(self, group, channel):
+        await self.inner.group_add(group, channel)
+
+    async def group_discard(self, group, channel):
+        await self.inner.group_discard(group, channel)
+
+    async def group_send(self, group, message):
+        await self.inner.group_send(group, message)
+
+    async def flush(self):
+        await self.inner.flush()
+
+
+@pytest.fixture
+def shared_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "tests.chat.conftest.SharedLayer"}}
 
 
 @pytest.fixture

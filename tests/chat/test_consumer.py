@@ -252,3 +252,39 @@ async def test_deleting_a_chat_while_it_answers_ends_the_run_quietly(fake_openai
     assert running.task.exception() is None
     assert not REGISTRY.running()
     await communicator.disconnect()
+
+
+async def test_with_a_shared_layer_frames_of_other_processes_reach_the_page(shared_layer, owner_chat, owner_cookie):
+    from channels.layers import get_channel_layer
+
+    from chat.generations import PROCESS_ID, group_name
+
+    communicator = socket(owner_chat.pk, owner_cookie)
+    assert (await communicator.connect())[0]
+    layer = get_channel_layer()
+    frame = {"type": "chat.frame", "html": "<p>from elsewhere</p>", "message_id": 0, "seq": 0}
+    await layer.group_send(group_name(owner_chat.pk), {**frame, "origin": PROCESS_ID})
+    await layer.group_send(group_name(owner_chat.pk), {**frame, "origin": "another-process"})
+    assert await communicator.receive_from(timeout=5) == "<p>from elsewhere</p>"
+    assert await communicator.receive_nothing(timeout=0.2)
+    await communicator.disconnect()
+
+
+async def test_stop_from_a_page_of_another_process_stops_the_answer_here(
+    shared_layer, fake_openai, owner_chat, owner_cookie
+):
+    from channels.layers import get_channel_layer
+
+    from chat.generations import group_name
+
+    fake_openai.script(ROUTE_GENERAL, Reply.text("long " * 300, chunk_size=5, interval=0.01))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "go")
+    while token_text(await communicator.receive_from(timeout=5)) is None:
+        pass
+    await get_channel_layer().group_send(group_name(owner_chat.pk), {"type": "chat.cancel", "origin": "another-process"})
+    await frames_until_done(communicator)
+    answer = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert answer.status == "cancelled" and 0 < len(answer.content) < len("long " * 300)
+    await communicator.disconnect()
