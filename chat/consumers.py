@@ -182,7 +182,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 message_id=answer.pk,
                 repository_id=session.repository_id,
             )
-            await REGISTRY.broadcast(session.pk, Frame(frames.start(question, answer, session.repository_id)))
+            await REGISTRY.broadcast(session.pk, Frame(frames.start(session, question, answer)))
             REGISTRY.start(generation, turn)
 
     async def dispatch(self, message: dict) -> None:

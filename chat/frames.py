@@ -16,16 +16,18 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from chat.models import Message
+from chat.models import ChatSession, Message
 from chat.presentation import INTENT_LABELS, message_context
 
 
-def start(question: Message, answer: Message, repository_id: int | None) -> str:
+def start(session: ChatSession, question: Message, answer: Message) -> str:
+    """The question and its empty answer, and the chat's title (the first question names a new chat)."""
     return render_to_string(
         "chat/ws/start.html",
         {
-            "question": message_context(question, repository_id),
-            "answer": message_context(answer, repository_id),
+            "session": session,
+            "question": message_context(question, session.repository_id),
+            "answer": message_context(answer, session.repository_id),
         },
     )
 

@@ -75,6 +75,8 @@ def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
         if session.has_default_title():
             fields["title"] = clean_title(text)
         ChatSession.objects.filter(pk=session.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(session, name, value)
     return question, answer
 
 

@@ -288,3 +288,17 @@ async def test_stop_from_a_page_of_another_process_stops_the_answer_here(
     answer = await stored_answer((await latest_answer(owner_chat)).pk)
     assert answer.status == "cancelled" and 0 < len(answer.content) < len("long " * 300)
     await communicator.disconnect()
+
+
+async def test_the_first_question_names_a_new_chat_on_the_page(fake_openai, owner, owner_cookie):
+    chat = await ChatSession.objects.acreate(owner=owner)
+    fake_openai.script(ROUTE_GENERAL, Reply.text("Hi."))
+    communicator = socket(chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "How are refunds   computed?")
+    start = await communicator.receive_from(timeout=5)
+    assert '<h1 id="chat-title" hx-swap-oob="true">How are refunds computed?</h1>' in start
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+    await chat.arefresh_from_db()
+    assert chat.title == "How are refunds computed?"
