@@ -130,3 +130,16 @@ def test_the_admin_links_an_answer_to_its_llm_calls(client, staff_user, owner):
     assert link in change
     listed = client.get(link).context["cl"].result_list
     assert [call.model for call in listed] == ["model-of-a"]
+
+
+def test_an_answer_with_files_offers_their_downloads(owner_client, owner):
+    session = ChatSession.objects.create(owner=owner, title="Docs")
+    answer = Message.objects.create(
+        session=session,
+        role="assistant",
+        content="Here is the document.",
+        artifacts=[{"kind": "markdown", "name": "README.md", "content": "# Shop"}],
+    )
+    page = owner_client.get(reverse("chat-session", args=[session.pk])).content.decode()
+    assert reverse("chat-artifact-download", args=[answer.pk, 0]) in page and "Download README.md" in page
+    assert reverse("chat-artifacts", args=[session.pk]) in page
