@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 import uuid
+import weakref
 from contextlib import aclosing
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -23,10 +24,10 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from chat import frames, services, user_errors
-from chat.presentation import step_context
 from chat.agent.events import AgentEvent
 from chat.agent.runner import TurnInput, run_turn
 from chat.models import Message
+from chat.presentation import step_context
 
 log = logging.getLogger(__name__)
 
@@ -107,11 +108,15 @@ class GenerationRegistry:
         self._by_session: dict[int, Generation] = {}
         self._storer: asyncio.Task | None = None
         self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
-        # Serializes "cancel the old run, start the new one" per session across tabs.
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Serializes "cancel the old run, start the new one" per session across
+        # tabs; a lock lives while someone holds or waits for it.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, session_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(session_id, asyncio.Lock())
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
 
     def listen(self, session_id: int) -> asyncio.Queue[Frame]:
         """A queue that receives every frame of the chat from now on."""
@@ -130,9 +135,9 @@ class GenerationRegistry:
         for queue in self._listeners.get(session_id, ()):
             queue.put_nowait(frame)
         if shares_frames_across_processes():
+            message = {"type": "chat.frame", "origin": PROCESS_ID, "html": frame.html}
             await get_channel_layer().group_send(
-                group_name(session_id),
-                {"type": "chat.frame", "origin": PROCESS_ID, "html": frame.html, "message_id": frame.message_id, "seq": frame.seq},
+                group_name(session_id), {**message, "message_id": frame.message_id, "seq": frame.seq}
             )
 
     def for_session(self, session_id: int) -> Generation | None:
