@@ -36,7 +36,12 @@ def _session_for(user, pk: int) -> ChatSession | None:
 
 
 @database_sync_to_async
-def _begin_turn(session: ChatSession, text: str) -> tuple[Message, Message, TurnInput]:
+def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message, Message, TurnInput] | None:
+    """Check access and store the question, in one trip to the database thread; None without access."""
+    try:
+        session = services.get_session_for_user(user, session_id)
+    except Http404:
+        return None
     question, answer = services.start_turn(session, text)
     turn = TurnInput(
         session_id=session.pk,
@@ -46,7 +51,7 @@ def _begin_turn(session: ChatSession, text: str) -> tuple[Message, Message, Turn
         history=services.recent_history(session.pk, question),
         correlation_id=f"message:{answer.pk}",
     )
-    return question, answer, turn
+    return session, question, answer, turn
 
 
 # Answers refreshed on every (re)connect besides the ones the page asks for: a
@@ -134,48 +139,66 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # Access is checked again on every message: the chat may have been
-        # deleted, or the user logged out, since the socket opened.
-        session = await _session_for(self.scope.get("user"), self.session.pk)
-        if session is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        self.session = session
+        # Access is checked again on every message, before anything is done or
+        # sent: the chat may have been deleted since the socket opened. A
+        # question that starts an answer checks it in the same database trip
+        # that stores it; every other path checks it first.
         try:
             payload = json.loads(text_data or "")
         except ValueError:
             payload = None
         action = payload.get("action") if isinstance(payload, dict) else None
         if action == "send":
-            await self._send_question(str(payload.get("text", "")))
-        elif action == "stop":
-            await REGISTRY.cancel(session.pk)
+            await self._send_question(str(payload.get("text", "")).strip())
+            return
+        if not await self._still_allowed():
+            return
+        if action == "stop":
+            await REGISTRY.cancel(self.session.pk)
             if shares_frames_across_processes():
                 # The answer may run in another server process: its pages of this chat stop it there.
                 await self.channel_layer.group_send(self.group, {"type": "chat.cancel", "origin": PROCESS_ID})
         else:
             await self.send(text_data=frames.error(user_errors.UNKNOWN_ACTION))
 
+    async def _still_allowed(self) -> bool:
+        """Whether the user may still use this chat; closes the socket (no data) when not."""
+        session = await _session_for(self.scope.get("user"), self.session.pk)
+        if session is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return False
+        self.session = session
+        return True
+
+    async def _refuse(self, text: str, *, restore: str = "") -> None:
+        if await self._still_allowed():
+            await self.send(text_data=frames.error(text, restore=restore))
+
     async def _send_question(self, text: str) -> None:
-        text = text.strip()
         limit = settings.CHAT["MAX_MESSAGE_CHARS"]
         if not text:
-            await self.send(text_data=frames.error(user_errors.EMPTY_MESSAGE))
+            await self._refuse(user_errors.EMPTY_MESSAGE)
             return
         if len(text) > limit:
-            message = user_errors.MESSAGE_TOO_LONG.format(length=len(text), limit=limit)
-            await self.send(text_data=frames.error(message, restore=text))
+            await self._refuse(user_errors.MESSAGE_TOO_LONG.format(length=len(text), limit=limit), restore=text)
             return
-        session = self.session
-        async with REGISTRY.lock(session.pk):
-            # A new question replaces the answer still being written in this chat.
-            await REGISTRY.cancel(session.pk)
+        session_id = self.session.pk
+        async with REGISTRY.lock(session_id):
+            if REGISTRY.for_session(session_id) is not None:
+                # A new question replaces the answer still being written in this chat.
+                if not await self._still_allowed():
+                    return
+                await REGISTRY.cancel(session_id)
             max_running = settings.CHAT["MAX_RUNNING_GENERATIONS"]
-            if REGISTRY.running_for_user(session.owner_id) >= max_running:
-                message = user_errors.TOO_MANY_GENERATIONS.format(limit=max_running)
-                await self.send(text_data=frames.error(message, restore=text))
+            if REGISTRY.running_for_user(self.session.owner_id) >= max_running:
+                await self._refuse(user_errors.TOO_MANY_GENERATIONS.format(limit=max_running), restore=text)
                 return
-            question, answer, turn = await _begin_turn(session, text)
+            begun = await _begin_turn(self.scope.get("user"), session_id, text)
+            if begun is None:
+                await self.close(code=CLOSE_FORBIDDEN)
+                return
+            session, question, answer, turn = begun
+            self.session = session
             generation = Generation(
                 session_id=session.pk,
                 user_id=session.owner_id,

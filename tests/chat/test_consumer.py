@@ -302,3 +302,14 @@ async def test_the_first_question_names_a_new_chat_on_the_page(fake_openai, owne
     await communicator.disconnect()
     await chat.arefresh_from_db()
     assert chat.title == "How are refunds computed?"
+
+
+@pytest.mark.parametrize(
+    "payload", [{"action": "stop"}, {"action": "send", "text": "  "}, {"action": "dance"}], ids=["stop", "empty", "unknown"]
+)
+async def test_every_kind_of_message_to_a_lost_chat_closes_the_socket_without_data(payload, owner_chat, owner_cookie):
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await owner_chat.adelete()
+    await communicator.send_json_to(payload)
+    assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
