@@ -98,10 +98,13 @@ TEMPLATES = [
 DATABASE_URL = env_str("DATABASE_URL")
 # Each test run gets its own database so two runs at once never collide.
 _TEST_DATABASE = {"NAME": f"test_agentsite_{os.getpid()}"}
+# 0 opens a connection per request (or per database call of a websocket); the
+# web server started by `serve` keeps them (see agentsite/management/commands/serve.py).
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
 
 if DATABASE_URL:
     try:
-        _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0))
+        _db = dj_database_url.parse(DATABASE_URL, conn_max_age=DATABASE_CONN_MAX_AGE)
     except ValueError as exc:
         raise ImproperlyConfigured(f"DATABASE_URL cannot be parsed: {exc}") from exc
     if _db.get("ENGINE") != "django.db.backends.postgresql":
@@ -118,7 +121,9 @@ else:
         "USER": "postgres",
         "HOST": str(EMBEDDED_POSTGRES.socket_dir),
         "PORT": "",
+        "CONN_MAX_AGE": DATABASE_CONN_MAX_AGE,
     }
+_db["CONN_HEALTH_CHECKS"] = True
 # Points a process at another database on the same server (the test suite uses
 # it to run real worker and web processes against its test database).
 if env_str("AGENTSITE_DB_NAME"):
@@ -295,7 +300,8 @@ CHAT = {
     "MAX_RUNNING_GENERATIONS": env_int("CHAT_MAX_RUNNING_GENERATIONS", 3, minimum=1),
     "FLUSH_SECONDS": env_float("CHAT_FLUSH_SECONDS", 1.0, minimum=0.05, maximum=10.0),
     "MAX_MESSAGE_CHARS": env_int("CHAT_MAX_MESSAGE_CHARS", 20000, minimum=100),
-    "HISTORY_MESSAGES": env_int("CHAT_HISTORY_MESSAGES", 20, minimum=0),
+    # Chats whose conversation manager (dual-context handover) a server process keeps (chat/conversations.py).
+    "ACTIVE_CONVERSATIONS": env_int("CHAT_ACTIVE_CONVERSATIONS", 256, minimum=1),
     # The agent (chat/agent/config.py): tool rounds, retrieval caps, in-turn summarization.
     "AGENT_MAX_TOOL_ROUNDS": env_int("CHAT_AGENT_MAX_TOOL_ROUNDS", 6, minimum=0, maximum=50),
     "AGENT_RETRIEVED_ITEMS": env_int("CHAT_AGENT_RETRIEVED_ITEMS", 12, minimum=1, maximum=200),
