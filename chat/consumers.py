@@ -18,6 +18,7 @@ from django.http import Http404
 
 from chat import frames, services, user_errors
 from chat.agent.runner import TurnInput
+from chat.conversations import dialog_length
 from chat.generations import PROCESS_ID, REGISTRY, Frame, Generation, group_name, shares_frames_across_processes
 from chat.models import ChatSession, Message
 
@@ -36,8 +37,12 @@ def _session_for(user, pk: int) -> ChatSession | None:
 
 
 @database_sync_to_async
-def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message, Message, TurnInput] | None:
-    """Check access and store the question, in one trip to the database thread; None without access."""
+def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message, Message, TurnInput, int] | None:
+    """Check access and store the question, in one trip to the database thread; None without access.
+
+    Also counts the dialog before the question, which tells whether this process's
+    conversation manager of the chat is still in step with what is stored.
+    """
     try:
         session = services.get_session_for_user(user, session_id)
     except Http404:
@@ -48,10 +53,11 @@ def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message,
         user_id=session.owner_id,
         repository_id=session.repository_id,
         text=text,
-        history=services.recent_history(session.pk, question),
+        # The chat's conversation manager supplies the history of each turn (chat.generations).
+        history=(),
         correlation_id=f"message:{answer.pk}",
     )
-    return session, question, answer, turn
+    return session, question, answer, turn, dialog_length(session.pk, question.pk)
 
 
 # Answers refreshed on every (re)connect besides the ones the page asks for: a
@@ -197,13 +203,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
             if begun is None:
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
-            session, question, answer, turn = begun
+            session, question, answer, turn, stored_length = begun
             self.session = session
             generation = Generation(
                 session_id=session.pk,
                 user_id=session.owner_id,
                 message_id=answer.pk,
                 repository_id=session.repository_id,
+                question_id=question.pk,
+                dialog_length=stored_length,
             )
             await REGISTRY.broadcast(session.pk, Frame(frames.start(session, question, answer)))
             REGISTRY.start(generation, turn)

@@ -15,8 +15,9 @@ import logging
 import time
 import uuid
 import weakref
+from collections.abc import AsyncIterator
 from contextlib import aclosing
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -26,8 +27,10 @@ from django.conf import settings
 from chat import frames, services, user_errors
 from chat.agent.events import AgentEvent
 from chat.agent.runner import TurnInput, run_turn
+from chat.conversations import CONVERSATIONS
 from chat.models import Message
 from chat.presentation import step_context
+from llm.conversation.manager import PreparedTurn, TurnChunk, TurnRunner
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,9 @@ class Generation:
     user_id: int
     message_id: int
     repository_id: int | None
+    # The question this answers, and how many messages of the dialog were stored before it.
+    question_id: int = 0
+    dialog_length: int = 0
     started: float = field(default_factory=time.monotonic)
     first_token_at: float | None = None
     parts: list[str] = field(default_factory=list)
@@ -78,6 +84,8 @@ class Generation:
     citations: list[dict[str, Any]] = field(default_factory=list)
     artifacts: list[dict[str, Any]] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
+    # The conversation manager's figures of the turn (context handovers, summary cache).
+    conversation: dict[str, Any] = field(default_factory=dict)
     status: str = Message.Status.COMPLETE
     error: str = ""
     task: asyncio.Task | None = None
@@ -100,6 +108,7 @@ class Generation:
             "tokens_in": self.usage.get("tokens_in"),
             "tokens_out": self.usage.get("tokens_out"),
             "model": self.usage.get("model", ""),
+            **({"conversation": self.conversation} if self.conversation else {}),
         }
 
 
@@ -207,8 +216,8 @@ def _step_record(event) -> dict[str, Any]:
     return {"node": event.node, "depth": event.depth, "duration_ms": event.duration_ms, "detail": dict(event.detail)}
 
 
-async def _handle(generation: Generation, event: AgentEvent) -> bool:
-    """Apply one event of the turn; True when the turn is over."""
+async def _handle(generation: Generation, event: AgentEvent) -> None:
+    """Apply one event of the turn."""
     if event.type == "text" and event.text:
         seq = generation.append(event.text)
         html = frames.token(generation.message_id, event.text)
@@ -228,16 +237,47 @@ async def _handle(generation: Generation, event: AgentEvent) -> bool:
         generation.usage.update(event.detail)
     elif event.type == "error":
         generation.status, generation.error = Message.Status.ERROR, event.text or user_errors.INTERNAL_ERROR
-        return True
-    return event.type == "done"
+
+
+def _agent_runner(turn: TurnInput) -> TurnRunner:
+    """Runs the agent on the context the conversation manager prepared for the turn."""
+
+    async def run(prepared: PreparedTurn) -> AsyncIterator[AgentEvent]:
+        # aclosing: the agent's generator is closed in the manager's task even when the turn stops early.
+        async with aclosing(run_turn(replace(turn, text=prepared.text, history=prepared.history))) as events:
+            async for event in events:
+                yield event
+
+    return run
+
+
+async def _apply(generation: Generation, chunk: TurnChunk) -> None:
+    """Apply one chunk of the conversation manager's stream."""
+    if chunk.text:
+        await _handle(generation, AgentEvent(type="text", text=chunk.text))
+    if chunk.event is not None:
+        # The agent's other events; its "done" is not the end: the final chunk is.
+        await _handle(generation, chunk.event)
+    if not chunk.is_final:
+        return
+    if chunk.metrics is not None:
+        generation.conversation = chunk.metrics.as_dict()
+    if chunk.aborted:
+        generation.status = Message.Status.CANCELLED
+    elif chunk.error and generation.status != Message.Status.ERROR:
+        generation.status, generation.error = Message.Status.ERROR, user_errors.INTERNAL_ERROR
 
 
 async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegistry) -> None:
     try:
-        # aclosing: the turn's generator is closed in this task even when we stop early.
-        async with aclosing(run_turn(turn)) as events:
-            async for event in events:
-                if await _handle(generation, event):
+        # aclosing: leaving early (Stop, a newer question) aborts the manager's turn in this task.
+        async with (
+            CONVERSATIONS.turn(generation.session_id, generation.question_id, generation.dialog_length) as manager,
+            aclosing(manager.process_user_turn(turn.text, runner=_agent_runner(turn))) as chunks,
+        ):
+            async for chunk in chunks:
+                await _apply(generation, chunk)
+                if chunk.is_final:
                     break
     except asyncio.CancelledError:
         # Stop, a newer question, or shutdown: keep what was written. The

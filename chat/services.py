@@ -10,15 +10,16 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, Count, Max, QuerySet, TextField, Value, When
 from django.http import Http404
 from django.utils import timezone
 
 from chat import user_errors
+from chat.conversations import CONVERSATIONS, conversation_key
 from chat.models import DEFAULT_TITLE, TITLE_MAX_LENGTH, ChatSession, Message
-from llm.types import Message as LLMMessage
+from llm.conversation.store import forget_summaries
+
 
 def sessions_for_user(user) -> QuerySet[ChatSession]:
     return (
@@ -57,7 +58,12 @@ def rename_session(session: ChatSession, title: str) -> ChatSession:
 
 
 def delete_session(session: ChatSession) -> None:
-    session.delete()
+    """Delete the chat with its messages and the summaries of its dialog (they hold its content)."""
+    session_id = session.pk
+    with transaction.atomic():
+        session.delete()
+        forget_summaries(conversation_key(session_id))
+        transaction.on_commit(lambda: CONVERSATIONS.forget_soon(session_id))
 
 
 def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
@@ -78,21 +84,6 @@ def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
     for name, value in fields.items():
         setattr(session, name, value)
     return question, answer
-
-
-def recent_history(session_id: int, before: Message) -> tuple[LLMMessage, ...]:
-    """The last messages with text before ``before`` (oldest first), for the model.
-
-    Only a recent slice (``CHAT["HISTORY_MESSAGES"]``) goes to the model; the
-    full transcript stays stored.
-    """
-    rows = list(
-        Message.objects.filter(session_id=session_id, id__lt=before.id)
-        .exclude(content="")
-        .order_by("-id")
-        .values_list("role", "content")[: settings.CHAT["HISTORY_MESSAGES"]]
-    )
-    return tuple(LLMMessage(role=role, content=content) for role, content in reversed(rows))
 
 
 # A running answer is stored at least every HEARTBEAT_SECONDS (chat.generations);

@@ -1,0 +1,127 @@
+"""The conversation manager of each active chat, per server process.
+
+Every answer of a chat goes through its ``ConversationManager``
+(``llm.conversation``), which keeps the dialog inside the model's window by
+warming a summarized standby context and handing over to it. Managers are
+made at a chat's first question in this process and kept for the most
+recently used chats (``CHAT["ACTIVE_CONVERSATIONS"]``); one pushed out is shut
+down, and is rebuilt from the stored messages when its chat is used again
+(its summaries are stored, so nothing is summarized twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from chat.agent.config import AgentConfig
+from chat.models import Message
+from llm.conversation.manager import ConversationManager
+from llm.registry import get_provider
+from llm.types import Message as LLMMessage
+
+log = logging.getLogger(__name__)
+
+
+def conversation_key(session_id: int) -> str:
+    """The chat's key in the conversation layer (its summaries are stored under it)."""
+    return f"chat-session:{session_id}"
+
+
+def _dialog_messages(session_id: int, question_id: int):
+    # Messages without text (an answer stopped before its first token) are no part of the dialog.
+    return Message.objects.filter(session_id=session_id, id__lt=question_id).exclude(content="")
+
+
+def dialog_length(session_id: int, question_id: int) -> int:
+    """How many messages of the dialog come before the question ``question_id``."""
+    return _dialog_messages(session_id, question_id).count()
+
+
+def dialog_before(session_id: int, question_id: int) -> tuple[LLMMessage, ...]:
+    """The whole dialog before the question, oldest first, with the texts exactly as stored (summaries hash them)."""
+    rows = _dialog_messages(session_id, question_id).order_by("id").values_list("role", "content")
+    return tuple(LLMMessage(role=role, content=content) for role, content in rows)
+
+
+class ConversationRegistry:
+    """This process's managers, least recently used first; a chat's turns are serialized by the consumer."""
+
+    def __init__(self) -> None:
+        self._managers: OrderedDict[int, ConversationManager] = OrderedDict()
+        self._busy: set[int] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # Shutdowns scheduled from other threads, kept referenced until they finish.
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def __contains__(self, session_id: int) -> bool:
+        return session_id in self._managers
+
+    @asynccontextmanager
+    async def turn(self, session_id: int, question_id: int, stored_length: int) -> AsyncIterator[ConversationManager]:
+        """The chat's manager for one turn, in step with the ``stored_length`` messages stored before the question."""
+        self._adopt_running_loop()
+        manager = self._managers.get(session_id)
+        if manager is not None and manager.dialog_length != stored_length:
+            # Another process answered in this chat, or a message was deleted: start again from the database.
+            del self._managers[session_id]
+            await manager.shutdown()
+            manager = None
+        if manager is None:
+            dialog = await database_sync_to_async(dialog_before)(session_id, question_id)
+            window = int(get_provider().context_window("main") * AgentConfig.from_settings().history_share)
+            manager = ConversationManager(conversation_key(session_id), history=dialog, system_prompt="", window=window)
+            self._managers[session_id] = manager
+        self._managers.move_to_end(session_id)
+        self._busy.add(session_id)
+        try:
+            await self._evict()
+            yield manager
+        finally:
+            self._busy.discard(session_id)
+
+    async def _evict(self) -> None:
+        """Shut down the least recently used managers past the bound, never one whose chat is answering."""
+        excess = len(self._managers) - settings.CHAT["ACTIVE_CONVERSATIONS"]
+        idle = [session_id for session_id in self._managers if session_id not in self._busy][: max(0, excess)]
+        for session_id in idle:
+            await self._managers.pop(session_id).shutdown()
+
+    def _adopt_running_loop(self) -> None:
+        # Managers hold tasks of the loop they ran on; one from another (finished) loop cannot be reused.
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._loop = loop
+            self._managers.clear()
+            self._busy.clear()
+
+    async def forget(self, session_id: int) -> None:
+        manager = self._managers.pop(session_id, None)
+        if manager is not None:
+            await manager.shutdown()
+
+    def forget_soon(self, session_id: int) -> None:
+        """Shut the chat's manager down from any thread (a deleted chat); it runs on the managers' loop."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or session_id not in self._managers:
+            return
+
+        def schedule() -> None:
+            task = loop.create_task(self.forget(session_id))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+        try:
+            loop.call_soon_threadsafe(schedule)
+        except RuntimeError:
+            # The loop closed in the meantime: its managers are gone with it.
+            log.debug("conversation %s: its loop is closed", session_id)
+
+
+CONVERSATIONS = ConversationRegistry()
