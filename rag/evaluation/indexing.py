@@ -17,8 +17,7 @@ from django.contrib.auth import get_user_model
 
 from rag.evaluation.snapshots import Snapshot
 from rag.models import IndexRun, Repository
-from rag.services.indexing import run_index
-from rag.services.repositories import delete_repository, start_index_run
+from rag.services import delete_repository, run_index, start_index_run
 
 EVALUATION_USERNAME = "rag-evaluation"
 
@@ -89,7 +88,9 @@ def discard_evaluation_repository(dataset_repo: str, owner) -> None:
 
 
 def _remove_archive(path: str) -> None:
-    if path and not IndexRun.objects.filter(archive_path=path, status__in=["queued", "running", "ready"]).exists():
+    if path and not IndexRun.objects.filter(
+        archive_path=path, status__in=[IndexRun.Status.QUEUED, IndexRun.Status.RUNNING, IndexRun.Status.READY]
+    ).exists():
         try:
             os.unlink(path)
         except FileNotFoundError:
