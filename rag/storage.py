@@ -32,6 +32,35 @@ _ITEM_TYPES = (
 )
 
 
+# PostgreSQL text and jsonb cannot hold NUL. Source files never reach here
+# with one (intake decodes them), but values the analysis evaluates can: a
+# docstring or a decorator argument written as "\0" in the code.
+NUL_REPLACEMENT = "\ufffd"
+
+
+def without_nul(value: Any) -> Any:
+    """``value`` with NUL characters replaced, in strings nested in dicts, lists and tuples too."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_REPLACEMENT) if "\x00" in value else value
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_nul(v) for v in value]
+    return value
+
+
+def dumps_json(value: Any) -> str:
+    """JSON for a jsonb column; re-encoded without NUL only in the rare case it has one."""
+    text = json.dumps(value)
+    if "\\u0000" in text:
+        text = json.dumps(without_nul(value))
+    return text
+
+
+def _text_without_nul(row: Sequence[Any]) -> list[Any]:
+    return [v.replace("\x00", NUL_REPLACEMENT) if isinstance(v, str) and "\x00" in v else v for v in row]
+
+
 def partition_name(run_id: int) -> str:
     return f"rag_item_r{int(run_id)}"
 
@@ -65,8 +94,8 @@ def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:
         with cursor.copy(f"COPY {table} ({', '.join(ITEM_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types(list(_ITEM_TYPES))
             for row in rows:
-                row = list(row)
-                row[7] = Jsonb(row[7])
+                row = _text_without_nul(row)
+                row[7] = Jsonb(row[7], dumps=dumps_json)
                 copy.write_row(row)
                 count += 1
     return count
@@ -80,10 +109,9 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]],
     with raw.cursor() as cursor:
         with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in rows:
-                if json_positions:
-                    row = list(row)
-                    for i in json_positions:
-                        row[i] = None if row[i] is None else json.dumps(row[i])
+                row = _text_without_nul(row)
+                for i in json_positions:
+                    row[i] = None if row[i] is None else dumps_json(row[i])
                 copy.write_row(row)
                 count += 1
     return count

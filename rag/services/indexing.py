@@ -9,7 +9,6 @@ everything it built is dropped, so the previous version keeps serving.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import time
 from collections import Counter, defaultdict
@@ -261,7 +260,7 @@ def _previous_ready_run(repository: Repository, run: IndexRun) -> IndexRun | Non
 
 
 def _serialized_analyses(files: dict[str, FileAnalysis]) -> dict[str, str]:
-    return {path: json.dumps(file_analysis_to_dict(analysis)) for path, analysis in files.items()}
+    return {path: storage.dumps_json(file_analysis_to_dict(analysis)) for path, analysis in files.items()}
 
 
 def _load_relational(

@@ -108,6 +108,20 @@ def test_a_file_that_is_not_utf8_is_indexed_with_replacement_characters(owner, u
     assert SourceFile.objects.get(run=run, path="legacy.py").replaced_bytes is True
 
 
+def test_nul_characters_in_docstrings_and_decorators_do_not_stop_a_run(owner, upload_dir):
+    source = (
+        'import click\n\n\n'
+        '@click.command(help="stop at \\0")\n'
+        'def strip():\n'
+        '    """Split words at \\0 and spaces."""\n'
+        '    return "\\0"\n'
+    )
+    run = index_zip(owner, make_zip({"porter.py": source}), name="nul")
+    assert run.status == IndexRun.Status.READY, run.error
+    assert read_source(run.repository, "porter.py").text.splitlines() == source.splitlines()
+    assert search(run.repository, "strip").items[0].path == "porter.py"
+
+
 def test_an_upload_with_a_symlink_is_refused_before_anything_is_stored(owner, upload_dir):
     data = add_symlink(make_zip(SMALL_PROJECT), "shop-main/link", "../../etc/passwd")
     with pytest.raises(SymlinkEntryError):
