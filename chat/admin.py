@@ -54,6 +54,12 @@ class MessageInline(admin.TabularInline):
         ]
         if metrics.get("model"):
             parts.append(str(metrics["model"]))
+        conversation = metrics.get("conversation") or {}
+        if conversation:
+            parts.append(
+                f"context {conversation.get('context_usage', 0):.0%}, handovers {conversation.get('handovers', 0)}, "
+                f"summary cache {conversation.get('summary_cache_hits', 0)}/{conversation.get('summary_cache_misses', 0)} hit/miss"
+            )
         return ", ".join(parts) or "-"
 
     @admin.display(description="citations")

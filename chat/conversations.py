@@ -83,6 +83,14 @@ class ConversationRegistry:
         try:
             await self._evict()
             yield manager
+        except BaseException:
+            # The turn stopped before its last chunk (Stop, a newer question, a failure): the manager
+            # may hold text that never reached the chat's stored answer. The next turn starts again
+            # from the stored dialog, so the model sees what the user saw and summaries hash it.
+            if self._managers.get(session_id) is manager:
+                del self._managers[session_id]
+            await manager.shutdown()
+            raise
         finally:
             self._busy.discard(session_id)
 

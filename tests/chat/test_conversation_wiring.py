@@ -10,13 +10,15 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib import admin
 from django.urls import reverse
 
+from chat.admin import MessageInline
 from chat.conversations import CONVERSATIONS, conversation_key
 from chat.models import ChatSession, Message
 from llm.conversation.context import SUMMARY_HEADING
 from llm.conversation.store import ConversationSummary
-from tests.chat.conftest import frames_until_done, socket, stored_answer
+from tests.chat.conftest import frames_until_done, socket, stored_answer, token_deltas
 from tests.llm.fakes import FakeProviderServer, RecordedRequest, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,6 +34,9 @@ ANSWER = (
 )
 
 
+LONG_QUESTION = "Tell me everything"
+
+
 def question(number: int) -> str:
     return f"Question {number}: how does part {number} of the repository handle its input?"
 
@@ -43,6 +48,8 @@ def reply(request: RecordedRequest) -> Reply:
         return Reply.text(f"SUMMARY of questions {min(numbers)}-{max(numbers)}.")
     if "response_format" in body:
         return Reply.text('{"intent": "general"}', usage=(0, 0))
+    if request.last_user_text == LONG_QUESTION:
+        return Reply.text("word " * 400, chunk_size=5, interval=0.005)
     return Reply.text(ANSWER, chunk_size=16)
 
 
@@ -96,6 +103,8 @@ async def test_a_long_chat_hands_over_to_a_summary_and_stores_every_message(smal
     assert all(answer.metrics["tokens_out"] and answer.metrics["conversation"]["outcome"] == "ok" for answer in answers)
     assert answers[-1].metrics["conversation"]["summarized_messages"] > 0
     assert answers[-1].metrics["conversation"]["latency_ms"] > 0
+    shown_in_admin = MessageInline(ChatSession, admin.site).metrics_summary(answers[-2])
+    assert "handovers 1" in shown_in_admin
 
     # Nothing is lost in the database: every question and answer, in order.
     stored = [(m.role, m.content) async for m in Message.objects.filter(session=owner_chat).order_by("id")]
@@ -129,6 +138,28 @@ async def test_a_manager_out_of_step_with_the_stored_dialog_is_rebuilt_from_it(s
     sent = answer_requests(small_window_model)[-1].json["messages"]
     users = [m["content"] for m in sent if m["role"] == "user"]
     assert users == [question(2), question(3)]
+
+
+async def test_after_stop_the_next_question_sees_the_stopped_answer_as_stored(small_window_model, owner_chat, owner_cookie):
+    communicator = socket(owner_chat.pk, owner_cookie)
+    assert (await communicator.connect())[0]
+    await communicator.send_json_to({"action": "send", "text": LONG_QUESTION})
+    deltas = 0
+    while deltas < 5:
+        deltas += len(token_deltas(await communicator.receive_from(timeout=5)))
+    await communicator.send_json_to({"action": "stop"})
+    await frames_until_done(communicator)
+    stopped = await latest_answer(owner_chat)
+    await ask(communicator, question(1))
+    await communicator.disconnect()
+
+    assert stopped.status == "cancelled" and 0 < len(stopped.content) < len("word " * 400)
+    sent = answer_requests(small_window_model)[-1].json["messages"]
+    assert [m for m in sent if m["role"] != "system"] == [
+        {"role": "user", "content": LONG_QUESTION},
+        {"role": "assistant", "content": stopped.content},
+        {"role": "user", "content": question(1)},
+    ]
 
 
 async def test_deleting_a_chat_forgets_its_summaries_and_its_manager(small_window_model, owner_chat, owner_cookie, owner_client):
