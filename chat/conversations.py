@@ -74,7 +74,8 @@ class ConversationRegistry:
             await manager.shutdown()
             manager = None
         if manager is None:
-            dialog = await database_sync_to_async(dialog_before)(session_id, question_id)
+            # A chat's first question needs no trip to the database: nothing came before it.
+            dialog = await database_sync_to_async(dialog_before)(session_id, question_id) if stored_length else ()
             window = int(get_provider().context_window("main") * AgentConfig.from_settings().history_share)
             manager = ConversationManager(conversation_key(session_id), history=dialog, system_prompt="", window=window)
             self._managers[session_id] = manager
