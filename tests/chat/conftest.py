@@ -4,21 +4,51 @@ from __future__ import annotations
 
 import asyncio
 import html
+import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connections
+from django.test import override_settings
 
 from agentsite.asgi import application
 from chat.generations import REGISTRY
 from chat.models import ChatSession, Message
-from tests.factories import PASSWORD
+from rag.models import IndexRun, Repository
+from rag.services import delete_repository, run_index, start_index_run
+from tests.factories import PASSWORD, make_user
+from tests.fixtures.projects import zip_project
 from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
 
 TOKEN_FRAME = re.compile(r'<span hx-swap-oob="(beforeend|innerHTML):#msg-(\d+)-body">(.*?)</span>', re.S)
+
+
+@contextmanager
+def indexed_shopapp(username: str, tmp_path_factory, django_db_blocker) -> Iterator[Repository]:
+    """The shopapp fixture project uploaded and indexed through the real pipeline, deleted afterwards.
+
+    For fixtures of module or package scope, so a folder of tests indexes it once.
+    """
+    uploads = tmp_path_factory.mktemp("uploads")
+    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
+        user = make_user(username)
+        run = start_index_run(
+            owner=user, name="shopapp", archive=io.BytesIO(zip_project()), archive_name="shopapp.zip", defer=False
+        )
+        run = run_index(run.pk)
+        assert run.status == IndexRun.Status.READY, run.error
+        repository = Repository.objects.get(pk=run.repository_id)
+        try:
+            yield repository
+        finally:
+            delete_repository(repository)
+            user.delete()
 
 
 def session_cookie(client, user) -> str:

@@ -8,41 +8,25 @@ per module is visible and each test's own rows roll back.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.conf import settings
-from django.test import override_settings
 
 from chat.agent.agent import stream_turn
 from chat.agent.events import AgentEvent
 from chat.agent.runner import TurnInput
 from llm.types import Message
-from rag.models import IndexRun, Repository
-from rag.services import delete_repository, run_index, start_index_run
-from tests.factories import make_user
-from tests.fixtures.projects import zip_project
+from rag.models import Repository
+from tests.chat.conftest import indexed_shopapp
 from tests.llm.fakes import fake_llm_server  # noqa: F401 (fixture)
+
 
 @pytest.fixture(scope="module")
 def shopapp(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Repository]:
     """The shopapp project uploaded and indexed through the real pipeline, once for the module."""
-    uploads = tmp_path_factory.mktemp("uploads")
-    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
-        user = make_user("agent-owner")
-        run = start_index_run(
-            owner=user, name="shopapp", archive=io.BytesIO(zip_project()), archive_name="shopapp.zip", defer=False
-        )
-        run = run_index(run.pk)
-        assert run.status == IndexRun.Status.READY, run.error
-        repository = Repository.objects.get(pk=run.repository_id)
-        try:
-            yield repository
-        finally:
-            delete_repository(repository)
-            user.delete()
+    with indexed_shopapp("agent-owner", tmp_path_factory, django_db_blocker) as repository:
+        yield repository
 
 
 def make_turn(text: str, repository: Repository | None, *, history: tuple[Message, ...] = ()) -> TurnInput:

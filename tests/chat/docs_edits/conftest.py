@@ -16,8 +16,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.conf import settings
-from django.test import override_settings
 
 from chat.agent.config import AgentConfig
 from chat.agent.events import AgentEvent
@@ -27,19 +25,9 @@ from llm.graph import AgentContext, Emitted, Graph, Runner
 from llm.registry import get_provider
 from llm.types import Message
 from rag.models import IndexRun, Repository
-from rag.services import delete_repository, run_index, start_index_run
-from tests.factories import make_user
+from rag.services import run_index, start_index_run
+from tests.chat.conftest import indexed_shopapp
 from tests.llm.fakes import Reply, fake_llm_server  # noqa: F401 (fixtures)
-
-SHOPAPP = Path(__file__).resolve().parents[2] / "fixtures" / "shopapp"
-
-
-def shopapp_files() -> dict[str, bytes]:
-    return {
-        path.relative_to(SHOPAPP).as_posix(): path.read_bytes()
-        for path in sorted(SHOPAPP.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts
-    }
 
 
 def zip_of(files: dict[str, bytes | str], top: str) -> bytes:
@@ -48,10 +36,6 @@ def zip_of(files: dict[str, bytes | str], top: str) -> bytes:
         for path, data in files.items():
             archive.writestr(f"{top}/{path}", data)
     return buffer.getvalue()
-
-
-def shopapp_zip() -> bytes:
-    return zip_of(shopapp_files(), "shopapp")
 
 
 @pytest.fixture
@@ -71,20 +55,8 @@ def index_files(owner, settings, tmp_path):
 @pytest.fixture(scope="package")
 def shopapp(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Repository]:
     """The shopapp project uploaded and indexed through the real pipeline, once for these tests."""
-    uploads = tmp_path_factory.mktemp("uploads")
-    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
-        user = make_user("docs-edits-owner")
-        run = start_index_run(
-            owner=user, name="shopapp", archive=io.BytesIO(shopapp_zip()), archive_name="shopapp.zip", defer=False
-        )
-        run = run_index(run.pk)
-        assert run.status == IndexRun.Status.READY, run.error
-        repository = Repository.objects.get(pk=run.repository_id)
-        try:
-            yield repository
-        finally:
-            delete_repository(repository)
-            user.delete()
+    with indexed_shopapp("docs-edits-owner", tmp_path_factory, django_db_blocker) as repository:
+        yield repository
 
 
 @pytest.fixture

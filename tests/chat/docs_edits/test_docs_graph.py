@@ -8,7 +8,8 @@ import re
 import pytest
 
 from chat.agent.docs import DOCS_GRAPH
-from tests.chat.docs_edits.conftest import SHOPAPP, Reply, artifacts, run_graph, texts
+from tests.chat.docs_edits.conftest import Reply, artifacts, run_graph, texts
+from tests.fixtures.projects import SHOPAPP
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,14 @@ import pytest
 from chat.agent.edits import EDITS_GRAPH
 from chat.agent.edits.graph import MAX_ATTEMPTS
 from llm.types import Message
-from tests.chat.docs_edits.conftest import Reply, artifacts, git_apply_check, run_graph, shopapp_files, texts
+from tests.chat.docs_edits.conftest import (
+    Reply,
+    artifacts,
+    git_apply_check,
+    run_graph,
+    texts,
+)
+from tests.fixtures.projects import project_files
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +100,7 @@ def test_an_edits_request_produces_a_patch_git_apply_accepts(shopapp, model, tmp
     assert artifact["name"] == "reject-negative-amounts.patch"
     patch = artifact["content"]
     assert patch.startswith(f"diff --git a/{PRICING} b/{PRICING}\n--- a/{PRICING}\n+++ b/{PRICING}\n@@ -8,6 +8,8 @@\n \n \n def compute_tax")
-    checked = git_apply_check(shopapp_files(), patch, tmp_path)
+    checked = git_apply_check(project_files(), patch, tmp_path)
     assert checked.returncode == 0, checked.stderr
     answer = texts(events)
     assert f"```diff\n{patch.rstrip()}\n```" in answer
@@ -120,7 +127,7 @@ def test_a_hunk_that_does_not_apply_is_regenerated_with_the_reason(shopapp, mode
     assert "Hunk 1 failed: its context and removed lines do not appear in the indexed file" in fix_request
     assert "'def compute_tax(amount: int) -> int:'" in fix_request
     [artifact] = artifacts(events)
-    assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+    assert git_apply_check(project_files(), artifact["content"], tmp_path).returncode == 0
     assert "Not in the patch" not in texts(events)
     # Each try shows in the trace, one level below its node.
     steps = [(e.node, e.depth, e.detail["arguments"], e.detail["result"], e.detail["ok"]) for e in events if e.type == "step"]
@@ -154,7 +161,7 @@ def test_a_hunk_that_keeps_failing_is_reported_and_the_rest_still_ships(shopapp,
     ) in answer
     [artifact] = artifacts(events)
     assert TASKS not in artifact["content"]
-    assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+    assert git_apply_check(project_files(), artifact["content"], tmp_path).returncode == 0
 
 
 def test_a_change_that_breaks_python_syntax_is_regenerated(shopapp, model, tmp_path):
@@ -171,7 +178,7 @@ def test_a_change_that_breaks_python_syntax_is_regenerated(shopapp, model, tmp_p
     assert f"{PRICING} no longer parses as Python (line 11" in fix_request
     [artifact] = artifacts(events)
     assert "+    if amount_cents < 0:\n" in artifact["content"]
-    assert git_apply_check(shopapp_files(), artifact["content"], tmp_path).returncode == 0
+    assert git_apply_check(project_files(), artifact["content"], tmp_path).returncode == 0
 
 
 def test_what_the_review_flags_is_reported_with_the_patch(shopapp, model):
