@@ -62,7 +62,7 @@ from chat.agent.docs.document import (
     clean_section_body,
 )
 from chat.agent.docs.material import IndexView, NoIndex
-from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
+from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog, review_schema
 from chat.agent.docs.progress import report_step
 from chat.agent.docs.reference import entrypoint_tables, reference_document
 from chat.agent.events import AgentEvent
@@ -131,26 +131,7 @@ PLAN_SCHEMA: dict[str, Any] = {
     },
     "required": ["sections"],
 }
-CHECK_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "ok": {"type": "boolean"},
-        "issues": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "kind": {"type": "string"},
-                    "where": {"type": "string"},
-                    "problem": {"type": "string"},
-                    "fix": {"type": "string"},
-                },
-                "required": ["problem"],
-            },
-        },
-    },
-    "required": ["ok"],
-}
+CHECK_SCHEMA = review_schema("where")
 
 # Keyword detection, used offline and when the model's answer cannot be read.
 _README = re.compile(r"\breadme\b", re.I)

@@ -60,6 +60,26 @@ def parse_json_object(text: str, schema: Mapping[str, Any]) -> tuple[dict[str, A
 
 
 # The recent dialog a request may refer to ("do the same for checkout"), kept short.
+def review_schema(location_field: str) -> dict[str, Any]:
+    """The JSON a self-check answers: ``ok``, and issues each with a problem, a fix and where it is."""
+    issue_fields = (location_field, "kind", "problem", "fix")
+    return {
+        "type": "object",
+        "properties": {
+            "ok": {"type": "boolean"},
+            "issues": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {name: {"type": "string"} for name in issue_fields},
+                    "required": ["problem"],
+                },
+            },
+        },
+        "required": ["ok"],
+    }
+
+
 DIALOG_MESSAGES = 4
 DIALOG_MESSAGE_CHARS = 1500
 

@@ -44,7 +44,7 @@ from chat.agent.docs import material
 from chat.agent.docs.document import SectionPlan, Source
 from chat.agent.docs.graph import artifact_name
 from chat.agent.docs.material import IndexView, NoIndex
-from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog
+from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog, review_schema
 from chat.agent.docs.progress import report_step
 from chat.agent.edits.diffs import (
     DiffParseError,
@@ -103,26 +103,7 @@ PLAN_SCHEMA: dict[str, Any] = {
 }
 
 
-REVIEW_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "ok": {"type": "boolean"},
-        "issues": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string"},
-                    "kind": {"type": "string"},
-                    "problem": {"type": "string"},
-                    "fix": {"type": "string"},
-                },
-                "required": ["problem"],
-            },
-        },
-    },
-    "required": ["ok"],
-}
+REVIEW_SCHEMA = review_schema("path")
 
 
 @dataclass(frozen=True)
