@@ -60,8 +60,20 @@ class AttributeType:
     scope: str
 
 
+class _KeywordArguments:
+    """For facts that keep a call's keyword arguments as ``kwargs`` pairs."""
+
+    kwargs: tuple[tuple[str, LiteralValue], ...]
+
+    def kwarg(self, name: str, default: LiteralValue = None) -> LiteralValue:
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return default
+
+
 @dataclass(frozen=True)
-class DecoratorCall:
+class DecoratorCall(_KeywordArguments):
     """A decorator on a function or class, with its literal arguments."""
 
     target: str
@@ -73,15 +85,9 @@ class DecoratorCall:
     class_scope: str | None
     line: int
 
-    def kwarg(self, name: str, default: LiteralValue = None) -> LiteralValue:
-        for key, value in self.kwargs:
-            if key == name:
-                return value
-        return default
-
 
 @dataclass(frozen=True)
-class Instance:
+class Instance(_KeywordArguments):
     """``name = Callee(...)`` at module level: apps, blueprints, routers, Typer/Celery apps."""
 
     name: str
@@ -89,12 +95,6 @@ class Instance:
     args: tuple[LiteralValue, ...]
     kwargs: tuple[tuple[str, LiteralValue], ...]
     line: int
-
-    def kwarg(self, name: str, default: LiteralValue = None) -> LiteralValue:
-        for key, value in self.kwargs:
-            if key == name:
-                return value
-        return default
 
 
 @dataclass(frozen=True)
