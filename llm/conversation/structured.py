@@ -94,7 +94,8 @@ class StructuredAnswerParser:
         """The rest once the model is done. A model that ignored the format has its raw text as the answer."""
         self.finished = True
         value = self._parse(final=True)
-        if not value and self._buffer.strip():
+        # A JSON object with none of the schema's keys (code in a plain answer) is no structured answer either.
+        if not value.keys() & RESPONSE_SCHEMA["properties"].keys() and self._buffer.strip():
             value = {"answer": self._buffer.decode("utf-8", "replace")}
         return self._release(value, final=True)
 

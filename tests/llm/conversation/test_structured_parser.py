@@ -33,3 +33,18 @@ def test_an_answer_in_a_fenced_block_is_still_read():
     released = [parser.feed(character).answer_delta for character in document]
     released.append(parser.finish().answer_delta)
     assert "".join(released) == "Hello there" and parser.is_safe is True
+
+
+@pytest.mark.parametrize("text", ['Here is the config: {"debug": true}', 'Call it as f({"a": 1}) and read the result'])
+def test_a_plain_answer_quoting_a_json_object_is_shown_whole(text):
+    parser = StructuredAnswerParser()
+    released = [parser.feed(text[index : index + 4]).answer_delta for index in range(0, len(text), 4)]
+    released.append(parser.finish().answer_delta)
+    assert "".join(released) == text and parser.is_safe is None
+
+
+def test_a_structured_answer_without_its_answer_key_never_shows_the_thought():
+    parser = StructuredAnswerParser()
+    parser.feed('{"internal_thought": "private reasoning", "is_safe": true}')
+    update = parser.finish()
+    assert update.answer_delta == "" and parser.internal_thought == "private reasoning"
