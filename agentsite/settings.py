@@ -309,4 +309,6 @@ CHAT = {
     "AGENT_SUMMARIZE_AT": env_float("CHAT_AGENT_SUMMARIZE_AT", 0.8, minimum=0.1, maximum=1.0),
     "AGENT_TOOL_RESULT_CHARS": env_int("CHAT_AGENT_TOOL_RESULT_CHARS", 12000, minimum=500),
     "AGENT_HISTORY_SHARE": env_float("CHAT_AGENT_HISTORY_SHARE", 0.3, minimum=0.0, maximum=0.9),
+    # Answers as {internal_thought, is_safe, answer} JSON: only the answer is shown, unsafe ones are flagged.
+    "STRUCTURED_ANSWERS": env_bool("CHAT_STRUCTURED_ANSWERS", False),
 }

@@ -28,7 +28,7 @@ class MessageInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-    fields = ["created_at", "role", "status", "intent", "short_content", "metrics_summary", "citation_list", "llm_calls"]
+    fields = ["created_at", "role", "status", "intent", "is_safe", "short_content", "metrics_summary", "citation_list", "llm_calls"]
     readonly_fields = fields
     ordering = ["created_at", "id"]
 
@@ -78,7 +78,14 @@ class MessageInline(admin.TabularInline):
 class ChatSessionAdmin(admin.ModelAdmin):
     list_display = ["title", "owner", "repository", "message_count", "last_activity_at", "created_at"]
     list_select_related = ["owner", "repository"]
-    list_filter = ["last_activity_at", "created_at", ("repository", admin.RelatedOnlyFieldListFilter), "messages__status", "messages__intent"]
+    list_filter = [
+        "last_activity_at",
+        "created_at",
+        ("repository", admin.RelatedOnlyFieldListFilter),
+        "messages__status",
+        "messages__intent",
+        "messages__is_safe",
+    ]
     search_fields = ["title", "owner__username", "repository__name", "messages__content"]
     date_hierarchy = "last_activity_at"
     readonly_fields = ["owner", "created_at", "last_activity_at", "export_link"]
@@ -130,14 +137,20 @@ def _json_download(payload: list, filename: str) -> HttpResponse:
 
 @admin.register(Message)
 class MessageAdmin(admin.ModelAdmin):
-    list_display = ["id", "session", "role", "status", "intent", "created_at"]
+    list_display = ["id", "session", "role", "status", "intent", "is_safe", "created_at"]
     list_select_related = ["session"]
-    list_filter = ["role", "status", "intent", "created_at"]
+    list_filter = ["role", "status", "intent", "is_safe", "created_at"]
     search_fields = ["content", "session__title", "uuid"]
-    readonly_fields = [f.name for f in Message._meta.fields] + ["llm_calls"]
+    readonly_fields = [f.name for f in Message._meta.fields] + ["internal_thoughts", "llm_calls"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.display(description="internal thoughts")
+    def internal_thoughts(self, message: Message) -> str:
+        """The model's private reasoning of a structured answer: for staff, never shown on the chat page."""
+        thoughts = ((message.metrics or {}).get("structured") or {}).get("internal_thoughts") or []
+        return "\n\n".join(thoughts) or "-"
 
     @admin.display(description="LLM calls")
     def llm_calls(self, message: Message) -> str:

@@ -104,8 +104,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if running is not None:
             # No await between reading the text and the sequence number, so
             # every delta after the snapshot arrives through the group.
-            text, seq = running.text, running.seq
+            text, seq, is_safe = running.text, running.seq, running.is_safe
             self.joined_at_seq[running.message_id] = seq
+            if is_safe is not None:
+                await self.send(text_data=frames.verdict(running.message_id, is_safe))
             await self.send(text_data=frames.token(running.message_id, text, replace=True))
         query = parse_qs(self.scope.get("query_string", b"").decode())
         watched = {int(raw) for raw in query.get("watch", []) if raw.isdigit()}

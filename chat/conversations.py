@@ -77,7 +77,11 @@ class ConversationRegistry:
             # A chat's first question needs no trip to the database: nothing came before it.
             dialog = await database_sync_to_async(dialog_before)(session_id, question_id) if stored_length else ()
             window = int(get_provider().context_window("main") * AgentConfig.from_settings().history_share)
-            manager = ConversationManager(conversation_key(session_id), history=dialog, system_prompt="", window=window)
+            # The agent parses structured answers call by call (CHAT["STRUCTURED_ANSWERS"]); the manager
+            # sees the visible text only, so its own structured mode stays off.
+            manager = ConversationManager(
+                conversation_key(session_id), history=dialog, system_prompt="", window=window, structured_mode=False
+            )
             self._managers[session_id] = manager
         self._managers.move_to_end(session_id)
         self._busy.add(session_id)

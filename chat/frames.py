@@ -3,6 +3,7 @@
 The set is closed: ``start`` (a new question and its empty answer), ``token``
 (text appended to an answer, or the whole text so far for a page joining a
 running answer), ``step`` (a finished agent step or the chosen intent),
+``verdict`` (a structured answer's safety verdict: flags an unsafe answer),
 ``done`` (the whole answer, rendered) and ``error``. Each comes from a
 template in ``templates/chat/ws/``.
 """
@@ -54,6 +55,11 @@ def token(message_id: int, text: str, *, replace: bool = False) -> str:
 def step(message_id: int, step: Mapping[str, Any] | None = None, intent: str = "") -> str:
     label = INTENT_LABELS.get(intent, intent)
     return render_to_string("chat/ws/step.html", {"message_id": message_id, "step": step, "intent": label})
+
+
+def verdict(message_id: int, is_safe: bool | None) -> str:
+    """The answer's safety flag, shown when ``is_safe`` is False; sent before the text it applies to."""
+    return render_to_string("chat/ws/verdict.html", {"message_id": message_id, "is_safe": is_safe})
 
 
 def done(message: Message, repository_id: int | None) -> str:

@@ -86,6 +86,9 @@ class Generation:
     usage: dict[str, Any] = field(default_factory=dict)
     # The conversation manager's figures of the turn (context handovers, summary cache).
     conversation: dict[str, Any] = field(default_factory=dict)
+    # Structured answers: the safety verdict, and the record kept for staff (never shown on the page).
+    is_safe: bool | None = None
+    structured: dict[str, Any] = field(default_factory=dict)
     status: str = Message.Status.COMPLETE
     error: str = ""
     task: asyncio.Task | None = None
@@ -109,6 +112,7 @@ class Generation:
             "tokens_out": self.usage.get("tokens_out"),
             "model": self.usage.get("model", ""),
             **({"conversation": self.conversation} if self.conversation else {}),
+            **({"structured": self.structured} if self.structured else {}),
         }
 
 
@@ -235,6 +239,11 @@ async def _handle(generation: Generation, event: AgentEvent) -> None:
         generation.artifacts.append(dict(event.detail))
     elif event.type == "usage":
         generation.usage.update(event.detail)
+    elif event.type == "verdict":
+        generation.is_safe = event.detail.get("is_safe")
+        await _broadcast(generation.session_id, frames.verdict(generation.message_id, generation.is_safe))
+    elif event.type == "structured":
+        generation.structured = dict(event.detail)
     elif event.type == "error":
         generation.status, generation.error = Message.Status.ERROR, event.text or user_errors.INTERNAL_ERROR
 
@@ -303,6 +312,7 @@ async def _store_final_state(generation: Generation) -> None:
         steps=generation.steps,
         artifacts=generation.artifacts,
         error=generation.error,
+        is_safe=generation.is_safe,
     )
     if message is None:
         return

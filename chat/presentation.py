@@ -73,6 +73,7 @@ def message_context(message: Message, repository_id: int | None) -> dict[str, An
         "intent": message.intent,
         "intent_label": INTENT_LABELS.get(message.intent, message.intent),
         "error": message.error,
+        "is_safe": message.is_safe,
         "ttft_ms": metrics.get("ttft_ms"),
         "latency_ms": metrics.get("latency_ms"),
         "tokens_in": metrics.get("tokens_in"),

@@ -121,6 +121,7 @@ def finish_answer(
     steps: Sequence[Mapping[str, Any]] = (),
     artifacts: Sequence[Mapping[str, Any]] = (),
     error: str = "",
+    is_safe: bool | None = None,
 ) -> Message | None:
     """Give a streaming answer its final status and fields; a finished answer is never changed again.
 
@@ -143,6 +144,7 @@ def finish_answer(
         message.steps = list(steps)
         message.artifacts = list(artifacts)
         message.error = error
+        message.is_safe = is_safe
         message.save()
         ChatSession.objects.filter(pk=message.session_id).update(last_activity_at=now)
     return message

@@ -2,8 +2,9 @@
 
 The graph's own steps become ``step`` events (node, depth, duration, and the
 detail a node noted); what nodes emit (intent, text deltas, tool steps,
-citations) passes straight through. The turn ends with ``usage`` and then
-``done`` or ``error``. Cancelling the consumer of the stream cancels the
+citations, safety verdicts) passes straight through. The turn ends with
+``usage`` (and ``structured`` after structured answers), then ``done`` or
+``error``. Cancelling the consumer of the stream cancels the
 graph (``GraphCancelled``), and the provider's stream closes at once; the
 text already streamed stays with the caller.
 """
@@ -122,6 +123,14 @@ def _user_error(exc: BaseException) -> str:
     return user_errors.INTERNAL_ERROR
 
 
+def _closing_events(services: TurnServices) -> list[AgentEvent]:
+    """What the turn gathered for the record: its usage, and its structured answers when there were any."""
+    events = [AgentEvent(type="usage", detail=services.usage.as_detail())]
+    if services.verdicts.calls:
+        events.append(AgentEvent(type="structured", detail=services.verdicts.as_detail()))
+    return events
+
+
 async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> AsyncIterator[AgentEvent]:
     """Run one turn through the agent graph and stream what happens."""
     prepared = await sync_to_async(prepare_turn, thread_sensitive=True)(turn, provider)
@@ -145,12 +154,14 @@ async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> A
             cause = exc.error if isinstance(exc, NodeError) else exc
             # A provider failure is expected and already audited; anything else is a bug worth a traceback.
             logger.warning("turn %s stopped: %s", turn.correlation_id, exc, exc_info=not isinstance(cause, LLMError))
-            yield AgentEvent(type="usage", detail=services.usage.as_detail())
+            for event in _closing_events(services):
+                yield event
             yield AgentEvent(type="error", text=_user_error(exc))
             return
         finally:
             await run.aclose()
-        yield AgentEvent(type="usage", detail=services.usage.as_detail())
+        for event in _closing_events(services):
+            yield event
         yield AgentEvent(type="done")
     finally:
         audit.correlation.reset(token)

@@ -20,6 +20,8 @@ class AgentConfig:
     tool_result_chars: int = 12_000
     # Share of the model's window the recent dialog may take.
     history_share: float = 0.3
+    # Answering calls ask for {internal_thought, is_safe, answer} JSON (llm/conversation/structured.py).
+    structured_answers: bool = False
 
     @classmethod
     def from_settings(cls) -> AgentConfig:
@@ -32,4 +34,5 @@ class AgentConfig:
             summarize_at=float(chat.get("AGENT_SUMMARIZE_AT", defaults.summarize_at)),
             tool_result_chars=int(chat.get("AGENT_TOOL_RESULT_CHARS", defaults.tool_result_chars)),
             history_share=float(chat.get("AGENT_HISTORY_SHARE", defaults.history_share)),
+            structured_answers=bool(chat.get("STRUCTURED_ANSWERS", defaults.structured_answers)),
         )

@@ -32,11 +32,16 @@ class AgentEvent:
     - ``citations``: the citations the answer used.
     - ``artifact``: ``detail`` holds ``{"kind": "markdown"|"patch", "name", "content"}``.
     - ``usage``: ``detail`` holds ``{"tokens_in", "tokens_out", "model"}``.
+    - ``verdict``: structured answers only: ``detail["is_safe"]``, the turn's
+      safety verdict so far; sent before the first text delta that follows it.
+    - ``structured``: structured answers only, at the end of the turn:
+      ``detail`` holds ``{"is_safe", "internal_thoughts"}`` for the staff's
+      record. The thoughts must never reach the page or the stored answer.
     - ``done``: the turn is complete.
     - ``error``: ``text`` is a user-facing message; the turn is over.
     """
 
-    type: Literal["intent", "step", "text", "citations", "artifact", "usage", "done", "error"]
+    type: Literal["intent", "step", "text", "citations", "artifact", "usage", "verdict", "structured", "done", "error"]
     text: str = ""
     intent: Intent | None = None
     node: str = ""

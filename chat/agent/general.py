@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
-from chat.agent.turn import TurnServices, model_params, stream_model
+from chat.agent.turn import TurnServices, answer_params, stream_model, structured_prompt_notes
 from llm.graph import AgentContext, Runtime, node
 from llm.providers.offline import NO_MODEL_TEXT
 from llm.types import ChatRequest, Message
@@ -23,12 +23,13 @@ async def general_answer(ctx: AgentContext[str], runtime: Runtime[TurnServices])
         await runtime.emit(AgentEvent(type="text", text=OFFLINE_GENERAL_TEXT))
         return ctx.with_state(answer=OFFLINE_GENERAL_TEXT)
     prompt = await load_prompt("general_answer")
+    system = await system_message(prompt, *structured_prompt_notes(services, with_tools=False))
     request = ChatRequest(
-        messages=(await system_message(prompt), *ctx.history, Message("user", ctx.input)),
+        messages=(system, *ctx.history, Message("user", ctx.input)),
         model=ctx.settings.model,
-        model_params=model_params(ctx),
+        model_params=answer_params(ctx, services, with_tools=False),
         prompt_name=prompt.name,
         prompt_version=prompt.version,
     )
-    completion = await stream_model(runtime, request)
+    completion = await stream_model(runtime, request, structured_answer=services.structured_answers)
     return ctx.with_state(answer=completion.text)

@@ -38,7 +38,7 @@ from chat.agent.offline import extractive_answer
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.summarize import compact_if_needed
 from chat.agent.tools import ToolOutcome
-from chat.agent.turn import TurnServices, model_params, stream_model
+from chat.agent.turn import TurnServices, answer_params, stream_model, structured_prompt_notes
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.types import ChatRequest, Message, ToolCall
 
@@ -72,9 +72,9 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
         f"The repository is {services.repository_name!r}." if services.repository_name else "",
         f"Retrieved material (a search of the index with the question):\n\n{found.content}",
     ]
-    system = await system_message(prompt, *notes)
     # A model that cannot call tools answers from the retrieved material alone.
     tools = toolbox.specs if services.provider.supports_tools else ()
+    system = await system_message(prompt, *notes, *structured_prompt_notes(services, with_tools=bool(tools)))
     return ctx.evolve(system_prompt=system.content, tools=tools).with_state(
         state, spans=found.spans, prompt_name=prompt.name, prompt_version=prompt.version
     )
@@ -93,16 +93,19 @@ async def call_model(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> 
     last_round = rounds >= services.config.max_tool_rounds
     if last_round:
         transcript = (*transcript, Message("user", FINAL_ROUND_NOTE))
+    tools = () if last_round else ctx.enabled_tools
     request = ChatRequest(
         messages=request_messages(ctx, transcript),
         model=ctx.settings.model,
-        tools=() if last_round else ctx.enabled_tools,
-        model_params=model_params(ctx),
+        tools=tools,
+        model_params=answer_params(ctx, services, with_tools=bool(tools)),
         prompt_name=ctx.state.get("prompt_name"),
         prompt_version=ctx.state.get("prompt_version"),
     )
     answer = _answer_so_far(ctx)
-    completion = await stream_model(runtime, request, lead="\n\n" if answer else "")
+    completion = await stream_model(
+        runtime, request, lead="\n\n" if answer else "", structured_answer=services.structured_answers
+    )
     if completion.text:
         answer = f"{answer}\n\n{completion.text}" if answer else completion.text
     calls = () if last_round else completion.tool_calls

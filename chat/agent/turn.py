@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from chat.agent.config import AgentConfig
 from chat.agent.events import AgentEvent
+from llm.conversation import structured
 from llm.graph import AgentContext, Runtime
 from llm.providers.base import Provider
 from llm.retry import LLMError
@@ -43,6 +44,28 @@ class UsageMeter:
 
 
 @dataclass
+class SafetyVerdicts:
+    """The structured answers of one turn: its verdict and each answering call's private reasoning.
+
+    A turn answered over several calls (tool rounds) is unsafe as soon as one of them says so.
+    """
+
+    is_safe: bool | None = None
+    internal_thoughts: list[str] = field(default_factory=list)
+    calls: int = 0
+
+    def fold(self, is_safe: bool | None) -> bool:
+        """Take one call's verdict into the turn's; True when the turn's verdict changed."""
+        if is_safe is None or self.is_safe is False or is_safe == self.is_safe:
+            return False
+        self.is_safe = is_safe
+        return True
+
+    def as_detail(self) -> dict[str, Any]:
+        return {"is_safe": self.is_safe, "internal_thoughts": list(self.internal_thoughts)}
+
+
+@dataclass
 class TurnServices:
     provider: Provider
     config: AgentConfig
@@ -50,11 +73,17 @@ class TurnServices:
     toolbox: ProjectToolbox | None = None
     repository_name: str = ""
     usage: UsageMeter = field(default_factory=UsageMeter)
+    verdicts: SafetyVerdicts = field(default_factory=SafetyVerdicts)
 
     @property
     def offline(self) -> bool:
         """True when no model generates text: answers are extracted or explained instead."""
         return not self.provider.generates_text
+
+    @property
+    def structured_answers(self) -> bool:
+        """True when answering calls ask for ``{internal_thought, is_safe, answer}`` JSON."""
+        return self.config.structured_answers and not self.offline
 
 
 def model_params(ctx: AgentContext[Any]) -> dict[str, Any]:
@@ -62,24 +91,69 @@ def model_params(ctx: AgentContext[Any]) -> dict[str, Any]:
     return {} if ctx.settings.temperature is None else {"temperature": ctx.settings.temperature}
 
 
-async def stream_model(runtime: Runtime[TurnServices], request: ChatRequest, *, lead: str = "") -> Completion:
+def answer_params(ctx: AgentContext[Any], services: TurnServices, *, with_tools: bool) -> dict[str, Any]:
+    """``model_params`` of a call that may answer the user.
+
+    In structured mode the schema is requested only on calls without tools:
+    GigaChat turns a schema into a forced function call and Gemini refuses a
+    JSON response type beside function declarations, so a call offering tools
+    gets the format from the prompt alone (``structured_prompt_notes``).
+    """
+    params = model_params(ctx)
+    if services.structured_answers and not with_tools and services.provider.supports_json_schema:
+        params.update(structured.model_params())
+    return params
+
+
+def structured_prompt_notes(services: TurnServices, *, with_tools: bool) -> tuple[str, ...]:
+    """What the system prompt of an answering call adds in structured mode."""
+    if not services.structured_answers:
+        return ()
+    if with_tools:
+        return ("Call tools whenever you need them; whenever you write text, follow this format.\n" + structured.FORMAT_INSTRUCTION,)
+    return (structured.FORMAT_INSTRUCTION,)
+
+
+async def stream_model(
+    runtime: Runtime[TurnServices], request: ChatRequest, *, lead: str = "", structured_answer: bool = False
+) -> Completion:
     """Call the model, streaming its text to the page as it arrives; the whole answer when done.
 
     ``lead`` is streamed just before the first delta (it separates this
     answer's text from text an earlier call of the turn streamed). Raises the provider's ``LLMError`` when the stream ends with an error; the
     text already streamed stays on the page.
+
+    ``structured_answer``: the model answers ``{internal_thought, is_safe,
+    answer}`` JSON. Only ``answer`` is streamed, and the completion's text is
+    the answer alone; a ``verdict`` event precedes the first delta whenever the
+    turn's verdict changes, and the reasoning goes to ``services.verdicts``.
+    A model that ignored the format has its whole text as the answer.
     """
     services = runtime.services
     text: list[str] = []
     calls: list[ToolCall] = []
     usage: Usage | None = None
+    parser = structured.StructuredAnswerParser() if structured_answer else None
+
+    async def show(delta: str) -> None:
+        await runtime.emit(AgentEvent(type="text", text=f"{lead}{delta}" if not text else delta))
+        text.append(delta)
+
+    async def show_structured(update: structured.StructuredUpdate, *, final: bool = False) -> None:
+        # The parser releases nothing before is_safe is known, so the verdict always goes first.
+        if (update.answer_delta or final) and services.verdicts.fold(update.is_safe):
+            await runtime.emit(AgentEvent(type="verdict", detail={"is_safe": services.verdicts.is_safe}))
+        if update.answer_delta:
+            await show(update.answer_delta)
+
     events: AsyncIterator[Any] = services.provider.stream(request)
     try:
         async for event in events:
             if event.type == "text" and event.text:
-                delta = f"{lead}{event.text}" if not text else event.text
-                text.append(event.text)
-                await runtime.emit(AgentEvent(type="text", text=delta))
+                if parser is None:
+                    await show(event.text)
+                else:
+                    await show_structured(parser.feed(event.text))
             elif event.type == "tool_call" and event.tool_call is not None:
                 calls.append(event.tool_call)
             elif event.type == "usage" and event.usage is not None:
@@ -90,6 +164,8 @@ async def stream_model(runtime: Runtime[TurnServices], request: ChatRequest, *, 
                 raise error
             elif event.type == "done":
                 services.usage.add(usage, event.model)
+                if parser is not None:
+                    await show_structured(parser.finish(), final=True)
                 return Completion(
                     text="".join(text),
                     tool_calls=tuple(calls),
@@ -99,4 +175,9 @@ async def stream_model(runtime: Runtime[TurnServices], request: ChatRequest, *, 
                 )
     finally:
         await events.aclose()  # type: ignore[attr-defined]
+        if parser is not None:
+            # Kept for the record even when the answer failed or was stopped half-way.
+            services.verdicts.calls += 1
+            if parser.internal_thought:
+                services.verdicts.internal_thoughts.append(parser.internal_thought)
     raise LLMError("the model's answer ended without a done event")
