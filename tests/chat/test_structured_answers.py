@@ -99,7 +99,7 @@ def answer_requests(server: FakeProviderServer) -> list[RecordedRequest]:
     return [r for r in server.chat_requests if schema_name(r) != "route_intent"]
 
 
-async def test_a_structured_answer_streams_only_its_answer_after_the_verdict(structured_model, owner_chat, owner_cookie):
+async def test_a_structured_answer_streams_only_its_answer_after_the_verdict_and_stores_it_alone(structured_model, owner_chat, owner_cookie):
     frames, answer = await ask(owner_chat, owner_cookie, "hello there")
 
     streamed = [delta for frame in frames for delta in token_deltas(frame)]
@@ -116,6 +116,12 @@ async def test_a_structured_answer_streams_only_its_answer_after_the_verdict(str
     request = answer_requests(structured_model)[-1]
     assert schema_name(request) == "structured_answer"
     assert FORMAT_INSTRUCTION in request.json["messages"][0]["content"]
+
+    # The next turn sends the model the answer alone.
+    await ask(owner_chat, owner_cookie, "hello again")
+    history = json.dumps(answer_requests(structured_model)[-1].json["messages"], ensure_ascii=False)
+    assert json.dumps(ANSWER, ensure_ascii=False)[1:-1] in history
+    assert "PRIVATE-REASONING" not in history
 
 
 async def test_an_unsafe_answer_is_flagged_on_the_page_and_in_admin(
@@ -146,15 +152,6 @@ async def test_an_unsafe_answer_is_flagged_on_the_page_and_in_admin(
     assert b"is safe" in session.lower()
 
 
-async def test_the_next_turn_sends_the_model_the_answer_alone(structured_model, owner_chat, owner_cookie):
-    await ask(owner_chat, owner_cookie, "hello there")
-    await ask(owner_chat, owner_cookie, "hello again")
-
-    history = json.dumps(answer_requests(structured_model)[-1].json["messages"], ensure_ascii=False)
-    assert json.dumps(ANSWER, ensure_ascii=False)[1:-1] in history
-    assert "PRIVATE-REASONING" not in history
-
-
 async def test_a_model_that_ignores_the_format_has_its_raw_text_as_the_answer(structured_model, owner_chat, owner_cookie):
     frames, answer = await ask(owner_chat, owner_cookie, "plain words please")
 
@@ -177,3 +174,37 @@ async def test_with_the_mode_off_the_model_is_asked_for_plain_text_and_shown_who
     assert answer.content == "".join(delta for frame in frames for delta in token_deltas(frame))
     assert THOUGHT in answer.content and answer.is_safe is None and "structured" not in answer.metrics
     assert verdicts(frames) == []
+
+
+async def test_a_joining_page_sees_the_flag_and_a_stopped_unsafe_answer_keeps_its_verdict(
+    fake_llm_server, settings, owner_chat, owner_cookie
+):
+    model = use_model(fake_llm_server, settings, "openai", structured=True)
+    long_refusal = "No. " * 150
+    document = {"internal_thought": UNSAFE_THOUGHT, "is_safe": False, "answer": long_refusal}
+    model.fallback = lambda request: (
+        Reply.text('{"intent": "general"}')
+        if schema_name(request) == "route_intent"
+        else Reply.text(json.dumps(document), chunk_size=4, interval=0.01)
+    )
+    first = socket(owner_chat.pk, owner_cookie)
+    assert (await first.connect())[0]
+    await first.send_json_to({"action": "send", "text": "weapon instructions please"})
+    deltas = 0
+    while deltas < 5:
+        deltas += len(token_deltas(await first.receive_from(timeout=5)))
+    answer = await Message.objects.filter(session=owner_chat, role="assistant").alatest("id")
+
+    second = socket(owner_chat.pk, owner_cookie, f"?watch={answer.pk}")
+    assert (await second.connect())[0]
+    verdict, snapshot = await second.receive_from(timeout=5), await second.receive_from(timeout=5)
+    assert len(shown_flags(verdict)) == 1 and token_deltas(snapshot)
+    await first.send_json_to({"action": "stop"})
+    await frames_until_done(first)
+    await first.disconnect()
+    await second.disconnect()
+
+    stopped = await stored_answer(answer.pk)
+    assert stopped.status == "cancelled" and stopped.is_safe is False
+    assert 0 < len(stopped.content) < len(long_refusal) and long_refusal.startswith(stopped.content)
+    assert "PRIVATE-REASONING" not in stopped.content
