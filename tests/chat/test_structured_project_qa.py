@@ -107,3 +107,15 @@ def test_the_last_round_without_tools_asks_for_the_schema(shopapp, model, settin
     assert asks_for_schema(answering) and not offers_tools(answering)
     assert answer_text(events) == ANSWER
     assert one(events, "structured").detail == {"is_safe": True, "internal_thoughts": ["PRIVATE"]}
+
+
+@pytest.mark.parametrize("question", ["where is the login view defined?", "hello, how are you?"])
+def test_without_a_model_structured_mode_changes_nothing(shopapp, settings, question):  # noqa: F811
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+    settings.CHAT = {**settings.CHAT, "STRUCTURED_ANSWERS": True}
+
+    events = run_turn_to_end(make_turn(question, shopapp))
+
+    assert answer_text(events).startswith("No language model is configured")
+    assert not [event for event in events if event.type in ("verdict", "structured")]
+    assert events[-1].type == "done"
