@@ -10,7 +10,13 @@ done. All clocks are ``perf_counter`` (CLOCK_MONOTONIC, shared by processes).
 Figures: delivered tokens per second; dropped frames (tokens the model sent
 that never reached the page, or arrived out of order: must be 0); time to
 first token as the page sees it, as the model produced it, and the server's
-added part (page minus model), p50 and p95.
+added part (page minus model), p50 and p95; and the server's CPU time per
+delivered token, which moves much less than latency when other work shares the
+machine.
+
+On a machine with two or more CPUs the server process is pinned to one CPU and
+this process (the clients and the scripted model) to the others, so the load
+generator never takes the server's core; PostgreSQL is not pinned.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -62,6 +69,8 @@ def _chunk(content: str | None, finish: str | None = None, usage: dict | None = 
 @dataclass
 class ModelStream:
     arrived: float
+    # Wall-clock time (``time.time``) of the arrival, to line it up with the server's timestamps.
+    arrived_wall: float = 0.0
     first_sent: float | None = None
     sent: int = 0
 
@@ -74,6 +83,8 @@ class ScriptedModel:
         self.interval = 1.0 / rate
         self.first_token_delay = first_token_delay
         self.answers: dict[int, ModelStream] = {}
+        # When each chat's router call arrived (wall clock).
+        self.routed: dict[int, float] = {}
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -125,17 +136,19 @@ class ScriptedModel:
     async def _completions(self, request):
         from aiohttp import web
 
-        arrived = time.perf_counter()
+        arrived, arrived_wall = time.perf_counter(), time.time()
         body = await request.json()
+        last_user = next((m.get("content") or "" for m in reversed(body["messages"]) if m["role"] == "user"), "")
+        match = QUESTION.search(last_user)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
         await response.prepare(request)
         if "response_format" in body:
             # The router's structured-output call.
+            if match:
+                self.routed.setdefault(int(match.group(1)), arrived_wall)
             await response.write(_chunk('{"intent": "general"}') + _chunk(None, "stop"))
         else:
-            last_user = next((m.get("content") or "" for m in reversed(body["messages"]) if m["role"] == "user"), "")
-            match = QUESTION.search(last_user)
-            record = ModelStream(arrived=arrived)
+            record = ModelStream(arrived=arrived, arrived_wall=arrived_wall)
             if match:
                 self.answers[int(match.group(1))] = record
             start = arrived + self.first_token_delay
@@ -159,6 +172,7 @@ class ScriptedModel:
 class ChatResult:
     index: int
     sent_at: float = 0.0
+    sent_wall: float = 0.0
     first_token_at: float | None = None
     done_at: float | None = None
     tokens: list[str] = field(default_factory=list)
@@ -202,7 +216,7 @@ async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: 
         start.arrived()
         await start.go.wait()
         await asyncio.sleep(index * start.spacing)
-        result.sent_at = time.perf_counter()
+        result.sent_at, result.sent_wall = time.perf_counter(), time.time()
         await ws.send_json({"action": "send", "text": f"load chat {index}: stream your answer"})
         deadline = result.sent_at + timeout
         while True:
@@ -244,7 +258,39 @@ def _database_url_env(conn_max_age: int) -> dict[str, str]:
     return {"DATABASE_URL": url, "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
 
 
-def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int) -> subprocess.Popen:
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time a process has used so far (Linux ``/proc``); None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    # utime and stime are fields 14 and 15 of the line; 12 and 13 after the command name.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class CpuSplit:
+    """Which CPUs the server and the load generator (this process) run on; empty: not pinned."""
+
+    server: frozenset[int] = frozenset()
+    load: frozenset[int] = frozenset()
+
+    @classmethod
+    def plan(cls, pin: bool) -> CpuSplit:
+        if not pin or not hasattr(os, "sched_getaffinity"):
+            return cls()
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            return cls()
+        return cls(server=frozenset(cpus[:1]), load=frozenset(cpus[1:]))
+
+    def describe(self) -> str:
+        if not self.server:
+            return "not pinned"
+        return f"server on CPU {','.join(map(str, sorted(self.server)))}, clients and model on CPU {','.join(map(str, sorted(self.load)))}"
+
+
+def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int, cpus: frozenset[int] = frozenset()) -> subprocess.Popen:
     env = dict(os.environ)
     if conn_max_age:
         env.update(_database_url_env(conn_max_age))
@@ -258,11 +304,15 @@ def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int
         LOG_LEVEL="warning",
     )
     command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"]
-    proc = subprocess.Popen(command, cwd=Path(settings.BASE_DIR), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+    # A file, not a pipe: a pipe nobody reads during the run would stop the server once full.
+    log = tempfile.TemporaryFile("w+")
+    proc = subprocess.Popen(command, cwd=Path(settings.BASE_DIR), env=env, stdout=subprocess.DEVNULL, stderr=log, text=True, preexec_fn=pin)
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server exited: {proc.stderr.read()}")
+            log.seek(0)
+            raise RuntimeError(f"the server exited: {log.read()[-4000:]}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=2):
                 return proc
@@ -299,7 +349,11 @@ class LoadReport:
     first_token_delay: float
     ramp: float
     conn_max_age: int
+    cpus: CpuSplit
+    load_average: float
     wall_s: float
+    # CPU time the server process used between the first question and the last answer (None: unknown).
+    server_cpu_s: float | None
     delivered: int
     dropped: int
     out_of_order: int
@@ -308,10 +362,27 @@ class LoadReport:
     page_ttft_ms: list[float]
     model_ttft_ms: list[float]
     added_ttft_ms: list[float]
+    added_phases_ms: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def tokens_per_s(self) -> float:
         return self.delivered / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def scheduled_tokens_per_s(self) -> float:
+        """The most a run can deliver: every token on the model's schedule, the last question
+        asked at the end of the ramp, the last answer taking TTFT plus ``tokens / rate``."""
+        last_question = self.ramp * (self.chats - 1) / self.chats
+        return self.chats * self.tokens / (last_question + self.first_token_delay + self.tokens / self.rate)
+
+
+# Where the server-added TTFT goes, in order: the question reaches the server and
+# is stored with its empty answer (consumer, the database thread's queue); the
+# answer task starts and the router's model call goes out (conversation manager,
+# agent graph, prompt lookup); the router's answer comes back and the answering
+# call goes out (its audit row, the next prompt lookup); the model's first chunk
+# reaches the page (HTTP read, SSE parsing, graph and manager hops, relay, websocket).
+PHASES = ("question stored", "to the router call", "router call to answer call", "first chunk to page")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -330,6 +401,7 @@ def run_load(
     first_token_delay: float = 0.2,
     ramp: float = 0.0,
     conn_max_age: int = 0,
+    pin: bool = True,
     timeout: float = 120.0,
 ) -> LoadReport:
     """Run the load against a fresh server process; the chats it creates are deleted afterwards.
@@ -337,16 +409,23 @@ def run_load(
     Questions are spread evenly over ``ramp`` seconds (0: all at once); with
     answers longer than the ramp, every chat streams at the same time once the
     last one has asked. ``conn_max_age`` > 0 starts the server with persistent database connections
-    (through ``DATABASE_URL``); 0 keeps the product's default.
+    (through ``DATABASE_URL``); 0 keeps the product's default. ``pin`` splits the CPUs
+    between the server and this process (``CpuSplit``).
     """
     import aiohttp
 
     user, _ = get_user_model().objects.get_or_create(username=LOAD_USERNAME)
     sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}") for i in range(chats)]
     cookie = _login_cookie(user)
+    cpus = CpuSplit.plan(pin)
+    previous_cpus = os.sched_getaffinity(0) if cpus.load else None
+    if cpus.load:
+        # Before the model's thread starts, so it inherits the CPUs.
+        os.sched_setaffinity(0, cpus.load)
+    load_average = os.getloadavg()[0]
     model = ScriptedModel(tokens=tokens, rate=rate, first_token_delay=first_token_delay).start()
     port = _free_port()
-    server = _start_server(port, model, chats, conn_max_age)
+    server = _start_server(port, model, chats, conn_max_age, cpus.server)
     origin = f"http://127.0.0.1:{port}"
     headers = {"Origin": origin, "Cookie": f"sessionid={cookie}"}
 
@@ -362,19 +441,28 @@ def run_load(
             ]
             await start.go.wait()
             started = time.perf_counter()
+            cpu_before = _cpu_seconds(server.pid)
             results = await asyncio.gather(*tasks)
-            return list(results), time.perf_counter() - started
+            wall = time.perf_counter() - started
+            cpu_after = _cpu_seconds(server.pid)
+            cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+            return list(results), wall, cpu
 
     try:
-        results, wall = asyncio.run(all_chats())
+        results, wall, server_cpu = asyncio.run(all_chats())
         # The final state is stored before the done frame is sent; give the last writes a moment.
         time.sleep(0.2)
         answers = Message.objects.filter(session__in=sessions, role=Message.Role.ASSISTANT)
         expected_text = "".join(token(i) for i in range(tokens))
         stored_complete = answers.filter(status=Message.Status.COMPLETE, content=expected_text).count()
+        answer_stored = {
+            session_id: created.timestamp() for session_id, created in answers.values_list("session_id", "created_at")
+        }
     finally:
         _stop_server(server)
         model.stop()
+        if previous_cpus is not None:
+            os.sched_setaffinity(0, previous_cpus)
         correlation_ids = [f"message:{pk}" for pk in Message.objects.filter(session__in=sessions).values_list("pk", flat=True)]
         LLMCall.objects.filter(correlation_id__in=correlation_ids).delete()
         ChatSession.objects.filter(pk__in=[s.pk for s in sessions]).delete()
@@ -385,6 +473,7 @@ def run_load(
     dropped = sum(max(0, tokens - len(r.tokens)) for r in results)
     out_of_order = sum(1 for r in results if r.tokens != expected[: len(r.tokens)])
     page, model_ttft, added = [], [], []
+    phases: dict[str, list[float]] = {name: [] for name in PHASES}
     for r in results:
         stream = model.answers.get(r.index)
         if r.first_token_at is None or stream is None or stream.first_sent is None:
@@ -394,6 +483,13 @@ def run_load(
         page.append(page_ms)
         model_ttft.append(model_ms)
         added.append(page_ms - model_ms)
+        stored, routed = answer_stored.get(sessions[r.index].pk), model.routed.get(r.index)
+        if stored is not None and routed is not None:
+            # Wall clocks for the steps inside the server; each chat's phases add up to its added TTFT.
+            phases["question stored"].append((stored - r.sent_wall) * 1000)
+            phases["to the router call"].append((routed - stored) * 1000)
+            phases["router call to answer call"].append((stream.arrived_wall - routed) * 1000)
+            phases["first chunk to page"].append((r.first_token_at - stream.first_sent) * 1000)
     return LoadReport(
         chats=chats,
         tokens=tokens,
@@ -401,7 +497,10 @@ def run_load(
         first_token_delay=first_token_delay,
         ramp=ramp,
         conn_max_age=conn_max_age,
+        cpus=cpus,
+        load_average=load_average,
         wall_s=wall,
+        server_cpu_s=server_cpu,
         delivered=delivered,
         dropped=dropped,
         out_of_order=out_of_order,
@@ -410,6 +509,7 @@ def run_load(
         page_ttft_ms=page,
         model_ttft_ms=model_ttft,
         added_ttft_ms=added,
+        added_phases_ms=phases,
     )
 
 
@@ -418,18 +518,27 @@ def format_report(report: LoadReport) -> str:
         return f"p50 {percentile(values, 0.5):7.1f} ms   p95 {percentile(values, 0.95):7.1f} ms"
 
     nominal = report.chats * report.rate
+    cpu = "unknown"
+    if report.server_cpu_s is not None and report.wall_s:
+        cpu = (
+            f"{report.server_cpu_s:.1f} s ({100 * report.server_cpu_s / report.wall_s:.0f}% of one CPU), "
+            f"{1e6 * report.server_cpu_s / max(1, report.delivered):.0f} us per delivered token"
+        )
     lines = [
         f"{report.chats} concurrent chats x {report.tokens} tokens, model streaming {report.rate:g} tokens/s per chat "
         f"after {report.first_token_delay * 1000:.0f} ms; questions "
         f"{'all at once' if not report.ramp else f'spread over {report.ramp:g} s'} (one daphne process, loopback, "
-        f"database connections {'kept ' + str(report.conn_max_age) + ' s' if report.conn_max_age else 'per request'})",
-        f"delivered tokens/s      {report.tokens_per_s:9.0f}   (model's nominal total {nominal:.0f}/s; "
-        f"{report.delivered} tokens in {report.wall_s:.2f} s)",
+        f"database connections {'kept ' + str(report.conn_max_age) + ' s' if report.conn_max_age else 'per request'}; "
+        f"{report.cpus.describe()}; load average {report.load_average:.1f} at the start)",
+        f"delivered tokens/s      {report.tokens_per_s:9.0f}   (at most {report.scheduled_tokens_per_s:.0f}/s on this schedule, "
+        f"{nominal:.0f}/s while all chats stream; {report.delivered} tokens in {report.wall_s:.2f} s)",
         f"dropped frames          {report.dropped:9d}   (out of order: {report.out_of_order} chats)",
         f"answers stored complete {report.stored_complete:9d} / {report.chats}",
         f"TTFT seen by the page   {p(report.page_ttft_ms)}",
         f"TTFT of the model       {p(report.model_ttft_ms)}",
         f"server-added TTFT       {p(report.added_ttft_ms)}",
+        *(f"  {name + ':':<28}{p(values)}" for name, values in report.added_phases_ms.items() if values),
+        f"server CPU              {cpu}",
     ]
     if report.failed_chats:
         lines.append(f"failed chats: {len(report.failed_chats)}; first: {report.failed_chats[0]}")

@@ -34,6 +34,7 @@ from django.conf import settings
 from httpx_sse import EventSource, SSEError
 
 from llm import audit
+from llm.providers.transport import ProviderClient
 from llm.retry import (
     LLMError,
     NotConfigured,
@@ -127,7 +128,7 @@ class Provider(ABC):
             # Every streaming answer holds a connection for its whole length, so the pool
             # must fit all answers in flight (a full pool makes new answers wait).
             connections = int(settings.LLM.get("MAX_CONNECTIONS", 256))
-            client = httpx.AsyncClient(
+            client = ProviderClient(
                 limits=httpx.Limits(max_connections=connections, max_keepalive_connections=min(connections, 32)),
                 **options,
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from agentsite.management.commands.serve import WEB_CONN_MAX_AGE
 from chat.load_bench import format_report, run_load
 
 
@@ -19,10 +20,16 @@ class Command(BaseCommand):
             "--ramp", type=float, default=5.0, help="seconds over which the questions are spread (0: all at once)"
         )
         parser.add_argument(
-            "--conn-max-age", type=int, default=0, help="seconds the server keeps database connections (0: the default)"
+            "--conn-max-age",
+            type=int,
+            default=int(WEB_CONN_MAX_AGE),
+            help="seconds the server keeps database connections (default: as `serve` runs it; 0: a connection per call)",
+        )
+        parser.add_argument(
+            "--no-pin", action="store_true", help="let the server share all CPUs with the clients and the model"
         )
 
-    def handle(self, *args, chats: int, tokens: int, rate: float, first_token_ms: float, ramp: float, conn_max_age: int, **options) -> None:
+    def handle(self, *args, chats: int, tokens: int, rate: float, first_token_ms: float, ramp: float, conn_max_age: int, no_pin: bool, **options) -> None:
         if chats < 1 or tokens < 1 or rate <= 0:
             raise CommandError("--chats and --tokens must be at least 1 and --rate above 0")
         report = run_load(
@@ -32,6 +39,7 @@ class Command(BaseCommand):
             first_token_delay=first_token_ms / 1000,
             ramp=ramp,
             conn_max_age=conn_max_age,
+            pin=not no_pin,
         )
         self.stdout.write(format_report(report))
         if report.dropped or report.out_of_order or report.failed_chats:

@@ -1,0 +1,94 @@
+"""The providers' HTTP client on plain asyncio streams, against a real loopback server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+
+import httpx
+import pytest
+
+from llm.providers.transport import ProviderClient
+
+
+class KeepAliveServer:
+    """Answers every request with a small JSON body; counts connections, and may close each after one answer."""
+
+    def __init__(self, *, close_after_answer: bool = False) -> None:
+        self.close_after_answer = close_after_answer
+        self.connections = 0
+        self.server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> KeepAliveServer:
+        self.server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.server.close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/"
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        number = self.connections
+        try:
+            while await reader.readuntil(b"\r\n\r\n"):
+                body = json.dumps({"connection": number}).encode()
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                await writer.drain()
+                if self.close_after_answer:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+async def test_it_reuses_a_kept_alive_connection():
+    async with KeepAliveServer() as server, ProviderClient() as client:
+        answers = [(await client.get(server.url)).json() for _ in range(3)]
+    assert answers == [{"connection": 1}] * 3
+    assert server.connections == 1
+
+
+async def test_it_does_not_reuse_a_connection_the_server_closed_while_idle():
+    async with KeepAliveServer(close_after_answer=True) as server, ProviderClient() as client:
+        first = (await client.get(server.url)).json()
+        # Let the server's close arrive while the connection sits in the pool.
+        await asyncio.sleep(0.05)
+        second = (await client.get(server.url)).json()
+    assert (first, second) == ({"connection": 1}, {"connection": 2})
+
+
+async def test_a_refused_connection_is_a_connect_error():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    async with ProviderClient() as client:
+        with pytest.raises(httpx.ConnectError):
+            await client.get(f"http://127.0.0.1:{port}/")
+
+
+async def test_a_server_that_never_answers_is_a_read_timeout():
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)
+        await asyncio.sleep(5)
+        writer.close()
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with ProviderClient(timeout=httpx.Timeout(5.0, read=0.2)) as client:
+            with pytest.raises(httpx.ReadTimeout):
+                await client.get(f"http://127.0.0.1:{port}/")
+    finally:
+        server.close()
+
+
+async def test_a_transport_passed_in_is_used_as_given():
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, json={"mocked": True}))
+    async with ProviderClient(transport=transport) as client:
+        assert (await client.get("http://provider.invalid/")).json() == {"mocked": True}
