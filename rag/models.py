@@ -135,9 +135,12 @@ class SourceFile(models.Model):
 class Item(models.Model):
     """One retrievable item of any layer (read side; rows are written with COPY).
 
-    The table is partitioned by ``run_id`` and created in SQL by the migration;
-    ``search`` is a generated tsvector over ``title_terms`` (weight A) and
-    ``body_terms`` (weight B), which hold identifier-split text.
+    The table is partitioned by ``run_id`` and created in SQL by the migrations;
+    ``search`` is a tsvector over ``title_terms`` (weight A) and ``body_terms``
+    (weight B), which hold identifier-split text, computed by the database as a
+    row is loaded (``rag.storage.SEARCH_EXPRESSION``). ``row_hash`` identifies
+    a row's stored values, so the next version of the repository can copy the
+    rows that did not change instead of building them again.
     """
 
     id = models.BigIntegerField(primary_key=True)
@@ -158,6 +161,7 @@ class Item(models.Model):
     embedding = VectorField(null=True)
     title_terms = models.TextField()
     body_terms = models.TextField()
+    row_hash = models.CharField(max_length=32)
 
     class Meta:
         managed = False

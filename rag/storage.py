@@ -10,6 +10,14 @@ another's queries, and a failed run leaves nothing behind but a table to drop.
 HNSW needs a fixed dimension while ``embedding`` is an untyped ``vector``
 column (each run may use another embedder), so the vector index is an
 expression index on ``embedding::vector(N)``; queries use the same cast.
+
+A new version of a repository where few files changed copies the rows that
+did not change from the previous version's table, inside the server
+(``carry_items``, ``carry_files``), instead of sending them again. ``search``
+is a plain column of ``rag_item`` for that reason: a detached table computes it
+for the rows sent with COPY (it is created as a generated column there), then
+the expression is dropped (values stay) and carried rows keep the tsvector
+they already have, computed by the same expression.
 """
 
 from __future__ import annotations
@@ -24,11 +32,17 @@ from psycopg.types.json import Jsonb
 
 ITEM_COLUMNS = (
     "run_id", "layer", "path", "start_line", "end_line", "title", "content", "metadata", "qname", "name",
-    "is_test", "is_doc", "file_hash", "embed_hash", "embedding", "title_terms", "body_terms",
+    "is_test", "is_doc", "file_hash", "embed_hash", "embedding", "title_terms", "body_terms", "row_hash",
 )
 _ITEM_TYPES = (
     "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
-    "bool", "bool", "text", "text", "vector", "text", "text",
+    "bool", "bool", "text", "text", "vector", "text", "text", "text",
+)
+# The tsvector of an item: titles (A) weigh more than bodies (B); *_terms hold
+# the parts of CamelCase and dotted identifiers, which PostgreSQL's parser keeps whole.
+SEARCH_EXPRESSION = (
+    "setweight(to_tsvector('english'::regconfig, title || ' ' || title_terms), 'A') || "
+    "setweight(to_tsvector('english'::regconfig, left(content, 200000) || ' ' || body_terms), 'B')"
 )
 
 
@@ -77,12 +91,75 @@ def _raw_connection():
 
 
 def create_partition(run_id: int) -> None:
-    """A fresh, detached items table for ``run_id`` (dropped first if a previous attempt left one)."""
+    """A fresh, detached items table for ``run_id`` (dropped first if a previous attempt left one).
+
+    Its ``search`` is generated, so COPY computes it; ``seal_partition`` turns it into the
+    plain column ``rag_item`` has once the sent rows are in.
+    """
     table = partition_name(run_id)
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {table}")
-        cursor.execute(f"CREATE TABLE {table} (LIKE rag_item INCLUDING DEFAULTS INCLUDING GENERATED)")
+        cursor.execute(f"CREATE TABLE {table} (LIKE rag_item INCLUDING DEFAULTS)")
+        # PostgreSQL cannot add an expression to an existing column; on an empty table
+        # replacing the column costs nothing.
+        cursor.execute(
+            f"ALTER TABLE {table} DROP COLUMN search, "
+            f"ADD COLUMN search tsvector GENERATED ALWAYS AS ({SEARCH_EXPRESSION}) STORED"
+        )
         cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_run CHECK (run_id = {int(run_id)})")
+
+
+def seal_partition(run_id: int) -> None:
+    """Keep the computed tsvectors and stop generating them, so carried rows can bring their own.
+
+    Dropping the expression changes only the catalog (no rewrite), and a
+    partition must not generate a column its parent does not.
+    """
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(f"ALTER TABLE {table} ALTER COLUMN search DROP EXPRESSION")
+
+
+def unique_row_hashes(run_id: int) -> set[str]:
+    """Row hashes that occur exactly once in a run's items (the rows another version may carry)."""
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT row_hash FROM {table} WHERE row_hash <> '' GROUP BY row_hash HAVING count(*) = 1")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def carry_items(from_run: int, to_run: int, row_hashes: Sequence[str]) -> int:
+    """Copy the items with these (unique) row hashes from one run's table into another's, server-side.
+
+    Precondition: ``seal_partition(to_run)`` ran. Every stored value is
+    kept, the tsvector and the vector included; only ``id`` and ``run_id`` are new.
+    """
+    if not row_hashes:
+        return 0
+    source, target = partition_name(from_run), partition_name(to_run)
+    columns = [c for c in ITEM_COLUMNS if c != "run_id"] + ["search"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {target} (run_id, {', '.join(columns)}) "
+            f"SELECT %s, {', '.join(f's.{c}' for c in columns)} FROM {source} s "
+            f"JOIN unnest(%s::text[]) AS carried(row_hash) ON s.row_hash = carried.row_hash",
+            [int(to_run), list(row_hashes)],
+        )
+        return cursor.rowcount
+
+
+def carry_files(from_run: int, to_run: int, paths: Sequence[str]) -> int:
+    """Copy these paths' ``rag_sourcefile`` rows (text and stored analysis) from one run to another, server-side."""
+    if not paths:
+        return 0
+    columns = "path, content_hash, language, size, line_count, replaced_bytes, text, analysis"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO rag_sourcefile (run_id, {columns}) SELECT %s, {columns} FROM rag_sourcefile "
+            "WHERE run_id = %s AND path = ANY(%s)",
+            [int(to_run), int(from_run), list(paths)],
+        )
+        return cursor.rowcount
 
 
 def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:

@@ -108,6 +108,9 @@ class RepositoryAnalysis:
     files: dict[str, FileAnalysis] = field(default_factory=dict)
     reused: frozenset[str] = frozenset()
     """Paths whose per-file extraction was reused from the previous analysis (same content hash)."""
+    extracted: dict[str, FileAnalysis] = field(default_factory=dict)
+    """Each file's per-file pass, before the repository pass: what a later analysis can reuse,
+    a function of the path and text alone (``files`` also depends on the other files)."""
 
     def chunks(self) -> list[Chunk]:
         return [chunk for analysis in self.files.values() for chunk in analysis.chunks]

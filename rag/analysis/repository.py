@@ -109,7 +109,7 @@ def analyze_repository(
                 reused.add(path)
             else:
                 analyses[path] = extract_file(path, text)
-        return resolve_repository(analyses, frozenset(reused))
+        return replace(resolve_repository(analyses, frozenset(reused)), extracted=analyses)
 
 
 @contextmanager

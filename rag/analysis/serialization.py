@@ -29,8 +29,9 @@ from rag.analysis.facts import (
 from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
 
-ANALYSIS_VERSION = 2
-"""Bump when extraction changes what it records for the same text."""
+ANALYSIS_VERSION = 3
+"""Bump when extraction changes what it records for the same text (3: the indexer stores the
+per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

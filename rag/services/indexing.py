@@ -9,6 +9,7 @@ everything it built is dropped, so the previous version keeps serving.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import time
 from collections import Counter, defaultdict
@@ -16,12 +17,13 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from django.utils import timezone
 
-from rag import storage
+from rag import storage, terms
 from rag.analysis import analyze_repository, file_analysis_from_dict, file_analysis_to_dict
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
@@ -35,6 +37,14 @@ logger = logging.getLogger(__name__)
 # Share of the progress bar each stage fills.
 STAGE_SHARES = dict(zip(STAGE_ORDER, (0.10, 0.20, 0.25, 0.25, 0.20)))
 EDGE_ITEM_LIMIT = 200
+# Bump when this module derives a stored item column differently from the same item.
+ITEM_ROW_VERSION = 1
+# Part of every row hash: a row carried from the previous version must hold exactly what a
+# full build would store, and the derived columns (terms, is_test) come from rag.terms and
+# the tsvector from the search expression, so a change to either makes no row carry over.
+_ROW_HASH_SALT = hashlib.blake2b(
+    f"{ITEM_ROW_VERSION}\x00{storage.SEARCH_EXPRESSION}\x00".encode() + Path(terms.__file__).read_bytes()
+).digest()
 
 
 class IndexRunFailed(Exception):
@@ -60,6 +70,10 @@ class ItemRow:
     # the hashing embedder, the full-text terms and document frequencies, then dropped.
     identifiers: Counter | None = field(default=None, repr=False)
     embed_counts: Counter | None = field(default=None, repr=False)
+    # Identifies the stored values of the row (``row_hash``); a carried item's row is copied
+    # from the previous version inside the database and nothing else is computed for it.
+    row_hash: str = ""
+    carried: bool = False
 
 
 class Progress:
@@ -101,6 +115,45 @@ class Progress:
 
 def embed_hash(embedder_name: str, text: str) -> str:
     return hashlib.blake2b(f"{embedder_name}\x00{text}".encode(), digest_size=16).hexdigest()
+
+
+def row_hash(item: ItemRow, embedder_name: str) -> str:
+    """A hash of what determines every stored column of the item's row (vector included, through the embedder)."""
+    digest = hashlib.blake2b(_ROW_HASH_SALT, digest_size=16)
+    for part in (
+        embedder_name, item.layer, item.path, f"{item.start_line}:{item.end_line}", item.title, item.content,
+        # Sorted keys: a restored analysis comes from jsonb, which does not keep key order.
+        json.dumps(item.metadata, sort_keys=True), item.qname, item.file_hash, item.embed_text,
+    ):
+        data = part.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def derive_columns(item: ItemRow, embedder_name: str) -> None:
+    """Identifier counts and the embedding hash of an item whose row is built here (not carried)."""
+    item.identifiers = identifier_counts(item.content)
+    if item.embed_text:
+        item.embed_hash = embed_hash(embedder_name, item.embed_text)
+        item.embed_counts = item.identifiers
+        if item.embed_text != item.content:
+            item.embed_counts = item.identifiers + identifier_counts(item.title)
+
+
+def mark_carried(items: Sequence[ItemRow], previous_hashes: set[str], embedder_name: str) -> None:
+    """Hash every item's row; those the previous version holds once (and this one once) are carried.
+
+    A hash that occurs twice is never carried, so copying by hash cannot
+    duplicate or drop a row. The others get their derived columns here.
+    """
+    for item in items:
+        item.row_hash = row_hash(item, embedder_name)
+    occurrences = Counter(item.row_hash for item in items)
+    for item in items:
+        item.carried = occurrences[item.row_hash] == 1 and item.row_hash in previous_hashes
+        if not item.carried:
+            derive_columns(item, embedder_name)
 
 
 def _short_name(qname: str) -> str:
@@ -212,7 +265,8 @@ def embed_items(
 ) -> tuple[int, int]:
     """Fill ``item.embedding``: reused by hash where possible, else computed in batches.
 
-    Returns (computed, reused). Raises ``EmbeddingUnavailable`` when the
+    Returns (computed, reused); carried items count as reused (their vectors are
+    copied with their rows). Raises ``EmbeddingUnavailable`` when the
     embedder fails; the caller then keeps the run lexical-only.
     """
     counted = hasattr(embedder, "embed_counts")
@@ -220,6 +274,10 @@ def embed_items(
     reused = 0
     for item in items:
         if not item.embed_text:
+            continue
+        if item.carried:
+            # Its row, vector included, is copied from the previous version.
+            reused += 1
             continue
         vector = reuse.get(item.embed_hash)
         if vector is not None:
@@ -248,7 +306,7 @@ def _item_rows(run_id: int, items: Sequence[ItemRow], with_vectors: bool) -> Ite
             run_id, item.layer, item.path, item.start_line, item.end_line, item.title, item.content, item.metadata,
             qname, _short_name(qname), looks_like_test_path(item.path), item.layer == "D0_DOCS", item.file_hash,
             item.embed_hash, item.embedding if with_vectors else None,
-            split_terms(f"{item.title} {qname}"), split_terms(item.identifiers.keys()),
+            split_terms(f"{item.title} {qname}"), split_terms(item.identifiers.keys()), item.row_hash,
         )
 
 
@@ -264,8 +322,14 @@ def _serialized_analyses(files: dict[str, FileAnalysis]) -> dict[str, str]:
 
 
 def _load_relational(
-    run: IndexRun, extraction: Extraction, files: dict[str, FileAnalysis], analyses: dict[str, str]
+    run: IndexRun,
+    extraction: Extraction,
+    files: dict[str, FileAnalysis],
+    analyses: dict[str, str],
+    previous: IndexRun | None,
+    carried_files: frozenset[str],
 ) -> dict[str, int]:
+    """Files, symbols, edges and entrypoints rows; files in ``carried_files`` are copied from ``previous``."""
     run_id = run.pk
     storage.copy_rows(
         "rag_sourcefile",
@@ -275,8 +339,10 @@ def _load_relational(
              f.text.count("\n") + (0 if f.text.endswith("\n") or not f.text else 1), f.replaced_bytes, f.text,
              analyses.get(f.path))
             for f in extraction.files
+            if f.path not in carried_files
         ),
     )
+    files_carried = storage.carry_files(previous.pk, run_id, sorted(carried_files)) if previous is not None else 0
     symbols = [s for fa in files.values() for s in fa.symbols]
     edges = [e for fa in files.values() for e in fa.edges]
     entrypoints = [e for fa in files.values() for e in fa.entrypoints]
@@ -300,7 +366,7 @@ def _load_relational(
           e.end_line) for e in entrypoints),
         json_columns=("methods",),
     )
-    return {"symbols": len(symbols), "edges": len(edges), "entrypoints": len(entrypoints)}
+    return {"symbols": len(symbols), "edges": len(edges), "entrypoints": len(entrypoints), "files_carried": files_carried}
 
 
 def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
@@ -354,13 +420,11 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             items: list[ItemRow] = []
             for fa in files.values():
                 items.extend(items_for_file(fa, symbols_by_qname))
-            for item in items:
-                item.identifiers = identifier_counts(item.content)
-                if item.embed_text:
-                    item.embed_hash = embed_hash(embedder.name, item.embed_text)
-                    item.embed_counts = item.identifiers
-                    if item.embed_text != item.content:
-                        item.embed_counts = item.identifiers + identifier_counts(item.title)
+            # Rows are carried only from a version whose vectors this embedder made (a
+            # version without vectors records no embedder).
+            carry_from = previous if previous is not None and previous.embedder == embedder.name else None
+            previous_hashes = storage.unique_row_hashes(carry_from.pk) if carry_from is not None else set()
+            mark_carried(items, previous_hashes, embedder.name)
             for layer in LAYERS:
                 counts[layer] = 0
             for item in items:
@@ -368,7 +432,9 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
         with progress.stage("embed", "embedding") as step:
             reuse: dict[str, Any] = {}
             if previous is not None and previous.embedder == embedder.name:
-                reuse = storage.existing_embeddings(previous.pk, [i.embed_hash for i in items if i.embed_hash])
+                reuse = storage.existing_embeddings(
+                    previous.pk, [i.embed_hash for i in items if i.embed_hash and not i.carried]
+                )
             embedding_error = ""
             try:
                 computed, reused = embed_items(items, embedder, reuse, step)
@@ -377,6 +443,10 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 computed, reused = 0, 0
                 for item in items:
                     item.embedding = None
+                    if item.carried:
+                        # Carried rows hold vectors; a version without any sends every row.
+                        item.carried = False
+                        derive_columns(item, embedder.name)
             counts["embeddings_computed"] = computed
             counts["embeddings_reused"] = reused
             dimension = embedder.dimension if not embedding_error else None
@@ -387,15 +457,28 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             )
         with progress.stage("load", "loading into the database") as step:
             storage.create_partition(run.pk)
+            # A file whose stored per-file analysis was reused has the same row as before
+            # (the stored analysis depends on its text only): copied inside the database.
+            carried_files = analysis.reused if previous is not None else frozenset()
             with ThreadPoolExecutor(max_workers=1) as pool:
                 # Serialising the analyses is pure Python; it runs while the
                 # database server computes the items' tsvectors (the COPY
                 # below mostly waits on the socket, which releases the GIL).
-                analyses = pool.submit(_serialized_analyses, files)
-                counts["items"] = storage.copy_items(run.pk, _item_rows(run.pk, items, with_vectors=not embedding_error))
-                step(0.5)
+                analyses = pool.submit(
+                    _serialized_analyses, {p: fa for p, fa in analysis.extracted.items() if p not in carried_files}
+                )
+                sent = [item for item in items if not item.carried]
+                counts["items_sent"] = storage.copy_items(run.pk, _item_rows(run.pk, sent, with_vectors=not embedding_error))
+                step(0.4)
                 serialized = analyses.result()
-            counts.update(_load_relational(run, extraction, files, serialized))
+            storage.seal_partition(run.pk)
+            carried = [item.row_hash for item in items if item.carried]
+            counts["items_carried"] = storage.carry_items(previous.pk, run.pk, carried) if carried else 0
+            if counts["items_carried"] != len(carried):
+                raise IndexRunFailed("The previous index version changed while this one was built; run the indexing again.")
+            counts["items"] = counts["items_sent"] + counts["items_carried"]
+            step(0.6)
+            counts.update(_load_relational(run, extraction, files, serialized, previous, carried_files))
         with progress.stage("index", "building search indexes") as step:
             storage.build_partition_indexes(run.pk, dimension)
             IndexRun.objects.filter(pk=run.pk).update(common_words=storage.common_lexemes(run.pk))

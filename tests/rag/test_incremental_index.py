@@ -1,0 +1,136 @@
+"""A new version of a repository carries its unchanged rows over, and ends up exactly as a full build would."""
+
+from __future__ import annotations
+
+import io
+
+from django.db import connection
+
+from rag.embeddings import ProviderEmbedder
+from rag.models import Edge, Entrypoint, IndexRun, SourceFile, Symbol
+from rag.services import run_index, search, start_index_run
+from tests.rag.conftest import index_zip, make_zip
+
+PROJECT: dict[str, str] = {
+    "shop/__init__.py": "",
+    "shop/models.py": (
+        "class Cart:\n"
+        '    """A shopping cart with line items."""\n'
+        "\n"
+        "    def __init__(self, items):\n"
+        "        self.items = items\n"
+        "\n"
+        "    @classmethod\n"
+        "    def for_user(cls, user):\n"
+        "        return cls([])\n"
+        "\n"
+        "    def total(self):\n"
+        "        return sum(item.price for item in self.items)\n"
+    ),
+    "shop/views.py": (
+        "from shop.models import Cart\n"
+        "\n"
+        "\n"
+        "def login_view(request):\n"
+        '    """Log the user in and open their cart."""\n'
+        "    cart = Cart.for_user(request.user)\n"
+        "    return render_cart(cart)\n"
+        "\n"
+        "\n"
+        "def render_cart(cart):\n"
+        "    return cart.total()\n"
+    ),
+    "shop/urls.py": (
+        "from django.urls import path\n"
+        "\n"
+        "from shop import views\n"
+        "\n"
+        'urlpatterns = [path("login/", views.login_view)]\n'
+    ),
+    "README.md": "# Shop\n\nA tiny shop.\n\n## Checkout\n\nThe checkout flow charges the card and sends a receipt email.\n",
+    "docs/deploy.md": "# Deploying\n\nRun the server behind nginx with TLS certificates.\n",
+}
+
+# models.py renames Cart.for_user, so the unchanged views.py no longer resolves its call:
+# its dependency item changes although its file did not. One file goes, one comes.
+CHANGED: dict[str, str] = {
+    **{path: text for path, text in PROJECT.items() if path != "docs/deploy.md"},
+    "shop/models.py": PROJECT["shop/models.py"].replace("for_user", "for_member")
+    + "\n    def clear(self):\n        self.items = []\n",
+    "shop/payments.py": "def charge(card, amount):\n    \"\"\"Charge the card.\"\"\"\n    return amount\n",
+}
+
+ITEM_COLUMNS = (
+    "layer, path, start_line, end_line, title, content, metadata::text, qname, name, is_test, is_doc, "
+    "file_hash, embed_hash, embedding::text, title_terms, body_terms, search::text, row_hash"
+)
+
+
+def _item_rows(run: IndexRun) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {ITEM_COLUMNS} FROM rag_item WHERE run_id = %s", [run.pk])
+        return sorted(cursor.fetchall(), key=repr)
+
+
+def _rows(model, run: IndexRun) -> list[tuple]:
+    fields = [f.attname for f in model._meta.concrete_fields if f.attname not in ("id", "run_id")]
+    return sorted(model.objects.filter(run=run).values_list(*fields), key=repr)
+
+
+def _assert_same_version(built: IndexRun, full: IndexRun) -> None:
+    assert _item_rows(built) == _item_rows(full)
+    for model in (SourceFile, Symbol, Edge, Entrypoint):
+        assert _rows(model, built) == _rows(model, full), model.__name__
+
+
+def _views_dependencies(run: IndexRun) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT content FROM rag_item WHERE run_id = %s AND layer = 'C2_DEPENDENCY_GRAPH' AND qname = %s",
+            [run.pk, "shop.views.login_view"],
+        )
+        return cursor.fetchone()[0]
+
+
+def test_a_new_version_with_few_changes_has_exactly_the_rows_of_a_full_build(owner, upload_dir):
+    first = index_zip(owner, make_zip(PROJECT))
+    second = index_zip(owner, make_zip(CHANGED))
+    full = index_zip(owner, make_zip(CHANGED), name="shop-full")
+    assert first.status == second.status == full.status == IndexRun.Status.READY
+
+    assert second.repository_id == first.repository_id
+    assert second.counts["items_carried"] > 0 and second.counts["items_sent"] > 0
+    assert second.counts["items"] == second.counts["items_carried"] + second.counts["items_sent"] == full.counts["items"]
+    # Files whose text did not change are copied (models.py changed, payments.py is new).
+    assert second.counts["files_carried"] == len(CHANGED) - 2
+    assert full.counts["items_carried"] == 0 and full.counts["files_carried"] == 0
+    # The unchanged views.py has a changed dependency item, and it is the new one.
+    assert "(unresolved)" not in _views_dependencies(first)
+    assert "(unresolved)" in _views_dependencies(second)
+    _assert_same_version(second, full)
+    assert "shop/payments.py" in {item.path for item in search(second.repository, "charge", mode="code").items}
+
+
+def test_an_unchanged_tree_carries_every_row(owner, upload_dir):
+    first = index_zip(owner, make_zip(PROJECT))
+    second = index_zip(owner, make_zip(PROJECT))
+    assert second.counts["items_sent"] == 0
+    assert second.counts["items_carried"] == first.counts["items"]
+    assert second.counts["embeddings_computed"] == 0
+    _assert_same_version(second, first)
+
+
+def test_a_version_without_vectors_is_built_whole_and_the_next_one_computes_them_again(owner, upload_dir):
+    index_zip(owner, make_zip(PROJECT))
+    run = start_index_run(owner=owner, name="shop", archive=io.BytesIO(make_zip(CHANGED)), defer=False)
+    lexical = run_index(run.pk, embedder=ProviderEmbedder("no-such-provider"))
+    assert lexical.status == IndexRun.Status.READY and lexical.embedding_error
+    assert lexical.counts["items_carried"] == 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM rag_item WHERE run_id = %s AND embedding IS NOT NULL", [lexical.pk])
+        assert cursor.fetchone()[0] == 0
+
+    again = index_zip(owner, make_zip(CHANGED))
+    full = index_zip(owner, make_zip(CHANGED), name="shop-full")
+    assert again.counts["items_carried"] == 0
+    _assert_same_version(again, full)
