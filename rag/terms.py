@@ -138,11 +138,13 @@ def query_hints(query: str) -> QueryHints:
 TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\):")
 
 
-def lexical_words(query: str, limit: int = 32) -> list[str]:
+def lexical_words(query: str, limit: int = 32, *, repeats: bool = False) -> list[str]:
     """Distinct words of a query for an OR full-text query: identifiers split, stop words out.
 
     Traceback boilerplate is dropped (its frames are matched by path and line
-    instead); a frame keeps only its function name.
+    instead); a frame keeps only its function name. With ``repeats`` every
+    occurrence of the first ``limit`` distinct words is kept, in query order
+    (how often the query repeats a word tells how central it is).
     """
     query = TRACEBACK_LINE.sub(lambda m: f" {m.group(3) or ''} ", TRACEBACK_HEADER.sub(" ", query))
     words: list[str] = []
@@ -151,10 +153,16 @@ def lexical_words(query: str, limit: int = 32) -> list[str]:
         candidates = [identifier.lower()] if "." not in identifier and "_" not in identifier else []
         candidates += list(split_identifier(identifier))
         for word in candidates:
-            if len(word) > 1 and word not in STOP_WORDS and not word.isdigit() and word not in seen:
+            if len(word) < 2 or word in STOP_WORDS or word.isdigit():
+                continue
+            if word not in seen:
+                if len(seen) == limit:
+                    continue
                 seen.add(word)
-                words.append(word)
-    return words[:limit]
+            elif not repeats:
+                continue
+            words.append(word)
+    return words
 
 
 def looks_like_test_path(path: str) -> bool:

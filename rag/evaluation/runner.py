@@ -41,6 +41,7 @@ class InstanceResult:
     search_seconds: float = 0.0
     files_unchanged: int = 0
     files_total: int = 0
+    stage_seconds: list[tuple[str, float]] = field(default_factory=list)
 
     def ranked(self) -> Ranked:
         return Ranked(self.instance.repo, gold_ranks(self.top_files, self.instance.gold_files))
@@ -71,13 +72,16 @@ class InstanceResult:
         return record
 
 
-def retrieve_files(repository, query: str, params: RankingParams = DEFAULT_PARAMS) -> tuple[list[str], dict[str, list[str]]]:
+def retrieve_files(
+    repository, query: str, params: RankingParams = DEFAULT_PARAMS, run=None
+) -> tuple[list[str], dict[str, list[str]]]:
     """The product's retrieval of an issue text, as the agent runs it with no model: code layers, files from items.
 
     Returns the ranked files and, per file, the layers of the items that found it.
     """
-    response = search(repository, query, mode="code", limit=ITEM_DEPTH, params=params)
-    files = [scored.path for scored in rank_files(response.items, limit=TOP_FILES, params=params)]
+    response = search(repository, query, mode="code", limit=ITEM_DEPTH, params=params, run=run)
+    ranked = rank_files(response.items, limit=TOP_FILES, params=params, file_ranking=response.file_ranking)
+    files = [scored.path for scored in ranked]
     layers: dict[str, set[str]] = {}
     for item in response.items:
         layers.setdefault(item.path, set()).add(item.layer)
@@ -139,6 +143,7 @@ def _evaluate_repository(repo, instances, mirrors_dir, owner, baseline, params, 
             result.index_seconds = time.perf_counter() - started
             result.files_total = int(indexed.run.counts.get("files", 0))
             result.files_unchanged = int(indexed.run.counts.get("files_unchanged", 0))
+            result.stage_seconds = indexed.run.stage_timings
             started = time.perf_counter()
             files, layers = retrieve_files(indexed.repository, instance.query, params)
             result.search_seconds = time.perf_counter() - started

@@ -12,6 +12,7 @@ an evaluation can tune them without touching this code.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ class RankingParams:
             "D0_DOCS": 1.0,
         }
     )
+    # Multiplier for items of files read as plain windows of lines (no parser knew their language:
+    # configuration, data, vendored scripts) when searching code.
+    window_weight: float = 1.0
     # Multiplier for items in test files when the query is not about tests.
     test_penalty: float = 0.4
     # Symbol-channel tiers (higher is stronger evidence).
@@ -66,6 +70,23 @@ class RankingParams:
     max_ranked: int = 20000
     # Files: a file's score is the sum of its items' scores, the i-th best (0-based) weighted file_decay**i.
     file_decay: float = 0.3
+    # Full-text scoring of items: "bm25" (IDF-weighted query words, length-normalised) or "ts_rank".
+    lexical_scoring: str = "ts_rank"
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    # Extra weight of a query word found in an item's title or qualified name (weight A).
+    title_boost: float = 1.0
+    # Query words: extra weight per log of how often the query repeats a word, and for a word of its title.
+    query_repeat_boost: float = 0.0
+    query_title_boost: float = 0.0
+    # Items read per query word (bounds the cost of a word found in many items).
+    max_postings: int = 5000
+    # Weight of the whole-file full-text ranking fused into the file ranking (0: off).
+    weight_file_lexical: float = 0.0
+    file_rrf_k: float = 10.0
+    file_bm25_b: float = 0.3
+    # Files of the whole-file ranking this deep are ranked even when no retrieved item is theirs.
+    file_only_depth: int = 0
 
 
 DEFAULT_PARAMS = RankingParams()
@@ -108,6 +129,8 @@ class SearchResponse:
     layers: tuple[str, ...]
     vector_used: bool
     notes: list[str] = field(default_factory=list)
+    # Whole files ranked by full text (BM25 scoring only), best first; ``rank_files`` fuses it in.
+    file_ranking: list[str] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[SearchResult]:
         return iter(self.items)
@@ -123,7 +146,8 @@ class SearchResponse:
 class FileScore:
     path: str
     score: float
-    best: SearchResult
+    # The file's best retrieved item; None for a file found by the whole-file ranking alone.
+    best: SearchResult | None
 
 
 class SearchError(ValueError):
@@ -182,12 +206,33 @@ def _filters(run_id: int, layers: Sequence[str], path_regex: str | None, docs: b
 
 def query_lexemes(query: str, max_words: int = DEFAULT_PARAMS.max_query_words) -> list[str]:
     """The query's words as PostgreSQL lexemes (stemmed like the index), in query order."""
-    words = lexical_words(query, limit=max_words)
+    return list(query_terms(query, max_words))
+
+
+def query_terms(query: str, max_words: int = DEFAULT_PARAMS.max_query_words) -> dict[str, QueryTerm]:
+    """The query's lexemes in query order, each with how often the query uses it and whether its title does.
+
+    The title is the first line of a query of several lines (an issue's title).
+    """
+    words = lexical_words(query, limit=max_words, repeats=True)
     if not words:
-        return []
+        return {}
+    lines = query.strip().splitlines()
+    title_words = lexical_words(lines[0], limit=max_words) if len(lines) > 1 else []
     with connection.cursor() as cursor:
-        cursor.execute("SELECT lexeme FROM unnest(to_tsvector('english', %s)) ORDER BY positions[1]", [" ".join(words)])
-        return list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+        cursor.execute(
+            "SELECT lexeme, array_length(positions, 1), "
+            "lexeme = ANY(SELECT lexeme FROM unnest(to_tsvector('english', %s))) "
+            "FROM unnest(to_tsvector('english', %s)) ORDER BY positions[1]",
+            [" ".join(title_words), " ".join(words)],
+        )
+        return {lexeme: QueryTerm(count or 1, bool(in_title)) for lexeme, count, in_title in cursor.fetchall()}
+
+
+@dataclass(frozen=True)
+class QueryTerm:
+    count: int
+    in_title: bool
 
 
 def _lexical(
@@ -220,6 +265,98 @@ def _lexical(
         [*args, tsquery, params.max_ranked, tsquery, params.candidates],
     )
     return cursor.fetchall()
+
+
+def _lexical_bm25(
+    cursor, run: IndexRun, layers, path_regex, docs: bool, terms: Mapping[str, QueryTerm], params: RankingParams,
+    penalize_tests: bool = True,
+) -> tuple[list[tuple[int, str, bool]], list[str]]:
+    """Items, and whole files, scored by BM25 over the query's distinctive words.
+
+    Each distinctive word is looked up on its own (the GIN index, at most
+    ``max_postings`` items a word); a word's weight is its inverse document
+    frequency in this index, so one rare identifier outweighs several
+    everyday words, which ``ts_rank`` cannot tell apart. Term frequency is
+    taken as one per item (chunks are short; what matters is which words an
+    item has) and scores are normalised by item length. A file's score counts
+    each word once for the whole file, normalised by the file's length: the
+    whole-file ranking that BM25 baselines use, from the same postings.
+    """
+    common = set(run.common_words or ())
+    distinctive = [lexeme for lexeme in terms if lexeme not in common]
+    if not distinctive:
+        rows = _lexical(cursor, run, layers, path_regex, docs, list(terms), params)
+        return rows, []
+    where, args = _filters(run.pk, layers, path_regex, docs)
+    quoted = [_quote_lexeme(lexeme) for lexeme in distinctive]
+    cursor.execute(
+        "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), i.search @@ CAST(q.lex || ':A' AS tsquery), "
+        "i.metadata->>'chunk_type' = 'window' "
+        "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
+        f"CROSS JOIN LATERAL (SELECT id, layer, is_test, path, search, metadata FROM rag_item WHERE {where} "
+        "AND search @@ CAST(q.lex AS tsquery) LIMIT %s) i",
+        [quoted, *args, params.max_postings],
+    )
+    postings = cursor.fetchall()
+    if not postings:
+        return [], []
+    total = _item_count(cursor, run, where, args)
+    frequency: dict[int, int] = {}
+    for ord_, *_ in postings:
+        frequency[ord_] = frequency.get(ord_, 0) + 1
+    idf = {}
+    for o, df in frequency.items():
+        term = terms[distinctive[o - 1]]
+        boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
+        idf[o] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
+    lengths: dict[int, int] = {}
+    info: dict[int, tuple[int, str, bool]] = {}
+    item_terms: dict[int, dict[int, bool]] = {}
+    # Per file and word: how many of the file's items have it (the file's term frequency, in chunks).
+    file_terms: dict[str, dict[int, float]] = {}
+    file_items: dict[str, set[int]] = {}
+    window_files: set[str] = set()
+    for ord_, item_id, layer, is_test, path, length, in_title, window in postings:
+        if window:
+            window_files.add(path)
+        info[item_id] = (item_id, layer, is_test)
+        lengths[item_id] = length
+        item_terms.setdefault(item_id, {})[ord_] = in_title
+        terms = file_terms.setdefault(path, {})
+        terms[ord_] = terms.get(ord_, 0.0) + 1.0 + params.title_boost * in_title
+        file_items.setdefault(path, set()).add(item_id)
+    k1, b = params.bm25_k1, params.bm25_b
+
+    def bm25(terms: dict[int, bool], length: float, average: float) -> float:
+        norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / max(average, 1.0)))
+        return sum(idf[o] * (1 + params.title_boost * in_title) for o, in_title in terms.items()) * norm
+
+    average = sum(lengths.values()) / len(lengths)
+    scored = sorted(((bm25(terms, lengths[i], average), i) for i, terms in item_terms.items()), key=lambda p: (-p[0], p[1]))
+    # A file's length is all of its items' words, matched or not: a long vendored script or
+    # changelog matches many words only because it is long.
+    cursor.execute(
+        f"SELECT path, sum(length(search)) FROM rag_item WHERE {where} AND path = ANY(%s) GROUP BY path",
+        [*args, list(file_items)],
+    )
+    file_lengths = {path: int(length or 0) for path, length in cursor.fetchall()}
+    file_average = sum(file_lengths.values()) / len(file_lengths)
+    test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]} if penalize_tests else set()
+    fb = params.file_bm25_b
+
+    def file_bm25(path: str) -> float:
+        shape = k1 * (1 - fb + fb * file_lengths[path] / file_average)
+        score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
+        score *= params.test_penalty if path in test_files else 1.0
+        return score * (params.window_weight if path in window_files else 1.0)
+
+    files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
+    return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
+
+
+def _item_count(cursor, run: IndexRun, where: str, args: list[Any]) -> int:
+    cursor.execute(f"SELECT count(*) FROM rag_item WHERE {where}", args)
+    return int(cursor.fetchone()[0])
 
 
 def _quote_lexeme(lexeme: str) -> str:
@@ -375,13 +512,20 @@ def _query_vector(run: IndexRun, query: str, notes: list[str]):
 
 
 def _search_group(
-    run: IndexRun, lexemes: Sequence[str], hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
+    run: IndexRun, terms: Mapping[str, QueryTerm], hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
     vector, limit: int, params: RankingParams,
-) -> tuple[list[SearchResult], bool]:
-    """Fused results of one layer group, and whether any lexical or symbol match was among them."""
+) -> tuple[list[SearchResult], bool, list[str]]:
+    """Fused results of one layer group, whether any lexical or symbol match was among them, and the whole-file ranking."""
     with connection.cursor() as cursor:
+        file_ranking: list[str] = []
+        if params.lexical_scoring == "bm25":
+            lexical, file_ranking = _lexical_bm25(
+                cursor, run, layers, path_regex, docs, terms, params, penalize_tests=not hints.about_tests
+            )
+        else:
+            lexical = _lexical(cursor, run, layers, path_regex, docs, list(terms), params)
         channels: dict[str, list[tuple[int, str, bool]]] = {
-            "lexical": _lexical(cursor, run, layers, path_regex, docs, lexemes, params),
+            "lexical": lexical,
             "symbol": _symbol(cursor, run.pk, layers, path_regex, docs, hints, params),
         }
         if vector is not None:
@@ -399,6 +543,13 @@ def _search_group(
                     ranks[item_id] = {"_prior": prior}
                 fused[item_id] += weights[channel] / (params.rrf_k + rank)
                 ranks[item_id][channel] = rank
+        if params.window_weight != 1.0 and fused and not docs:
+            cursor.execute(
+                "SELECT id FROM rag_item WHERE run_id = %s AND id = ANY(%s) AND metadata->>'chunk_type' = 'window'",
+                [run.pk, list(fused)],
+            )
+            for (item_id,) in cursor.fetchall():
+                ranks[item_id]["_prior"] *= params.window_weight
         scored = sorted(((score * ranks[i].pop("_prior"), i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
         top = scored[:limit]
         # Only the items that make the cut are read in full (their content can be large).
@@ -419,7 +570,7 @@ def _search_group(
             )
         )
     results.sort(key=lambda r: (-r.score, r.path, r.start_line))
-    return results, bool(channels["lexical"] or channels["symbol"])
+    return results, bool(channels["lexical"] or channels["symbol"]), file_ranking
 
 
 def search(
@@ -452,18 +603,19 @@ def search(
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
     hints = query_hints(query)
-    lexemes = query_lexemes(query, params.max_query_words)
+    terms = query_terms(query, params.max_query_words)
     path_regex = glob_to_regex(path_glob) if path_glob else None
     notes: list[str] = []
     vector = _query_vector(run, query, notes)
 
     results: list[SearchResult] = []
     used: tuple[str, ...] = ()
+    file_ranking: list[str] = []
     if layers:
         chosen = _layers_for(mode, layers)
         for docs, group in ((True, [l for l in chosen if l in DOC_LAYERS]), (False, [l for l in chosen if l in CODE_LAYERS])):
             if group:
-                results.extend(_search_group(run, lexemes, hints, group, path_regex, docs, vector, limit, params)[0])
+                results.extend(_search_group(run, terms, hints, group, path_regex, docs, vector, limit, params)[0])
         results.sort(key=lambda r: (-r.score, r.path, r.start_line))
         results, used = results[:limit], tuple(chosen)
     else:
@@ -476,31 +628,47 @@ def search(
             plans = [_layers_for(mode, None)]
         fallback: tuple[list[SearchResult], tuple[str, ...]] | None = None
         for i, plan in enumerate(plans):
-            found, matched = _search_group(run, lexemes, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
+            found, matched, files = _search_group(run, terms, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
             if matched or (i + 1 == len(plans) and fallback is None):
-                results, used = found, tuple(plan)
+                results, used, file_ranking = found, tuple(plan), files
                 break
             if fallback is None and found:
-                fallback = (found, tuple(plan))
+                fallback = (found, tuple(plan), files)
             if i + 1 < len(plans):
                 notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
         else:
             if fallback is not None:
-                results, used = fallback
+                results, used, file_ranking = fallback
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
-    return SearchResponse(results, resolved_mode, used, vector is not None, notes)
+    return SearchResponse(results, resolved_mode, used, vector is not None, notes, file_ranking)
 
 
-def rank_files(items: Sequence[SearchResult], *, limit: int = 10, params: RankingParams = DEFAULT_PARAMS) -> list[FileScore]:
-    """Files ranked from retrieved items: item scores summed with geometrically decaying weights."""
+def rank_files(
+    items: Sequence[SearchResult],
+    *,
+    limit: int = 10,
+    params: RankingParams = DEFAULT_PARAMS,
+    file_ranking: Sequence[str] = (),
+) -> list[FileScore]:
+    """Files ranked from retrieved items: item scores summed with geometrically decaying weights.
+
+    ``file_ranking`` (a search's whole-file full-text ranking) adds
+    ``weight_file_lexical / (file_rrf_k + rank)`` to the files that have a retrieved item.
+    """
     by_path: dict[str, list[SearchResult]] = {}
     for item in items:
         by_path.setdefault(item.path, []).append(item)
+    file_rank = {path: rank for rank, path in enumerate(file_ranking, start=1)} if params.weight_file_lexical else {}
     scored = []
     for path, group in by_path.items():
         group.sort(key=lambda r: -r.score)
         score = sum(r.score * params.file_decay**i for i, r in enumerate(group))
+        if path in file_rank:
+            score += params.weight_file_lexical / (params.file_rrf_k + file_rank[path])
         scored.append(FileScore(path=path, score=score, best=group[0]))
+    for path, rank in file_rank.items():
+        if path not in by_path and rank <= params.file_only_depth:
+            scored.append(FileScore(path=path, score=params.weight_file_lexical / (params.file_rrf_k + rank), best=None))
     scored.sort(key=lambda f: (-f.score, f.path))
     return scored[:limit]
 
@@ -519,4 +687,4 @@ def search_files(
     response = search(
         repository, query, mode=mode, path_glob=path_glob, limit=min(200, max(limit * 5, 40)), params=params, run=run
     )
-    return rank_files(response.items, limit=limit, params=params)
+    return rank_files(response.items, limit=limit, params=params, file_ranking=response.file_ranking)

@@ -48,6 +48,9 @@ class Command(BaseCommand):
             done += 1
             ranked = result.ranked()
             status = result.error or f"gold rank {ranked.all_gold_rank or '-'}"
+            if result.stage_seconds:
+                stages = ", ".join(f"{stage} {seconds:.1f}" for stage, seconds in result.stage_seconds)
+                status += f" (index s: {stages}; reused {result.files_unchanged}/{result.files_total} files)"
             sys.stderr.write(f"[{done}/{len(instances)}] {result.instance.instance_id}: {status}\n")
 
         results = evaluate(instances, options["mirrors"], baseline=options["baseline"], on_result=progress)
