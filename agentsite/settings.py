@@ -299,6 +299,8 @@ RAG = {
 CHAT = {
     "MAX_RUNNING_GENERATIONS": env_int("CHAT_MAX_RUNNING_GENERATIONS", 3, minimum=1),
     "FLUSH_SECONDS": env_float("CHAT_FLUSH_SECONDS", 1.0, minimum=0.05, maximum=10.0),
+    # Frames that reach a page within this many ms of its last websocket message go out together in the next one.
+    "FRAME_INTERVAL_MS": env_int("CHAT_FRAME_INTERVAL_MS", 50, minimum=0, maximum=1000),
     "MAX_MESSAGE_CHARS": env_int("CHAT_MAX_MESSAGE_CHARS", 20000, minimum=100),
     # Chats whose conversation manager (dual-context handover) a server process keeps (chat/conversations.py).
     "ACTIVE_CONVERSATIONS": env_int("CHAT_ACTIVE_CONVERSATIONS", 256, minimum=1),

@@ -121,14 +121,24 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=frames.done(message, self.session.repository_id))
 
     async def _relay(self) -> None:
+        interval = settings.CHAT["FRAME_INTERVAL_MS"] / 1000
+        loop = asyncio.get_running_loop()
+        sent_at = -interval
         while True:
             batch = [await self.frames.get()]
-            # Frames that queued up meanwhile go out as one websocket message
-            # (htmx swaps each fragment in it): under load this saves a send per
-            # frame; when the page keeps up, every frame still goes at once.
+            # A frame after a quiet spell goes at once (an answer's first token
+            # comes after the model's own wait, so it normally does); frames that
+            # follow within the interval wait for its end and go together as one
+            # websocket message (htmx swaps each fragment in it). Each message
+            # costs the server a send through the websocket stack, so a fast
+            # stream costs at most 1/interval sends per page.
+            wait = sent_at + interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
             while not self.frames.empty() and len(batch) < RELAY_BATCH:
                 batch.append(self.frames.get_nowait())
             await self._deliver(*batch)
+            sent_at = loop.time()
 
     async def _deliver(self, *frames: Frame) -> None:
         html = "".join(

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from chat.models import ChatSession, Message
 from llm.conversation.structured import FORMAT_INSTRUCTION
-from tests.chat.conftest import frames_until_done, is_done, socket, stored_answer, token_deltas
+from tests.chat.conftest import DONE_FRAME, TOKEN_FRAME, frames_until_done, is_done, socket, stored_answer, token_deltas
 from tests.llm.fakes import FakeProviderServer, RecordedRequest, Reply
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,8 +91,10 @@ def verdicts(frames: list[str]) -> list[tuple[int, str]]:
     return [(index, match.group(2)) for index, frame in enumerate(frames) for match in VERDICT_FRAME.finditer(frame)]
 
 
-def first_token_frame(frames: list[str]) -> int:
-    return next(index for index, frame in enumerate(frames) if token_deltas(frame))
+def verdict_before_first_token(frames: list[str]) -> bool:
+    """The verdict fragment comes before the first text fragment (both may share one websocket message)."""
+    fragments = "".join(frames)
+    return VERDICT_FRAME.search(fragments).start() < TOKEN_FRAME.search(fragments).start()
 
 
 def answer_requests(server: FakeProviderServer) -> list[RecordedRequest]:
@@ -106,8 +108,8 @@ async def test_a_structured_answer_streams_only_its_answer_after_the_verdict_and
     assert "".join(streamed) == ANSWER
     if structured_model.chat_requests[-1].wire == "openai":
         assert len(streamed) > 3, "the answer must arrive in pieces as the JSON streams"
-    (verdict_at, verdict), = verdicts(frames)
-    assert verdict == "true" and verdict_at < first_token_frame(frames)
+    (_, verdict), = verdicts(frames)
+    assert verdict == "true" and verdict_before_first_token(frames)
     assert not any("PRIVATE-REASONING" in frame for frame in frames)
 
     assert answer.status == "complete" and answer.content == ANSWER and answer.is_safe is True
@@ -129,11 +131,14 @@ async def test_an_unsafe_answer_is_flagged_on_the_page_and_in_admin(
 ):
     frames, answer = await ask(owner_chat, owner_cookie, "weapon instructions please")
 
-    (verdict_at, verdict), = verdicts(frames)
-    assert verdict == "false" and verdict_at < first_token_frame(frames)
-    assert 'role="alert"' in frames[verdict_at] and FLAG in frames[verdict_at]
-    assert len(shown_flags(frames[verdict_at])) == 1
-    done = next(frame for frame in frames if is_done(frame))
+    (_, verdict), = verdicts(frames)
+    assert verdict == "false" and verdict_before_first_token(frames)
+    # Fragments, not websocket messages: several frames may share one message.
+    fragments = "".join(frames)
+    flag = re.search(r'<p id="msg-\d+-verdict"[^>]*hx-swap-oob="true".*?</p>', fragments, re.S).group(0)
+    assert 'role="alert"' in flag and FLAG in flag
+    assert len(shown_flags(flag)) == 1
+    done = fragments[DONE_FRAME.search(fragments).start() :]
     assert len(shown_flags(done)) == 1
     assert answer.is_safe is False and answer.content == REFUSAL
     assert answer.metrics["structured"]["internal_thoughts"] == [UNSAFE_THOUGHT]

@@ -1,0 +1,50 @@
+"""How frames reach a page: at once after a quiet spell, together within the frame interval."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from chat.generations import REGISTRY, Frame
+from tests.chat.conftest import socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+INTERVAL_MS = 300
+
+
+@pytest.fixture
+def frame_interval(settings):
+    settings.CHAT = {**settings.CHAT, "FRAME_INTERVAL_MS": INTERVAL_MS}
+
+
+async def timed_receive(communicator) -> tuple[str, float]:
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    message = await communicator.receive_from(timeout=5)
+    return message, loop.time() - started
+
+
+async def test_frames_within_the_interval_go_out_together_in_order_and_a_quiet_page_gets_the_next_at_once(
+    frame_interval, owner_chat, owner_cookie
+):
+    communicator = socket(owner_chat.pk, owner_cookie)
+    assert (await communicator.connect())[0]
+    await REGISTRY.broadcast(owner_chat.pk, Frame("<p>1</p>"))
+    first, waited = await timed_receive(communicator)
+    assert first == "<p>1</p>" and waited < INTERVAL_MS / 1000 / 2
+
+    for number in range(2, 6):
+        await REGISTRY.broadcast(owner_chat.pk, Frame(f"<p>{number}</p>"))
+        await asyncio.sleep(0.01)
+    together, waited = await timed_receive(communicator)
+    assert together == "<p>2</p><p>3</p><p>4</p><p>5</p>"
+    assert waited > INTERVAL_MS / 1000 / 2
+    assert await communicator.receive_nothing(timeout=0.1)
+
+    await asyncio.sleep(INTERVAL_MS / 1000)
+    await REGISTRY.broadcast(owner_chat.pk, Frame("<p>6</p>"))
+    last, waited = await timed_receive(communicator)
+    assert last == "<p>6</p>" and waited < INTERVAL_MS / 1000 / 2
+    await communicator.disconnect()
