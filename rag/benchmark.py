@@ -2,7 +2,9 @@
 
 ``python manage.py bench_index`` prints indexing throughput, peak memory and
 time per stage, then retrieval latency over a fixed set of queries next to
-the floor: raw HNSW and raw full-text queries on the same partition.
+the floor: raw HNSW and raw full-text queries on the same partition. With
+``--incremental`` it also times new versions of the same tree where a few
+files changed, against the full build of the same command.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import resource
+import shutil
 import statistics
 import tempfile
 import time
@@ -137,6 +140,61 @@ def reindex_unchanged(repository: Repository) -> tuple[IndexRun, float]:
     started = time.perf_counter()
     run = run_index(run.pk)
     return run, time.perf_counter() - started
+
+
+@dataclass
+class IncrementalFigures:
+    runs: list[IndexRun]
+    seconds: list[float]
+    changed_files: list[str]
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(self.seconds)
+
+    def median_stage(self, stage: str) -> float:
+        return statistics.median(float(run.timings.get(stage, 0.0)) for run in self.runs)
+
+    def median_count(self, key: str) -> float:
+        return statistics.median(int(run.counts.get(key, 0)) for run in self.runs)
+
+
+def changed_versions(repository: Repository, tree: Path, runs: int = 3, changed: int = 3) -> IncrementalFigures:
+    """``runs`` new versions of ``tree``, one after another, each with the same ``changed`` Python files edited.
+
+    Every version differs from the one before it in those files only (a
+    function appended, another one each time), which is the incremental case:
+    the rest of the tree is carried over from the previous version.
+    """
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / tree.name
+        shutil.copytree(tree, copy, ignore=shutil.ignore_patterns("__pycache__"), symlinks=True)
+        python = sorted(p for p in copy.rglob("*.py") if p.is_file() and not p.is_symlink())
+        if not python:
+            raise ValueError(f"{tree} has no Python files to change")
+        picked = [python[i * len(python) // changed] for i in range(min(changed, len(python)))]
+        originals = {path: path.read_text(encoding="utf-8", errors="surrogateescape") for path in picked}
+        figures = IncrementalFigures(runs=[], seconds=[], changed_files=[p.relative_to(copy).as_posix() for p in picked])
+        for version in range(runs):
+            for path, text in originals.items():
+                path.write_text(
+                    f"{text}\n\ndef changed_in_version_{version}(value):\n    return value\n",
+                    encoding="utf-8", errors="surrogateescape",
+                )
+            with tempfile.TemporaryFile() as handle:
+                zip_directory(copy, handle)
+                handle.seek(0)
+                run = start_index_run(
+                    owner=repository.owner, name=repository.name, archive=handle,
+                    archive_name=f"{repository.name}.zip", defer=False,
+                )
+            started = time.perf_counter()
+            run = run_index(run.pk)
+            figures.seconds.append(time.perf_counter() - started)
+            if run.status != IndexRun.Status.READY:
+                raise RuntimeError(f"version {version + 1} failed: {run.error}")
+            figures.runs.append(run)
+    return figures
 
 
 def bench_queries(run: IndexRun, count: int, seed: int = 7) -> list[str]:

@@ -9,7 +9,6 @@ everything it built is dropped, so the previous version keeps serving.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import time
 from collections import Counter, defaultdict
@@ -122,8 +121,9 @@ def row_hash(item: ItemRow, embedder_name: str) -> str:
     digest = hashlib.blake2b(_ROW_HASH_SALT, digest_size=16)
     for part in (
         embedder_name, item.layer, item.path, f"{item.start_line}:{item.end_line}", item.title, item.content,
-        # Sorted keys: a restored analysis comes from jsonb, which does not keep key order.
-        json.dumps(item.metadata, sort_keys=True), item.qname, item.file_hash, item.embed_text,
+        # Sorted keys: a restored analysis comes from jsonb, which does not keep key order. (Any
+        # other difference in the repr, a tuple for a list, can only make a row be sent again.)
+        repr(sorted(item.metadata.items())), item.qname, item.file_hash, item.embed_text,
     ):
         data = part.encode("utf-8", "surrogatepass")
         digest.update(len(data).to_bytes(8, "little"))

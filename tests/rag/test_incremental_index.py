@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+import re
 
+from django.core.management import call_command
 from django.db import connection
 
 from rag.embeddings import ProviderEmbedder
 from rag.models import Edge, Entrypoint, IndexRun, SourceFile, Symbol
 from rag.services import run_index, search, start_index_run
+from tests.fixtures.projects import SHOPAPP
 from tests.rag.conftest import index_zip, make_zip
 
 PROJECT: dict[str, str] = {
@@ -134,3 +137,20 @@ def test_a_version_without_vectors_is_built_whole_and_the_next_one_computes_them
     full = index_zip(owner, make_zip(CHANGED), name="shop-full")
     assert again.counts["items_carried"] == 0
     _assert_same_version(again, full)
+
+
+def test_bench_index_times_incremental_versions_against_the_full_build(db, upload_dir, capsys):
+    call_command("bench_index", "--path", str(SHOPAPP), "--queries", "5", "--incremental", "--runs", "2", "--changed", "2")
+    out = capsys.readouterr().out
+
+    assert re.search(
+        r"incremental versions \(2 Python files changed each time, 2 runs\): median [\d.]+ s "
+        r"\(runs [\d.]+, [\d.]+\), [\d.]+x the full build above",
+        out,
+    )
+    assert "median per stage: extract" in out
+    carried = re.search(r"median items carried (\d+), sent (\d+); files carried (\d+) of (\d+)", out)
+    assert carried, out
+    items_carried, items_sent, files_carried, files = map(int, carried.groups())
+    assert items_carried > 0 and items_sent > 0
+    assert files_carried == files - 2

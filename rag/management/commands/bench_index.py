@@ -1,4 +1,4 @@
-"""python manage.py bench_index [--path DIR] [--queries 200] [--keep]"""
+"""python manage.py bench_index [--path DIR] [--queries 200] [--keep] [--reindex] [--incremental [--runs 3] [--changed 3]]"""
 
 from __future__ import annotations
 
@@ -21,8 +21,17 @@ class Command(BaseCommand):
         parser.add_argument("--queries", type=int, default=200)
         parser.add_argument("--keep", action="store_true", help="keep the benchmark repository afterwards")
         parser.add_argument("--reindex", action="store_true", help="also time a reindex of the unchanged tree")
+        parser.add_argument(
+            "--incremental", action="store_true",
+            help="also time new versions of the tree with a few files changed (median, and ratio to the full build)",
+        )
+        parser.add_argument("--runs", type=int, default=3, help="incremental versions to time (default 3)")
+        parser.add_argument("--changed", type=int, default=3, help="Python files changed in each incremental version")
 
-    def handle(self, *args, path: str | None, name: str, queries: int, keep: bool, reindex: bool, **options) -> None:
+    def handle(
+        self, *args, path: str | None, name: str, queries: int, keep: bool, reindex: bool, incremental: bool,
+        runs: int, changed: int, **options,
+    ) -> None:
         tree = Path(path) if path else benchmark.django_tree()
         if not tree.is_dir():
             raise CommandError(f"{tree} is not a directory")
@@ -53,6 +62,25 @@ class Command(BaseCommand):
                 + ", ".join(f"{stage} {s:.2f} s" for stage, s in again.stage_timings)
             )
             run = again
+        if incremental:
+            versions = benchmark.changed_versions(run.repository, tree, runs=max(runs, 1), changed=max(changed, 1))
+            median = versions.median_seconds
+            out(
+                f"incremental versions ({len(versions.changed_files)} Python files changed each time, "
+                f"{len(versions.runs)} runs): median {median:.2f} s "
+                f"(runs {', '.join(f'{s:.2f}' for s in versions.seconds)}), "
+                f"{median / figures.wall_seconds:.2f}x the full build above ({figures.wall_seconds:.2f} s)"
+            )
+            out(
+                "  median per stage: "
+                + ", ".join(f"{stage} {versions.median_stage(stage):.2f} s" for stage, _ in versions.runs[-1].stage_timings)
+            )
+            out(
+                f"  median items carried {versions.median_count('items_carried'):.0f}, sent "
+                f"{versions.median_count('items_sent'):.0f}; files carried {versions.median_count('files_carried'):.0f} "
+                f"of {versions.median_count('files'):.0f}; embeddings computed {versions.median_count('embeddings_computed'):.0f}"
+            )
+            run = versions.runs[-1]
         query_texts = benchmark.bench_queries(run, queries)
         latencies = benchmark.retrieval_latencies(run.repository, query_texts)
         out(f"retrieval over {len(query_texts)} queries (p50 / p95):")
