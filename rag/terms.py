@@ -138,6 +138,47 @@ def query_hints(query: str) -> QueryHints:
 TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\):")
 
 
+# One line of an environment report: ``numpy: 1.16.0``, ``LANG: en_US.UTF-8``, ``commit: None``,
+# ``requests==2.31.0``, ``pandas    1.0.5`` (pip list), ``python-bits: 64``; never an
+# assignment (``x = f(y)``).
+_REPORT_LINE = re.compile(
+    r"^\s*[\w.+\-]+(?::\s+|==|\s{2,})(?:[\w.+\-/]*\d\S*(?:\s.*)?|[^\s()\[\]]+(?:,\s*[^\s()\[\]]+)*)\s*$"
+)
+_REPORT_HEADING = re.compile(r"^\s*(?:#+\s*)?(?:[A-Za-z][\w ]{0,40}:|-{3,}|={3,}|INSTALLED VERSIONS|\[[^\]]*\])\s*$")
+# Reports are runs of at least this many such lines (two ``key: value`` lines can be prose or code).
+_REPORT_MIN_LINES = 4
+
+
+def without_environment_reports(text: str) -> str:
+    """``text`` without version and environment reports (``show_versions()``, ``pip list``, system info).
+
+    Issue texts often end with one: dozens of package names and versions that
+    say nothing about where the problem is, but match the files that print
+    such reports. A run of at least four report lines (blank lines and short
+    headings such as ``System:`` or ``Python deps:`` inside it allowed) is removed.
+    """
+    lines = text.splitlines()
+    keep = [True] * len(lines)
+    start = None
+    count = 0
+    for index, line in enumerate([*lines, "<end>"]):
+        is_report = index < len(lines) and bool(_REPORT_LINE.match(line))
+        is_filler = index < len(lines) and (not line.strip() or bool(_REPORT_HEADING.match(line)))
+        if is_report:
+            if start is None:
+                start = index
+            count += 1
+            last = index
+        elif is_filler and start is not None:
+            continue
+        else:
+            if start is not None and count >= _REPORT_MIN_LINES:
+                for covered in range(start, last + 1):
+                    keep[covered] = False
+            start, count = None, 0
+    return "\n".join(line for line, kept in zip(lines, keep) if kept)
+
+
 def lexical_words(query: str, limit: int = 32, *, repeats: bool = False) -> list[str]:
     """Distinct words of a query for an OR full-text query: identifiers split, stop words out.
 

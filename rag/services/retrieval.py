@@ -23,7 +23,7 @@ from django.db import connection
 
 from rag.embeddings import embedder_for_index
 from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS, IndexRun, Repository
-from rag.terms import QueryHints, lexical_words, query_hints
+from rag.terms import QueryHints, lexical_words, query_hints, without_environment_reports
 
 Mode = Literal["code", "docs", "auto"]
 DEFAULT_LIMIT = 8
@@ -73,6 +73,7 @@ class RankingParams:
     # Full-text scoring of items: "bm25" (IDF-weighted query words, length-normalised) or "ts_rank".
     lexical_scoring: str = "ts_rank"
     bm25_k1: float = 1.2
+    bm25_common_words: bool = False
     bm25_b: float = 0.75
     # Extra weight of a query word found in an item's title or qualified name (weight A).
     title_boost: float = 1.0
@@ -282,7 +283,7 @@ def _lexical_bm25(
     each word once for the whole file, normalised by the file's length: the
     whole-file ranking that BM25 baselines use, from the same postings.
     """
-    common = set(run.common_words or ())
+    common = set() if params.bm25_common_words else set(run.common_words or ())
     distinctive = [lexeme for lexeme in terms if lexeme not in common]
     if not distinctive:
         rows = _lexical(cursor, run, layers, path_regex, docs, list(terms), params)
@@ -444,8 +445,13 @@ def _symbol(
         add(cursor.fetchall(), params.dotted_tier)
     for frame in hints.frames[:20]:
         # Traceback paths are absolute on someone else's machine: the files
-        # sharing the longest path suffix with it are the ones meant.
-        paths = _matching_paths(cursor, run_id, frame.path, min_parts=1)
+        # sharing the longest path suffix with it are the ones meant. Below an
+        # installation folder the path is a module path, which must match whole
+        # (numpy's ``testing/utils.py`` is not this repository's ``utils.py``).
+        installed = _INSTALLED.split(frame.path.replace("\\", "/"))
+        wanted = installed[-1]
+        required = len([p for p in wanted.split("/") if p]) if len(installed) > 1 else 1
+        paths = _matching_paths(cursor, run_id, wanted, min_parts=required)
         if paths:
             cursor.execute(
                 f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) AND start_line <= %s AND end_line >= %s "
@@ -455,6 +461,9 @@ def _symbol(
             add(cursor.fetchall(), params.frame_tier)
     ranked = sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
     return [found[item_id] for item_id, _ in ranked[: params.candidates]]
+
+
+_INSTALLED = re.compile(r"/(?:site|dist)-packages/")
 
 
 def _like_escape(value: str) -> str:
@@ -602,11 +611,13 @@ def search(
     run = run or repository.active_run
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
-    hints = query_hints(query)
-    terms = query_terms(query, params.max_query_words)
+    # Version and environment reports pasted into issues say nothing about where the problem is.
+    matched_text = without_environment_reports(query) or query
+    hints = query_hints(matched_text)
+    terms = query_terms(matched_text, params.max_query_words)
     path_regex = glob_to_regex(path_glob) if path_glob else None
     notes: list[str] = []
-    vector = _query_vector(run, query, notes)
+    vector = _query_vector(run, matched_text, notes)
 
     results: list[SearchResult] = []
     used: tuple[str, ...] = ()
