@@ -78,6 +78,9 @@ class IndexRun(models.Model):
     job_id = models.BigIntegerField(null=True, blank=True)
     # The items partition exists and is attached; cleared when its rows are dropped.
     has_items = models.BooleanField(default=False)
+    # How the run's item rows were derived (rag.services.indexing.ITEM_FORMAT); a later run
+    # copies a file's chunk rows from this one only when it derives them the same way.
+    item_format = models.CharField(max_length=32, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

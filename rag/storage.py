@@ -38,6 +38,9 @@ _ITEM_TYPES = (
     "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
     "bool", "bool", "text", "text", "vector", "text", "text", "text",
 )
+# Columns ANALYZE leaves out: read, never filtered on (``metadata->>...`` filters get no
+# statistics from the column anyway).
+UNSAMPLED_COLUMNS = ("content", "metadata", "title_terms", "body_terms")
 # The tsvector of an item: titles (A) weigh more than bodies (B); *_terms hold
 # the parts of CamelCase and dotted identifiers, which PostgreSQL's parser keeps whole.
 SEARCH_EXPRESSION = (
@@ -107,6 +110,11 @@ def create_partition(run_id: int) -> None:
             f"ADD COLUMN search tsvector GENERATED ALWAYS AS ({SEARCH_EXPRESSION}) STORED"
         )
         cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_run CHECK (run_id = {int(run_id)})")
+        # No query filters on these large columns, and sampling them was about a third of ANALYZE.
+        cursor.execute(
+            f"ALTER TABLE {table} "
+            + ", ".join(f"ALTER COLUMN {column} SET STATISTICS 0" for column in UNSAMPLED_COLUMNS)
+        )
 
 
 def seal_partition(run_id: int) -> None:
@@ -146,6 +154,52 @@ def carry_items(from_run: int, to_run: int, row_hashes: Sequence[str]) -> int:
             [int(to_run), list(row_hashes)],
         )
         return cursor.rowcount
+
+
+def carry_file_items(from_run: int, to_run: int, paths: Sequence[str], layers: Sequence[str]) -> int:
+    """Copy every item of these paths in these layers from one run's table into another's, server-side.
+
+    For rows that depend on their file alone (a file's chunks): the caller
+    knows the file and the way its rows are derived are unchanged.
+    """
+    if not paths:
+        return 0
+    source, target = partition_name(from_run), partition_name(to_run)
+    columns = [c for c in ITEM_COLUMNS if c != "run_id"] + ["search"]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {target} (run_id, {', '.join(columns)}) SELECT %s, {', '.join(columns)} FROM {source} "
+            "WHERE layer = ANY(%s) AND path = ANY(%s)",
+            [int(to_run), list(layers), list(paths)],
+        )
+        return cursor.rowcount
+
+
+def layer_counts(run_id: int) -> dict[str, int]:
+    table = partition_name(run_id)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT layer, count(*) FROM {table} GROUP BY layer")
+        return dict(cursor.fetchall())
+
+
+def stored_analyses(run_id: int, paths: Iterable[str], *, without_chunks: bool = False) -> dict[str, Any]:
+    """path -> the stored per-file analysis (a dict), of a run's files among ``paths``.
+
+    ``without_chunks`` leaves the chunks (the bulk of it) out in the database
+    and gives an empty list in their place.
+    """
+    value = "analysis - 'chunks'" if without_chunks else "analysis"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT path, ({value})::text FROM rag_sourcefile WHERE run_id = %s AND path = ANY(%s) AND analysis IS NOT NULL",
+            [int(run_id), list(paths)],
+        )
+        stored = {path: json.loads(text) for path, text in cursor.fetchall()}
+    if without_chunks:
+        for analysis in stored.values():
+            if isinstance(analysis, dict):
+                analysis["chunks"] = []
+    return stored
 
 
 def carry_files(from_run: int, to_run: int, paths: Sequence[str]) -> int:

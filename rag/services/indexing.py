@@ -23,11 +23,11 @@ import numpy as np
 from django.utils import timezone
 
 from rag import storage, terms
-from rag.analysis import analyze_repository, file_analysis_from_dict, file_analysis_to_dict
+from rag.analysis import analyze_repository, extract_file, file_analysis_from_dict, file_analysis_to_dict
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError, extract_files
-from rag.models import LAYERS, STAGE_ORDER, IndexRun, Repository, SourceFile
+from rag.models import LAYERS, STAGE_ORDER, IndexRun, Repository
 from rag.services.repositories import RunCancelled, activate_index, drop_run_rows, prune_superseded
 from rag.terms import identifier_counts, looks_like_test_path, split_terms
 
@@ -44,6 +44,11 @@ ITEM_ROW_VERSION = 1
 _ROW_HASH_SALT = hashlib.blake2b(
     f"{ITEM_ROW_VERSION}\x00{storage.SEARCH_EXPRESSION}\x00".encode() + Path(terms.__file__).read_bytes()
 ).digest()
+# Recorded on each run: a file's chunk rows are copied whole from a run of the same format.
+ITEM_FORMAT = _ROW_HASH_SALT.hex()[:32]
+# The layers whose items come from a file's chunks alone (the per-file pass), so an
+# unchanged file has the same rows in them.
+CHUNK_LAYERS = ("C0_SOURCE_CHUNKS", "D0_DOCS")
 
 
 class IndexRunFailed(Exception):
@@ -180,8 +185,8 @@ def _entrypoint_title(entry: EntrypointRecord) -> str:
     return f"{prefix}{entry.route_or_command}{target}"
 
 
-def items_for_file(analysis: FileAnalysis, symbols_by_qname: dict[str, SymbolRecord]) -> list[ItemRow]:
-    """The retrievable items of one analysed file, every layer."""
+def chunk_items(analysis: FileAnalysis) -> list[ItemRow]:
+    """The items of a file's chunks (``CHUNK_LAYERS``)."""
     items: list[ItemRow] = []
     chunk: Chunk
     for chunk in analysis.chunks:
@@ -190,9 +195,15 @@ def items_for_file(analysis: FileAnalysis, symbols_by_qname: dict[str, SymbolRec
             ItemRow(
                 layer=chunk.layer, path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line,
                 title=chunk.title, content=chunk.content, metadata=dict(chunk.metadata), qname=qname,
-                embed_text=f"{chunk.title}\n{chunk.content}",
+                embed_text=f"{chunk.title}\n{chunk.content}", file_hash=analysis.content_hash,
             )
         )
+    return items
+
+
+def items_for_file(analysis: FileAnalysis, symbols_by_qname: dict[str, SymbolRecord]) -> list[ItemRow]:
+    """The retrievable items of one analysed file, every layer."""
+    items = chunk_items(analysis)
     for symbol in analysis.symbols:
         text = _symbol_text(symbol)
         items.append(
@@ -402,12 +413,18 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 )
         previous = _previous_ready_run(run.repository, run)
         with progress.stage("analyze", "analysing files") as step:
+            # Rows are carried only from a version whose vectors this embedder made (a
+            # version without vectors records no embedder).
+            carry_from = previous if previous is not None and previous.embedder == embedder.name else None
+            # Then the chunk rows of an unchanged file are copied whole, so its chunks
+            # are not even read back.
+            whole_files = carry_from is not None and carry_from.item_format == ITEM_FORMAT
             unchanged: set[str] = set()
             earlier: dict[str, FileAnalysis] = {}
             if previous is not None:
                 old_hashes = dict(previous.files.values_list("path", "content_hash"))
                 unchanged = {f.path for f in extraction.files if old_hashes.get(f.path) == f.content_hash}
-                for path, stored in SourceFile.objects.filter(run=previous, path__in=unchanged).values_list("path", "analysis"):
+                for path, stored in storage.stored_analyses(previous.pk, unchanged, without_chunks=whole_files).items():
                     restored = file_analysis_from_dict(stored) if stored else None
                     if restored is not None:
                         earlier[path] = restored
@@ -415,20 +432,14 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             analysis = analyze_repository({f.path: f.text for f in extraction.files}, previous=earlier)
             counts["files_reused"] = len(analysis.reused)
             files = analysis.files
+            chunks_carried_for = analysis.reused if whole_files else frozenset()
             counts["analysis_errors"] = sum(1 for fa in files.values() if fa.error)
             symbols_by_qname = {s.qname: s for fa in files.values() for s in fa.symbols}
             items: list[ItemRow] = []
             for fa in files.values():
                 items.extend(items_for_file(fa, symbols_by_qname))
-            # Rows are carried only from a version whose vectors this embedder made (a
-            # version without vectors records no embedder).
-            carry_from = previous if previous is not None and previous.embedder == embedder.name else None
             previous_hashes = storage.unique_row_hashes(carry_from.pk) if carry_from is not None else set()
             mark_carried(items, previous_hashes, embedder.name)
-            for layer in LAYERS:
-                counts[layer] = 0
-            for item in items:
-                counts[item.layer] += 1
         with progress.stage("embed", "embedding") as step:
             reuse: dict[str, Any] = {}
             if previous is not None and previous.embedder == embedder.name:
@@ -441,10 +452,18 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             except EmbeddingUnavailable as exc:
                 embedding_error = f"Embeddings failed, so this index answers with full-text and symbol search only: {exc}"
                 computed, reused = 0, 0
+                # Carried rows hold vectors; a version without any sends every row, the
+                # chunks of unchanged files (left unread) included.
+                texts = {f.path: f.text for f in extraction.files}
+                for path in sorted(chunks_carried_for):
+                    for item in chunk_items(extract_file(path, texts[path])):
+                        item.row_hash = row_hash(item, embedder.name)
+                        derive_columns(item, embedder.name)
+                        items.append(item)
+                chunks_carried_for = frozenset()
                 for item in items:
                     item.embedding = None
                     if item.carried:
-                        # Carried rows hold vectors; a version without any sends every row.
                         item.carried = False
                         derive_columns(item, embedder.name)
             counts["embeddings_computed"] = computed
@@ -473,10 +492,18 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 serialized = analyses.result()
             storage.seal_partition(run.pk)
             carried = [item.row_hash for item in items if item.carried]
-            counts["items_carried"] = storage.carry_items(previous.pk, run.pk, carried) if carried else 0
-            if counts["items_carried"] != len(carried):
+            carried_by_hash = storage.carry_items(previous.pk, run.pk, carried) if carried else 0
+            if carried_by_hash != len(carried):
                 raise IndexRunFailed("The previous index version changed while this one was built; run the indexing again.")
+            carried_chunks = (
+                storage.carry_file_items(previous.pk, run.pk, sorted(chunks_carried_for), CHUNK_LAYERS)
+                if chunks_carried_for else 0
+            )
+            # Every chunk item has a vector here (the previous version was embedded by this embedder).
+            counts["embeddings_reused"] += carried_chunks
+            counts["items_carried"] = carried_by_hash + carried_chunks
             counts["items"] = counts["items_sent"] + counts["items_carried"]
+            counts.update(dict.fromkeys(LAYERS, 0) | storage.layer_counts(run.pk))
             step(0.6)
             counts.update(_load_relational(run, extraction, files, serialized, previous, carried_files))
         with progress.stage("index", "building search indexes") as step:
@@ -484,7 +511,9 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             IndexRun.objects.filter(pk=run.pk).update(common_words=storage.common_lexemes(run.pk))
             storage.attach_partition(run.pk)
         progress.timings["total"] = round(time.perf_counter() - started, 3)
-        IndexRun.objects.filter(pk=run.pk).update(counts=counts, timings=progress.timings, has_items=True)
+        IndexRun.objects.filter(pk=run.pk).update(
+            counts=counts, timings=progress.timings, has_items=True, item_format=ITEM_FORMAT
+        )
         run = activate_index(run)
         prune_superseded(run.repository)
         return run

@@ -12,6 +12,7 @@ from rag.embeddings import ProviderEmbedder
 from rag.models import Edge, Entrypoint, IndexRun, SourceFile, Symbol
 from rag.services import run_index, search, start_index_run
 from tests.fixtures.projects import SHOPAPP
+from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
 from tests.rag.conftest import index_zip, make_zip
 
 PROJECT: dict[str, str] = {
@@ -137,6 +138,22 @@ def test_a_version_without_vectors_is_built_whole_and_the_next_one_computes_them
     full = index_zip(owner, make_zip(CHANGED), name="shop-full")
     assert again.counts["items_carried"] == 0
     _assert_same_version(again, full)
+
+
+def test_when_the_provider_fails_on_a_new_version_every_row_is_built_without_vectors(
+    fake_openai, settings, owner, upload_dir  # noqa: F811
+):
+    settings.LLM = {**settings.LLM, "AUDIT": False}
+    settings.RAG = {**settings.RAG, "EMBEDDER": "provider:openai"}
+    first = index_zip(owner, make_zip(PROJECT))
+    assert first.embedder == "provider:openai" and not first.embedding_error
+
+    fake_openai.script(*[Reply.error(503, "overloaded") for _ in range(40)], kind="embeddings")
+    lexical = index_zip(owner, make_zip(CHANGED))
+    full = index_zip(owner, make_zip(CHANGED), name="shop-full")
+    assert lexical.embedding_error and full.embedding_error
+    assert lexical.counts["items_carried"] == 0 and lexical.counts["files_carried"] == len(CHANGED) - 2
+    _assert_same_version(lexical, full)
 
 
 def test_bench_index_times_incremental_versions_against_the_full_build(db, upload_dir, capsys):
