@@ -79,6 +79,11 @@ SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}\b")
 # URL paths such as /shop/checkout or /orders/<int:pk>/ (at least one letter, not a file path).
 ROUTE = re.compile(r"(?<![\w.])(/(?:[A-Za-z0-9_\-.]+|<[^>\s]+>|\{[^}\s]+\})(?:/(?:[A-Za-z0-9_\-.]+|<[^>\s]+>|\{[^}\s]+\}))*/?)")
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
+# "for example" is prose: only words and paths that point at such folders count.
+EXAMPLE_WORDS = re.compile(
+    r"\b(?:tutorials?|galler(?:y|ies)|docs|documentation|benchmarks?)\b|\b(?:examples?|tutorials?|galler(?:y|ies)|docs?)/",
+    re.IGNORECASE,
+)
 TEST_WORDS = re.compile(r"\b(tests?|testing|pytest|unittest|test_\w+|\w+_test|fixtures?|conftest)\b", re.IGNORECASE)
 
 
@@ -99,6 +104,7 @@ class QueryHints:
     frames: list[TracebackFrame] = field(default_factory=list)
     routes: set[str] = field(default_factory=set)  # URL paths
     about_tests: bool = False
+    about_examples: bool = False
 
     @property
     def has_code(self) -> bool:
@@ -110,7 +116,7 @@ def _is_file_like(dotted: str) -> bool:
 
 
 def query_hints(query: str) -> QueryHints:
-    hints = QueryHints(about_tests=bool(TEST_WORDS.search(query)))
+    hints = QueryHints(about_tests=bool(TEST_WORDS.search(query)), about_examples=bool(EXAMPLE_WORDS.search(query)))
     for match in TRACEBACK_LINE.finditer(query):
         frame = TracebackFrame(match.group(1).replace("\\", "/"), int(match.group(2)), match.group(3))
         hints.frames.append(frame)

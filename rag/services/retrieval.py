@@ -52,6 +52,8 @@ class RankingParams:
     # Multiplier for items of files read as plain windows of lines (no parser knew their language:
     # configuration, data, vendored scripts) when searching code.
     window_weight: float = 1.0
+    # Multiplier for items under examples/, tutorials/, docs/, benchmarks/ ... when the query names none of them.
+    example_penalty: float = 1.0
     # Multiplier for items in test files when the query is not about tests.
     test_penalty: float = 0.4
     # Symbol-channel tiers (higher is stronger evidence).
@@ -270,7 +272,7 @@ def _lexical(
 
 def _lexical_bm25(
     cursor, run: IndexRun, layers, path_regex, docs: bool, terms: Mapping[str, QueryTerm], params: RankingParams,
-    penalize_tests: bool = True,
+    hints: QueryHints,
 ) -> tuple[list[tuple[int, str, bool]], list[str]]:
     """Items, and whole files, scored by BM25 over the query's distinctive words.
 
@@ -342,14 +344,14 @@ def _lexical_bm25(
     )
     file_lengths = {path: int(length or 0) for path, length in cursor.fetchall()}
     file_average = sum(file_lengths.values()) / len(file_lengths)
-    test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]} if penalize_tests else set()
+    test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]} if not hints.about_tests else set()
     fb = params.file_bm25_b
 
     def file_bm25(path: str) -> float:
         shape = k1 * (1 - fb + fb * file_lengths[path] / file_average)
         score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
         score *= params.test_penalty if path in test_files else 1.0
-        return score * (params.window_weight if path in window_files else 1.0)
+        return score * _path_prior(path, path in window_files, hints, params)
 
     files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
     return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
@@ -463,6 +465,18 @@ def _symbol(
     return [found[item_id] for item_id, _ in ranked[: params.candidates]]
 
 
+# Folders of examples, tutorials, documentation and benchmarks: code, but not the project's own.
+_AUXILIARY = re.compile(r"(?:^|/)(?:examples?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE)
+
+
+def _path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams) -> float:
+    """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``)."""
+    prior = params.window_weight if window else 1.0
+    if params.example_penalty != 1.0 and _AUXILIARY.search(path) and not hints.about_examples:
+        prior *= params.example_penalty
+    return prior
+
+
 _INSTALLED = re.compile(r"/(?:site|dist)-packages/")
 
 
@@ -528,9 +542,7 @@ def _search_group(
     with connection.cursor() as cursor:
         file_ranking: list[str] = []
         if params.lexical_scoring == "bm25":
-            lexical, file_ranking = _lexical_bm25(
-                cursor, run, layers, path_regex, docs, terms, params, penalize_tests=not hints.about_tests
-            )
+            lexical, file_ranking = _lexical_bm25(cursor, run, layers, path_regex, docs, terms, params, hints)
         else:
             lexical = _lexical(cursor, run, layers, path_regex, docs, list(terms), params)
         channels: dict[str, list[tuple[int, str, bool]]] = {
@@ -552,13 +564,13 @@ def _search_group(
                     ranks[item_id] = {"_prior": prior}
                 fused[item_id] += weights[channel] / (params.rrf_k + rank)
                 ranks[item_id][channel] = rank
-        if params.window_weight != 1.0 and fused and not docs:
+        if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
             cursor.execute(
-                "SELECT id FROM rag_item WHERE run_id = %s AND id = ANY(%s) AND metadata->>'chunk_type' = 'window'",
+                "SELECT id, path, metadata->>'chunk_type' = 'window' FROM rag_item WHERE run_id = %s AND id = ANY(%s)",
                 [run.pk, list(fused)],
             )
-            for (item_id,) in cursor.fetchall():
-                ranks[item_id]["_prior"] *= params.window_weight
+            for item_id, path, window in cursor.fetchall():
+                ranks[item_id]["_prior"] *= _path_prior(path, bool(window), hints, params)
         scored = sorted(((score * ranks[i].pop("_prior"), i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
         top = scored[:limit]
         # Only the items that make the cut are read in full (their content can be large).
