@@ -76,6 +76,12 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         return self
 
     def get_extra_info(self, info: str) -> Any:
+        closed = self._writer.transport.is_closing()
+        if info == "is_readable" and closed:
+            return True
+        if closed:
+            # A closed TLS transport has let go of its connection's details.
+            return None
         if info == "ssl_object":
             return self._writer.get_extra_info("ssl_object")
         if info == "client_addr":

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
 
 import httpx
 import pytest
+import trustme
 
 from llm.providers.transport import ProviderClient
 
@@ -15,13 +17,14 @@ from llm.providers.transport import ProviderClient
 class KeepAliveServer:
     """Answers every request with a small JSON body; counts connections, and may close each after one answer."""
 
-    def __init__(self, *, close_after_answer: bool = False) -> None:
+    def __init__(self, *, close_after_answer: bool = False, tls: ssl.SSLContext | None = None) -> None:
         self.close_after_answer = close_after_answer
+        self.tls = tls
         self.connections = 0
         self.server: asyncio.Server | None = None
 
     async def __aenter__(self) -> KeepAliveServer:
-        self.server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
+        self.server = await asyncio.start_server(self._connection, "127.0.0.1", 0, ssl=self.tls)
         return self
 
     async def __aexit__(self, *exc) -> None:
@@ -29,7 +32,8 @@ class KeepAliveServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/"
+        scheme = "https" if self.tls else "http"
+        return f"{scheme}://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/"
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -41,10 +45,20 @@ class KeepAliveServer:
                 await writer.drain()
                 if self.close_after_answer:
                     break
-        except (asyncio.IncompleteReadError, ConnectionError):
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
             pass
         finally:
             writer.close()
+
+
+def tls_pair() -> tuple[ssl.SSLContext, ssl.SSLContext]:
+    """A server context with a certificate for 127.0.0.1, and a client context that trusts it."""
+    authority = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("127.0.0.1").configure_cert(server_context)
+    client_context = ssl.create_default_context()
+    authority.configure_trust(client_context)
+    return server_context, client_context
 
 
 async def test_it_reuses_a_kept_alive_connection():
@@ -92,3 +106,36 @@ async def test_a_transport_passed_in_is_used_as_given():
     transport = httpx.MockTransport(lambda request: httpx.Response(200, json={"mocked": True}))
     async with ProviderClient(transport=transport) as client:
         assert (await client.get("http://provider.invalid/")).json() == {"mocked": True}
+
+
+async def test_it_speaks_tls_to_a_server_it_trusts_and_refuses_one_it_does_not():
+    server_context, trusting = tls_pair()
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nsecret")
+            await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0, ssl=server_context)
+    url = f"https://127.0.0.1:{server.sockets[0].getsockname()[1]}/"
+    try:
+        async with ProviderClient(verify=trusting) as client:
+            response = await client.get(url)
+        assert response.text == "secret"
+        async with ProviderClient() as client:
+            with pytest.raises(httpx.ConnectError):
+                await client.get(url)
+    finally:
+        server.close()
+
+
+async def test_it_reuses_a_kept_alive_tls_connection():
+    server_context, trusting = tls_pair()
+    async with KeepAliveServer(tls=server_context) as server, ProviderClient(verify=trusting) as client:
+        answers = [(await client.get(server.url)).json() for _ in range(3)]
+    assert answers == [{"connection": 1}] * 3
