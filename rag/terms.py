@@ -199,7 +199,8 @@ def lexical_words(query: str, limit: int = 32, *, repeats: bool = False) -> list
     for identifier in IDENTIFIER.findall(query):
         candidates = [identifier.lower()] if "." not in identifier and "_" not in identifier else []
         candidates += list(split_identifier(identifier))
-        for word in candidates:
+        # A plain word is its own only part: count it once per occurrence.
+        for word in dict.fromkeys(candidates):
             if len(word) < 2 or word in STOP_WORDS or word.isdigit():
                 continue
             if word not in seen:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,7 +25,12 @@ from django.db import connection
 
 from rag.embeddings import embedder_for_index
 from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS, IndexRun, Repository
-from rag.terms import QueryHints, lexical_words, query_hints, without_environment_reports
+from rag.terms import (
+    QueryHints,
+    lexical_words,
+    query_hints,
+    without_environment_reports,
+)
 
 Mode = Literal["code", "docs", "auto"]
 DEFAULT_LIMIT = 8
@@ -51,9 +58,9 @@ class RankingParams:
     )
     # Multiplier for items of files read as plain windows of lines (no parser knew their language:
     # configuration, data, vendored scripts) when searching code.
-    window_weight: float = 1.0
+    window_weight: float = 0.3
     # Multiplier for items under examples/, tutorials/, docs/, benchmarks/ ... when the query names none of them.
-    example_penalty: float = 1.0
+    example_penalty: float = 0.5
     # Multiplier for items in test files when the query is not about tests.
     test_penalty: float = 0.4
     # Symbol-channel tiers (higher is stronger evidence).
@@ -61,35 +68,44 @@ class RankingParams:
     dotted_tier: float = 3.0
     name_tier: float = 2.0
     path_tier: float = 1.0
-    # Distinct words of a query used for full text (long issue texts are cut here).
-    max_query_words: int = 48
+    # Distinct words of a query used for full text (long issue texts are cut here;
+    # SWE-bench Lite, 118 instances: 48 -> 64 words moved Acc@5 from 72.0 to 73.7%,
+    # 96 gave 74.6% at three times the cost of a search).
+    max_query_words: int = 64
     # When every word of a query is common in the index, this many of them are searched together (AND).
     common_fallback_words: int = 4
-    # At most this many full-text matches are ranked. Matches past the cap are
+    # Full-text scoring of items: "bm25" (each distinctive query word weighted by
+    # its rarity in the index, length-normalised) or "ts_rank" (PostgreSQL's
+    # ranking, which has no notion of a word's rarity).
+    lexical_scoring: str = "bm25"
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    # Also score the index's common words (those in more than 2% of its items); slower, and they weigh little.
+    bm25_common_words: bool = False
+    # A word's weight in an item: 1, plus title_boost when the item's title or qualified name
+    # (weight A) has it; or, with bm25_tf, PostgreSQL's rank of the item for that word alone,
+    # which also grows (and saturates) with the word's occurrences.
+    title_boost: float = 1.0
+    bm25_tf: bool = True
+    # Query words: extra weight per log of how often the query repeats a word, and for a word of its title.
+    query_repeat_boost: float = 0.5
+    query_title_boost: float = 0.0
+    # Items read per query word (bounds the cost of a word found in many items).
+    max_postings: int = 5000
+    # With "ts_rank", at most this many full-text matches are ranked. Matches past the cap are
     # dropped in table order, not by relevance, so a low cap loses the best
     # items of long queries on large repositories (SWE-bench Lite, 53 instances:
     # 3000 -> 20000 moved file Acc@1 from 39.6 to 54.7%, MRR 0.524 to 0.624).
     max_ranked: int = 20000
-    # Files: a file's score is the sum of its items' scores, the i-th best (0-based) weighted file_decay**i.
+    # Files: a file's score is the sum of its items' scores, the i-th best (0-based) weighted file_decay**i ...
     file_decay: float = 0.3
-    # Full-text scoring of items: "bm25" (IDF-weighted query words, length-normalised) or "ts_rank".
-    lexical_scoring: str = "ts_rank"
-    bm25_k1: float = 1.2
-    bm25_common_words: bool = False
-    bm25_b: float = 0.75
-    # Extra weight of a query word found in an item's title or qualified name (weight A).
-    title_boost: float = 1.0
-    # Query words: extra weight per log of how often the query repeats a word, and for a word of its title.
-    query_repeat_boost: float = 0.0
-    query_title_boost: float = 0.0
-    # Items read per query word (bounds the cost of a word found in many items).
-    max_postings: int = 5000
-    # Weight of the whole-file full-text ranking fused into the file ranking (0: off).
-    weight_file_lexical: float = 0.0
+    # ... plus weight_file_lexical / (file_rrf_k + rank) for its rank in the whole-file BM25 ranking
+    # (each word counted once per item of the file, normalised by the file's length with file_bm25_b).
+    weight_file_lexical: float = 0.3
     file_rrf_k: float = 10.0
-    file_bm25_b: float = 0.3
-    # Files of the whole-file ranking this deep are ranked even when no retrieved item is theirs.
-    file_only_depth: int = 0
+    file_bm25_b: float = 0.75
+    # Files this deep in the whole-file ranking are ranked even when no retrieved item is theirs.
+    file_only_depth: int = 10
 
 
 DEFAULT_PARAMS = RankingParams()
@@ -293,17 +309,22 @@ def _lexical_bm25(
     where, args = _filters(run.pk, layers, path_regex, docs)
     quoted = [_quote_lexeme(lexeme) for lexeme in distinctive]
     cursor.execute(
-        "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), i.search @@ CAST(q.lex || ':A' AS tsquery), "
-        "i.metadata->>'chunk_type' = 'window' "
+        "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), "
+        + (
+            "CAST(ts_rank(i.search, CAST(q.lex AS tsquery)) / %s AS float8), "
+            if params.bm25_tf
+            else "CAST(1 + %s * (i.search @@ CAST(q.lex || ':A' AS tsquery))::int AS float8), "
+        )
+        + "i.metadata->>'chunk_type' = 'window' "
         "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
         f"CROSS JOIN LATERAL (SELECT id, layer, is_test, path, search, metadata FROM rag_item WHERE {where} "
         "AND search @@ CAST(q.lex AS tsquery) LIMIT %s) i",
-        [quoted, *args, params.max_postings],
+        [_SINGLE_BODY_RANK if params.bm25_tf else params.title_boost, quoted, *args, params.max_postings],
     )
     postings = cursor.fetchall()
     if not postings:
         return [], []
-    total = _item_count(cursor, run, where, args)
+    total, file_lengths = _group_statistics(cursor, run.pk, tuple(layers), docs)
     frequency: dict[int, int] = {}
     for ord_, *_ in postings:
         frequency[ord_] = frequency.get(ord_, 0) + 1
@@ -314,41 +335,35 @@ def _lexical_bm25(
         idf[o] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
     lengths: dict[int, int] = {}
     info: dict[int, tuple[int, str, bool]] = {}
-    item_terms: dict[int, dict[int, bool]] = {}
+    # Per item and word: the word's weight in the item (see bm25_tf).
+    item_terms: dict[int, dict[int, float]] = {}
     # Per file and word: how many of the file's items have it (the file's term frequency, in chunks).
     file_terms: dict[str, dict[int, float]] = {}
     file_items: dict[str, set[int]] = {}
     window_files: set[str] = set()
-    for ord_, item_id, layer, is_test, path, length, in_title, window in postings:
+    for ord_, item_id, layer, is_test, path, length, weight, window in postings:
         if window:
             window_files.add(path)
         info[item_id] = (item_id, layer, is_test)
         lengths[item_id] = length
-        item_terms.setdefault(item_id, {})[ord_] = in_title
+        item_terms.setdefault(item_id, {})[ord_] = weight
         terms = file_terms.setdefault(path, {})
-        terms[ord_] = terms.get(ord_, 0.0) + 1.0 + params.title_boost * in_title
+        terms[ord_] = terms.get(ord_, 0.0) + weight
         file_items.setdefault(path, set()).add(item_id)
     k1, b = params.bm25_k1, params.bm25_b
 
-    def bm25(terms: dict[int, bool], length: float, average: float) -> float:
+    def bm25(terms: dict[int, float], length: float, average: float) -> float:
         norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / max(average, 1.0)))
-        return sum(idf[o] * (1 + params.title_boost * in_title) for o, in_title in terms.items()) * norm
+        return sum(idf[o] * weight for o, weight in terms.items()) * norm
 
     average = sum(lengths.values()) / len(lengths)
     scored = sorted(((bm25(terms, lengths[i], average), i) for i, terms in item_terms.items()), key=lambda p: (-p[0], p[1]))
-    # A file's length is all of its items' words, matched or not: a long vendored script or
-    # changelog matches many words only because it is long.
-    cursor.execute(
-        f"SELECT path, sum(length(search)) FROM rag_item WHERE {where} AND path = ANY(%s) GROUP BY path",
-        [*args, list(file_items)],
-    )
-    file_lengths = {path: int(length or 0) for path, length in cursor.fetchall()}
-    file_average = sum(file_lengths.values()) / len(file_lengths)
+    file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
     test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]} if not hints.about_tests else set()
     fb = params.file_bm25_b
 
     def file_bm25(path: str) -> float:
-        shape = k1 * (1 - fb + fb * file_lengths[path] / file_average)
+        shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
         score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
         score *= params.test_penalty if path in test_files else 1.0
         return score * _path_prior(path, path in window_files, hints, params)
@@ -357,9 +372,42 @@ def _lexical_bm25(
     return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
 
 
-def _item_count(cursor, run: IndexRun, where: str, args: list[Any]) -> int:
-    cursor.execute(f"SELECT count(*) FROM rag_item WHERE {where}", args)
-    return int(cursor.fetchone()[0])
+# ts_rank of an item with one occurrence of a word in its body (weight B 0.4 over its 1.645 normaliser).
+_SINGLE_BODY_RANK = 0.4 / 1.64493406685
+_STATISTICS: OrderedDict[tuple[int, tuple[str, ...], bool], tuple[int, dict[str, int]]] = OrderedDict()
+_STATISTICS_LOCK = threading.Lock()
+# Index versions whose statistics a process keeps (a few kilobytes each; versions never change).
+_STATISTICS_KEPT = 16
+
+
+def _group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -> tuple[int, dict[str, int]]:
+    """Items in a layer group of an index version, and each file's length (its items' words, matched or not).
+
+    A long vendored script or changelog matches many words only because it
+    is long; BM25 needs the lengths to tell. An index version never changes,
+    so the figures are computed once per process and version.
+    """
+    key = (run_id, tuple(sorted(layers)), docs)
+    with _STATISTICS_LOCK:
+        cached = _STATISTICS.get(key)
+        if cached is not None:
+            _STATISTICS.move_to_end(key)
+            return cached
+    cursor.execute(
+        "SELECT path, count(*), sum(length(search)) FROM rag_item WHERE run_id = %s AND is_doc = %s AND layer = ANY(%s) "
+        "GROUP BY path",
+        [run_id, docs, list(layers)],
+    )
+    total = 0
+    lengths: dict[str, int] = {}
+    for path, items, words in cursor.fetchall():
+        total += items
+        lengths[path] = int(words or 0)
+    with _STATISTICS_LOCK:
+        _STATISTICS[key] = (total, lengths)
+        while len(_STATISTICS) > _STATISTICS_KEPT:
+            _STATISTICS.popitem(last=False)
+    return total, lengths
 
 
 def _quote_lexeme(lexeme: str) -> str:

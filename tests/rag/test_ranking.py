@@ -1,0 +1,130 @@
+"""The ranking of issue-like queries: word rarity, the whole-file ranking, reports, frames and file kinds."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.models import IndexRun
+from rag.services import RankingParams, SearchResult, rank_files, search, search_files
+from rag.terms import without_environment_reports
+from tests.rag.conftest import index_zip, make_zip
+
+# The same three words everywhere but one rare word, plus code under examples/ and a plain-text
+# script; each test below is about one of them.
+PROJECT: dict[str, str] = {
+    "lib/__init__.py": "",
+    "lib/stream.py": (
+        '"""Token streams: a stream of tokens, read token by token."""\n'
+        "\n"
+        "\n"
+        "def read_stream(stream):\n"
+        '    """Read the stream of tokens: every token of the stream, one stream token at a time."""\n'
+        "    return [token for token in stream]\n"
+    ),
+    **{
+        f"lib/{name}.py": f'def {name}_tokens(stream):\n    """Tokens of a {name} stream."""\n    return list(stream)\n'
+        for name in ("lexer", "buffer", "reader", "socket", "pipe", "queue")
+    },
+    "lib/parser.py": (
+        "def parse_tokens(tokens):\n"
+        '    """Parse tokens; frobnicate each one first."""\n'
+        "    return [frobnicate(token) for token in tokens]\n"
+        "\n"
+        "\n"
+        "def frobnicate(token):\n"
+        "    return token\n"
+    ),
+    "lib/utils.py": "def flatten(rows):\n    out = []\n    for row in rows:\n        out.extend(row)\n    return out\n",
+    "lib/versions.py": (
+        "def show_versions():\n"
+        '    """Print setuptools, numpy and widgetlib versions."""\n'
+        "    print('setuptools numpy widgetlib')\n"
+    ),
+    "lib/colors.py": "def blend_palette(first, second):\n    return (first + second) / 2\n",
+    "examples/palettes.py": "def blend_palette(first, second):\n    return (first + second) / 2\n",
+    "scripts/configure": "# blend palette configure script\nblend_palette=yes\necho blend palette\n",
+    "tests/test_parser.py": "from lib.parser import parse_tokens\n\n\ndef test_parse():\n    assert parse_tokens([]) == []\n",
+}
+
+
+@pytest.fixture
+def project(owner, upload_dir):
+    run = index_zip(owner, make_zip(PROJECT), name="ranking")
+    assert run.status == IndexRun.Status.READY, run.error
+    return run.repository
+
+
+def files(repository, query: str, params: RankingParams | None = None) -> list[str]:
+    return [f.path for f in search_files(repository, query, params=params or RankingParams())]
+
+
+def test_a_rare_query_word_outweighs_words_found_everywhere(project):
+    query = "a stream of tokens, token by token, fails to frobnicate"
+
+    assert files(project, query)[0] == "lib/parser.py"
+    # PostgreSQL's own ranking has no notion of rarity: the file that repeats the common words wins.
+    assert files(project, query, RankingParams(lexical_scoring="ts_rank"))[0] == "lib/stream.py"
+
+
+def test_a_search_ranks_whole_files_too(project):
+    response = search(project, "frobnicate the tokens", mode="code", limit=5)
+    assert response.file_ranking[0] == "lib/parser.py"
+    assert set(response.file_ranking) <= set(PROJECT)
+
+
+def test_a_file_of_the_whole_file_ranking_is_ranked_even_without_a_retrieved_item():
+    item = SearchResult(id=1, path="a.py", layer="C0_SOURCE_CHUNKS", title="", content="", metadata={}, score=0.05,
+                        start_line=1, end_line=2)
+    params = RankingParams(weight_file_lexical=0.3, file_rrf_k=10, file_only_depth=2)
+
+    ranked = rank_files([item], params=params, file_ranking=["b.py", "a.py", "c.py"])
+
+    assert [f.path for f in ranked] == ["a.py", "b.py"]
+    assert ranked[0].score == pytest.approx(0.05 + 0.3 / 12)
+    assert ranked[1].best is None and ranked[1].score == pytest.approx(0.3 / 11)
+    assert [f.path for f in rank_files([item], params=params)] == ["a.py"]
+
+
+def test_an_environment_report_in_the_query_is_not_matched(project):
+    report = "numpy: 1.16.0\nsetuptools: 39.0.1\nwidgetlib: 2.0.1\nplatform: Linux-5.4-x86_64\nLANG: en_US.UTF-8\n"
+    question = "parse_tokens drops tokens"
+
+    assert files(project, f"{question}\n\n{report}") == files(project, question)
+    # The same report alone is all the query has, so it is searched: it names the versions module.
+    assert files(project, report)[0] == "lib/versions.py"
+
+
+def test_only_runs_of_report_lines_are_left_out_of_a_query():
+    code = "qs1 = qs.filter(name='a')\nqs2 = qs.filter(name='b')\nqs3 = qs1.union(qs2)\nqs4 = qs3.order_by('x')\n"
+    prose = "Note: the widget breaks.\nReason: unknown.\n"
+    report = "INSTALLED VERSIONS\n------------------\ncommit: None\npython: 3.8.3 (default, Jul 2 2020)\npandas: 1.0.5\nnumpy==1.18.5\n"
+
+    assert without_environment_reports(code) == code.rstrip("\n")
+    assert without_environment_reports(prose) == prose.rstrip("\n")
+    cleaned = without_environment_reports(f"Title\n{report}The end.")
+    assert "pandas" not in cleaned and "numpy" not in cleaned and "Title" in cleaned and "The end." in cleaned
+
+
+def test_a_traceback_frame_of_another_installed_package_does_not_name_a_file_of_the_same_name(project):
+    frame = 'Traceback (most recent call last):\n  File "/usr/lib/python3/site-packages/{}", line 3, in <module>\nValueError\n'
+
+    def framed(path: str) -> list[SearchResult]:
+        found = search(project, frame.format(path), mode="code", limit=20)
+        return [r for r in found if r.path == "lib/utils.py" and "symbol" in r.channels]
+
+    ours = framed("lib/utils.py")
+    assert ours and all(r.start_line <= 3 <= r.end_line for r in ours)
+    assert framed("numpy/utils.py") == []
+
+
+def test_examples_and_plain_text_windows_rank_below_the_projects_code(project):
+    found = files(project, "blend_palette returns the wrong colour")
+    assert found.index("lib/colors.py") < found.index("examples/palettes.py")
+
+    neutral = RankingParams(window_weight=1.0, example_penalty=1.0)
+    plain = {r.path: r.score for r in search(project, "blend_palette", mode="code", limit=20, params=neutral)}
+    weighted = {r.path: r.score for r in search(project, "blend_palette", mode="code", limit=20)}
+    assert weighted["scripts/configure"] < plain["scripts/configure"]
+    assert weighted["examples/palettes.py"] < plain["examples/palettes.py"]
+    asked = {r.path: r.score for r in search(project, "blend_palette in examples/palettes.py", mode="code", limit=20)}
+    assert asked["examples/palettes.py"] >= asked["lib/colors.py"] * 0.99
