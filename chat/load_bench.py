@@ -49,6 +49,8 @@ from llm.models import LLMCall
 TOKEN_FRAME = re.compile(r'<span hx-swap-oob="beforeend:#msg-\d+-body">(.*?)</span>', re.S)
 DONE_FRAME = re.compile(r'<article id="msg-\d+" class="msg msg-assistant[^"]*"[^>]*hx-swap-oob="true"')
 QUESTION = re.compile(r"load chat (\d+)")
+# The question of the warm-up chat, answered with one token.
+WARM_UP = "warm up"
 LOAD_USERNAME = "chat-load-bench"
 
 
@@ -152,7 +154,8 @@ class ScriptedModel:
             if match:
                 self.answers[int(match.group(1))] = record
             start = arrived + self.first_token_delay
-            for index in range(self.tokens):
+            count = 1 if WARM_UP in last_user else self.tokens
+            for index in range(count):
                 # Absolute schedule: the rate holds however long a write took.
                 delay = start + index * self.interval - time.perf_counter()
                 if delay > 0:
@@ -162,7 +165,7 @@ class ScriptedModel:
                     record.first_sent = time.perf_counter()
                 record.sent += 1
             await response.write(_chunk(None, "stop"))
-            await response.write(_chunk(None, usage={"prompt_tokens": 10, "completion_tokens": self.tokens, "total_tokens": 10 + self.tokens}))
+            await response.write(_chunk(None, usage={"prompt_tokens": 10, "completion_tokens": count, "total_tokens": 10 + count}))
         await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
         return response
@@ -239,6 +242,26 @@ async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: 
     finally:
         await ws.close()
     return result
+
+
+async def _warm_up(client, url: str, headers: dict[str, str], timeout: float) -> None:
+    """One question through the whole path before the measured chats: a fresh server process
+    pays its imports, first connections and prompt loads once (about 200 ms), which a
+    server that has been running does not add to a question."""
+    import aiohttp
+
+    ws = await client.ws_connect(url, headers=headers, max_msg_size=0)
+    try:
+        await ws.send_json({"action": "send", "text": WARM_UP})
+        deadline = time.perf_counter() + timeout
+        while True:
+            message = await ws.receive(timeout=max(0.1, deadline - time.perf_counter()))
+            if message.type != aiohttp.WSMsgType.TEXT:
+                raise RuntimeError(f"the warm-up chat ended without its answer: {message.type}")
+            if DONE_FRAME.search(message.data):
+                return
+    finally:
+        await ws.close()
 
 
 def _free_port() -> int:
@@ -410,12 +433,14 @@ def run_load(
     answers longer than the ramp, every chat streams at the same time once the
     last one has asked. ``conn_max_age`` > 0 starts the server with persistent database connections
     (through ``DATABASE_URL``); 0 keeps the product's default. ``pin`` splits the CPUs
-    between the server and this process (``CpuSplit``).
+    between the server and this process (``CpuSplit``). One warm-up chat asks first and is
+    not counted (``_warm_up``).
     """
     import aiohttp
 
     user, _ = get_user_model().objects.get_or_create(username=LOAD_USERNAME)
     sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}") for i in range(chats)]
+    warm = ChatSession.objects.create(owner=user, title="load warm-up")
     cookie = _login_cookie(user)
     cpus = CpuSplit.plan(pin)
     previous_cpus = os.sched_getaffinity(0) if cpus.load else None
@@ -435,6 +460,7 @@ def run_load(
             connected=0, total=chats, go=asyncio.Event(), gate=asyncio.Semaphore(CONNECTS_AT_ONCE), spacing=ramp / chats
         )
         async with aiohttp.ClientSession(connector=connector) as client:
+            await _warm_up(client, f"ws://127.0.0.1:{port}/ws/chats/{warm.pk}/", headers, timeout)
             tasks = [
                 asyncio.ensure_future(_chat(client, f"ws://127.0.0.1:{port}/ws/chats/{s.pk}/", headers, i, timeout, start))
                 for i, s in enumerate(sessions)
@@ -463,9 +489,10 @@ def run_load(
         model.stop()
         if previous_cpus is not None:
             os.sched_setaffinity(0, previous_cpus)
-        correlation_ids = [f"message:{pk}" for pk in Message.objects.filter(session__in=sessions).values_list("pk", flat=True)]
+        every = [*sessions, warm]
+        correlation_ids = [f"message:{pk}" for pk in Message.objects.filter(session__in=every).values_list("pk", flat=True)]
         LLMCall.objects.filter(correlation_id__in=correlation_ids).delete()
-        ChatSession.objects.filter(pk__in=[s.pk for s in sessions]).delete()
+        ChatSession.objects.filter(pk__in=[s.pk for s in every]).delete()
         SessionStore(session_key=cookie).delete()
 
     expected = [token(i) for i in range(tokens)]
