@@ -147,6 +147,9 @@ class IncrementalFigures:
     runs: list[IndexRun]
     seconds: list[float]
     changed_files: list[str]
+    # CPU seconds of this process and of its database backend, per run.
+    cpu_seconds: list[float] = field(default_factory=list)
+    backend_cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def median_seconds(self) -> float:
@@ -188,9 +191,15 @@ def changed_versions(repository: Repository, tree: Path, runs: int = 3, changed:
                     owner=repository.owner, name=repository.name, archive=handle,
                     archive_name=f"{repository.name}.zip", defer=False,
                 )
+            backend_before = _backend_cpu_seconds()
+            cpu_before = _own_cpu_seconds()
             started = time.perf_counter()
             run = run_index(run.pk)
             figures.seconds.append(time.perf_counter() - started)
+            figures.cpu_seconds.append(_own_cpu_seconds() - cpu_before)
+            backend_after = _backend_cpu_seconds()
+            if backend_before is not None and backend_after is not None:
+                figures.backend_cpu_seconds.append(backend_after - backend_before)
             if run.status != IndexRun.Status.READY:
                 raise RuntimeError(f"version {version + 1} failed: {run.error}")
             figures.runs.append(run)

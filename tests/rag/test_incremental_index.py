@@ -166,6 +166,7 @@ def test_bench_index_times_incremental_versions_against_the_full_build(db, uploa
         out,
     )
     assert "median per stage: extract" in out
+    assert re.search(r"median CPU time: this process [\d.]+ s, its database backend [\d.]+ s \(full build: ", out)
     carried = re.search(r"median items carried (\d+), sent (\d+); files carried (\d+) of (\d+)", out)
     assert carried, out
     items_carried, items_sent, files_carried, files = map(int, carried.groups())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import statistics
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -70,6 +71,15 @@ class Command(BaseCommand):
                 f"{len(versions.runs)} runs): median {median:.2f} s "
                 f"(runs {', '.join(f'{s:.2f}' for s in versions.seconds)}), "
                 f"{median / figures.wall_seconds:.2f}x the full build above ({figures.wall_seconds:.2f} s)"
+            )
+            backend = (
+                f"{statistics.median(versions.backend_cpu_seconds):.2f} s" if versions.backend_cpu_seconds else "n/a"
+            )
+            out(
+                f"  median CPU time: this process {statistics.median(versions.cpu_seconds):.2f} s, "
+                f"its database backend {backend} (full build: {figures.cpu_seconds:.2f} s and "
+                + ("n/a" if figures.backend_cpu_seconds is None else f"{figures.backend_cpu_seconds:.2f} s")
+                + ")"
             )
             out(
                 "  median per stage: "
