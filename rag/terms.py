@@ -155,15 +155,27 @@ _REPORT_HEADING = re.compile(r"^\s*(?:#+\s*)?(?:[A-Za-z][\w ]{0,40}:|-{3,}|={3,}
 _REPORT_MIN_LINES = 4
 
 
-def without_environment_reports(text: str) -> str:
-    """``text`` without version and environment reports (``show_versions()``, ``pip list``, system info).
+# Interactive interpreter banners (Python, IPython) and the prompts of console sessions.
+_BANNER_LINE = re.compile(
+    r"^\s*(?:Python \d+\.\d+\S*(?: .*)?|Type .?(?:copyright|help).*|IPython \d+\.\d+.*|(?:\?|%quickref|help|object\?)\s+->.*)$"
+)
+_PROMPT = re.compile(r"^(\s*)(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.(?=\s))", re.MULTILINE)
 
-    Issue texts often end with one: dozens of package names and versions that
-    say nothing about where the problem is, but match the files that print
-    such reports. A run of at least four report lines (blank lines and short
-    headings such as ``System:`` or ``Python deps:`` inside it allowed) is removed.
+
+def without_boilerplate(text: str) -> str:
+    """``text`` without what issue texts paste around the problem: reports, banners, prompts.
+
+    Version and environment reports (``show_versions()``, ``pip list``,
+    system info) list dozens of package names and versions that say nothing
+    about where the problem is, but match the files that print such reports:
+    a run of at least four report lines (blank lines and short headings such
+    as ``System:`` or ``Python deps:`` inside it allowed) is removed. So are
+    interpreter banners (``IPython 5.1.0 -- An enhanced Interactive Python``),
+    which match the project's own shell code, and console prompts
+    (``In [3]:``, ``Out[3]:``, ``>>>``), whose words would count as the query's.
     """
-    lines = text.splitlines()
+    text = _PROMPT.sub(r"\1", text)
+    lines = [line for line in text.splitlines() if not _BANNER_LINE.match(line)]
     keep = [True] * len(lines)
     start = None
     count = 0

@@ -29,7 +29,7 @@ from rag.terms import (
     QueryHints,
     lexical_words,
     query_hints,
-    without_environment_reports,
+    without_boilerplate,
 )
 
 Mode = Literal["code", "docs", "auto"]
@@ -672,7 +672,7 @@ def search(
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
     # Version and environment reports pasted into issues say nothing about where the problem is.
-    matched_text = without_environment_reports(query) or query
+    matched_text = without_boilerplate(query) or query
     hints = query_hints(matched_text)
     terms = query_terms(matched_text, params.max_query_words)
     path_regex = glob_to_regex(path_glob) if path_glob else None

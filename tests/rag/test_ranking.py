@@ -6,7 +6,7 @@ import pytest
 
 from rag.models import IndexRun
 from rag.services import RankingParams, SearchResult, rank_files, search, search_files
-from rag.terms import without_environment_reports
+from rag.terms import without_boilerplate
 from tests.rag.conftest import index_zip, make_zip
 
 # The same three words everywhere but one rare word, plus code under examples/ and a plain-text
@@ -94,14 +94,30 @@ def test_an_environment_report_in_the_query_is_not_matched(project):
     assert files(project, report)[0] == "lib/versions.py"
 
 
+def test_interpreter_banners_and_prompts_are_left_out_of_a_query():
+    session = (
+        "IPython 5.1.0 -- An enhanced Interactive Python.\n"
+        "?         -> Introduction and overview of IPython's features.\n"
+        "In [2]: bug.subs(a, 1).apart(t)\n"
+        "Out[2]: -a*t\n"
+        ">>> expand(x)\n"
+    )
+
+    cleaned = without_boilerplate(session)
+
+    assert "IPython" not in cleaned and "Introduction" not in cleaned
+    assert "In [" not in cleaned and "Out[" not in cleaned and ">>>" not in cleaned
+    assert "bug.subs(a, 1).apart(t)" in cleaned and "-a*t" in cleaned and "expand(x)" in cleaned
+
+
 def test_only_runs_of_report_lines_are_left_out_of_a_query():
     code = "qs1 = qs.filter(name='a')\nqs2 = qs.filter(name='b')\nqs3 = qs1.union(qs2)\nqs4 = qs3.order_by('x')\n"
     prose = "Note: the widget breaks.\nReason: unknown.\n"
     report = "INSTALLED VERSIONS\n------------------\ncommit: None\npython: 3.8.3 (default, Jul 2 2020)\npandas: 1.0.5\nnumpy==1.18.5\n"
 
-    assert without_environment_reports(code) == code.rstrip("\n")
-    assert without_environment_reports(prose) == prose.rstrip("\n")
-    cleaned = without_environment_reports(f"Title\n{report}The end.")
+    assert without_boilerplate(code) == code.rstrip("\n")
+    assert without_boilerplate(prose) == prose.rstrip("\n")
+    cleaned = without_boilerplate(f"Title\n{report}The end.")
     assert "pandas" not in cleaned and "numpy" not in cleaned and "Title" in cleaned and "The end." in cleaned
 
 
