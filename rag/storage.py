@@ -13,7 +13,7 @@ expression index on ``embedding::vector(N)``; queries use the same cast.
 
 A new version of a repository where few files changed copies the rows that
 did not change from the previous version's table, inside the server
-(``carry_items``, ``carry_files``), instead of sending them again. ``search``
+(``carry_items``, ``carry_file_items``, ``carry_files``), instead of sending them again. ``search``
 is a plain column of ``rag_item`` for that reason: a detached table computes it
 for the rows sent with COPY (it is created as a generated column there), then
 the expression is dropped (values stay) and carried rows keep the tsvector
@@ -38,6 +38,8 @@ _ITEM_TYPES = (
     "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
     "bool", "bool", "text", "text", "vector", "text", "text", "text",
 )
+# What a carried row keeps from the previous version: everything but id and run_id.
+_CARRIED_COLUMNS = ", ".join([c for c in ITEM_COLUMNS if c != "run_id"] + ["search"])
 # Columns ANALYZE leaves out: read, never filtered on (``metadata->>...`` filters get no
 # statistics from the column anyway).
 UNSAMPLED_COLUMNS = ("content", "metadata", "title_terms", "body_terms")
@@ -145,12 +147,10 @@ def carry_items(from_run: int, to_run: int, row_hashes: Sequence[str]) -> int:
     if not row_hashes:
         return 0
     source, target = partition_name(from_run), partition_name(to_run)
-    columns = [c for c in ITEM_COLUMNS if c != "run_id"] + ["search"]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {target} (run_id, {', '.join(columns)}) "
-            f"SELECT %s, {', '.join(f's.{c}' for c in columns)} FROM {source} s "
-            f"JOIN unnest(%s::text[]) AS carried(row_hash) ON s.row_hash = carried.row_hash",
+            f"INSERT INTO {target} (run_id, {_CARRIED_COLUMNS}) SELECT %s, {_CARRIED_COLUMNS} FROM {source} "
+            "WHERE row_hash IN (SELECT unnest(%s::text[]))",
             [int(to_run), list(row_hashes)],
         )
         return cursor.rowcount
@@ -165,10 +165,9 @@ def carry_file_items(from_run: int, to_run: int, paths: Sequence[str], layers: S
     if not paths:
         return 0
     source, target = partition_name(from_run), partition_name(to_run)
-    columns = [c for c in ITEM_COLUMNS if c != "run_id"] + ["search"]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {target} (run_id, {', '.join(columns)}) SELECT %s, {', '.join(columns)} FROM {source} "
+            f"INSERT INTO {target} (run_id, {_CARRIED_COLUMNS}) SELECT %s, {_CARRIED_COLUMNS} FROM {source} "
             "WHERE layer = ANY(%s) AND path = ANY(%s)",
             [int(to_run), list(layers), list(paths)],
         )
