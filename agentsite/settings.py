@@ -197,6 +197,8 @@ LOGGING = {
 LLM = {
     "PROVIDER": env_choice("LLM_PROVIDER", "auto", ("auto", "offline", "gigachat", "openai", "gemini")),
     "PROMPTS_DIR": env_str("AGENT_PROMPTS_DIR", str(BASE_DIR / "llm" / "prompts")),
+    # Prompt lookups cached per process (0: off); a save empties the saving process's cache at once.
+    "PROMPT_CACHE_SECONDS": env_float("LLM_PROMPT_CACHE_SECONDS", 30.0, minimum=0.0),
     "AUDIT_DIR": env_str("LLM_AUDIT_DIR"),
     "REQUEST_TIMEOUT": env_float("LLM_REQUEST_TIMEOUT", 90.0, minimum=1.0),
     "MAX_RETRIES": env_int("LLM_MAX_RETRIES", 3, minimum=0, maximum=10),

@@ -9,18 +9,31 @@ degrades an answer instead of failing a turn.
 
 ``get_prompt`` reads the database: call it from sync code or through
 ``aget_prompt``.
+
+Lookups are cached per process for ``settings.LLM["PROMPT_CACHE_SECONDS"]``
+(0: no cache): a question needs several prompts, and each database read
+would be a trip through the single database thread of an ASGI server. Saving
+or deleting a ``Prompt`` empties the cache of the process that saved it (again
+when the transaction commits); other processes see the change within the
+cache time. A read inside a transaction is not cached, since the transaction
+may still roll back.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.db import connection, transaction
+from django.db.models.signals import post_delete, post_migrate, post_save
 
 logger = logging.getLogger("llm")
 
@@ -60,10 +73,64 @@ def file_names() -> list[str]:
     return sorted(path.stem for path in prompts_dir().glob("*.txt") if NAME_PATTERN.match(path.stem))
 
 
-def get_prompt(name: str) -> PromptText:
+class _PromptCache:
+    """Looked-up prompts by (prompts folder, name), each with the time it was read."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], tuple[float, PromptText]] = {}
+        self._lock = threading.Lock()
+        # Bumped by every clear: a read that started before a clear must not be cached after it.
+        self.generation = 0
+
+    def get(self, key: tuple[str, str], max_age: float) -> PromptText | None:
+        entry = self._entries.get(key)
+        if entry is None or time.monotonic() - entry[0] >= max_age:
+            return None
+        return entry[1]
+
+    def put(self, key: tuple[str, str], prompt: PromptText, *, read_at: float, generation: int) -> None:
+        with self._lock:
+            if generation == self.generation:
+                self._entries[key] = (read_at, prompt)
+
+    def clear(self) -> None:
+        with self._lock:
+            self.generation += 1
+            self._entries.clear()
+
+
+_cache = _PromptCache()
+
+
+def _cache_seconds() -> float:
+    return float(settings.LLM.get("PROMPT_CACHE_SECONDS", 0))
+
+
+def _cache_key(name: str) -> tuple[str, str]:
+    return (str(prompts_dir()), name)
+
+
+def clear_cache(**_: object) -> None:
+    """Forget every cached prompt of this process (also a signal receiver)."""
+    _cache.clear()
+
+
+def _prompt_changed(**_: object) -> None:
+    _cache.clear()
+    # A save inside a transaction: a concurrent read before the commit still sees the old row.
+    transaction.on_commit(_cache.clear)
+
+
+post_save.connect(_prompt_changed, sender="llm.Prompt", dispatch_uid="llm.prompts.saved")
+post_delete.connect(_prompt_changed, sender="llm.Prompt", dispatch_uid="llm.prompts.deleted")
+setting_changed.connect(clear_cache, dispatch_uid="llm.prompts.settings")
+# A flush (as between database tests) deletes rows without delete signals and ends with post_migrate.
+post_migrate.connect(clear_cache, dispatch_uid="llm.prompts.migrated")
+
+
+def _read_prompt(name: str) -> PromptText:
     from llm.models import Prompt
 
-    _check_name(name)
     override = Prompt.objects.filter(name=name, overridden=True).only("text", "version").first()
     if override is not None:
         return PromptText(name=name, text=override.text, version=override.version, source="admin")
@@ -74,7 +141,28 @@ def get_prompt(name: str) -> PromptText:
     return PromptText(name=name, text=FALLBACK_TEXT, version=None, source="fallback")
 
 
+def _cached(name: str) -> PromptText | None:
+    _check_name(name)
+    max_age = _cache_seconds()
+    return _cache.get(_cache_key(name), max_age) if max_age > 0 else None
+
+
+def get_prompt(name: str) -> PromptText:
+    cached = _cached(name)
+    if cached is not None:
+        return cached
+    generation, read_at = _cache.generation, time.monotonic()
+    prompt = _read_prompt(name)
+    if _cache_seconds() > 0 and not connection.in_atomic_block:
+        _cache.put(_cache_key(name), prompt, read_at=read_at, generation=generation)
+    return prompt
+
+
 async def aget_prompt(name: str) -> PromptText:
+    """``get_prompt`` from async code; a cached prompt comes back without a trip to the database thread."""
+    cached = _cached(name)
+    if cached is not None:
+        return cached
     return await sync_to_async(get_prompt, thread_sensitive=True)(name)
 
 
