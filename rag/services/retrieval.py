@@ -68,6 +68,8 @@ class RankingParams:
     dotted_tier: float = 3.0
     name_tier: float = 2.0
     path_tier: float = 1.0
+    # Leave reports, interpreter banners and console prompts pasted into a query out of matching.
+    strip_boilerplate: bool = True
     # Distinct words of a query used for full text (long issue texts are cut here;
     # SWE-bench Lite, 118 instances: 48 -> 64 words moved Acc@5 from 72.0 to 73.7%,
     # 96 gave 74.6% at three times the cost of a search).
@@ -295,11 +297,11 @@ def _lexical_bm25(
     Each distinctive word is looked up on its own (the GIN index, at most
     ``max_postings`` items a word); a word's weight is its inverse document
     frequency in this index, so one rare identifier outweighs several
-    everyday words, which ``ts_rank`` cannot tell apart. Term frequency is
-    taken as one per item (chunks are short; what matters is which words an
-    item has) and scores are normalised by item length. A file's score counts
-    each word once for the whole file, normalised by the file's length: the
-    whole-file ranking that BM25 baselines use, from the same postings.
+    everyday words, which ``ts_rank`` cannot tell apart. A word's weight in an
+    item is PostgreSQL's rank of the item for that word alone (see
+    ``bm25_tf``), and scores are normalised by item length. A file's score
+    counts a word once per item of the file that has it, normalised by the
+    file's length: the whole-file ranking of BM25 baselines, from the same postings.
     """
     common = set() if params.bm25_common_words else set(run.common_words or ())
     distinctive = [lexeme for lexeme in terms if lexeme not in common]
@@ -311,20 +313,20 @@ def _lexical_bm25(
     cursor.execute(
         "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), "
         + (
-            "CAST(ts_rank(i.search, CAST(q.lex AS tsquery)) / %s AS float8), "
+            "CAST(ts_rank(i.search, CAST(q.lex AS tsquery)) / %s AS float8) "
             if params.bm25_tf
-            else "CAST(1 + %s * (i.search @@ CAST(q.lex || ':A' AS tsquery))::int AS float8), "
+            else "CAST(1 + %s * (i.search @@ CAST(q.lex || ':A' AS tsquery))::int AS float8) "
         )
-        + "i.metadata->>'chunk_type' = 'window' "
-        "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
-        f"CROSS JOIN LATERAL (SELECT id, layer, is_test, path, search, metadata FROM rag_item WHERE {where} "
+        + "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
+        f"CROSS JOIN LATERAL (SELECT id, layer, is_test, path, search FROM rag_item WHERE {where} "
         "AND search @@ CAST(q.lex AS tsquery) LIMIT %s) i",
         [_SINGLE_BODY_RANK if params.bm25_tf else params.title_boost, quoted, *args, params.max_postings],
     )
     postings = cursor.fetchall()
     if not postings:
         return [], []
-    total, file_lengths = _group_statistics(cursor, run.pk, tuple(layers), docs)
+    statistics = _group_statistics(cursor, run.pk, tuple(layers), docs)
+    total, file_lengths = statistics.items, statistics.file_lengths
     frequency: dict[int, int] = {}
     for ord_, *_ in postings:
         frequency[ord_] = frequency.get(ord_, 0) + 1
@@ -340,10 +342,7 @@ def _lexical_bm25(
     # Per file and word: how many of the file's items have it (the file's term frequency, in chunks).
     file_terms: dict[str, dict[int, float]] = {}
     file_items: dict[str, set[int]] = {}
-    window_files: set[str] = set()
-    for ord_, item_id, layer, is_test, path, length, weight, window in postings:
-        if window:
-            window_files.add(path)
+    for ord_, item_id, layer, is_test, path, length, weight in postings:
         info[item_id] = (item_id, layer, is_test)
         lengths[item_id] = length
         item_terms.setdefault(item_id, {})[ord_] = weight
@@ -366,7 +365,7 @@ def _lexical_bm25(
         shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
         score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
         score *= params.test_penalty if path in test_files else 1.0
-        return score * _path_prior(path, path in window_files, hints, params)
+        return score * _path_prior(path, path in statistics.window_files, hints, params)
 
     files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
     return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
@@ -374,18 +373,28 @@ def _lexical_bm25(
 
 # ts_rank of an item with one occurrence of a word in its body (weight B 0.4 over its 1.645 normaliser).
 _SINGLE_BODY_RANK = 0.4 / 1.64493406685
-_STATISTICS: OrderedDict[tuple[int, tuple[str, ...], bool], tuple[int, dict[str, int]]] = OrderedDict()
+@dataclass(frozen=True)
+class GroupStatistics:
+    """What BM25 and the priors need to know about a layer group of an index version as a whole."""
+
+    items: int
+    # A file's length: its items' words, matched or not.
+    file_lengths: dict[str, int]
+    # Files read as plain windows of lines (no parser knew their language).
+    window_files: frozenset[str]
+
+
+_STATISTICS: OrderedDict[tuple[int, tuple[str, ...], bool], GroupStatistics] = OrderedDict()
 _STATISTICS_LOCK = threading.Lock()
-# Index versions whose statistics a process keeps (a few kilobytes each; versions never change).
+# Index versions whose statistics a process keeps (a few hundred kilobytes each at most; versions never change).
 _STATISTICS_KEPT = 16
 
 
-def _group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -> tuple[int, dict[str, int]]:
-    """Items in a layer group of an index version, and each file's length (its items' words, matched or not).
+def _group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -> GroupStatistics:
+    """The statistics of a layer group of an index version, computed once per process and version.
 
     A long vendored script or changelog matches many words only because it
-    is long; BM25 needs the lengths to tell. An index version never changes,
-    so the figures are computed once per process and version.
+    is long: BM25 needs the lengths to tell.
     """
     key = (run_id, tuple(sorted(layers)), docs)
     with _STATISTICS_LOCK:
@@ -394,20 +403,24 @@ def _group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) 
             _STATISTICS.move_to_end(key)
             return cached
     cursor.execute(
-        "SELECT path, count(*), sum(length(search)) FROM rag_item WHERE run_id = %s AND is_doc = %s AND layer = ANY(%s) "
-        "GROUP BY path",
+        "SELECT path, count(*), sum(length(search)), bool_or(metadata->>'chunk_type' = 'window') FROM rag_item "
+        "WHERE run_id = %s AND is_doc = %s AND layer = ANY(%s) GROUP BY path",
         [run_id, docs, list(layers)],
     )
     total = 0
     lengths: dict[str, int] = {}
-    for path, items, words in cursor.fetchall():
+    windows: set[str] = set()
+    for path, items, words, window in cursor.fetchall():
         total += items
         lengths[path] = int(words or 0)
+        if window:
+            windows.add(path)
+    statistics = GroupStatistics(items=total, file_lengths=lengths, window_files=frozenset(windows))
     with _STATISTICS_LOCK:
-        _STATISTICS[key] = (total, lengths)
+        _STATISTICS[key] = statistics
         while len(_STATISTICS) > _STATISTICS_KEPT:
             _STATISTICS.popitem(last=False)
-    return total, lengths
+    return statistics
 
 
 def _quote_lexeme(lexeme: str) -> str:
@@ -613,12 +626,10 @@ def _search_group(
                 fused[item_id] += weights[channel] / (params.rrf_k + rank)
                 ranks[item_id][channel] = rank
         if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
-            cursor.execute(
-                "SELECT id, path, metadata->>'chunk_type' = 'window' FROM rag_item WHERE run_id = %s AND id = ANY(%s)",
-                [run.pk, list(fused)],
-            )
-            for item_id, path, window in cursor.fetchall():
-                ranks[item_id]["_prior"] *= _path_prior(path, bool(window), hints, params)
+            windows = _group_statistics(cursor, run.pk, tuple(layers), docs).window_files
+            cursor.execute("SELECT id, path FROM rag_item WHERE run_id = %s AND id = ANY(%s)", [run.pk, list(fused)])
+            for item_id, path in cursor.fetchall():
+                ranks[item_id]["_prior"] *= _path_prior(path, path in windows, hints, params)
         scored = sorted(((score * ranks[i].pop("_prior"), i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
         top = scored[:limit]
         # Only the items that make the cut are read in full (their content can be large).
@@ -672,7 +683,7 @@ def search(
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
     # Version and environment reports pasted into issues say nothing about where the problem is.
-    matched_text = without_boilerplate(query) or query
+    matched_text = (without_boilerplate(query) or query) if params.strip_boilerplate else query
     hints = query_hints(matched_text)
     terms = query_terms(matched_text, params.max_query_words)
     path_regex = glob_to_regex(path_glob) if path_glob else None
