@@ -220,12 +220,15 @@ def _step_record(event) -> dict[str, Any]:
     return {"node": event.node, "depth": event.depth, "duration_ms": event.duration_ms, "detail": dict(event.detail)}
 
 
+async def _append_text(generation: Generation, text: str) -> None:
+    seq = generation.append(text)
+    await REGISTRY.broadcast(generation.session_id, Frame(frames.token(generation.message_id, text), generation.message_id, seq))
+
+
 async def _handle(generation: Generation, event: AgentEvent) -> None:
     """Apply one event of the turn."""
     if event.type == "text" and event.text:
-        seq = generation.append(event.text)
-        html = frames.token(generation.message_id, event.text)
-        await _broadcast(generation.session_id, html, message_id=generation.message_id, seq=seq)
+        await _append_text(generation, event.text)
     elif event.type == "intent":
         generation.intent = event.intent or ""
         await _broadcast(generation.session_id, frames.step(generation.message_id, intent=generation.intent))
@@ -263,7 +266,8 @@ def _agent_runner(turn: TurnInput) -> TurnRunner:
 async def _apply(generation: Generation, chunk: TurnChunk) -> None:
     """Apply one chunk of the conversation manager's stream."""
     if chunk.text:
-        await _handle(generation, AgentEvent(type="text", text=chunk.text))
+        # The per-token path: straight to the pages, no event object in between.
+        await _append_text(generation, chunk.text)
     if chunk.event is not None:
         # The agent's other events; its "done" is not the end: the final chunk is.
         await _handle(generation, chunk.event)

@@ -154,6 +154,10 @@ class TurnChunk:
     structured: Mapping[str, Any] | None = None
 
 
+# Queued after a turn's task is done (see ``process_user_turn``).
+_TURN_ENDED: Any = TurnChunk(is_final=True, error="the turn ended without a final chunk")
+
+
 @dataclass
 class _Turn:
     text: str
@@ -268,22 +272,17 @@ class ConversationManager:
         if self.structured_mode:
             turn.parser = structured.StructuredAnswerParser()
         task = asyncio.create_task(self._run_turn(turn, runner or self.runner), name=f"conversation-turn:{self.session_key}")
+        # The task's last act is queueing the final chunk; this marker follows it, so a turn that
+        # ended without one (cancelled before it started, or a bug) still wakes the loop below.
+        # One plain queue read per chunk: no task or wait is created while chunks keep coming.
+        task.add_done_callback(lambda _: turn.queue.put_nowait(_TURN_ENDED))
         self._current = task
         try:
             while True:
-                if turn.queue.empty() and task.done():
-                    # The turn ended without its final chunk: only a bug gets here; surface it.
+                chunk = await turn.queue.get()
+                if chunk is _TURN_ENDED:
                     task.result()
                     raise RuntimeError("the turn ended without a final chunk")
-                getter = asyncio.ensure_future(turn.queue.get())
-                try:
-                    await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    if not getter.done():
-                        getter.cancel()
-                if getter.cancelled() or not getter.done():
-                    continue
-                chunk = getter.result()
                 yield chunk
                 if chunk.is_final:
                     return

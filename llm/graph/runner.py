@@ -248,7 +248,8 @@ class _Run:
     async def publish(self, sinks: list[Callable[[Any], Awaitable[None] | None]], item: object) -> None:
         for sink in sinks:
             outcome = sink(item)
-            if inspect.isawaitable(outcome):
+            # Most sinks are plain functions (a queue's put_nowait); skip the awaitable check for them.
+            if outcome is not None and inspect.isawaitable(outcome):
                 await outcome
 
 
