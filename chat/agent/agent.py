@@ -85,7 +85,7 @@ def _project(turn: TurnInput, config: AgentConfig, provider: Provider) -> _Proje
 
 
 def prepare_turn(turn: TurnInput, provider: Provider | None = None) -> Prepared:
-    """The services and the first context of a turn (reads the database)."""
+    """The services and the first context of a turn (reads the database when the chat has a repository)."""
     provider = provider or get_provider()
     config = AgentConfig.from_settings()
     project = _project(turn, config, provider)
@@ -133,7 +133,11 @@ def _closing_events(services: TurnServices) -> list[AgentEvent]:
 
 async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> AsyncIterator[AgentEvent]:
     """Run one turn through the agent graph and stream what happens."""
-    prepared = await sync_to_async(prepare_turn, thread_sensitive=True)(turn, provider)
+    if turn.repository_id is None:
+        # Nothing to read from the database: no trip through its (single, shared) thread.
+        prepared = prepare_turn(turn, provider)
+    else:
+        prepared = await sync_to_async(prepare_turn, thread_sensitive=True)(turn, provider)
     services = prepared.services
     notes: dict[tuple[str, str, int], StepNote] = {}
     # Set before the run starts: the graph's task copies this context, so
