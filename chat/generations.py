@@ -30,6 +30,7 @@ from chat.agent.runner import TurnInput, run_turn
 from chat.conversations import CONVERSATIONS
 from chat.models import Message
 from chat.presentation import step_context
+from llm import audit
 from llm.conversation.manager import PreparedTurn, TurnChunk, TurnRunner
 
 log = logging.getLogger(__name__)
@@ -284,7 +285,10 @@ async def _apply(generation: Generation, chunk: TurnChunk) -> None:
 async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegistry) -> None:
     try:
         # aclosing: leaving early (Stop, a newer question) aborts the manager's turn in this task.
+        # The turn's model calls are audited without waiting for their rows; all are stored
+        # before the answer's final state is.
         async with (
+            audit.stored_in_background(),
             CONVERSATIONS.turn(generation.session_id, generation.question_id, generation.dialog_length) as manager,
             aclosing(manager.process_user_turn(turn.text, runner=_agent_runner(turn))) as chunks,
         ):

@@ -7,6 +7,11 @@ token, usage and the error. ``finish`` logs it (prompt and output text cut at
 ``LLM["LOG_TEXT_LIMIT"]`` characters), stores an ``LLMCall`` row and, when
 ``LLM_AUDIT_DIR`` is set, writes one JSON file per call.
 
+Inside ``stored_in_background()`` a finished call is stored without its
+caller waiting (a router's decision does not wait for its row); leaving the
+block waits until every row of the calls made inside it is stored, so a caller
+that records its own result afterwards finds them all.
+
 Callers link calls to their own objects by setting ``correlation`` around the
 call (the chat sets its message id)::
 
@@ -24,7 +29,8 @@ import contextvars
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +46,11 @@ from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usa
 logger = logging.getLogger("llm")
 
 correlation: contextvars.ContextVar[str | None] = contextvars.ContextVar("llm_audit_correlation", default=None)
+# Set by ``stored_in_background``: the storing tasks still running. Tasks started inside copy the
+# context, so calls made in them add to the same set.
+_background: contextvars.ContextVar[set[asyncio.Task[None]] | None] = contextvars.ContextVar(
+    "llm_audit_background", default=None
+)
 
 REDACTED = "[redacted]"
 _SECRET_KEYS = frozenset(
@@ -309,12 +320,36 @@ def _store(record: Mapping[str, Any]) -> int:
         close_old_connections()
 
 
+@asynccontextmanager
+async def stored_in_background() -> AsyncIterator[None]:
+    """Calls finished inside are stored without their caller waiting; leaving waits for all of them."""
+    pending: set[asyncio.Task[None]] = set()
+    token = _background.set(pending)
+    try:
+        yield
+    finally:
+        _background.reset(token)
+        # A cancelled waiter leaves the storing tasks running: the rows are still written.
+        while pending:
+            await asyncio.wait(set(pending))
+
+
 async def finish(trace: CallTrace) -> None:
     """Log and store one finished call. Storing never breaks the caller's answer."""
     record = trace.as_record()
     _log(trace, record)
     if not settings.LLM.get("AUDIT", True):
         return
+    pending = _background.get()
+    if pending is None:
+        await _keep(trace, record)
+        return
+    task = asyncio.get_running_loop().create_task(_keep(trace, record))
+    pending.add(task)
+    task.add_done_callback(pending.discard)
+
+
+async def _keep(trace: CallTrace, record: Mapping[str, Any]) -> None:
     try:
         trace.record_id = await sync_to_async(_store, thread_sensitive=True)(record)
     except asyncio.CancelledError:
