@@ -63,6 +63,8 @@ class RankingParams:
     example_penalty: float = 0.5
     # Multiplier for items in test files when the query is not about tests.
     test_penalty: float = 0.4
+    # ... and when it is (an issue often names the test it adds; test files still rarely hold the answer).
+    test_penalty_about_tests: float = 0.6
     # Symbol-channel tiers (higher is stronger evidence).
     frame_tier: float = 4.0
     dotted_tier: float = 3.0
@@ -91,7 +93,7 @@ class RankingParams:
     bm25_tf: bool = True
     # Query words: extra weight per log of how often the query repeats a word, and for a word of its title.
     query_repeat_boost: float = 0.5
-    query_title_boost: float = 0.0
+    query_title_boost: float = 1.0
     # Items read per query word (bounds the cost of a word found in many items).
     max_postings: int = 5000
     # With "ts_rank", at most this many full-text matches are ranked. Matches past the cap are
@@ -358,13 +360,14 @@ def _lexical_bm25(
     average = sum(lengths.values()) / len(lengths)
     scored = sorted(((bm25(terms, lengths[i], average), i) for i, terms in item_terms.items()), key=lambda p: (-p[0], p[1]))
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
-    test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]} if not hints.about_tests else set()
+    test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]}
+    test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
     fb = params.file_bm25_b
 
     def file_bm25(path: str) -> float:
         shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
         score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
-        score *= params.test_penalty if path in test_files else 1.0
+        score *= test_prior if path in test_files else 1.0
         return score * _path_prior(path, path in statistics.window_files, hints, params)
 
     files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
@@ -619,8 +622,8 @@ def _search_group(
             for rank, (item_id, layer, is_test) in enumerate(rows, start=1):
                 if item_id not in fused:
                     prior = params.layer_weights.get(layer, 1.0)
-                    if is_test and not hints.about_tests:
-                        prior *= params.test_penalty
+                    if is_test:
+                        prior *= params.test_penalty_about_tests if hints.about_tests else params.test_penalty
                     fused[item_id] = 0.0
                     ranks[item_id] = {"_prior": prior}
                 fused[item_id] += weights[channel] / (params.rrf_k + rank)
