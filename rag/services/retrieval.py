@@ -28,6 +28,7 @@ from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS, IndexRun, Repository
 from rag.terms import (
     QueryHints,
     lexical_words,
+    looks_like_test_path,
     query_hints,
     without_boilerplate,
 )
@@ -110,6 +111,8 @@ class RankingParams:
     file_bm25_b: float = 0.75
     # Files this deep in the whole-file ranking are ranked even when no retrieved item is theirs.
     file_only_depth: int = 10
+    # Count the query's common words per file too (in SQL) for the whole-file ranking.
+    file_common_words: bool = True
 
 
 DEFAULT_PARAMS = RankingParams()
@@ -348,8 +351,8 @@ def _lexical_bm25(
         info[item_id] = (item_id, layer, is_test)
         lengths[item_id] = length
         item_terms.setdefault(item_id, {})[ord_] = weight
-        terms = file_terms.setdefault(path, {})
-        terms[ord_] = terms.get(ord_, 0.0) + weight
+        in_file = file_terms.setdefault(path, {})
+        in_file[ord_] = in_file.get(ord_, 0.0) + weight
         file_items.setdefault(path, set()).add(item_id)
     k1, b = params.bm25_k1, params.bm25_b
 
@@ -370,8 +373,38 @@ def _lexical_bm25(
         score *= test_prior if path in test_files else 1.0
         return score * _path_prior(path, path in statistics.window_files, hints, params)
 
+    if params.file_common_words:
+        _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], where, args, total, idf, file_terms, params)
+        test_files = {path for path in file_terms if looks_like_test_path(path)}
     files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
     return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
+
+
+def _add_common_words(cursor, terms, common: Sequence[str], where: str, args: list[Any], total: int, idf, file_terms, params) -> None:
+    """Count, per file, the items that have each of the query's common words (in SQL: no row leaves the server).
+
+    A word in thousands of items says little about an item, but a file that
+    has it in most of its items is about it (``delete`` and ``deletion.py``).
+    """
+    if not common:
+        return
+    offset = max(idf, default=0)
+    cursor.execute(
+        "SELECT q.ord, i.path, count(*) FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
+        f"CROSS JOIN LATERAL (SELECT path FROM rag_item WHERE {where} AND search @@ CAST(q.lex AS tsquery)) i "
+        "GROUP BY q.ord, i.path",
+        [[_quote_lexeme(lexeme) for lexeme in common], *args],
+    )
+    rows = cursor.fetchall()
+    frequency: dict[int, int] = {}
+    for ord_, _, count in rows:
+        frequency[ord_] = frequency.get(ord_, 0) + count
+    for ord_, df in frequency.items():
+        term = terms[common[ord_ - 1]]
+        boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
+        idf[offset + ord_] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
+    for ord_, path, count in rows:
+        file_terms.setdefault(path, {})[offset + ord_] = float(count)
 
 
 # ts_rank of an item with one occurrence of a word in its body (weight B 0.4 over its 1.645 normaliser).
