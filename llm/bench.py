@@ -123,13 +123,12 @@ class BenchUpstream:
             return f"{len(body):x}\r\n".encode() + body + b"\r\n"
 
         for index in range(self.chunks):
+            # Stamped before the write: the reader (another thread) may see the chunk before this one runs again.
+            sent_at.append(time.perf_counter())
             writer.write(frame(chunk_payload(index)))
             if self.interval:
                 await writer.drain()
-                sent_at.append(time.perf_counter())
                 await asyncio.sleep(self.interval)
-            else:
-                sent_at.append(time.perf_counter())
         writer.write(frame(FINAL) + frame("[DONE]") + b"0\r\n\r\n")
         await writer.drain()
 
