@@ -346,36 +346,32 @@ def _lexical_bm25(
     item_terms: dict[int, dict[int, float]] = {}
     # Per file and word: how many of the file's items have it (the file's term frequency, in chunks).
     file_terms: dict[str, dict[int, float]] = {}
-    file_items: dict[str, set[int]] = {}
     for ord_, item_id, layer, is_test, path, length, weight in postings:
         info[item_id] = (item_id, layer, is_test)
         lengths[item_id] = length
         item_terms.setdefault(item_id, {})[ord_] = weight
         in_file = file_terms.setdefault(path, {})
         in_file[ord_] = in_file.get(ord_, 0.0) + weight
-        file_items.setdefault(path, set()).add(item_id)
     k1, b = params.bm25_k1, params.bm25_b
 
-    def bm25(terms: dict[int, float], length: float, average: float) -> float:
+    def bm25(weights: dict[int, float], length: float, average: float) -> float:
         norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / max(average, 1.0)))
-        return sum(idf[o] * weight for o, weight in terms.items()) * norm
+        return sum(idf[o] * weight for o, weight in weights.items()) * norm
 
     average = sum(lengths.values()) / len(lengths)
-    scored = sorted(((bm25(terms, lengths[i], average), i) for i, terms in item_terms.items()), key=lambda p: (-p[0], p[1]))
+    scored = sorted(((bm25(weights, lengths[i], average), i) for i, weights in item_terms.items()), key=lambda p: (-p[0], p[1]))
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
-    test_files = {path for path, ids in file_items.items() if info[next(iter(ids))][2]}
     test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
     fb = params.file_bm25_b
 
     def file_bm25(path: str) -> float:
         shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
         score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
-        score *= test_prior if path in test_files else 1.0
+        score *= test_prior if looks_like_test_path(path) else 1.0
         return score * _path_prior(path, path in statistics.window_files, hints, params)
 
     if params.file_common_words:
         _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], where, args, total, idf, file_terms, params)
-        test_files = {path for path in file_terms if looks_like_test_path(path)}
     files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
     return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
 
