@@ -146,14 +146,7 @@ def carry_items(from_run: int, to_run: int, row_hashes: Sequence[str]) -> int:
     """
     if not row_hashes:
         return 0
-    source, target = partition_name(from_run), partition_name(to_run)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {target} (run_id, {_CARRIED_COLUMNS}) SELECT %s, {_CARRIED_COLUMNS} FROM {source} "
-            "WHERE row_hash IN (SELECT unnest(%s::text[]))",
-            [int(to_run), list(row_hashes)],
-        )
-        return cursor.rowcount
+    return _carry(from_run, to_run, "row_hash IN (SELECT unnest(%s::text[]))", [list(row_hashes)])
 
 
 def carry_file_items(from_run: int, to_run: int, paths: Sequence[str], layers: Sequence[str]) -> int:
@@ -164,12 +157,16 @@ def carry_file_items(from_run: int, to_run: int, paths: Sequence[str], layers: S
     """
     if not paths:
         return 0
+    return _carry(from_run, to_run, "layer = ANY(%s) AND path = ANY(%s)", [list(layers), list(paths)])
+
+
+def _carry(from_run: int, to_run: int, where: str, params: list) -> int:
+    """Copy the rows of one run's table matching ``where`` into another's; returns how many."""
     source, target = partition_name(from_run), partition_name(to_run)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {target} (run_id, {_CARRIED_COLUMNS}) SELECT %s, {_CARRIED_COLUMNS} FROM {source} "
-            "WHERE layer = ANY(%s) AND path = ANY(%s)",
-            [int(to_run), list(layers), list(paths)],
+            f"INSERT INTO {target} (run_id, {_CARRIED_COLUMNS}) SELECT %s, {_CARRIED_COLUMNS} FROM {source} WHERE {where}",
+            [int(to_run), *params],
         )
         return cursor.rowcount
 

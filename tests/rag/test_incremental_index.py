@@ -13,37 +13,11 @@ from rag.models import Edge, Entrypoint, IndexRun, SourceFile, Symbol
 from rag.services import run_index, search, start_index_run
 from tests.fixtures.projects import SHOPAPP
 from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
-from tests.rag.conftest import index_zip, make_zip
+from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
 
-PROJECT: dict[str, str] = {
-    "shop/__init__.py": "",
-    "shop/models.py": (
-        "class Cart:\n"
-        '    """A shopping cart with line items."""\n'
-        "\n"
-        "    def __init__(self, items):\n"
-        "        self.items = items\n"
-        "\n"
-        "    @classmethod\n"
-        "    def for_user(cls, user):\n"
-        "        return cls([])\n"
-        "\n"
-        "    def total(self):\n"
-        "        return sum(item.price for item in self.items)\n"
-    ),
-    "shop/views.py": (
-        "from shop.models import Cart\n"
-        "\n"
-        "\n"
-        "def login_view(request):\n"
-        '    """Log the user in and open their cart."""\n'
-        "    cart = Cart.for_user(request.user)\n"
-        "    return render_cart(cart)\n"
-        "\n"
-        "\n"
-        "def render_cart(cart):\n"
-        "    return cart.total()\n"
-    ),
+# The shop of the other retrieval tests, plus a URL route (an entrypoint row).
+PROJECT = {
+    **SMALL_PROJECT,
     "shop/urls.py": (
         "from django.urls import path\n"
         "\n"
@@ -51,8 +25,6 @@ PROJECT: dict[str, str] = {
         "\n"
         'urlpatterns = [path("login/", views.login_view)]\n'
     ),
-    "README.md": "# Shop\n\nA tiny shop.\n\n## Checkout\n\nThe checkout flow charges the card and sends a receipt email.\n",
-    "docs/deploy.md": "# Deploying\n\nRun the server behind nginx with TLS certificates.\n",
 }
 
 # models.py renames Cart.for_user, so the unchanged views.py no longer resolves its call:
