@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -10,6 +11,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "agentsite.settings")
 
 # Initialise Django (apps, models) before importing anything that uses the ORM.
 django_asgi_app = get_asgi_application()
+
+from django.conf import settings  # noqa: E402
+
+# One event loop serves every page and model stream of this process; a short
+# switch interval keeps the database thread from holding it up (settings).
+sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL_MS / 1000)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

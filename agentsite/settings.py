@@ -78,6 +78,11 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "agentsite.urls"
 ASGI_APPLICATION = "agentsite.asgi.application"
+# How often (ms) the web server process's interpreter lets another thread take
+# the GIL. The event loop serves every socket; when the database thread runs
+# Python, the loop waits up to this long after each socket call to get the GIL
+# back. Python's default is 5 ms (see agentsite/asgi.py).
+ASGI_SWITCH_INTERVAL_MS = env_float("ASGI_SWITCH_INTERVAL_MS", 0.5, minimum=0.05, maximum=100.0)
 
 TEMPLATES = [
     {
@@ -303,6 +308,10 @@ CHAT = {
     "FLUSH_SECONDS": env_float("CHAT_FLUSH_SECONDS", 1.0, minimum=0.05, maximum=10.0),
     # Frames that reach a page within this many ms of its last websocket message go out together in the next one.
     "FRAME_INTERVAL_MS": env_int("CHAT_FRAME_INTERVAL_MS", 50, minimum=0, maximum=1000),
+    # With many answers streaming in one process, each page's interval stretches so that all
+    # pages together get at most this many messages a second, up to FRAME_INTERVAL_MAX_MS.
+    "FRAMES_PER_SECOND": env_int("CHAT_FRAMES_PER_SECOND", 2000, minimum=1),
+    "FRAME_INTERVAL_MAX_MS": env_int("CHAT_FRAME_INTERVAL_MAX_MS", 200, minimum=0, maximum=5000),
     "MAX_MESSAGE_CHARS": env_int("CHAT_MAX_MESSAGE_CHARS", 20000, minimum=100),
     # Chats whose conversation manager (dual-context handover) a server process keeps (chat/conversations.py).
     "ACTIVE_CONVERSATIONS": env_int("CHAT_ACTIVE_CONVERSATIONS", 256, minimum=1),

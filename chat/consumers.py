@@ -73,6 +73,21 @@ def _answers_to_refresh(session_id: int, watched: set[int]) -> list[Message]:
     return list(answers.filter(id__in=watched | latest).order_by("id"))
 
 
+def frame_interval(running_answers: int) -> float:
+    """Seconds a page's websocket messages are kept apart while ``running_answers`` stream in this process.
+
+    ``FRAME_INTERVAL_MS`` while few answers run; beyond ``FRAMES_PER_SECOND``
+    pages' worth, the interval stretches so all pages together get at most
+    that many messages a second (each costs the server a send through the
+    websocket stack, whatever its size), but never past ``FRAME_INTERVAL_MAX_MS``.
+    Tokens are never dropped: a longer interval only puts more of them in one message.
+    """
+    chat = settings.CHAT
+    base = chat["FRAME_INTERVAL_MS"] / 1000
+    stretched = min(running_answers / chat["FRAMES_PER_SECOND"], chat["FRAME_INTERVAL_MAX_MS"] / 1000)
+    return max(base, stretched)
+
+
 class ChatConsumer(AsyncWebsocketConsumer):
     session: ChatSession | None = None
     # The chat's frames from this process, and the task sending them to the page.
@@ -121,11 +136,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=frames.done(message, self.session.repository_id))
 
     async def _relay(self) -> None:
-        interval = settings.CHAT["FRAME_INTERVAL_MS"] / 1000
         loop = asyncio.get_running_loop()
-        sent_at = -interval
+        sent_at = -1e9
         while True:
             batch = [await self.frames.get()]
+            interval = frame_interval(REGISTRY.count())
             # A frame after a quiet spell goes at once (an answer's first token
             # comes after the model's own wait, so it normally does); frames that
             # follow within the interval wait for its end and go together as one

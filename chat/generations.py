@@ -160,6 +160,10 @@ class GenerationRegistry:
     def running_for_user(self, user_id: int) -> int:
         return sum(1 for generation in self._by_session.values() if generation.user_id == user_id)
 
+    def count(self) -> int:
+        """Answers running in this process."""
+        return len(self._by_session)
+
     def running(self) -> list[Generation]:
         return list(self._by_session.values())
 

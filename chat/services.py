@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Case, Count, Max, QuerySet, TextField, Value, When
+from django.db import connection, transaction
+from django.db.models import Count, Max, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -101,13 +101,24 @@ def interrupt_stale_answers(session_id: int) -> int:
 
 
 def save_partial_answers(texts: Mapping[int, str]) -> None:
-    """Store the text so far of several answers still streaming, in one statement."""
+    """Store the text so far of several answers still streaming, in one statement.
+
+    The texts go to PostgreSQL as two arrays joined back up by ``unnest``: the
+    statement costs the same few microseconds of Python however many answers
+    run, where one ``CASE WHEN`` per answer would be built and resolved by the
+    ORM every time (it runs every second while answers stream, on the thread
+    the questions are stored by).
+    """
     if not texts:
         return
-    Message.objects.filter(pk__in=list(texts), status=Message.Status.STREAMING).update(
-        content=Case(*(When(pk=pk, then=Value(text)) for pk, text in texts.items()), output_field=TextField()),
-        updated_at=timezone.now(),
-    )
+    table = connection.ops.quote_name(Message._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS m SET content = t.content, updated_at = %s "
+            "FROM unnest(%s::bigint[], %s::text[]) AS t(id, content) "
+            "WHERE m.id = t.id AND m.status = %s",
+            [timezone.now(), list(texts), list(texts.values()), Message.Status.STREAMING],
+        )
 
 
 def finish_answer(

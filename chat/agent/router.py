@@ -77,6 +77,11 @@ def keyword_intent(text: str, *, has_repository: bool) -> RouteDecision:
     return RouteDecision("general", "keywords", "no sign of a question about the repository")
 
 
+# Built once: ``jsonschema.validate`` checks the schema itself on every call,
+# which cost more than the rest of routing a question.
+_INTENT_VALIDATOR = jsonschema.validators.validator_for(INTENT_SCHEMA)({**INTENT_SCHEMA, "additionalProperties": True})
+
+
 def parse_intent(text: str) -> tuple[Intent, str]:
     """The intent in a model's JSON answer; raises ``ValueError`` for anything else."""
     cleaned = text.strip()
@@ -88,10 +93,9 @@ def parse_intent(text: str) -> tuple[Intent, str]:
         value = json.loads(cleaned)
     except ValueError as exc:
         raise ValueError(f"not valid JSON: {exc}") from exc
-    try:
-        jsonschema.validate(value, {**INTENT_SCHEMA, "additionalProperties": True})
-    except jsonschema.ValidationError as exc:
-        raise ValueError(f"does not follow the schema: {exc.message}") from exc
+    error = jsonschema.exceptions.best_match(_INTENT_VALIDATOR.iter_errors(value))
+    if error is not None:
+        raise ValueError(f"does not follow the schema: {error.message}")
     return value["intent"], str(value.get("reason") or "")
 
 

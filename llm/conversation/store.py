@@ -132,6 +132,9 @@ class SummaryStore:
 
     async def latest_matching(self, session_key: str, digests: Sequence[str]) -> StoredSummary | None:
         """The longest stored summary of this session whose span matches ``digests`` (a reopened session)."""
+        if not digests:
+            # A dialog with no messages yet has nothing summarised: no trip to the database.
+            return None
         candidates = ConversationSummary.objects.filter(
             session_key=session_key, covered_messages__gt=0, covered_messages__lte=len(digests)
         ).order_by("-covered_messages")

@@ -48,3 +48,15 @@ async def test_frames_within_the_interval_go_out_together_in_order_and_a_quiet_p
     last, waited = await timed_receive(communicator)
     assert last == "<p>6</p>" and waited < INTERVAL_MS / 1000 / 2
     await communicator.disconnect()
+
+
+def test_the_interval_stretches_with_the_answers_streaming_in_the_process_up_to_its_cap(settings):
+    from chat.consumers import frame_interval
+
+    settings.CHAT = {**settings.CHAT, "FRAME_INTERVAL_MS": 50, "FRAMES_PER_SECOND": 2000, "FRAME_INTERVAL_MAX_MS": 200}
+    assert frame_interval(0) == frame_interval(100) == pytest.approx(0.05)
+    # 200 pages within 2000 messages a second: each gets one every 100 ms.
+    assert frame_interval(200) == pytest.approx(0.1)
+    assert frame_interval(10_000) == pytest.approx(0.2)
+    settings.CHAT = {**settings.CHAT, "FRAME_INTERVAL_MS": 0, "FRAME_INTERVAL_MAX_MS": 0}
+    assert frame_interval(10_000) == 0
