@@ -11,15 +11,22 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import Http404
 
+from agentsite.database import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.runner import TurnInput
 from chat.conversations import dialog_length
-from chat.generations import PROCESS_ID, REGISTRY, Frame, Generation, group_name, shares_frames_across_processes
+from chat.generations import (
+    PROCESS_ID,
+    REGISTRY,
+    Frame,
+    Generation,
+    group_name,
+    shares_frames_across_processes,
+)
 from chat.models import ChatSession, Message
 
 # Most frames sent to a page as one websocket message.
@@ -28,7 +35,7 @@ RELAY_BATCH = 64
 CLOSE_FORBIDDEN = 4403
 
 
-@database_sync_to_async
+@in_database_pool
 def _session_for(user, pk: int) -> ChatSession | None:
     try:
         return services.get_session_for_user(user, pk)
@@ -36,7 +43,7 @@ def _session_for(user, pk: int) -> ChatSession | None:
         return None
 
 
-@database_sync_to_async
+@in_database_pool
 def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message, Message, TurnInput, int] | None:
     """Check access and store the question, in one trip to the database thread; None without access.
 
@@ -65,7 +72,7 @@ def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message,
 REFRESHED_ON_CONNECT = 2
 
 
-@database_sync_to_async
+@in_database_pool
 def _answers_to_refresh(session_id: int, watched: set[int]) -> list[Message]:
     services.interrupt_stale_answers(session_id)
     answers = Message.objects.filter(session_id=session_id, role=Message.Role.ASSISTANT)

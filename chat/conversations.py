@@ -17,9 +17,9 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
+from agentsite.database import in_database_pool
 from chat.agent.config import AgentConfig
 from chat.models import Message
 from llm.conversation.manager import ConversationManager
@@ -75,7 +75,7 @@ class ConversationRegistry:
             manager = None
         if manager is None:
             # A chat's first question needs no trip to the database: nothing came before it.
-            dialog = await database_sync_to_async(dialog_before)(session_id, question_id) if stored_length else ()
+            dialog = await in_database_pool(dialog_before)(session_id, question_id) if stored_length else ()
             window = int(get_provider().context_window("main") * AgentConfig.from_settings().history_share)
             # The agent parses structured answers call by call (CHAT["STRUCTURED_ANSWERS"]); the manager
             # sees the visible text only, so its own structured mode stays off.

@@ -20,10 +20,10 @@ from contextlib import aclosing
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
+from agentsite.database import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.events import AgentEvent
 from chat.agent.runner import TurnInput, run_turn
@@ -203,7 +203,7 @@ class GenerationRegistry:
                 or now - generation.stored_at >= services.HEARTBEAT_SECONDS
             ]
             if due:
-                await database_sync_to_async(services.save_partial_answers)(
+                await in_database_pool(services.save_partial_answers)(
                     {generation.message_id: text for generation, text in due}
                 )
                 for generation, text in due:
@@ -314,7 +314,7 @@ async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegi
 
 
 async def _store_final_state(generation: Generation) -> None:
-    message = await database_sync_to_async(services.finish_answer)(
+    message = await in_database_pool(services.finish_answer)(
         generation.message_id,
         status=generation.status,
         content=generation.text,

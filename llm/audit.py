@@ -36,10 +36,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
 
+from agentsite.database import in_database_pool
 from llm.retry import LLMError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
 
@@ -312,12 +311,7 @@ def _write_file(directory: str, record: Mapping[str, Any], record_id: int | None
 def _store(record: Mapping[str, Any]) -> int:
     from llm.models import LLMCall
 
-    try:
-        return LLMCall.objects.create(**record).pk
-    finally:
-        # Outside a request nothing else closes this thread's connection; close it the way
-        # Django does after a request (honouring CONN_MAX_AGE).
-        close_old_connections()
+    return LLMCall.objects.create(**record).pk
 
 
 @asynccontextmanager
@@ -351,7 +345,7 @@ async def finish(trace: CallTrace) -> None:
 
 async def _keep(trace: CallTrace, record: Mapping[str, Any]) -> None:
     try:
-        trace.record_id = await sync_to_async(_store, thread_sensitive=True)(record)
+        trace.record_id = await in_database_pool(_store)(record)
     except asyncio.CancelledError:
         raise
     except Exception:

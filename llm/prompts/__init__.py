@@ -29,11 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_migrate, post_save
+
+from agentsite.database import in_database_pool
 
 logger = logging.getLogger("llm")
 
@@ -163,7 +164,7 @@ async def aget_prompt(name: str) -> PromptText:
     cached = _cached(name)
     if cached is not None:
         return cached
-    return await sync_to_async(get_prompt, thread_sensitive=True)(name)
+    return await in_database_pool(get_prompt)(name)
 
 
 def ensure_prompt_rows() -> None:
