@@ -83,6 +83,10 @@ ASGI_APPLICATION = "agentsite.asgi.application"
 # Python, the loop waits up to this long after each socket call to get the GIL
 # back. Python's default is 5 ms (see agentsite/asgi.py).
 ASGI_SWITCH_INTERVAL_MS = env_float("ASGI_SWITCH_INTERVAL_MS", 0.5, minimum=0.05, maximum=100.0)
+# Allocations between collections of the youngest objects in the web server
+# process (Python's default: 700); older generations follow every 20 of the
+# one below. The objects of the process's start are frozen (agentsite/asgi.py).
+ASGI_GC_THRESHOLD = env_int("ASGI_GC_THRESHOLD", 10000, minimum=100)
 
 TEMPLATES = [
     {

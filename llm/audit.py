@@ -171,6 +171,31 @@ def event_to_dict(event: StreamEvent) -> dict[str, Any]:
     return data
 
 
+def _is_plain_text(event: StreamEvent) -> bool:
+    return (
+        event.tool_call is None
+        and event.usage is None
+        and not event.finish_reason
+        and not event.model
+        and event.error is None
+    )
+
+
+def _plain_text_record(event: Mapping[str, Any]) -> bool:
+    return event.get("type") == "text" and set(event) == {"type", "text"}
+
+
+def merge_text_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events with each run of consecutive text events joined into one, as a call's record keeps them."""
+    merged: list[dict[str, Any]] = []
+    for event in events:
+        if _plain_text_record(event) and merged and _plain_text_record(merged[-1]):
+            merged[-1] = {"type": "text", "text": merged[-1]["text"] + event["text"]}
+        else:
+            merged.append(event)
+    return merged
+
+
 # --- one call ------------------------------------------------------------------
 
 
@@ -185,7 +210,10 @@ class CallTrace:
     correlation_id: str | None = None
     wire_request: dict[str, Any] = field(default_factory=dict)
     raw: list[str] = field(default_factory=list)
+    # Consecutive text events are kept as one (see ``merge_text_events``); the
+    # pieces of the run being streamed wait in ``_text`` until another event comes.
     events: list[dict[str, Any]] = field(default_factory=list)
+    _text: list[str] = field(default_factory=list, init=False, repr=False)
     result: dict[str, Any] = field(default_factory=dict)
     usage: Usage = field(default_factory=Usage)
     status: int | None = None
@@ -219,6 +247,13 @@ class CallTrace:
     def add_event(self, event: StreamEvent) -> None:
         if self.first_token is None and event.type in ("text", "tool_call"):
             self.first_token = time.perf_counter()
+        if event.type == "text" and event.text and _is_plain_text(event):
+            # The per-token path: no record of its own, so a long answer keeps a
+            # list of strings (which the garbage collector never walks) rather
+            # than a dict per token for as long as it streams.
+            self._text.append(event.text)
+            return
+        self._end_text_run()
         if event.type == "usage" and event.usage is not None:
             self.usage = event.usage
         elif event.type == "done":
@@ -232,6 +267,11 @@ class CallTrace:
             self.fail(event.error)
             self.result = {"partial_text": event.text}
         self.events.append(event_to_dict(event))
+
+    def _end_text_run(self) -> None:
+        if self._text:
+            self.events.append({"type": "text", "text": "".join(self._text)})
+            self._text.clear()
 
     def fail(self, exc: Exception) -> None:
         self.error = str(exc)
@@ -254,6 +294,7 @@ class CallTrace:
 
     def as_record(self) -> dict[str, Any]:
         """The fields of an ``LLMCall`` row (and of the JSON file)."""
+        self._end_text_run()
         return {
             "provider": self.provider,
             "model": self.model,

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from llm.audit import event_to_dict, request_from_dict
+from llm.audit import event_to_dict, merge_text_events, request_from_dict
 from llm.registry import PROVIDERS, build_provider
 from llm.retry import LLMError
 from llm.types import StreamEvent
@@ -103,7 +103,8 @@ def describe(events: list[StreamEvent], record: Mapping[str, Any] | None = None)
         elif event.type == "error":
             lines.append(f"error: {event.error}")
     if record is not None and record.get("events"):
-        recorded = [e for e in record["events"] if e.get("type") != "error"]
-        replayed = [event_to_dict(e) for e in events if e.type != "error"]
+        # Records keep consecutive text events joined; older records have one per chunk.
+        recorded = merge_text_events([e for e in record["events"] if e.get("type") != "error"])
+        replayed = merge_text_events([event_to_dict(e) for e in events if e.type != "error"])
         lines.append(f"matches the recorded events: {'yes' if recorded == replayed else 'no'}")
     return "\n".join(lines)

@@ -43,7 +43,10 @@ async def test_a_streamed_call_is_recorded_with_its_events_usage_and_timing(fake
     assert (call.prompt_name, call.prompt_version, call.correlation_id) == ("project_answer", 3, "message:41")
     assert call.result["text"] == "It is in llm/retry.py:1-20."
     assert (call.prompt_tokens, call.completion_tokens) == (30, 9)
-    assert [e["type"] for e in call.events][-2:] == ["usage", "done"]
+    # The streamed pieces are one text event (a dict per token would be kept for the whole answer).
+    assert [e["type"] for e in call.events] == ["text", "usage", "done"]
+    assert call.events[0] == {"type": "text", "text": "It is in llm/retry.py:1-20."}
+    assert len(call.response) > 3
     assert call.response[-1] == "[DONE]"
     assert call.request["messages"][1]["content"] == "Where is the retry policy?"
     assert call.wire_request["json"]["model"] == "gpt-4o-mini"
@@ -171,3 +174,21 @@ def test_replay_says_why_it_cannot_replay(fake_openai):
     asyncio.run(get_provider().embed(["x"]))
     with pytest.raises(CommandError, match="only chat calls"):
         call_command("llm_replay", str(LLMCall.objects.get().pk))
+
+
+def test_records_join_consecutive_text_events_but_keep_every_other_event_in_place():
+    events = [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b"},
+        {"type": "tool_call", "tool_call": {"id": "1", "name": "search", "arguments": {}}},
+        {"type": "text", "text": "c"},
+        {"type": "text", "text": "d", "model": "m"},
+        {"type": "done", "finish_reason": "stop"},
+    ]
+    assert audit.merge_text_events(events) == [
+        {"type": "text", "text": "ab"},
+        events[2],
+        events[3],
+        events[4],
+        events[5],
+    ]
