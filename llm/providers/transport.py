@@ -1,166 +1,99 @@
-"""The providers' HTTP client: httpx over plain asyncio streams.
+"""The providers' HTTP client: httpx's API over aiohttp's connections.
 
-httpx's default network layer (httpcore's anyio backend) switches the socket's
-reader on and off around every read: two ``epoll_ctl`` calls and the selector
-bookkeeping for each chunk of a streamed answer. With hundreds of answers
-streaming into one process that was about a fifth of its CPU. An
-``asyncio.StreamReader`` keeps reading while data comes and lets each read take
-what is buffered, so a chunk costs one callback and one wake-up.
+Hundreds of answers stream into one web server process at once, each chunk of
+each answer a separate read. httpx's own stack (httpcore and h11, both pure
+Python) cost about a third of the process's time per chunk, and its pool
+polled every idle connection before each request. aiohttp parses HTTP in C
+(llhttp) and keeps its pool without polling; httpx-aiohttp (from httpx's
+maintainer, the transport the OpenAI SDK offers for the same reason) plugs it
+in under httpx, so requests, responses, timeouts and the providers' code stay
+httpx's.
 
-Only the socket layer changes: the HTTP/1.1 protocol, the connection pool,
-timeouts, TLS, proxies taken from the environment and the exceptions
-(httpcore's, mapped to httpx's) are httpx's and httpcore's own. Proxied
-connections keep httpx's default transport.
+What this module adds: the httpx exception each aiohttp failure becomes. The
+library maps every lost connection to a connect timeout; here a server that
+hangs up mid-answer is a protocol error, a refused or untrusted connection a
+connect error, a silent server a read timeout — the provider adapters turn
+these into the user's message (a timeout, or a lost connection). Proxied
+connections (from the environment) keep httpx's default transport.
 """
 
 from __future__ import annotations
 
 import asyncio
-import select
+import contextlib
 import ssl
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import httpcore
+import aiohttp
 import httpx
+from httpx_aiohttp import AiohttpTransport
 
-# What httpcore passes as ``socket_options`` (httpx's ``socket_options``).
-SocketOption = tuple[int, int, int] | tuple[int, int, bytes | bytearray] | tuple[int, int, None, int]
+# aiohttp's failures, most specific first, and the httpx exception each one is.
+_ERRORS: tuple[tuple[type[BaseException], type[httpx.TransportError]], ...] = (
+    (aiohttp.ConnectionTimeoutError, httpx.ConnectTimeout),
+    (aiohttp.SocketTimeoutError, httpx.ReadTimeout),
+    (aiohttp.ClientProxyConnectionError, httpx.ProxyError),
+    (aiohttp.ClientHttpProxyError, httpx.ProxyError),
+    (aiohttp.ClientConnectorError, httpx.ConnectError),
+    (aiohttp.ServerTimeoutError, httpx.ReadTimeout),
+    (asyncio.TimeoutError, httpx.ReadTimeout),
+    (aiohttp.ServerDisconnectedError, httpx.RemoteProtocolError),
+    (aiohttp.ClientPayloadError, httpx.RemoteProtocolError),
+    (aiohttp.ClientResponseError, httpx.RemoteProtocolError),
+    (aiohttp.InvalidURL, httpx.UnsupportedProtocol),
+    (aiohttp.ClientConnectionError, httpx.ReadError),
+    (OSError, httpx.ReadError),
+)
 
 
-class AsyncioStream(httpcore.AsyncNetworkStream):
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._reader = reader
-        self._writer = writer
+def _as_httpx_error(exc: BaseException) -> httpx.TransportError | None:
+    """The httpx exception for an aiohttp failure (as raised, or wrapped by httpx-aiohttp); None for others."""
+    cause = exc.__cause__ if isinstance(exc, httpx.TransportError) and exc.__cause__ is not None else exc
+    for aiohttp_error, httpx_error in _ERRORS:
+        if isinstance(cause, aiohttp_error):
+            return httpx_error(str(cause) or type(cause).__name__)
+    return None
 
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        try:
-            async with asyncio.timeout(timeout):
-                return await self._reader.read(max_bytes)
-        except TimeoutError as exc:
-            raise httpcore.ReadTimeout(str(exc)) from exc
-        except OSError as exc:
-            raise httpcore.ReadError(str(exc) or type(exc).__name__) from exc
 
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        if not buffer:
-            return
-        try:
-            async with asyncio.timeout(timeout):
-                self._writer.write(buffer)
-                await self._writer.drain()
-        except TimeoutError as exc:
-            raise httpcore.WriteTimeout(str(exc)) from exc
-        except OSError as exc:
-            raise httpcore.WriteError(str(exc) or type(exc).__name__) from exc
+@contextlib.contextmanager
+def _httpx_errors() -> Iterator[None]:
+    try:
+        yield
+    except (aiohttp.ClientError, asyncio.TimeoutError, OSError, httpx.TransportError) as exc:
+        mapped = _as_httpx_error(exc)
+        if mapped is None:
+            raise
+        raise mapped from (exc.__cause__ or exc)
+
+
+class _ResponseStream(httpx.AsyncByteStream):
+    def __init__(self, stream: httpx.AsyncByteStream) -> None:
+        self._stream = stream
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        with _httpx_errors():
+            async for chunk in self._stream:
+                yield chunk
 
     async def aclose(self) -> None:
-        # As anyio does: one loop turn lets the transport flush and close the
-        # socket; then abort, so an abandoned stream never waits on its peer.
-        self._writer.close()
-        await asyncio.sleep(0)
-        self._writer.transport.abort()
-
-    async def start_tls(
-        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
-    ) -> AsyncioStream:
-        try:
-            async with asyncio.timeout(timeout):
-                await self._writer.start_tls(ssl_context, server_hostname=server_hostname)
-        except TimeoutError as exc:
-            await self.aclose()
-            raise httpcore.ConnectTimeout(str(exc)) from exc
-        except (OSError, ssl.SSLError) as exc:
-            await self.aclose()
-            raise httpcore.ConnectError(str(exc) or type(exc).__name__) from exc
-        return self
-
-    def get_extra_info(self, info: str) -> Any:
-        closed = self._writer.transport.is_closing()
-        if info == "is_readable" and closed:
-            return True
-        if closed:
-            # A closed TLS transport has let go of its connection's details.
-            return None
-        if info == "ssl_object":
-            return self._writer.get_extra_info("ssl_object")
-        if info == "client_addr":
-            return self._writer.get_extra_info("sockname")
-        if info == "server_addr":
-            return self._writer.get_extra_info("peername")
-        if info == "socket":
-            return self._writer.get_extra_info("socket")
-        if info == "is_readable":
-            # Asked of an idle pooled connection: readable means the server closed
-            # it (or sent something unasked), so it must not be reused. asyncio
-            # reads eagerly, so an end already read shows in the reader, not the socket.
-            if self._reader.at_eof() or self._reader.exception() is not None:
-                return True
-            return _readable(self._writer.get_extra_info("socket"))
-        return None
+        with _httpx_errors():
+            await self._stream.aclose()
 
 
-def _readable(sock: Any) -> bool:
-    """Whether a read would return at once (data or the end); a closed socket counts as readable."""
-    fd = -1 if sock is None else sock.fileno()
-    if fd < 0:
-        return True
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    return bool(poller.poll(0))
+class AiohttpProviderTransport(AiohttpTransport):
+    """httpx-aiohttp's transport with httpx's exceptions chosen per aiohttp failure (module docstring)."""
 
-
-async def _connected(
-    opening: Any, timeout: float | None, socket_options: Iterable[SocketOption] | None
-) -> AsyncioStream:
-    try:
-        async with asyncio.timeout(timeout):
-            reader, writer = await opening
-    except TimeoutError as exc:
-        raise httpcore.ConnectTimeout(str(exc)) from exc
-    except OSError as exc:
-        raise httpcore.ConnectError(str(exc) or type(exc).__name__) from exc
-    sock = writer.get_extra_info("socket")
-    for option in socket_options or ():
-        sock.setsockopt(*option)
-    return AsyncioStream(reader, writer)
-
-
-class AsyncioBackend(httpcore.AsyncNetworkBackend):
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[SocketOption] | None = None,
-    ) -> AsyncioStream:
-        local = (local_address, 0) if local_address else None
-        return await _connected(asyncio.open_connection(host, port, local_addr=local), timeout, socket_options)
-
-    async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[SocketOption] | None = None
-    ) -> AsyncioStream:
-        return await _connected(asyncio.open_unix_connection(path), timeout, socket_options)
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-
-
-class AsyncioHTTPTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport with httpcore's connection pool on ``AsyncioBackend``."""
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        # httpx 0.28 takes no network backend; the pool hands this one to every
-        # connection it opens from now on.
-        pool = self._pool
-        if isinstance(pool, httpcore.AsyncConnectionPool):
-            pool._network_backend = AsyncioBackend()
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        with _httpx_errors():
+            response = await super().handle_async_request(request)
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        response.stream = _ResponseStream(response.stream)
+        return response
 
 
 class ProviderClient(httpx.AsyncClient):
-    """``httpx.AsyncClient`` whose direct connections use ``AsyncioHTTPTransport``.
+    """``httpx.AsyncClient`` whose direct connections go through ``AiohttpProviderTransport``.
 
     A transport passed in (tests pass ``httpx.MockTransport``) is used as given,
     and proxies configured in the environment keep httpx's own transport.
@@ -178,7 +111,4 @@ class ProviderClient(httpx.AsyncClient):
     ) -> httpx.AsyncBaseTransport:
         if transport is not None:
             return transport
-        return AsyncioHTTPTransport(
-            verify=verify, cert=cert, trust_env=trust_env, http1=http1, http2=http2, limits=limits
-        )
-
+        return AiohttpProviderTransport(verify=verify, cert=cert, trust_env=trust_env, limits=limits)

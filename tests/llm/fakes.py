@@ -89,6 +89,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from multidict import CIMultiDict
 
 DEFAULT_GIGACHAT_KEY = base64.b64encode(b"client-id:client-secret").decode()
 
@@ -154,7 +155,7 @@ class Reply:
 class RecordedRequest:
     method: str
     path: str
-    headers: dict[str, str]
+    headers: Mapping[str, str]
     json: Any = None
     form: dict[str, str] = field(default_factory=dict)
     query: dict[str, str] = field(default_factory=dict)
@@ -354,7 +355,8 @@ class FakeProviderServer:
         recorded = RecordedRequest(
             method=request.method,
             path=request.path,
-            headers=dict(request.headers),
+            # Header names are case-insensitive on the wire; so are they here.
+            headers=CIMultiDict(request.headers),
             query=dict(request.query),
             client_port=peer[1] if peer else 0,
         )

@@ -1,4 +1,4 @@
-"""The providers' HTTP client on plain asyncio streams, against a real loopback server."""
+"""The providers' HTTP client (httpx over aiohttp), against real loopback servers."""
 
 from __future__ import annotations
 
@@ -139,3 +139,27 @@ async def test_it_reuses_a_kept_alive_tls_connection():
     async with KeepAliveServer(tls=server_context) as server, ProviderClient(verify=trusting) as client:
         answers = [(await client.get(server.url)).json() for _ in range(3)]
     assert answers == [{"connection": 1}] * 3
+
+
+async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeout():
+    async def half(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        writer.write(b"10\r\ndata: {\"a\": 1}\n\n\r\n")
+        await writer.drain()
+        writer.transport.abort()
+
+    server = await asyncio.start_server(half, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    received = []
+    try:
+        async with ProviderClient() as client:
+            with pytest.raises(httpx.TransportError) as raised:
+                async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+                    async for chunk in response.aiter_bytes():
+                        received.append(chunk)
+    finally:
+        server.close()
+    assert b"".join(received) == b'data: {"a": 1}\n\n'
+    assert isinstance(raised.value, httpx.RemoteProtocolError)
+    assert not isinstance(raised.value, httpx.TimeoutException)
