@@ -377,6 +377,8 @@ class LoadReport:
     wall_s: float
     # CPU time the server process used between the first question and the last answer (None: unknown).
     server_cpu_s: float | None
+    # CPU time of this process (the clients and the scripted model) over the same span.
+    load_cpu_s: float
     delivered: int
     dropped: int
     out_of_order: int
@@ -466,16 +468,16 @@ def run_load(
                 for i, s in enumerate(sessions)
             ]
             await start.go.wait()
-            started = time.perf_counter()
+            started, own_before = time.perf_counter(), time.process_time()
             cpu_before = _cpu_seconds(server.pid)
             results = await asyncio.gather(*tasks)
             wall = time.perf_counter() - started
             cpu_after = _cpu_seconds(server.pid)
             cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-            return list(results), wall, cpu
+            return list(results), wall, cpu, time.process_time() - own_before
 
     try:
-        results, wall, server_cpu = asyncio.run(all_chats())
+        results, wall, server_cpu, load_cpu = asyncio.run(all_chats())
         # The final state is stored before the done frame is sent; give the last writes a moment.
         time.sleep(0.2)
         answers = Message.objects.filter(session__in=sessions, role=Message.Role.ASSISTANT)
@@ -528,6 +530,7 @@ def run_load(
         load_average=load_average,
         wall_s=wall,
         server_cpu_s=server_cpu,
+        load_cpu_s=load_cpu,
         delivered=delivered,
         dropped=dropped,
         out_of_order=out_of_order,
@@ -566,6 +569,8 @@ def format_report(report: LoadReport) -> str:
         f"server-added TTFT       {p(report.added_ttft_ms)}",
         *(f"  {name + ':':<28}{p(values)}" for name, values in report.added_phases_ms.items() if values),
         f"server CPU              {cpu}",
+        f"load generator CPU      {report.load_cpu_s:.1f} s ({100 * report.load_cpu_s / max(report.wall_s, 1e-9):.0f}% of one CPU: "
+        "the clients and the scripted model; near 100% its own delays would show as the server's)",
     ]
     if report.failed_chats:
         lines.append(f"failed chats: {len(report.failed_chats)}; first: {report.failed_chats[0]}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils import timezone
+from django.utils.dates import MONTHS_3
 from django.utils.safestring import SafeString, mark_safe
 
 from chat import citations as citation_links
@@ -86,4 +88,20 @@ def message_context(message: Message, repository_id: int | None) -> dict[str, An
         ],
         "artifacts": message.artifacts or [],
         "created_at": message.created_at,
+        **_created(message),
+    }
+
+
+def _created(message: Message) -> dict[str, str]:
+    """When the message was written, in the site's time zone: ISO 8601, and as "Nov 21, 14:05".
+
+    Formatted here rather than by the ``date`` filter, which took a third of
+    the time of rendering a message (each question renders two at once).
+    """
+    if message.created_at is None:
+        return {"created_iso": "", "created_label": ""}
+    local = timezone.localtime(message.created_at)
+    return {
+        "created_iso": local.isoformat(),
+        "created_label": f"{MONTHS_3[local.month].title()} {local.day}, {local:%H:%M}",
     }
