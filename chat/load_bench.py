@@ -16,7 +16,9 @@ machine.
 
 On a machine with two or more CPUs the server process is pinned to one CPU and
 this process (the clients and the scripted model) to the others, so the load
-generator never takes the server's core; PostgreSQL is not pinned.
+generator never takes the server's core; so is the embedded PostgreSQL (its
+background work, autovacuum and checkpoints, would otherwise take the
+server's core at random moments). A server at ``DATABASE_URL`` is not touched.
 """
 
 from __future__ import annotations
@@ -281,6 +283,38 @@ def _database_url_env(conn_max_age: int) -> dict[str, str]:
     return {"DATABASE_URL": url, "DATABASE_CONN_MAX_AGE": str(conn_max_age)}
 
 
+def _postgres_pids() -> list[int]:
+    """The embedded PostgreSQL's postmaster and its children (Linux ``/proc``); empty for one at ``DATABASE_URL``."""
+    server = getattr(settings, "EMBEDDED_POSTGRES", None)
+    if server is None:
+        return []
+    try:
+        postmaster = int((server.pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return []
+    pids = [postmaster]
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == postmaster:
+            pids.append(int(entry.name))
+    return pids
+
+
+def _pin(pids: list[int], cpus: set[int] | frozenset[int]) -> None:
+    """Move running processes to ``cpus``; new backends fork from the postmaster and inherit it."""
+    for pid in pids:
+        try:
+            os.sched_setaffinity(pid, cpus)
+        except OSError:
+            # Gone since it was listed, or not ours to move.
+            pass
+
+
 def _cpu_seconds(pid: int) -> float | None:
     """User plus system CPU time a process has used so far (Linux ``/proc``); None elsewhere."""
     try:
@@ -310,7 +344,10 @@ class CpuSplit:
     def describe(self) -> str:
         if not self.server:
             return "not pinned"
-        return f"server on CPU {','.join(map(str, sorted(self.server)))}, clients and model on CPU {','.join(map(str, sorted(self.load)))}"
+        return (
+            f"server on CPU {','.join(map(str, sorted(self.server)))}, clients, model and embedded "
+            f"PostgreSQL on CPU {','.join(map(str, sorted(self.load)))}"
+        )
 
 
 def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int, cpus: frozenset[int] = frozenset()) -> subprocess.Popen:
@@ -446,9 +483,11 @@ def run_load(
     cookie = _login_cookie(user)
     cpus = CpuSplit.plan(pin)
     previous_cpus = os.sched_getaffinity(0) if cpus.load else None
+    postgres = _postgres_pids() if cpus.load else []
     if cpus.load:
         # Before the model's thread starts, so it inherits the CPUs.
         os.sched_setaffinity(0, cpus.load)
+        _pin(postgres, cpus.load)
     load_average = os.getloadavg()[0]
     model = ScriptedModel(tokens=tokens, rate=rate, first_token_delay=first_token_delay).start()
     port = _free_port()
@@ -491,6 +530,7 @@ def run_load(
         model.stop()
         if previous_cpus is not None:
             os.sched_setaffinity(0, previous_cpus)
+            _pin(_postgres_pids(), previous_cpus)
         every = [*sessions, warm]
         correlation_ids = [f"message:{pk}" for pk in Message.objects.filter(session__in=every).values_list("pk", flat=True)]
         LLMCall.objects.filter(correlation_id__in=correlation_ids).delete()

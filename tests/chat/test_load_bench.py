@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from chat.load_bench import format_report, run_load
+from chat.load_bench import _postgres_pids, format_report, run_load
 from chat.models import ChatSession
 
 
@@ -12,8 +12,11 @@ from chat.models import ChatSession
 def test_the_load_run_delivers_every_token_of_every_chat_and_cleans_up():
     cpus = os.sched_getaffinity(0)
     report = run_load(chats=3, tokens=12, rate=200.0, first_token_delay=0.05)
-    # The run pins itself away from the server, then gives this process its CPUs back.
+    # The run pins itself (and the embedded PostgreSQL) away from the server, then gives the CPUs back.
     assert os.sched_getaffinity(0) == cpus
+    postgres = _postgres_pids()
+    if postgres:
+        assert os.sched_getaffinity(postgres[0]) == cpus
     assert report.server_cpu_s is not None and report.server_cpu_s > 0
     assert report.failed_chats == []
     assert report.delivered == 36 and report.dropped == 0 and report.out_of_order == 0
@@ -30,3 +33,13 @@ def test_the_load_run_delivers_every_token_of_every_chat_and_cleans_up():
     text = format_report(report)
     assert "dropped frames                  0" in text and "server-added TTFT" in text
     assert "us per delivered token" in text
+    assert 0 < report.load_cpu_s and "load generator CPU" in text
+
+
+def test_the_embedded_postgresql_is_found_with_its_backends(db, settings):
+    if settings.EMBEDDED_POSTGRES is None:
+        pytest.skip("the tests run against a server at DATABASE_URL")
+    pids = _postgres_pids()
+    # The postmaster, its background processes and this test's own backend.
+    assert len(pids) >= 3
+    assert all(os.path.exists(f"/proc/{pid}") for pid in pids)
