@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core import checks
-from django.db import connection
+from django.db import close_old_connections, connection
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+# How often a pool thread lets Django look at its kept connection (closed when
+# past CONN_MAX_AGE; health-checked by one round trip before its next use).
+CONNECTION_CHECK_SECONDS = 1.0
+_thread = threading.local()
 
 
 def _database_pool() -> ThreadPoolExecutor:
@@ -30,6 +35,32 @@ def _database_pool() -> ThreadPoolExecutor:
     return _pool
 
 
+def _run_in_pool_thread(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run ``func`` with the connection handling of a request, amortised for kept connections.
+
+    Without kept connections (``CONN_MAX_AGE`` 0) the connection is closed after
+    each call, as after a request. With them, Django's check (close when too
+    old, one ``SELECT 1`` before reuse) runs at most every
+    ``CONNECTION_CHECK_SECONDS`` per thread rather than around every call,
+    where it was a round trip in three for storing a question; and after any
+    failure at once, so a broken connection is replaced before the next call.
+    """
+    kept = connection.settings_dict.get("CONN_MAX_AGE") != 0
+    now = time.monotonic()
+    if not kept or now - getattr(_thread, "checked_at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS:
+        close_old_connections()
+        _thread.checked_at = now
+    try:
+        return func(*args, **kwargs)
+    except BaseException:
+        close_old_connections()
+        _thread.checked_at = -CONNECTION_CHECK_SECONDS
+        raise
+    finally:
+        if not kept:
+            close_old_connections()
+
+
 def in_database_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """``func``, synchronous ORM code that stands alone (its own transaction, no
     state kept in its thread between calls), as a coroutine function run on the
@@ -38,22 +69,15 @@ def in_database_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     ``sync_to_async``'s default sends every call of the process through one
     thread, so the web server stored questions, audit rows and partial answers
     one after another, each waiting out its round trips to PostgreSQL behind the
-    others'. Connections are closed as Channels closes them around each call
-    (``CONN_MAX_AGE``, health checks).
+    others'. Connections are looked after as ``_run_in_pool_thread`` says.
     """
 
     @functools.wraps(func)
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
-        return await DatabaseSyncToAsync(func, thread_sensitive=False, executor=_database_pool())(*args, **kwargs)
+        run = sync_to_async(_run_in_pool_thread, thread_sensitive=False, executor=_database_pool())
+        return await run(func, *args, **kwargs)
 
     return call
-
-PGVECTOR_HELP = (
-    "The PostgreSQL server at DATABASE_URL has no 'vector' extension available. "
-    "Install pgvector on that server (https://github.com/pgvector/pgvector#installation, "
-    "for example the postgresql-16-pgvector package), or unset DATABASE_URL to use the "
-    "embedded PostgreSQL that ships with pgvector."
-)
 
 
 def pgvector_available_version() -> str | None:

@@ -73,9 +73,12 @@ def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
     """
     now = timezone.now()
     with transaction.atomic():
-        question = Message.objects.create(session=session, role=Message.Role.USER, content=text)
-        answer = Message.objects.create(
-            session=session, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING
+        # One INSERT for both rows (ids in order, from RETURNING): this runs while the user waits.
+        question, answer = Message.objects.bulk_create(
+            [
+                Message(session=session, role=Message.Role.USER, content=text),
+                Message(session=session, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING),
+            ]
         )
         fields = {"last_activity_at": now}
         if session.has_default_title():
