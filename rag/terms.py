@@ -225,7 +225,9 @@ def lexical_words(query: str, limit: int = 32, *, repeats: bool = False) -> list
     return words
 
 
+@lru_cache(maxsize=65536)
 def looks_like_test_path(path: str) -> bool:
+    # Cached: ranking asks it of every candidate file of every query.
     lowered = path.lower()
     name = lowered.rsplit("/", 1)[-1]
     return (
