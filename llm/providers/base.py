@@ -96,6 +96,10 @@ class Provider(ABC):
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
             weakref.WeakKeyDictionary()
         )
+        # Per loop: the async generator that closes its client when the loop shuts down.
+        self._closers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncIterator[None]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     # --- models and windows -------------------------------------------------
 
@@ -133,6 +137,7 @@ class Provider(ABC):
                 **options,
             )
             self._clients[loop] = client
+            self._closers[loop] = _close_when_loop_ends(loop, client)
         return client
 
     async def aclose(self) -> None:
@@ -343,6 +348,34 @@ class Provider(ABC):
             raise self._transport_error(exc) from exc
         except SSEError as exc:
             raise ProviderProtocolError(str(exc), provider=self.name) from exc
+
+
+def _close_when_loop_ends(loop: asyncio.AbstractEventLoop, client: httpx.AsyncClient) -> AsyncIterator[None]:
+    """Have ``client`` closed when ``loop`` shuts down; returns the generator to keep referenced.
+
+    Sync code reaches the providers through short-lived loops (``async_to_sync``
+    runs one per call through ``asyncio.run``, e.g. for embeddings). Such a loop
+    finalises its async generators before closing, which runs this one's
+    ``finally``: the client's connections are closed in their own loop instead
+    of being left to the garbage collector. The server's loop, which never ends
+    that way, closes its clients through ``close_providers()``.
+    """
+
+    async def hold() -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if not client.is_closed:
+                await client.aclose()
+
+    closer = hold()
+
+    async def start() -> None:
+        # The first step registers the generator with the loop (asyncio's async generator hooks).
+        await closer.__anext__()
+
+    loop.create_task(start())
+    return closer
 
 
 def parse_json_payload(data: str, provider: str) -> Any | None:

@@ -371,12 +371,13 @@ def _lexical_bm25(
         return score * _path_prior(path, path in statistics.window_files, hints, params)
 
     if params.file_common_words:
-        _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], where, args, total, idf, file_terms, params)
+        key = (run.pk, tuple(layers), path_regex, docs)
+        _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], key, where, args, total, idf, file_terms, params)
     files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
     return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
 
 
-def _add_common_words(cursor, terms, common: Sequence[str], where: str, args: list[Any], total: int, idf, file_terms, params) -> None:
+def _add_common_words(cursor, terms, common: Sequence[str], key: tuple, where: str, args: list[Any], total: int, idf, file_terms, params) -> None:
     """Count, per file, the items that have each of the query's common words (in SQL: no row leaves the server).
 
     A word in thousands of items says little about an item, but a file that
@@ -385,22 +386,54 @@ def _add_common_words(cursor, terms, common: Sequence[str], where: str, args: li
     if not common:
         return
     offset = max(idf, default=0)
+    counts = _common_word_counts(cursor, common, key, where, args)
+    for ord_, lexeme in enumerate(common, 1):
+        per_file = counts[lexeme]
+        if not per_file:
+            continue
+        df = sum(count for _, count in per_file)
+        term = terms[lexeme]
+        boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
+        idf[offset + ord_] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
+        for path, count in per_file:
+            file_terms.setdefault(path, {})[offset + ord_] = float(count)
+
+
+# Per index version, item filter and common word: how many items of each file have the word.
+# The grouped count is the dearest statement of a search (thousands of items a word), and
+# common words are by nature the ones queries share; versions never change, so neither do counts.
+_COMMON_COUNTS: OrderedDict[tuple, tuple[tuple[str, int], ...]] = OrderedDict()
+_COMMON_COUNTS_LOCK = threading.Lock()
+# Words kept per process, least recently used out first (a few kilobytes to a few hundred each).
+_COMMON_COUNTS_KEPT = 512
+
+
+def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, args: list[Any]) -> dict[str, tuple[tuple[str, int], ...]]:
+    found: dict[str, tuple[tuple[str, int], ...]] = {}
+    with _COMMON_COUNTS_LOCK:
+        for lexeme in common:
+            cached = _COMMON_COUNTS.get((*key, lexeme))
+            if cached is not None:
+                _COMMON_COUNTS.move_to_end((*key, lexeme))
+                found[lexeme] = cached
+    missing = [lexeme for lexeme in dict.fromkeys(common) if lexeme not in found]
+    if not missing:
+        return found
     cursor.execute(
         "SELECT q.ord, i.path, count(*) FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
         f"CROSS JOIN LATERAL (SELECT path FROM rag_item WHERE {where} AND search @@ CAST(q.lex AS tsquery)) i "
-        "GROUP BY q.ord, i.path",
-        [[_quote_lexeme(lexeme) for lexeme in common], *args],
+        "GROUP BY q.ord, i.path ORDER BY q.ord, i.path",
+        [[_quote_lexeme(lexeme) for lexeme in missing], *args],
     )
-    rows = cursor.fetchall()
-    frequency: dict[int, int] = {}
-    for ord_, _, count in rows:
-        frequency[ord_] = frequency.get(ord_, 0) + count
-    for ord_, df in frequency.items():
-        term = terms[common[ord_ - 1]]
-        boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
-        idf[offset + ord_] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
-    for ord_, path, count in rows:
-        file_terms.setdefault(path, {})[offset + ord_] = float(count)
+    per_word: dict[str, list[tuple[str, int]]] = {lexeme: [] for lexeme in missing}
+    for ord_, path, count in cursor.fetchall():
+        per_word[missing[ord_ - 1]].append((path, count))
+    with _COMMON_COUNTS_LOCK:
+        for lexeme, pairs in per_word.items():
+            found[lexeme] = _COMMON_COUNTS[(*key, lexeme)] = tuple(pairs)
+        while len(_COMMON_COUNTS) > _COMMON_COUNTS_KEPT:
+            _COMMON_COUNTS.popitem(last=False)
+    return found
 
 
 # ts_rank of an item with one occurrence of a word in its body (weight B 0.4 over its 1.645 normaliser).

@@ -168,3 +168,22 @@ async def test_calls_share_one_kept_alive_client_until_the_providers_are_closed(
     await close_providers()
     assert client.is_closed
     assert get_provider() is not provider
+
+
+def test_the_client_of_a_short_lived_loop_is_closed_when_that_loop_ends(fake_openai):
+    from asgiref.sync import async_to_sync
+
+    fake_openai.script(Reply.text("one"), Reply.text("two"))
+    provider = get_provider()
+    clients = []
+
+    async def ask() -> str:
+        completion = await provider.complete(QUESTION)
+        clients.append(provider.http())
+        return completion.text
+
+    # Sync code (an index run's embeddings, a worker's job) reaches the model through a loop of its own per call.
+    assert async_to_sync(ask)() == "one"
+    assert async_to_sync(ask)() == "two"
+    assert len(clients) == 2 and clients[0] is not clients[1]
+    assert all(client.is_closed for client in clients)

@@ -144,3 +144,30 @@ def test_examples_and_plain_text_windows_rank_below_the_projects_code(project):
     assert weighted["examples/palettes.py"] < plain["examples/palettes.py"]
     asked = {r.path: r.score for r in search(project, "blend_palette in examples/palettes.py", mode="code", limit=20)}
     assert asked["examples/palettes.py"] >= asked["lib/colors.py"] * 0.99
+
+
+def test_counts_of_common_words_are_kept_between_searches_of_a_version(project):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from rag.services import retrieval
+
+    run = IndexRun.objects.get(repository=project, status=IndexRun.Status.READY)
+    assert "token" in run.common_words
+    retrieval._COMMON_COUNTS.clear()
+    query = "a stream of tokens, token by token, fails to frobnicate"
+
+    def grouped_counts(statements) -> int:
+        return sum("GROUP BY q.ord, i.path" in s["sql"] for s in statements)
+
+    with CaptureQueriesContext(connection) as first:
+        ranked = files(project, query)
+    with CaptureQueriesContext(connection) as again:
+        assert files(project, query) == ranked
+    with CaptureQueriesContext(connection) as other:
+        files(project, "token reader")
+    assert grouped_counts(first.captured_queries) == 1
+    assert grouped_counts(again.captured_queries) == 0
+    # Another query with only words already counted needs no count either.
+    assert grouped_counts(other.captured_queries) == 0
+    assert ranked[0] == "lib/parser.py"
