@@ -16,10 +16,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import Http404
 
+from agentsite.database import in_database_pool
 from chat import user_errors
 from chat.agent.config import AgentConfig
 from chat.agent.events import AgentEvent
@@ -137,7 +137,7 @@ async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> A
         # Nothing to read from the database: no trip through its (single, shared) thread.
         prepared = prepare_turn(turn, provider)
     else:
-        prepared = await sync_to_async(prepare_turn, thread_sensitive=True)(turn, provider)
+        prepared = await in_database_pool(prepare_turn)(turn, provider)
     services = prepared.services
     notes: dict[tuple[str, str, int], StepNote] = {}
     # Set before the run starts: the graph's task copies this context, so

@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from asgiref.sync import sync_to_async
-
+from agentsite.database import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.tools import ProjectToolbox
 from rag import services as rag
@@ -184,4 +183,4 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
 
 
 async def extractive_answer(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
-    return await sync_to_async(_extract, thread_sensitive=True)(toolbox, question)
+    return await in_database_pool(_extract)(toolbox, question)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
-from asgiref.sync import sync_to_async
 
+from agentsite.database import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.config import AgentConfig
 from llm.types import ToolCall, ToolSpec
@@ -116,7 +116,8 @@ class ProjectToolbox:
 
     async def call(self, call: ToolCall) -> ToolOutcome:
         """Run one tool call; every failure becomes an error outcome for the model."""
-        return await sync_to_async(self.call_sync, thread_sensitive=True)(call)
+        # On the database pool: many chats' searches run side by side, not one after another.
+        return await in_database_pool(self.call_sync)(call)
 
     def call_sync(self, call: ToolCall) -> ToolOutcome:
         tool = self.tools.get(call.name)

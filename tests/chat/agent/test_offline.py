@@ -49,10 +49,18 @@ def test_a_general_question_says_a_model_is_needed():
 
 
 def test_a_project_question_before_the_index_is_ready_says_so(shopapp):
+    from asgiref.sync import async_to_sync
+
+    from agentsite.database import in_database_pool
     from rag.models import Repository
 
-    pending = Repository.objects.create(owner=shopapp.owner, name="not indexed yet")
-    events = run_turn_to_end(make_turn("where is the login view defined?", pending))
+    # Committed, as an upload is: the turn reads it on a database thread of its own.
+    create = in_database_pool(lambda: Repository.objects.create(owner=shopapp.owner, name="not indexed yet"))
+    pending = async_to_sync(create)()
+    try:
+        events = run_turn_to_end(make_turn("where is the login view defined?", pending))
+    finally:
+        async_to_sync(in_database_pool(Repository.objects.filter(pk=pending.pk).delete))()
 
     assert one(events, "intent").intent == "project_qa"
     assert "no ready index yet" in answer_text(events)
