@@ -34,8 +34,6 @@ PROVIDERS: dict[str, type[Provider]] = {
 AUTO_ORDER = ("gigachat", "openai", "gemini")
 
 _instances: dict[str, Provider] = {}
-# Providers replaced after a settings change, until close_providers() closes their clients.
-_retired: list[Provider] = []
 _lock = threading.Lock()
 
 
@@ -82,12 +80,10 @@ def get_provider(name: str | None = None) -> Provider:
 
 
 async def close_providers() -> None:
-    """Close the shared providers' HTTP clients (call on shutdown, from the serving loop),
-    and those of providers replaced since the last call."""
+    """Close the shared providers' HTTP clients (call on shutdown, from the serving loop)."""
     with _lock:
-        providers = [*_instances.values(), *_retired]
+        providers = list(_instances.values())
         _instances.clear()
-        _retired.clear()
     for provider in providers:
         await provider.aclose()
 
@@ -96,6 +92,4 @@ async def close_providers() -> None:
 def _forget_providers(*, setting: str, **kwargs: Any) -> None:
     if setting == "LLM":
         with _lock:
-            # Their clients may hold connections: kept until close_providers() closes them.
-            _retired.extend(_instances.values())
             _instances.clear()

@@ -20,7 +20,6 @@ from django.test import override_settings
 from agentsite.asgi import application
 from chat.generations import REGISTRY
 from chat.models import ChatSession, Message
-from llm.registry import close_providers
 from rag.models import IndexRun, Repository
 from rag.services import delete_repository, run_index, start_index_run
 from tests.factories import PASSWORD, make_user
@@ -159,14 +158,6 @@ async def close_connections_of_the_sync_thread():
     the test database can be dropped at the end of the run."""
     yield
     await sync_to_async(connections.close_all)()
-
-
-@pytest.fixture(autouse=True)
-async def close_provider_clients():
-    """Answers use the shared providers, whose HTTP client belongs to the loop of the
-    test; close it in that loop rather than leave its connections to the garbage collector."""
-    yield
-    await close_providers()
 
 
 __all__ = ["Reply", "fake_llm_server", "fake_openai"]
