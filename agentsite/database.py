@@ -15,6 +15,13 @@ from django.conf import settings
 from django.core import checks
 from django.db import close_old_connections, connection
 
+PGVECTOR_HELP = (
+    "The PostgreSQL server at DATABASE_URL has no 'vector' extension available. "
+    "Install pgvector on that server (https://github.com/pgvector/pgvector#installation, "
+    "for example the postgresql-16-pgvector package), or unset DATABASE_URL to use the "
+    "embedded PostgreSQL that ships with pgvector."
+)
+
 P = ParamSpec("P")
 R = TypeVar("R")
 

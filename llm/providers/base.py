@@ -150,6 +150,8 @@ class Provider(ABC):
             if client_loop is loop:
                 await client.aclose()
         self._clients.clear()
+        # Their closers go too: a dropped one finishes at once, its client already closed or gone.
+        self._closers.clear()
 
     # --- streaming ------------------------------------------------------------
 

@@ -416,7 +416,7 @@ def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, a
             if cached is not None:
                 _COMMON_COUNTS.move_to_end((*key, lexeme))
                 found[lexeme] = cached
-    missing = [lexeme for lexeme in dict.fromkeys(common) if lexeme not in found]
+    missing = [lexeme for lexeme in common if lexeme not in found]
     if not missing:
         return found
     cursor.execute(
