@@ -21,6 +21,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from chat.agent.citing import CITATION_RE
+
 ALLOWED_TAGS = {
     "a", "blockquote", "br", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
     "li", "ol", "p", "pre", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul",
@@ -38,8 +40,8 @@ ALLOWED_ATTRIBUTES = {
 }
 _FORMATTER = HtmlFormatter(nowrap=True)
 
-# ``path:start-end`` or ``path:line`` in an answer's text.
-CITATION = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.[A-Za-z][A-Za-z0-9]*):(\d+)(?:\s*[-\u2013]\s*(\d+))?")
+# ``path:start-end`` or ``path:line`` in an answer's text: the agent's own citation pattern.
+CITATION = CITATION_RE
 
 # (path, start, end) -> the URL of those lines, or None to leave the text as is.
 CitationLinker = Callable[[str, int, int], "str | None"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from llm.audit import event_to_dict, merge_text_events, request_from_dict
+from llm.providers.base import wire_format_errors
 from llm.registry import PROVIDERS, build_provider
 from llm.retry import LLMError
 from llm.types import StreamEvent
@@ -63,9 +64,10 @@ def replay_parsing(record: Mapping[str, Any]) -> list[StreamEvent]:
     parser = provider.new_parser(request_from_dict(record["request"]))
     events: list[StreamEvent] = []
     try:
-        for payload in payloads:
-            events.extend(parser.feed(payload))
-        events.extend(parser.finish())
+        with wire_format_errors(name):
+            for payload in payloads:
+                events.extend(parser.feed(payload))
+            events.extend(parser.finish())
     except LLMError as exc:
         partial = "".join(e.text for e in events if e.type == "text")
         events.append(StreamEvent(type="error", error=exc, text=partial))

@@ -71,13 +71,26 @@ def split_terms(identifiers: str | Iterable[str]) -> str:
 
 # --- query hints ------------------------------------------------------------------
 
+# Query analysis reads at most this much of a query (the longest issue texts of
+# the evaluation sets are under 25,000 characters); with the linear patterns
+# below this bounds the work a query can ask for, whatever its content.
+MAX_ANALYSED_CHARS = 64 * 1024
+
 TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?')
 FILE_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|ts|tsx|jsx|html|css|toml|cfg|ini|json|ya?ml))\b")
 DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
-CAMEL_CASE = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b")
-SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*(?:_[a-z0-9]+)+_{0,2}\b")
+# Every pattern below is applied to text a user typed, so each is written to
+# run in time linear in its input: possessive quantifiers (``*+``, ``++``) and
+# atomic groups give nothing back where giving back could never lead to a match
+# (a run of letters that must end at a word boundary), and bracketed parts
+# (``<int:pk>``) cannot contain their own opening bracket or a slash, so no
+# match attempt scans past the next segment. ``tests/rag/test_query_analysis_fuzz.py``
+# holds them to linear growth on adversarial inputs.
+CAMEL_CASE = re.compile(r"\b[A-Z][a-z0-9]++(?:[A-Z][A-Za-z0-9]*+)++\b|\b[a-z]++[A-Z][A-Za-z0-9]*+\b")
+SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*+(?:_[a-z0-9]++)++_{0,2}\b")
 # URL paths such as /shop/checkout or /orders/<int:pk>/ (at least one letter, not a file path).
-ROUTE = re.compile(r"(?<![\w.])(/(?:[A-Za-z0-9_\-.]+|<[^>\s]+>|\{[^}\s]+\})(?:/(?:[A-Za-z0-9_\-.]+|<[^>\s]+>|\{[^}\s]+\}))*/?)")
+_ROUTE_SEGMENT = r"(?:[A-Za-z0-9_\-.]++|<[^<>/\s]++>|\{[^{}/\s]++\})"
+ROUTE = re.compile(rf"(?<![\w.])(/{_ROUTE_SEGMENT}(?:/{_ROUTE_SEGMENT})*+/?)")
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
 # "for example" is prose: only words and paths that point at such folders count.
 EXAMPLE_WORDS = re.compile(
@@ -116,6 +129,7 @@ def _is_file_like(dotted: str) -> bool:
 
 
 def query_hints(query: str) -> QueryHints:
+    query = query[:MAX_ANALYSED_CHARS]
     hints = QueryHints(about_tests=bool(TEST_WORDS.search(query)), about_examples=bool(EXAMPLE_WORDS.search(query)))
     for match in TRACEBACK_LINE.finditer(query):
         frame = TracebackFrame(match.group(1).replace("\\", "/"), int(match.group(2)), match.group(3))
@@ -147,8 +161,13 @@ TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\):")
 # One line of an environment report: ``numpy: 1.16.0``, ``LANG: en_US.UTF-8``, ``commit: None``,
 # ``requests==2.31.0``, ``pandas    1.0.5`` (pip list), ``python-bits: 64``; never an
 # assignment (``x = f(y)``).
+# The value is a number-led text, or a list of bracket-free words where
+# whitespace may only follow a comma (``a, b,c``). The list is one run of
+# words and comma-led separators that cannot overlap: as words and separators
+# that could both take a comma, a failing line had exponentially many ways to
+# be split.
 _REPORT_LINE = re.compile(
-    r"^\s*[\w.+\-]+(?::\s+|==|\s{2,})(?:[\w.+\-/]*\d\S*(?:\s.*)?|[^\s()\[\]]+(?:,\s*[^\s()\[\]]+)*)\s*$"
+    r"^\s*+[\w.+\-]++(?::\s++|==|\s{2,}+)(?:[\w.+\-/]*\d\S*+(?:\s.*)?|[^\s()\[\]](?:[^\s()\[\],]++|,\s*+)*+)\s*$"
 )
 _REPORT_HEADING = re.compile(r"^\s*(?:#+\s*)?(?:[A-Za-z][\w ]{0,40}:|-{3,}|={3,}|INSTALLED VERSIONS|\[[^\]]*\])\s*$")
 # Reports are runs of at least this many such lines (two ``key: value`` lines can be prose or code).
@@ -159,7 +178,8 @@ _REPORT_MIN_LINES = 4
 _BANNER_LINE = re.compile(
     r"^\s*(?:Python \d+\.\d+\S*(?: .*)?|Type .?(?:copyright|help).*|IPython \d+\.\d+.*|(?:\?|%quickref|help|object\?)\s+->.*)$"
 )
-_PROMPT = re.compile(r"^(\s*)(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.(?=\s))", re.MULTILINE)
+# Indentation only: ``\s*`` would run across blank lines from every line start.
+_PROMPT = re.compile(r"^([^\S\n]*)(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.(?=\s))", re.MULTILINE)
 
 
 def without_boilerplate(text: str) -> str:
@@ -174,7 +194,7 @@ def without_boilerplate(text: str) -> str:
     which match the project's own shell code, and console prompts
     (``In [3]:``, ``Out[3]:``, ``>>>``), whose words would count as the query's.
     """
-    text = _PROMPT.sub(r"\1", text)
+    text = _PROMPT.sub(r"\1", text[:MAX_ANALYSED_CHARS])
     lines = [line for line in text.splitlines() if not _BANNER_LINE.match(line)]
     keep = [True] * len(lines)
     start = None
@@ -205,7 +225,7 @@ def lexical_words(query: str, limit: int = 32, *, repeats: bool = False) -> list
     occurrence of the first ``limit`` distinct words is kept, in query order
     (how often the query repeats a word tells how central it is).
     """
-    query = TRACEBACK_LINE.sub(lambda m: f" {m.group(3) or ''} ", TRACEBACK_HEADER.sub(" ", query))
+    query = TRACEBACK_LINE.sub(lambda m: f" {m.group(3) or ''} ", TRACEBACK_HEADER.sub(" ", query[:MAX_ANALYSED_CHARS]))
     words: list[str] = []
     seen: set[str] = set()
     for identifier in IDENTIFIER.findall(query):

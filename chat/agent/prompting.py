@@ -18,3 +18,16 @@ async def system_message(prompt: PromptText, *extra: str) -> Message:
     """The product's ``system`` prompt, then the task's prompt, then any turn-specific notes."""
     base = await aget_prompt("system")
     return Message("system", "\n\n".join(part.strip() for part in (base.text, prompt.text, *extra) if part.strip()))
+
+
+def unfenced(text: str) -> str:
+    """A model's answer without the Markdown code fence some models wrap JSON in even when asked not to.
+
+    Plain string operations: a lazy regular expression over the answer took
+    time quadratic in a run of whitespace inside it.
+    """
+    cleaned = text.strip()
+    if len(cleaned) >= 6 and cleaned.startswith("```") and cleaned.endswith("```"):
+        inner = cleaned[3:-3]
+        return inner.removeprefix("json").strip()
+    return cleaned

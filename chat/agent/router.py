@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 
 from chat.agent.events import Intent
-from chat.agent.prompting import load_prompt
+from chat.agent.prompting import load_prompt, unfenced
 from chat.agent.turn import TurnServices
 from llm.retry import LLMError
 from llm.types import ChatRequest, Message
@@ -52,8 +52,13 @@ PROJECT_WORDS = re.compile(
     r"codebase|project|this code|our code|in the code|how does|what does)\b",
     re.IGNORECASE,
 )
-# Identifiers: CamelCase, snake_case, dotted names, file paths.
-IDENTIFIER = re.compile(r"\b(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z0-9]+_[a-z0-9_]+|\w+\.\w+(?:\.\w+)*|[\w-]+/[\w./-]+)\b")
+# Identifiers: CamelCase, snake_case, dotted names, file paths. A path is
+# looked for only from the start of a run of name characters: from every word
+# boundary inside ``a-a-a-...`` each attempt scanned the rest of the run for a
+# slash, quadratic in the message's length.
+IDENTIFIER = re.compile(
+    r"\b(?:[A-Z][a-z0-9]++[A-Z]\w*|[a-z0-9]++_[a-z0-9_]+|\w++\.\w+(?:\.\w+)*|(?<![\w-])[\w-]++/[\w./-]+)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -84,11 +89,7 @@ _INTENT_VALIDATOR = jsonschema.validators.validator_for(INTENT_SCHEMA)({**INTENT
 
 def parse_intent(text: str) -> tuple[Intent, str]:
     """The intent in a model's JSON answer; raises ``ValueError`` for anything else."""
-    cleaned = text.strip()
-    # Some models wrap JSON in a Markdown fence even when asked not to.
-    fence = re.fullmatch(r"```(?:json)?\s*(.*?)\s*```", cleaned, re.DOTALL)
-    if fence:
-        cleaned = fence.group(1)
+    cleaned = unfenced(text)
     try:
         value = json.loads(cleaned)
     except ValueError as exc:

@@ -25,8 +25,8 @@ import json
 import logging
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import aclosing
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from contextlib import aclosing, contextmanager
 from typing import Any, ClassVar, Protocol
 
 import httpx
@@ -330,22 +330,23 @@ class Provider(ABC):
                 if response.status_code >= 400:
                     raise self._http_error(response, await response.aread())
                 content_type = response.headers.get("content-type", "")
-                if "application/json" in content_type:
-                    body = (await response.aread()).decode("utf-8", "replace")
-                    trace.add_raw(body)
-                    for event in parser.feed(body):
-                        yield event
-                else:
-                    async for sse in EventSource(response).aiter_sse():
-                        # After the terminator the rest of the body is still read (servers end it
-                        # at once), so the connection goes back to the pool instead of being closed.
-                        if not sse.data or parser.finished:
-                            continue
-                        trace.add_raw(sse.data)
-                        for event in parser.feed(sse.data):
+                with wire_format_errors(self.name):
+                    if "application/json" in content_type:
+                        body = (await response.aread()).decode("utf-8", "replace")
+                        trace.add_raw(body)
+                        for event in parser.feed(body):
                             yield event
-                for event in parser.finish():
-                    yield event
+                    else:
+                        async for sse in EventSource(response).aiter_sse():
+                            # After the terminator the rest of the body is still read (servers end it
+                            # at once), so the connection goes back to the pool instead of being closed.
+                            if not sse.data or parser.finished:
+                                continue
+                            trace.add_raw(sse.data)
+                            for event in parser.feed(sse.data):
+                                yield event
+                    for event in parser.finish():
+                        yield event
         except httpx.HTTPError as exc:
             raise self._transport_error(exc) from exc
         except SSEError as exc:
@@ -378,6 +379,19 @@ def _close_when_loop_ends(loop: asyncio.AbstractEventLoop, client: httpx.AsyncCl
 
     loop.create_task(start())
     return closer
+
+
+@contextmanager
+def wire_format_errors(provider: str) -> Iterator[None]:
+    """Payloads of the wrong shape (a list where the format has an object, a string for a choice) are
+    the provider's protocol error: the parsers read valid JSON of any shape without checking each field.
+    """
+    try:
+        yield
+    except (TypeError, AttributeError, KeyError, IndexError) as exc:
+        raise ProviderProtocolError(
+            f"{provider} sent a payload that is not its wire format ({type(exc).__name__}: {exc})", provider=provider
+        ) from exc
 
 
 def parse_json_payload(data: str, provider: str) -> Any | None:

@@ -26,7 +26,19 @@ KIND_LABELS: dict[str, str] = {
     "api_reference": "API reference",
 }
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^(#{1,6})\s++(.*)$")
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """The level and title of a Markdown heading line (closing ``#``s dropped), or None.
+
+    The closing run is stripped in Python: as a pattern (``(.*?)\\s*#*\\s*$``) it
+    took time quadratic in a long run of spaces.
+    """
+    match = _HEADING.match(line)
+    if match is None:
+        return None
+    return len(match.group(1)), match.group(2).rstrip().rstrip("#").rstrip()
 
 
 @dataclass(frozen=True)
@@ -111,17 +123,17 @@ def clean_section_body(body: str, title: str) -> str:
     """The section text without a repeated title, its headings nested below the section's own."""
     lines = body.strip().splitlines()
     if lines:
-        match = _HEADING.match(lines[0])
-        if match and match.group(2).strip().lower() == title.strip().lower():
+        heading = _heading(lines[0])
+        if heading and heading[1].strip().lower() == title.strip().lower():
             lines = lines[1:]
     nested: list[str] = []
     in_fence = False
     for line in lines:
         if line.lstrip().startswith("```"):
             in_fence = not in_fence
-        match = None if in_fence else _HEADING.match(line)
-        if match and len(match.group(1)) < 3:
-            line = f"### {match.group(2)}"
+        heading = None if in_fence else _heading(line)
+        if heading and heading[0] < 3:
+            line = f"### {heading[1]}"
         nested.append(line)
     return "\n".join(nested).strip()
 

@@ -11,19 +11,16 @@ unreachable fails as a whole, with the provider's message.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
 
-from chat.agent.prompting import load_prompt, system_message
+from chat.agent.prompting import load_prompt, system_message, unfenced
 from chat.agent.turn import TurnServices
 from llm.graph import Runtime
 from llm.types import ChatRequest, Completion, Message
-
-_FENCED = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 
 
 @dataclass(frozen=True)
@@ -37,11 +34,8 @@ class JsonAnswer:
 
 def parse_json_object(text: str, schema: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str]:
     """The JSON object in ``text`` if it follows ``schema``; else None and the reason."""
-    cleaned = text.strip()
-    fenced = _FENCED.match(cleaned)
-    if fenced:
-        cleaned = fenced.group(1)
-    elif not cleaned.startswith("{"):
+    cleaned = unfenced(text)
+    if not cleaned.startswith("{"):
         # Some models put a sentence before the object; take the outermost braces.
         start, end = cleaned.find("{"), cleaned.rfind("}")
         if start >= 0 and end > start:

@@ -30,7 +30,8 @@ DEV_NULL = "/dev/null"
 CONTEXT_LINES = 3
 
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_FENCE = re.compile(r"^```[ \t]*(?:diff|patch|udiff)?[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+# Info strings of a fence that holds a diff (a bare fence counts).
+_DIFF_FENCES = {"", "diff", "patch", "udiff"}
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
@@ -86,8 +87,25 @@ class FileDiff:
 
 
 def extract_diff_text(answer: str) -> str:
-    """The diff inside a model answer: the fenced ```diff blocks, else the whole answer."""
-    blocks = _FENCE.findall(answer)
+    """The diff inside a model answer: the fenced ```diff blocks, else the whole answer.
+
+    Read line by line, in one pass: a lazy pattern from each fence to the next
+    closing one took time quadratic in an answer full of unclosed fences.
+    """
+    blocks: list[str] = []
+    block: list[str] | None = None
+    keep = False
+    for line in answer.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        if block is None:
+            if bare.startswith("```"):
+                block, keep = [], bare[3:].strip(" \t") in _DIFF_FENCES
+        elif bare.startswith("```") and not bare[3:].strip(" \t"):
+            if keep:
+                blocks.append("".join(block))
+            block = None
+        else:
+            block.append(line)
     return "\n".join(blocks) if blocks else answer
 
 
