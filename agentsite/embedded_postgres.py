@@ -43,6 +43,26 @@ class EmbeddedServer:
         """Release this process's handle; the server stops when it was the last one."""
         self.handle.cleanup()  # type: ignore[attr-defined]
 
+    def is_running(self) -> bool:
+        from pgserver.postgres_server import PostmasterInfo
+
+        info = PostmasterInfo.read_from_pgdata(self.pgdata)
+        return info is not None and info.is_running()
+
+    def ensure_running(self) -> bool:
+        """Start the server again if it stopped under us (killed, or stopped by hand); True if it had to.
+
+        Committed data is safe: PostgreSQL replays its write-ahead log at start-up.
+        """
+        if self.is_running():
+            return False
+        with type(self.handle)._lock:  # type: ignore[attr-defined]
+            if self.is_running():
+                return False
+            logger.warning("embedded postgres at %s was not running; starting it again", self.pgdata)
+            self.handle.ensure_postgres_running()  # type: ignore[attr-defined]
+        return True
+
 
 def _import_pgserver(runtime_dir: Path):
     runtime_dir.mkdir(parents=True, exist_ok=True)

@@ -187,6 +187,19 @@ WHITENOISE_USE_FINDERS = True
 # --- Background work -------------------------------------------------------------
 # A worker whose last heartbeat is older than this counts as down in /healthz.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 60, minimum=5)
+# Workers record a heartbeat this often; a worker silent for WORKER_STALLED_SECONDS is
+# taken for dead: its running index job is failed and its repository freed by the
+# recovery job, which runs every WORKER_RECOVERY_SECONDS (rag/tasks.py). A killed
+# worker's run is so failed within STALLED + RECOVERY seconds (40 s by default).
+WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 10.0, minimum=0.2, maximum=60.0)
+WORKER_STALLED_SECONDS = env_int("WORKER_STALLED_SECONDS", 30, minimum=1)
+WORKER_RECOVERY_SECONDS = env_int("WORKER_RECOVERY_SECONDS", 10, minimum=1, maximum=59)
+if WORKER_STALLED_SECONDS <= WORKER_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured("WORKER_STALLED_SECONDS must be longer than WORKER_HEARTBEAT_SECONDS")
+PROCRASTINATE_WORKER_DEFAULTS = {
+    "update_heartbeat_interval": WORKER_HEARTBEAT_SECONDS,
+    "stalled_worker_timeout": float(WORKER_STALLED_SECONDS),
+}
 
 # --- Logging ---------------------------------------------------------------------
 LOG_LEVEL = env_choice("LOG_LEVEL", "info", ("debug", "info", "warning", "error")).upper()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from procrastinate.contrib.django import app
 
 logger = logging.getLogger(__name__)
@@ -17,3 +18,16 @@ def index_repository_task(run_id: int) -> str:
     run = run_index(run_id)
     logger.info("index run %s finished: %s", run_id, run.status)
     return run.status
+
+
+# Cron's optional sixth field is seconds: every WORKER_RECOVERY_SECONDS.
+@app.periodic(cron=f"* * * * * */{settings.WORKER_RECOVERY_SECONDS}", periodic_id="recover_abandoned_index_runs")
+@app.task(name="rag.recover_abandoned_runs", queue="maintenance", queueing_lock="recover_abandoned_runs", pass_context=False)
+async def recover_abandoned_runs_task(timestamp: int | None = None) -> list[int]:
+    """Fail the index runs of dead workers and free their repositories' queue (see ``recover_abandoned_runs``)."""
+    from rag.services.repositories import recover_abandoned_runs
+
+    failed = await recover_abandoned_runs(settings.WORKER_STALLED_SECONDS)
+    if failed:
+        logger.warning("failed the index runs of stopped workers: %s", failed)
+    return failed

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import IO
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -214,6 +214,86 @@ def cancel_index_run(run: IndexRun, *, by=None) -> bool:
 
         app.job_manager.cancel_job_by_id(locked.job_id, abort=True)
     return True
+
+
+ABANDONED = (
+    "The worker running this index stopped (killed or crashed) before it finished; "
+    "the previous index, if any, is still in use. Upload or reindex to try again."
+)
+
+
+def fail_abandoned_run(run_id: int) -> bool:
+    """Fail a run whose worker is gone and drop the rows it built; False when it had become ready.
+
+    A run that was cancelled while its worker was dead is already failed but
+    still holds its half-built rows: those are dropped too.
+    """
+    with transaction.atomic():
+        run = IndexRun.objects.filter(pk=run_id).first()
+        if run is None:
+            return False
+        # The same lock order as cancel_index_run and activate_index: repository, then run.
+        Repository.objects.select_for_update().get(pk=run.repository_id)
+        run = IndexRun.objects.select_for_update().get(pk=run_id)
+        if run.status in (IndexRun.Status.READY, IndexRun.Status.SUPERSEDED):
+            return False
+        if not run.is_finished:
+            IndexRun.objects.filter(pk=run.pk).update(
+                status=IndexRun.Status.FAILED, error=ABANDONED, stage="failed: worker stopped", finished_at=timezone.now()
+            )
+    drop_run_rows(run)
+    logger.warning("index run %s was abandoned by its worker; marked failed and its rows dropped", run_id)
+    return True
+
+
+ACTIVE_JOB_STATES = ("todo", "doing")
+
+
+def abandoned_run_ids() -> list[int]:
+    """Runs still queued or running whose job is no longer waiting or being worked on (or is gone)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT run.id FROM rag_indexrun run
+            LEFT JOIN procrastinate_jobs job ON job.id = run.job_id
+            WHERE run.status IN (%s, %s) AND run.job_id IS NOT NULL
+              AND (job.id IS NULL OR job.status::text <> ALL(%s))
+            """,
+            [IndexRun.Status.QUEUED, IndexRun.Status.RUNNING, list(ACTIVE_JOB_STATES)],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+async def recover_abandoned_runs(stalled_after: float) -> list[int]:
+    """Fail the index runs of workers that stopped sending heartbeats, and free their repositories.
+
+    A worker killed mid-run leaves its job ``doing``, which keeps the
+    repository's queueing lock, so every later upload would wait forever.
+    Such jobs are found by the worker heartbeats procrastinate records (no
+    heartbeat for ``stalled_after`` seconds); each run is failed with its
+    rows dropped, then its job is finished as failed, which frees the lock.
+    Runs whose job ended some other way without the run noticing are failed too.
+    Returns the ids of the runs failed.
+    """
+    from asgiref.sync import sync_to_async
+    from procrastinate import jobs
+    from procrastinate.contrib.django import app
+
+    from rag.tasks import index_repository_task
+
+    failed: list[int] = []
+    stalled = await app.job_manager.get_stalled_jobs(
+        task_name=index_repository_task.name, seconds_since_heartbeat=stalled_after
+    )
+    for job in stalled:
+        run_id = job.task_kwargs.get("run_id")
+        if run_id is not None and await sync_to_async(fail_abandoned_run)(run_id):
+            failed.append(run_id)
+        await app.job_manager.finish_job_by_id_async(job.id, status=jobs.Status.FAILED, delete_job=False)
+    for run_id in await sync_to_async(abandoned_run_ids)():
+        if await sync_to_async(fail_abandoned_run)(run_id):
+            failed.append(run_id)
+    return failed
 
 
 def drop_run_rows(run: IndexRun) -> None:

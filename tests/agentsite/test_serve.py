@@ -104,3 +104,95 @@ def _serve_kill_restart_and_stop(data_dir: Path) -> None:
     while _postgres_processes(str(data_dir / "pgdata")) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _postgres_processes(str(data_dir / "pgdata")) == []
+
+
+def _health(port: int) -> int | None:
+    """The HTTP status of /healthz, or None when nothing answered."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    except OSError:
+        return None
+
+
+def _wait_for(condition, what: str, timeout: float = 60.0, during=None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if during is not None:
+            during()
+        if condition():
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"not within {timeout} s: {what}")
+
+
+def _manage(env: dict[str, str], code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c", code],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+
+def _workers(supervisor: psutil.Process) -> list[psutil.Process]:
+    found = []
+    for child in supervisor.children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "procrastinate" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.Error:
+            continue
+    return found
+
+
+def test_serve_restarts_a_killed_worker_and_a_stopped_database_while_pages_answer():
+    data_root = tempfile.mkdtemp(prefix="agentsite-serve-")
+    try:
+        _serve_through_faults(Path(data_root) / "var")
+    finally:
+        shutil.rmtree(data_root, ignore_errors=True)
+
+
+def _serve_through_faults(data_dir: Path) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "AGENTSITE_DB_NAME"}}
+    env.update(AGENTSITE_DATA_DIR=str(data_dir), PORT=str(port), WORKER_HEARTBEAT_SECONDS="0.5",
+               WORKER_STALLED_SECONDS="3", WORKER_HEARTBEAT_MAX_AGE="5")
+    serve = _start(env)
+    try:
+        _wait_healthy(port, serve)
+        supervisor = psutil.Process(serve.pid)
+        worker = _workers(supervisor)[0]
+
+        answers: list[int | None] = []
+        worker.kill()
+        _wait_for(
+            lambda: any(p.pid != worker.pid for p in _workers(supervisor)),
+            "the supervisor starts a new worker",
+            during=lambda: answers.append(_health(port)),
+        )
+        assert serve.poll() is None
+        # The web server answered all along (503 while no worker reported, never refused).
+        assert answers and None not in answers
+        _wait_for(lambda: _health(port) == 200, "healthy again with the new worker")
+
+        _manage(env, "from django.contrib.auth.models import User; User.objects.create_user('kept-through-restart')")
+        postmaster = min(_postgres_processes(str(data_dir / "pgdata")), key=lambda p: p.create_time())
+        postmaster.kill()
+        _wait_for(lambda: _health(port) == 200, "the database is started again and the site is healthy", timeout=90)
+        assert _manage(
+            env, "from django.contrib.auth.models import User; print(User.objects.filter(username='kept-through-restart').count())"
+        ) == "1"
+        assert serve.poll() is None
+    finally:
+        serve.send_signal(signal.SIGINT)
+        try:
+            serve.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+        output = serve.stdout.read()
+    assert "worker-1 exited with status -9; starting it again" in output
+    assert "The embedded database had stopped; it was started again." in output

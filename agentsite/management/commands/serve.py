@@ -1,7 +1,11 @@
 """``manage.py serve``: the one command that runs the whole product.
 
 It migrates, makes sure someone can log in, then runs daphne (web and
-websockets) and a procrastinate worker as child processes and supervises them.
+websockets) and a procrastinate worker as child processes and supervises them:
+a child that exits is started again after a delay that doubles with each
+quick failure (up to RESTART_MAX_SECONDS; a child that stayed up for
+STABLE_SECONDS starts over at the first delay), while the others go on
+serving. The embedded database is started again if it stops under them.
 Ctrl-C (or SIGTERM) stops the children, then releases the embedded database,
 which stops when no other process of the product uses it.
 """
@@ -20,10 +24,14 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_SECONDS = 10.0
+RESTART_FIRST_SECONDS = 1.0
+RESTART_MAX_SECONDS = 30.0
+STABLE_SECONDS = 60.0
+POLL_SECONDS = 0.2
 # The web server keeps database connections for this long unless
 # DATABASE_CONN_MAX_AGE says otherwise: with a connection per database call,
 # hundreds of streaming chats spend most of their time connecting.
@@ -51,6 +59,38 @@ def ensure_first_admin(stdout) -> None:
         f"    password: {password}\n"
         "  This password is shown only once; change it in Admin > Users.\n"
     )
+
+
+class Child:
+    """One supervised process: started again after it exits, with a backoff for quick failures."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str] | None) -> None:
+        self.name, self.command, self.env = name, command, env
+        self.process: subprocess.Popen | None = None
+        self.started_at = 0.0
+        self.failures = 0
+        self.restart_at: float | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, cwd=settings.BASE_DIR, env=self.env, preexec_fn=_die_with_parent)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def supervise(self, report) -> None:
+        now = time.monotonic()
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.start()
+                report(f"{self.name} started again (pid {self.process.pid}).")
+            return
+        if self.process is None or self.process.poll() is None:
+            return
+        if now - self.started_at >= STABLE_SECONDS:
+            self.failures = 0
+        delay = min(RESTART_MAX_SECONDS, RESTART_FIRST_SECONDS * 2**self.failures)
+        self.failures += 1
+        self.restart_at = now + delay
+        report(f"{self.name} exited with status {self.process.returncode}; starting it again in {delay:.0f} s.")
 
 
 class Command(BaseCommand):
@@ -83,35 +123,41 @@ class Command(BaseCommand):
 
         web_env = dict(os.environ)
         web_env.setdefault("DATABASE_CONN_MAX_AGE", WEB_CONN_MAX_AGE)
-        children: dict[str, subprocess.Popen] = {}
-        for name, command in commands.items():
-            env = web_env if name == "web" else None
-            children[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env, preexec_fn=_die_with_parent)
+        children = {
+            name: Child(name, command, web_env if name == "web" else None) for name, command in commands.items()
+        }
+        for child in children.values():
+            child.start()
         self.stdout.write(f"Serving on http://{host}:{port}/  (Ctrl-C to stop)")
 
-        failed: str | None = None
         try:
             while not stopping:
-                for name, child in children.items():
-                    if child.poll() is not None:
-                        failed = f"{name} exited with status {child.returncode}"
-                        stopping = True
-                        break
-                time.sleep(0.2)
+                self._keep_database_up()
+                for child in children.values():
+                    child.supervise(self.stderr.write)
+                time.sleep(POLL_SECONDS)
         finally:
-            self._stop_children(children)
+            self._stop_children([child.process for child in children.values() if child.process is not None])
             if settings.EMBEDDED_POSTGRES is not None:
                 settings.EMBEDDED_POSTGRES.stop()
-        if failed:
-            raise CommandError(f"stopped: {failed}")
         self.stdout.write("Stopped.")
 
-    def _stop_children(self, children: dict[str, subprocess.Popen]) -> None:
-        for child in children.values():
+    def _keep_database_up(self) -> None:
+        server = settings.EMBEDDED_POSTGRES
+        if server is None:
+            return
+        try:
+            if server.ensure_running():
+                self.stderr.write("The embedded database had stopped; it was started again.")
+        except Exception as exc:  # the next poll tries again; /healthz says the database is down meanwhile
+            self.stderr.write(f"The embedded database is down and could not be started: {exc}")
+
+    def _stop_children(self, children: list[subprocess.Popen]) -> None:
+        for child in children:
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_SECONDS
-        for child in children.values():
+        for child in children:
             try:
                 child.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
