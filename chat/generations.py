@@ -202,12 +202,19 @@ class GenerationRegistry:
                 if len(generation.text) != generation.stored_length
                 or now - generation.stored_at >= services.HEARTBEAT_SECONDS
             ]
-            if due:
+            if not due:
+                continue
+            try:
                 await in_database_pool(services.save_partial_answers)(
                     {generation.message_id: text for generation, text in due}
                 )
-                for generation, text in due:
-                    generation.stored_length, generation.stored_at = len(text), now
+            except Exception:
+                # The database is unreachable or the statement failed: the texts stay in
+                # memory and the next tick tries again; the final state stores them whole.
+                log.exception("storing the text of %d running answers failed; trying again", len(due))
+                continue
+            for generation, text in due:
+                generation.stored_length, generation.stored_at = len(text), now
 
     def finished(self, generation: Generation) -> None:
         if self._by_session.get(generation.session_id) is generation:
@@ -313,19 +320,32 @@ async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegi
         registry.finished(generation)
 
 
+# Delays between attempts to store an answer's final state while the database fails.
+FINAL_STORE_RETRY_SECONDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
 async def _store_final_state(generation: Generation) -> None:
-    message = await in_database_pool(services.finish_answer)(
-        generation.message_id,
-        status=generation.status,
-        content=generation.text,
-        intent=generation.intent,
-        metrics=generation.metrics(),
-        citations=generation.citations,
-        steps=generation.steps,
-        artifacts=generation.artifacts,
-        error=generation.error,
-        is_safe=generation.is_safe,
-    )
+    store = in_database_pool(services.finish_answer)
+    for delay in (*FINAL_STORE_RETRY_SECONDS, None):
+        try:
+            message = await store(
+                generation.message_id,
+                status=generation.status,
+                content=generation.text,
+                intent=generation.intent,
+                metrics=generation.metrics(),
+                citations=generation.citations,
+                steps=generation.steps,
+                artifacts=generation.artifacts,
+                error=generation.error,
+                is_safe=generation.is_safe,
+            )
+            break
+        except Exception:
+            if delay is None:
+                raise
+            log.exception("storing the final state of answer %s failed; trying again in %s s", generation.message_id, delay)
+            await asyncio.sleep(delay)
     if message is None:
         return
     if generation.error:

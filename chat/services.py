@@ -96,7 +96,13 @@ STALE_AFTER_SECONDS = 3 * HEARTBEAT_SECONDS
 
 
 def interrupt_stale_answers(session_id: int) -> int:
-    """Give up on answers whose run is gone: status error, the text so far kept."""
+    """Give up on answers whose run is gone: status error, the text so far kept.
+
+    Silence can also mean that the run lives but could not store its text (the
+    database was unreachable for a while): such an answer stays completable,
+    by a later store of its text (``save_partial_answers``) or its final state
+    (``finish_answer``), which both take it back from the interrupted state.
+    """
     cutoff = timezone.now() - timedelta(seconds=STALE_AFTER_SECONDS)
     return Message.objects.filter(
         session_id=session_id, status=Message.Status.STREAMING, updated_at__lt=cutoff
@@ -117,11 +123,21 @@ def save_partial_answers(texts: Mapping[int, str]) -> None:
     table = connection.ops.quote_name(Message._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} AS m SET content = t.content, updated_at = %s "
+            f"UPDATE {table} AS m SET content = t.content, updated_at = %s, status = %s, error = '' "
             "FROM unnest(%s::bigint[], %s::text[]) AS t(id, content) "
-            "WHERE m.id = t.id AND m.status = %s",
-            [timezone.now(), list(texts), list(texts.values()), Message.Status.STREAMING],
+            "WHERE m.id = t.id AND (m.status = %s OR (m.status = %s AND m.error = %s))",
+            [
+                timezone.now(), Message.Status.STREAMING, list(texts), list(texts.values()), Message.Status.STREAMING,
+                Message.Status.ERROR, user_errors.INTERRUPTED,
+            ],
         )
+
+
+def is_completable(message: Message) -> bool:
+    """Still streaming, or given up on as interrupted while its run may yet finish it."""
+    return message.status == Message.Status.STREAMING or (
+        message.status == Message.Status.ERROR and message.error == user_errors.INTERRUPTED
+    )
 
 
 def finish_answer(
@@ -139,6 +155,9 @@ def finish_answer(
 ) -> Message | None:
     """Give a streaming answer its final status and fields; a finished answer is never changed again.
 
+    An answer marked interrupted while its run was still alive (see
+    ``interrupt_stale_answers``) is finished all the same, with its whole text.
+
     None when the answer no longer exists (its chat was deleted while it ran).
     """
     if status not in Message.FINAL_STATUSES:
@@ -148,7 +167,7 @@ def finish_answer(
         message = Message.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
             return None
-        if message.status != Message.Status.STREAMING:
+        if not is_completable(message):
             return message
         message.status = status
         message.content = content
