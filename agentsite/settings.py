@@ -326,6 +326,9 @@ RAG = {
 CHAT = {
     "MAX_RUNNING_GENERATIONS": env_int("CHAT_MAX_RUNNING_GENERATIONS", 3, minimum=1),
     "FLUSH_SECONDS": env_float("CHAT_FLUSH_SECONDS", 1.0, minimum=0.05, maximum=10.0),
+    # A running answer is stored at least this often; one not stored for three times as long
+    # is shown as interrupted (its server process stopped).
+    "ANSWER_HEARTBEAT_SECONDS": env_float("CHAT_ANSWER_HEARTBEAT_SECONDS", 10.0, minimum=0.2, maximum=300.0),
     # Frames that reach a page within this many ms of its last websocket message go out together in the next one.
     "FRAME_INTERVAL_MS": env_int("CHAT_FRAME_INTERVAL_MS", 50, minimum=0, maximum=1000),
     # With many answers streaming in one process, each page's interval stretches so that all

@@ -193,6 +193,7 @@ class GenerationRegistry:
         the database work of streaming stays flat however many answers run.
         """
         interval = settings.CHAT["FLUSH_SECONDS"]
+        heartbeat = services.heartbeat_seconds()
         while self._by_session:
             await asyncio.sleep(interval)
             now = time.monotonic()
@@ -200,7 +201,7 @@ class GenerationRegistry:
                 (generation, generation.text)
                 for generation in self.running()
                 if len(generation.text) != generation.stored_length
-                or now - generation.stored_at >= services.HEARTBEAT_SECONDS
+                or now - generation.stored_at >= heartbeat
             ]
             if not due:
                 continue

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, Max, QuerySet
 from django.http import Http404
@@ -89,10 +90,14 @@ def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
     return question, answer
 
 
-# A running answer is stored at least every HEARTBEAT_SECONDS (chat.generations);
-# one silent for STALE_AFTER_SECONDS lost its process (a crash or a restart).
-HEARTBEAT_SECONDS = 10.0
-STALE_AFTER_SECONDS = 3 * HEARTBEAT_SECONDS
+def heartbeat_seconds() -> float:
+    """A running answer is stored at least this often (chat.generations), grown or not."""
+    return settings.CHAT["ANSWER_HEARTBEAT_SECONDS"]
+
+
+def stale_after_seconds() -> float:
+    """An answer not stored for this long lost its process (a crash or a restart)."""
+    return 3 * heartbeat_seconds()
 
 
 def interrupt_stale_answers(session_id: int) -> int:
@@ -103,7 +108,7 @@ def interrupt_stale_answers(session_id: int) -> int:
     by a later store of its text (``save_partial_answers``) or its final state
     (``finish_answer``), which both take it back from the interrupted state.
     """
-    cutoff = timezone.now() - timedelta(seconds=STALE_AFTER_SECONDS)
+    cutoff = timezone.now() - timedelta(seconds=stale_after_seconds())
     return Message.objects.filter(
         session_id=session_id, status=Message.Status.STREAMING, updated_at__lt=cutoff
     ).update(status=Message.Status.ERROR, error=user_errors.INTERRUPTED, updated_at=timezone.now())
