@@ -25,9 +25,20 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from chat.routing import websocket_urlpatterns  # noqa: E402
 
+from django.urls import reverse  # noqa: E402
+
+from agentsite.request_limits import RequestBodyLimit  # noqa: E402
+
+# An upload may be a zip of RAG_MAX_UPLOAD_BYTES plus the rest of its form.
+UPLOAD_FORM_OVERHEAD = 64 * 1024
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": RequestBodyLimit(
+            django_asgi_app,
+            default=settings.MAX_REQUEST_BODY_BYTES,
+            limits={reverse("rag-upload"): settings.RAG["MAX_UPLOAD_BYTES"] + UPLOAD_FORM_OVERHEAD},
+        ),
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -184,6 +184,10 @@ STORAGES = {
 # Served from the finders as well, so a fresh checkout works before collectstatic.
 WHITENOISE_USE_FINDERS = True
 
+# Request bodies larger than this are refused while they stream (agentsite/request_limits.py);
+# repository uploads have RAG_MAX_UPLOAD_BYTES instead.
+MAX_REQUEST_BODY_BYTES = env_int("MAX_REQUEST_BODY_BYTES", 5 * 1024 * 1024, minimum=64 * 1024)
+
 # --- Background work -------------------------------------------------------------
 # A worker whose last heartbeat is older than this counts as down in /healthz.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 60, minimum=5)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 
 
 class UploadForm(forms.Form):
@@ -13,6 +14,11 @@ class UploadForm(forms.Form):
         max_length=200, required=False,
         help_text="Optional; the zip's file name is used otherwise. An existing name is reindexed.",
     )
+
+    @property
+    def max_bytes(self) -> int:
+        """The largest zip accepted; the page refuses a larger one before sending it."""
+        return settings.RAG["MAX_UPLOAD_BYTES"]
 
 
 class SearchForm(forms.Form):

@@ -8,10 +8,12 @@ one with its reason. Nothing here touches the database.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
 import stat
+import struct
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
@@ -90,6 +92,10 @@ class EmptyArchiveError(IntakeError):
     code = "empty"
 
 
+class DuplicatePathError(IntakeError):
+    code = "duplicate_path"
+
+
 @dataclass(frozen=True)
 class ArchiveReport:
     entries: int
@@ -109,6 +115,8 @@ def _entry_mode(info: zipfile.ZipInfo) -> int:
 
 
 def _check_entry_path(name: str) -> None:
+    if not name:
+        raise UnsafePathError("The archive contains an entry without a name.")
     normalized = name.replace("\\", "/")
     if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
         raise UnsafePathError(f"The archive contains an absolute path ({name!r}); only relative paths are accepted.")
@@ -116,6 +124,62 @@ def _check_entry_path(name: str) -> None:
         raise UnsafePathError(f"The archive contains a path that leaves its folder ({name!r}).")
     if "\x00" in name:
         raise UnsafePathError("The archive contains a file name with a NUL character.")
+
+
+_END_OF_DIRECTORY = struct.Struct("<4sHHHHIIH")
+_ZIP64_LOCATOR = struct.Struct("<4sIQI")
+_ZIP64_END_OF_DIRECTORY = struct.Struct("<4sQHHIIQQQQ")
+_DIRECTORY_ENTRY = struct.Struct("<4s24xHHH12x")
+# The end record sits in the last 22 bytes plus a comment of at most 64 KiB.
+_TAIL_BYTES = _END_OF_DIRECTORY.size + 0xFFFF
+
+
+def _count_directory_entries(handle: IO[bytes], size: int, limit: int) -> int:
+    """The entries of a zip's central directory, counted from its own records and stopping past ``limit``.
+
+    ``zipfile`` builds an object for every record of the directory before
+    anything can be checked: a crafted directory of millions of records is
+    gigabytes of memory. Here only the end record is read, then the records'
+    fixed headers one by one, so a refusal costs at most ``limit`` small reads.
+    Raises ``TooManyEntriesError`` past the limit and ``NotAZipError`` when
+    there is no end record.
+    """
+    tail_start = max(0, size - _TAIL_BYTES)
+    handle.seek(tail_start)
+    tail = handle.read(size - tail_start)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _END_OF_DIRECTORY.size:
+        raise NotAZipError("This is not a readable zip archive (no end of central directory). Upload a .zip of the repository.")
+    _sig, _disk, _cd_disk, _here, declared, directory_size, _offset, _comment = _END_OF_DIRECTORY.unpack_from(tail, at)
+    end_at = tail_start + at
+    if declared == 0xFFFF or directory_size == 0xFFFFFFFF:
+        locator_at = at - _ZIP64_LOCATOR.size
+        if locator_at >= 0 and tail[locator_at : locator_at + 4] == b"PK\x06\x07":
+            _sig, _disk, record_offset, _disks = _ZIP64_LOCATOR.unpack_from(tail, locator_at)
+            handle.seek(record_offset)
+            record = handle.read(_ZIP64_END_OF_DIRECTORY.size)
+            if len(record) == _ZIP64_END_OF_DIRECTORY.size and record[:4] == b"PK\x06\x06":
+                fields = _ZIP64_END_OF_DIRECTORY.unpack(record)
+                declared, directory_size = fields[7], fields[8]
+                end_at = tail_start + locator_at - _ZIP64_END_OF_DIRECTORY.size
+    if declared > limit:
+        raise TooManyEntriesError(f"The archive has {declared:,} entries; the limit is {limit:,}.")
+    # Measured back from the end record, as zipfile does (data may precede the archive).
+    position = end_at - directory_size
+    if position < 0:
+        raise NotAZipError("This is not a readable zip archive (its directory is cut off). Upload a .zip of the repository.")
+    handle.seek(position)
+    count = 0
+    while count <= limit:
+        header = handle.read(_DIRECTORY_ENTRY.size)
+        if len(header) < _DIRECTORY_ENTRY.size or header[:4] != b"PK\x01\x02":
+            break
+        _sig, name_length, extra_length, comment_length = _DIRECTORY_ENTRY.unpack(header)
+        handle.seek(name_length + extra_length + comment_length, io.SEEK_CUR)
+        count += 1
+    if count > limit:
+        raise TooManyEntriesError(f"The archive has more than {limit:,} entries, the limit.")
+    return count
 
 
 def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLimits | None = None) -> ArchiveReport:
@@ -132,9 +196,13 @@ def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLi
             f"The file is {_size(compressed)}; the limit is {_size(limits.max_upload_bytes)}."
         )
     try:
-        with zipfile.ZipFile(source) as archive:
-            infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as exc:
+        with contextlib.ExitStack() as stack:
+            handle = source if not isinstance(source, (str, os.PathLike)) else stack.enter_context(open(source, "rb"))
+            _count_directory_entries(handle, compressed, limits.max_entries)
+            handle.seek(0)
+            with zipfile.ZipFile(handle) as archive:
+                infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, struct.error) as exc:
         raise NotAZipError(f"This is not a readable zip archive ({exc}). Upload a .zip of the repository.") from exc
     finally:
         if not isinstance(source, (str, os.PathLike)):
@@ -145,8 +213,19 @@ def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLi
         )
     total = 0
     files = 0
+    # Entries that name one file two ways (``a.py`` and ``./a.py``, ``a//b.py`` and ``a/b.py``) would be
+    # two versions of one file with no telling which is meant: refused, naming both.
+    seen: dict[PurePosixPath, str] = {}
     for info in infos:
         _check_entry_path(info.filename)
+        if not info.is_dir():
+            path = PurePosixPath(info.filename.replace("\\", "/"))
+            if path in seen:
+                raise DuplicatePathError(
+                    f"The archive holds {str(path)!r} twice ({seen[path]!r} and {info.filename!r}); "
+                    "make the zip again from the folder."
+                )
+            seen[path] = info.filename
         mode = _entry_mode(info)
         if stat.S_ISLNK(mode):
             raise SymlinkEntryError(
@@ -251,14 +330,11 @@ class Extraction:
         }
 
 
-def _common_top_folder(names: list[str]) -> str | None:
-    """The single top-level folder every entry lives in (GitHub's ``repo-main/``), if any."""
-    tops = {name.split("/", 1)[0] for name in names}
-    if len(tops) != 1:
-        return None
-    top = next(iter(tops))
-    if all("/" in name for name in names if name.rstrip("/") != top):
-        return top
+def _common_top_folder(file_names: list[str]) -> str | None:
+    """The single top-level folder every file lives in (GitHub's ``repo-main/``), if any."""
+    tops = {name.split("/", 1)[0] for name in file_names}
+    if len(tops) == 1 and all("/" in name for name in file_names):
+        return next(iter(tops))
     return None
 
 
@@ -293,21 +369,24 @@ def _decode(data: bytes) -> tuple[str, bool]:
 
 
 def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.ZipInfo]]:
-    """(relative path, entry) for every file entry, with a single top-level folder stripped."""
-    names = [info.filename.replace("\\", "/") for info in archive.infolist()]
-    top = _common_top_folder([n for n in names if n.strip("/")])
-    for info, name in zip(archive.infolist(), names):
-        if info.is_dir() or name.endswith("/"):
-            continue
+    """(relative path, entry) for every file entry, with a single top-level folder stripped.
+
+    Paths are normalised (``./a.py`` and ``a//b.py`` are ``a.py`` and ``a/b.py``) before
+    the top folder is looked for, so an odd spelling never leaves a path starting with ``/``.
+    """
+    files: list[tuple[str, zipfile.ZipInfo]] = []
+    for info in archive.infolist():
         _check_entry_path(info.filename)
+        if info.is_dir() or info.filename.endswith(("/", "\\")):
+            continue
         if stat.S_ISLNK(_entry_mode(info)):
             raise SymlinkEntryError(f"The archive contains a symbolic link ({info.filename!r}).")
-        if top is not None:
-            name = name[len(top) + 1 :]
-        while name.startswith("./"):
-            name = name[2:]
-        if name:
-            yield name, info
+        name = str(PurePosixPath(info.filename.replace("\\", "/")))
+        if name not in ("", "."):
+            files.append((name, info))
+    top = _common_top_folder([name for name, _ in files])
+    for name, info in files:
+        yield (name[len(top) + 1 :] if top is not None else name), info
 
 
 def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = None) -> Extraction:
