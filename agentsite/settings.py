@@ -136,6 +136,13 @@ else:
         "CONN_MAX_AGE": DATABASE_CONN_MAX_AGE,
     }
 _db["CONN_HEALTH_CHECKS"] = True
+# A statement running longer than this is cancelled by PostgreSQL (0: no limit). `serve` gives its
+# web server WEB_STATEMENT_TIMEOUT_MS, so no request holds a connection and a core for long; the
+# worker and commands (index runs build large indexes) keep no limit unless this is set for them.
+DATABASE_STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 0, minimum=0)
+WEB_STATEMENT_TIMEOUT_MS = env_int("WEB_STATEMENT_TIMEOUT_MS", 30_000, minimum=0)
+if DATABASE_STATEMENT_TIMEOUT_MS:
+    _db.setdefault("OPTIONS", {})["options"] = f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"
 # Points a process at another database on the same server (the test suite uses
 # it to run real worker and web processes against its test database).
 if env_str("AGENTSITE_DB_NAME"):
@@ -340,6 +347,9 @@ CHAT = {
     "FRAMES_PER_SECOND": env_int("CHAT_FRAMES_PER_SECOND", 2000, minimum=1),
     "FRAME_INTERVAL_MAX_MS": env_int("CHAT_FRAME_INTERVAL_MAX_MS", 200, minimum=0, maximum=5000),
     "MAX_MESSAGE_CHARS": env_int("CHAT_MAX_MESSAGE_CHARS", 20000, minimum=100),
+    # Websocket messages a page may send: this many a second on average, in bursts of SOCKET_MESSAGE_BURST.
+    "SOCKET_MESSAGES_PER_SECOND": env_float("CHAT_SOCKET_MESSAGES_PER_SECOND", 5.0, minimum=0.1),
+    "SOCKET_MESSAGE_BURST": env_int("CHAT_SOCKET_MESSAGE_BURST", 20, minimum=1),
     # Chats whose conversation manager (dual-context handover) a server process keeps (chat/conversations.py).
     "ACTIVE_CONVERSATIONS": env_int("CHAT_ACTIVE_CONVERSATIONS", 256, minimum=1),
     # The agent (chat/agent/config.py): tool rounds, retrieval caps, in-turn summarization.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -44,9 +45,36 @@ def _session_for(user, pk: int) -> ChatSession | None:
         return None
 
 
+def socket_message_limit() -> int:
+    """The longest websocket message taken: a question of ``MAX_MESSAGE_CHARS``, each character escaped in JSON."""
+    return 6 * settings.CHAT["MAX_MESSAGE_CHARS"] + 1024
+
+
+class MessageRate:
+    """A token bucket: ``per_second`` messages a second on average, bursts of ``burst``."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second, self.burst = per_second, burst
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+TOO_MANY = object()
+
+
 @in_database_pool
-def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message, Message, TurnInput, int] | None:
-    """Check access and store the question, in one trip to the database thread; None without access.
+def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message, Message, TurnInput, int] | object | None:
+    """Check access and store the question, in one trip to the database thread; None without access,
+    ``TOO_MANY`` when the user already has the most answers being written.
 
     Also counts the dialog before the question, which tells whether this process's
     conversation manager of the chat is still in step with what is stored.
@@ -55,7 +83,10 @@ def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message,
         session = services.get_session_for_user(user, session_id)
     except Http404:
         return None
-    question, answer = services.start_turn(session, text)
+    try:
+        question, answer = services.start_turn(session, text, max_running=settings.CHAT["MAX_RUNNING_GENERATIONS"])
+    except services.TooManyRunningAnswers:
+        return TOO_MANY
     turn = TurnInput(
         session_id=session.pk,
         user_id=session.owner_id,
@@ -113,6 +144,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         # Deltas up to this sequence number are already in the snapshot this page got.
         self.joined_at_seq: dict[int, int] = {}
         self.frames = REGISTRY.listen(session.pk)
+        chat = settings.CHAT
+        self.rate = MessageRate(chat["SOCKET_MESSAGES_PER_SECOND"], chat["SOCKET_MESSAGE_BURST"])
+        self.rate_noticed = False
         if shares_frames_across_processes():
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -184,6 +218,17 @@ class ChatConsumer(AsyncWebsocketConsumer):
         # sent: the chat may have been deleted since the socket opened. A
         # question that starts an answer checks it in the same database trip
         # that stores it; every other path checks it first.
+        if not self.rate.take():
+            # One notice per burst: the messages past the rate are dropped unread.
+            if not self.rate_noticed:
+                self.rate_noticed = True
+                await self._refuse(user_errors.TOO_MANY_SOCKET_MESSAGES)
+            return
+        self.rate_noticed = False
+        if bytes_data is not None or len(text_data or "") > socket_message_limit():
+            # Refused by its length before it is parsed.
+            await self._refuse(user_errors.SOCKET_MESSAGE_TOO_LONG)
+            return
         try:
             payload = json.loads(text_data or "")
         except ValueError:
@@ -230,13 +275,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 if not await self._still_allowed():
                     return
                 await REGISTRY.cancel(session_id)
-            max_running = settings.CHAT["MAX_RUNNING_GENERATIONS"]
-            if REGISTRY.running_for_user(self.session.owner_id) >= max_running:
-                await self._refuse(user_errors.TOO_MANY_GENERATIONS.format(limit=max_running), restore=text)
-                return
             begun = await _begin_turn(self.scope.get("user"), session_id, text)
             if begun is None:
                 await self.close(code=CLOSE_FORBIDDEN)
+                return
+            if begun is TOO_MANY:
+                limit = settings.CHAT["MAX_RUNNING_GENERATIONS"]
+                await self._refuse(user_errors.TOO_MANY_GENERATIONS.format(limit=limit), restore=text)
                 return
             session, question, answer, turn, stored_length = begun
             self.session = session

@@ -157,9 +157,6 @@ class GenerationRegistry:
     def for_session(self, session_id: int) -> Generation | None:
         return self._by_session.get(session_id)
 
-    def running_for_user(self, user_id: int) -> int:
-        return sum(1 for generation in self._by_session.values() if generation.user_id == user_id)
-
     def count(self) -> int:
         """Answers running in this process."""
         return len(self._by_session)

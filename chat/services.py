@@ -67,13 +67,37 @@ def delete_session(session: ChatSession) -> None:
         transaction.on_commit(lambda: CONVERSATIONS.forget_soon(session_id))
 
 
-def start_turn(session: ChatSession, text: str) -> tuple[Message, Message]:
+class TooManyRunningAnswers(Exception):
+    """The user already has the most answers being written at once."""
+
+
+# The first key of the advisory locks that serialize one user's new answers.
+_USER_ANSWERS_LOCK = 7301
+
+
+def running_answers_of(user_id: int) -> int:
+    """Answers of the user being written now, by any server process (stored recently enough to be alive)."""
+    cutoff = timezone.now() - timedelta(seconds=stale_after_seconds())
+    return Message.objects.filter(
+        session__owner_id=user_id, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING, updated_at__gte=cutoff
+    ).count()
+
+
+def start_turn(session: ChatSession, text: str, *, max_running: int | None = None) -> tuple[Message, Message]:
     """Store the user's message and an empty ``streaming`` answer, in one transaction.
 
     The first question of a chat with the default title becomes its title.
+    With ``max_running``, raises ``TooManyRunningAnswers`` when the chat's owner
+    already has that many answers being written: counted in the database under
+    a lock per user, so the cap holds across chats and server processes.
     """
     now = timezone.now()
     with transaction.atomic():
+        if max_running is not None:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_ANSWERS_LOCK, session.owner_id])
+            if running_answers_of(session.owner_id) >= max_running:
+                raise TooManyRunningAnswers()
         # One INSERT for both rows (ids in order, from RETURNING): this runs while the user waits.
         question, answer = Message.objects.bulk_create(
             [

@@ -13,6 +13,8 @@ MESSAGE_TOO_LONG = "That message is too long ({length} characters; the limit is 
 TOO_MANY_GENERATIONS = (
     "You already have {limit} answers being written. Wait for one to finish or stop it, then send again."
 )
+TOO_MANY_SOCKET_MESSAGES = "The page sent too many messages at once; the extra ones were ignored. Wait a moment."
+SOCKET_MESSAGE_TOO_LONG = "That message is too long for the server to read. Shorten it and send again."
 UNKNOWN_ACTION = "The page sent something the server does not understand. Reload the page."
 PROVIDER_TIMEOUT = "The model did not answer in time. The text so far is kept; try again."
 PROVIDER_UNREACHABLE = "The model could not be reached. The text so far is kept; try again in a moment."

@@ -56,7 +56,8 @@ def render_source(path: str, text: str, cited: tuple[int, int] | None) -> Source
     if total > MAX_RENDERED_LINES:
         centre = cited[0] if cited else 1
         first = max(1, centre - CONTEXT_LINES)
-        last = min(total, (cited[1] if cited else centre) + CONTEXT_LINES)
+        # However long the cited range (``?lines=1-999999999``), at most MAX_RENDERED_LINES are rendered.
+        last = min(total, (cited[1] if cited else centre) + CONTEXT_LINES, first + MAX_RENDERED_LINES - 1)
     window = "\n".join(lines[first - 1 : last]) + "\n"
     lexer = _lexer(path, window)
     html = highlight(window, lexer, HtmlFormatter(nowrap=True))

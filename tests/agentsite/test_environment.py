@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
@@ -82,3 +84,19 @@ def test_database_url_must_be_postgres(tmp_path):
     )
     assert result.returncode != 0
     assert "DATABASE_URL must point at PostgreSQL" in result.stderr
+
+
+def test_a_statement_timeout_applies_to_every_connection_of_the_process():
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "DATABASE_STATEMENT_TIMEOUT_MS": "1234"}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "shell", "-c",
+         "from django.db import connection\nwith connection.cursor() as c:\n    c.execute('SHOW statement_timeout')\n    print(c.fetchone()[0])"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "1234ms"

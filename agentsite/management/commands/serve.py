@@ -26,6 +26,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from chat.consumers import socket_message_limit
+
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_SECONDS = 10.0
 RESTART_FIRST_SECONDS = 1.0
@@ -107,7 +109,12 @@ class Command(BaseCommand):
 
         manage = str(Path(settings.BASE_DIR) / "manage.py")
         commands = {
-            "web": [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "agentsite.asgi:application"],
+            "web": [
+                sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+                # Websocket messages over this size are refused by the server before the consumer sees them.
+                "--websocket-max-message-size", str(socket_message_limit()),
+                "agentsite.asgi:application",
+            ],
         }
         for index in range(workers):
             commands[f"worker-{index + 1}"] = [sys.executable, manage, "procrastinate", "worker"]
@@ -123,6 +130,7 @@ class Command(BaseCommand):
 
         web_env = dict(os.environ)
         web_env.setdefault("DATABASE_CONN_MAX_AGE", WEB_CONN_MAX_AGE)
+        web_env.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", str(settings.WEB_STATEMENT_TIMEOUT_MS))
         children = {
             name: Child(name, command, web_env if name == "web" else None) for name, command in commands.items()
         }
