@@ -126,7 +126,8 @@ else:
     from agentsite import embedded_postgres
 
     EMBEDDED_POSTGRES = embedded_postgres.attach(DATA_DIR)
-    embedded_postgres.ensure_database(EMBEDDED_POSTGRES, "agentsite")
+    # AGENTSITE_DB_NAME (below) points a process at another database of the same server; created on first use too.
+    embedded_postgres.ensure_database(EMBEDDED_POSTGRES, env_str("AGENTSITE_DB_NAME") or "agentsite")
     _db = {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": "agentsite",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -22,10 +21,10 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from agentsite.first_run import ensure_first_admin
 from chat.consumers import socket_message_limit
 
 PR_SET_PDEATHSIG = 1
@@ -45,22 +44,6 @@ def _die_with_parent() -> None:
     SIGKILL) the kernel sends the child SIGTERM, so no orphan keeps the port."""
     libc = ctypes.CDLL("libc.so.6", use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
-def ensure_first_admin(stdout) -> None:
-    """On a database with no superuser, create ``admin`` and print a one-time password."""
-    user_model = get_user_model()
-    if user_model.objects.filter(is_superuser=True).exists():
-        return
-    password = secrets.token_urlsafe(12)
-    user_model.objects.create_superuser("admin", email="", password=password)
-    stdout.write(
-        "\n"
-        "  First run: an administrator account was created.\n"
-        "    username: admin\n"
-        f"    password: {password}\n"
-        "  This password is shown only once; change it in Admin > Users.\n"
-    )
 
 
 class Child:

@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from agentsite.first_run import prepare_database
 from rag import benchmark
 from rag.services import delete_repository
 
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         self, *args, path: str | None, name: str, queries: int, keep: bool, reindex: bool, incremental: bool,
         runs: int, changed: int, **options,
     ) -> None:
+        prepare_database(self.stdout)
         tree = Path(path) if path else benchmark.django_tree()
         if not tree.is_dir():
             raise CommandError(f"{tree} is not a directory")

@@ -5,23 +5,24 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from agentsite.first_run import ensure_first_admin, prepare_database
 from rag.intake import IntakeError
 from rag.models import IndexRun
 from rag.services import run_index
 from rag.services.repositories import start_index_run_from_path
 
 
-def resolve_owner(username: str | None):
+def resolve_owner(username: str | None, stdout):
+    """The named user; without a name the only superuser, created (``admin``) on a database with none."""
     users = get_user_model().objects
     if username:
         try:
             return users.get(username=username)
         except users.model.DoesNotExist:
             raise CommandError(f"no user named {username!r}") from None
-    superusers = list(users.filter(is_superuser=True)[:2])
-    if len(superusers) != 1:
-        raise CommandError("say which user owns the repository with --user USERNAME")
-    return superusers[0]
+    if users.filter(is_superuser=True).count() > 1:
+        raise CommandError("several administrators exist: say which one owns the repository with --user USERNAME")
+    return ensure_first_admin(stdout)
 
 
 class Command(BaseCommand):
@@ -34,7 +35,8 @@ class Command(BaseCommand):
         parser.add_argument("--background", action="store_true", help="queue for the worker instead of indexing here")
 
     def handle(self, *args, path: str, name: str, user: str | None, background: bool, **options) -> None:
-        owner = resolve_owner(user)
+        prepare_database(self.stdout)
+        owner = resolve_owner(user, self.stdout)
         try:
             run = start_index_run_from_path(path, owner=owner, name=name, defer=background)
         except IntakeError as exc:

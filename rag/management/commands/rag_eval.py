@@ -6,6 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from agentsite.first_run import prepare_database
 from rag.evaluation.dataset import DatasetError, load_dataset, select_instances
 from rag.evaluation.report import summary_table, timing_summary, write_records
 from rag.evaluation.runner import InstanceResult, evaluate
@@ -29,6 +30,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["limit"] is not None and options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
+        prepare_database(self.stdout)
         try:
             instances = select_instances(
                 load_dataset(options["dataset"]),

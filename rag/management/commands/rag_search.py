@@ -6,6 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from agentsite.first_run import prepare_database
 from rag.models import Repository
 from rag.services import SearchError, search
 
@@ -42,6 +43,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, repository: str, query: str, mode: str, layers: str, path: str | None, limit: int,
                user: str | None, as_json: bool, **options) -> None:
+        prepare_database(self.stdout)
         repo = find_repository(repository, user)
         layer_list = [layer.strip() for layer in layers.split(",") if layer.strip()] or None
         try:
