@@ -30,6 +30,7 @@ from chat.generations import (
     shares_frames_across_processes,
 )
 from chat.models import ChatSession, Message
+from chat.signals import user_group
 
 # Most frames sent to a page as one websocket message.
 RELAY_BATCH = 64
@@ -144,6 +145,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         # Deltas up to this sequence number are already in the snapshot this page got.
         self.joined_at_seq: dict[int, int] = {}
         self.frames = REGISTRY.listen(session.pk)
+        # Signing out or deactivation closes the socket (chat/signals.py).
+        await self.channel_layer.group_add(user_group(session.owner_id), self.channel_name)
         chat = settings.CHAT
         self.rate = MessageRate(chat["SOCKET_MESSAGES_PER_SECOND"], chat["SOCKET_MESSAGE_BURST"])
         self.rate_noticed = False
@@ -210,6 +213,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if self.relay is not None:
             self.relay.cancel()
         REGISTRY.stop_listening(self.session.pk, self.frames)
+        await self.channel_layer.group_discard(user_group(self.session.owner_id), self.channel_name)
         if shares_frames_across_processes():
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -312,6 +316,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if event.get("origin") == PROCESS_ID:
             return
         await self._deliver(Frame(event["html"], event.get("message_id", 0), event.get("seq", 0)))
+
+    async def chat_signed_out(self, event: dict) -> None:
+        """The user signed out or was deactivated: the socket closes (answers already running go on)."""
+        await self.close(code=CLOSE_FORBIDDEN)
 
     async def chat_cancel(self, event: dict) -> None:
         """Stop pressed on a page served by another process."""

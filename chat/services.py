@@ -35,7 +35,9 @@ def get_session_for_user(user, pk: int) -> ChatSession:
     if user is None or not user.is_authenticated:
         raise Http404("No such chat")
     try:
-        return ChatSession.objects.get(pk=pk, owner=user)
+        # The owner's current state is read with the session: a socket opened before the
+        # account was deactivated holds a user object that still says it is active.
+        return ChatSession.objects.get(pk=pk, owner=user, owner__is_active=True)
     except ChatSession.DoesNotExist:
         raise Http404("No such chat") from None
 

@@ -39,6 +39,10 @@ FORMAT_INSTRUCTION = (
 )
 
 
+# Shown instead of a structured answer whose JSON could not be read at all.
+UNREADABLE_ANSWER = "The model's answer came back in a broken format and cannot be shown. Ask again."
+
+
 def model_params() -> dict[str, Any]:
     """The portable ``model_params`` asking the provider for this schema."""
     return {"json_schema": {"name": "structured_answer", "schema": RESPONSE_SCHEMA}}
@@ -120,7 +124,11 @@ class StructuredAnswerParser:
         value = self._parse(final=True)
         # A JSON object with none of the schema's keys (code in a plain answer) is no structured answer either.
         if not value.keys() & RESPONSE_SCHEMA["properties"].keys() and self._buffer.strip():
-            value = {"answer": self._buffer.decode("utf-8", "replace")}
+            if b"internal_thought" in self._buffer:
+                # An attempt at the format that cannot be read: its raw text would show the private reasoning.
+                value = {"answer": UNREADABLE_ANSWER}
+            else:
+                value = {"answer": self._buffer.decode("utf-8", "replace")}
         return self._release(value, final=True)
 
     def record(self) -> dict[str, Any]:

@@ -48,3 +48,14 @@ def test_a_structured_answer_without_its_answer_key_never_shows_the_thought():
     parser.feed('{"internal_thought": "private reasoning", "is_safe": true}')
     update = parser.finish()
     assert update.answer_delta == "" and parser.internal_thought == "private reasoning"
+
+
+def test_an_unreadable_structured_answer_never_shows_its_private_reasoning():
+    from llm.conversation.structured import UNREADABLE_ANSWER, StructuredAnswerParser
+
+    parser = StructuredAnswerParser()
+    released = parser.feed("{'internal_thought': 'the user seems gullible', 'is_safe': True, 'answer': 'hi'}").answer_delta
+    released += parser.finish().answer_delta
+
+    assert "gullible" not in released
+    assert released == UNREADABLE_ANSWER
