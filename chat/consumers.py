@@ -95,7 +95,7 @@ def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message,
         text=text,
         # The chat's conversation manager supplies the history of each turn (chat.generations).
         history=(),
-        correlation_id=f"message:{answer.pk}",
+        correlation_id=services.correlation_id(answer.pk),
     )
     return session, question, answer, turn, dialog_length(session.pk, question.pk)
 

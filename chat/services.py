@@ -19,6 +19,7 @@ from django.utils import timezone
 from chat import user_errors
 from chat.conversations import CONVERSATIONS, conversation_key
 from chat.models import DEFAULT_TITLE, TITLE_MAX_LENGTH, ChatSession, Message
+from llm import audit
 from llm.conversation.store import forget_summaries
 
 
@@ -61,12 +62,29 @@ def rename_session(session: ChatSession, title: str) -> ChatSession:
 
 
 def delete_session(session: ChatSession) -> None:
-    """Delete the chat with its messages and the summaries of its dialog (they hold its content)."""
+    """Delete the chat with its messages, the summaries of its dialog and the records of its model calls
+    (they all hold its content)."""
     session_id = session.pk
     with transaction.atomic():
+        # The model calls made for its answers hold its questions, and code of its repository.
+        audit.forget(message_correlation_ids(Message.objects.filter(session_id=session_id)))
         session.delete()
         forget_summaries(conversation_key(session_id))
         transaction.on_commit(lambda: CONVERSATIONS.forget_soon(session_id))
+
+
+def correlation_id(message_id: int) -> str:
+    """What the audit records of the model calls made for an answer are correlated by."""
+    return f"message:{message_id}"
+
+
+def message_correlation_ids(messages: QuerySet[Message]) -> list[str]:
+    return [correlation_id(pk) for pk in messages.values_list("pk", flat=True)]
+
+
+def forget_repository_calls(repository_id: int) -> int:
+    """Delete the records of the model calls of chats on a repository, which quote its code."""
+    return audit.forget(message_correlation_ids(Message.objects.filter(session__repository_id=repository_id)))
 
 
 class TooManyRunningAnswers(Exception):

@@ -1,4 +1,5 @@
-"""Open chat sockets closed when their user signs out or is deactivated."""
+"""Open chat sockets closed when their user signs out or is deactivated; a deleted repository's
+chats lose the records of their model calls (which quote its code)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
+
+from rag.models import Repository
 
 
 def user_group(user_id: int) -> str:
@@ -31,3 +34,10 @@ def close_sockets_on_logout(sender, request, user, **kwargs) -> None:
 def close_sockets_of_deactivated_users(sender, instance, created, **kwargs) -> None:
     if not created and not instance.is_active:
         close_sockets_of(instance.pk)
+
+
+@receiver(pre_delete, sender=Repository)
+def forget_model_calls_of_repository_chats(sender, instance, **kwargs) -> None:
+    from chat.services import forget_repository_calls
+
+    forget_repository_calls(instance.pk)

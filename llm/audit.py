@@ -28,8 +28,9 @@ import asyncio
 import contextvars
 import json
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -340,13 +341,39 @@ def _log(trace: CallTrace, record: Mapping[str, Any]) -> None:
 
 
 def _write_file(directory: str, record: Mapping[str, Any], record_id: int | None) -> Path:
+    # Records hold prompts and code: readable by the server's own user only, from the moment they exist.
     folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.chmod(0o700)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     name = f"{stamp}-{record['provider']}-{record_id if record_id is not None else 'unsaved'}.json"
     path = folder / name
-    path.write_text(json.dumps({"id": record_id, **record}, ensure_ascii=False, indent=2, default=str))
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps({"id": record_id, **record}, ensure_ascii=False, indent=2, default=str))
     return path
+
+
+def forget(correlation_ids: Iterable[str]) -> int:
+    """Delete the records (rows and files) of the calls made for these correlation ids; how many went.
+
+    Callers delete what their objects caused: a chat deleted takes its messages' calls with it.
+    """
+    from llm.models import LLMCall
+
+    calls = LLMCall.objects.filter(correlation_id__in=list(correlation_ids))
+    ids = list(calls.values_list("id", flat=True))
+    if not ids:
+        return 0
+    calls.delete()
+    directory = settings.LLM.get("AUDIT_DIR")
+    if directory and Path(directory).is_dir():
+        wanted = {str(record_id) for record_id in ids}
+        for path in Path(directory).glob("*.json"):
+            # Named <time>-<provider>-<id>.json (_write_file).
+            if path.stem.rsplit("-", 1)[-1] in wanted:
+                path.unlink(missing_ok=True)
+    return len(ids)
 
 
 def _store(record: Mapping[str, Any]) -> int:

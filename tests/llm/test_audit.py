@@ -192,3 +192,31 @@ def test_records_join_consecutive_text_events_but_keep_every_other_event_in_plac
         events[4],
         events[5],
     ]
+
+
+async def test_audit_files_are_readable_by_the_server_user_only(fake_openai, settings, tmp_path):
+    folder = tmp_path / "audit"
+    settings.LLM = {**settings.LLM, "AUDIT_DIR": str(folder)}
+    await get_provider().complete(ask())
+
+    (record,) = folder.glob("*.json")
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert record.stat().st_mode & 0o777 == 0o600
+
+
+async def test_forgetting_a_correlation_deletes_its_rows_and_files_only(fake_openai, settings, tmp_path):
+    settings.LLM = {**settings.LLM, "AUDIT_DIR": str(tmp_path)}
+    for correlation in ("message:1", "message:2"):
+        token = audit.correlation.set(correlation)
+        try:
+            await get_provider().complete(ask())
+        finally:
+            audit.correlation.reset(token)
+    kept = await LLMCall.objects.aget(correlation_id="message:2")
+
+    from asgiref.sync import sync_to_async
+
+    assert await sync_to_async(audit.forget)(["message:1", "message:3"]) == 1
+
+    assert [call.pk async for call in LLMCall.objects.all()] == [kept.pk]
+    assert [json.loads(f.read_text())["id"] for f in tmp_path.glob("*.json")] == [kept.pk]
