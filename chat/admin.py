@@ -121,7 +121,8 @@ class ChatSessionAdmin(admin.ModelAdmin):
             return HttpResponse(status=404)
         return _json_download([export_session(session)], f"chat-{session.pk}.json")
 
-    @admin.action(description="Export selected chats as JSON")
+    # Reading whole chats is viewing them.
+    @admin.action(description="Export selected chats as JSON", permissions=["view"])
     def export_selected(self, request: HttpRequest, queryset):
         return _json_download([export_session(session) for session in queryset], "chats.json")
 

@@ -88,7 +88,7 @@ class PromptAdmin(admin.ModelAdmin):
             reversed(rows),
         )
 
-    @admin.action(description="Reset to the file default (keeps the history)")
+    @admin.action(description="Reset to the file default (keeps the history)", permissions=["change"])
     def reset_to_file_default(self, request: HttpRequest, queryset: models.QuerySet[Prompt]) -> None:
         reset, missing = [], []
         for prompt in queryset:

@@ -17,7 +17,7 @@ RUN_AUDIT_FIELDS = (
 )
 
 
-@admin.action(description="Reindex from the latest stored archive")
+@admin.action(description="Reindex from the latest stored archive", permissions=["change"])
 def reindex_repositories(modeladmin, request, queryset):
     queued = 0
     for repository in queryset:
@@ -89,14 +89,14 @@ class IndexRunAdmin(admin.ModelAdmin):
     def layer_table(self, obj):
         return format_html_join("", "<div>{}: {}</div>", obj.layer_counts)
 
-    @admin.action(description="Cancel these runs (queued or running)")
+    @admin.action(description="Cancel these runs (queued or running)", permissions=["change"])
     def cancel_runs(self, request, queryset):
         cancelled = sum(cancel_index_run(run, by=request.user) for run in queryset)
         skipped = queryset.count() - cancelled
         self.message_user(request, f"Cancelled {cancelled} runs." + (f" {skipped} had already finished." if skipped else ""),
                           messages.SUCCESS if cancelled else messages.WARNING)
 
-    @admin.action(description="Reindex these runs' repositories")
+    @admin.action(description="Reindex these runs' repositories", permissions=["change"])
     def reindex_runs(self, request, queryset):
         repositories = Repository.objects.filter(pk__in=queryset.values("repository_id"))
         reindex_repositories(self, request, repositories)
