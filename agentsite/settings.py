@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -32,12 +33,36 @@ def _secret_key() -> str:
     # Generated once per data dir so sessions survive restarts of a local install.
     key_file = DATA_DIR / "secret_key"
     if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+        # Written to a file only the server's user can read from its creation, then linked into
+        # place in one step: never readable by others, never seen half-written by another process.
+        draft = DATA_DIR / f".secret_key.{os.getpid()}"
+        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+        try:
+            os.link(draft, key_file)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        finally:
+            draft.unlink()
     return key_file.read_text().strip()
 
 
 SECRET_KEY = _secret_key()
+
+# --- Behind a TLS proxy (docs/SECURITY.md) ------------------------------------------
+# HTTPS: the site is reached over https only: secure cookies, redirects to https, HSTS.
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31_536_000 if HTTPS else 0, minimum=0)
+# Both only when every subdomain is served over https too (preload: for submitting the domain to browsers).
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+# TRUST_PROXY_HEADERS: a proxy in front sets X-Forwarded-Proto (and X-Forwarded-For, which `serve`
+# passes to daphne); only with a proxy that overwrites them, or clients could claim any.
+TRUST_PROXY_HEADERS = env_bool("TRUST_PROXY_HEADERS", False)
+if TRUST_PROXY_HEADERS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -57,6 +82,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "procrastinate.contrib.django",
+    "axes",
     "agentsite",
     "llm",
     "rag",
@@ -74,6 +100,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "agentsite.urls"
@@ -164,6 +192,17 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Auth --------------------------------------------------------------------
+# Failed logins are counted in the database (shared by every server process) by django-axes:
+# LOGIN_FAILURE_LIMIT failures for one username, or from one client address, lock further
+# attempts out for LOGIN_LOCKOUT_MINUTES (HTTP 429); a successful login clears the count.
+AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -226,6 +265,7 @@ LOGGING = {
         "httpx": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "procrastinate": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},
     },
 }
 

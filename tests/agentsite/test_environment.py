@@ -100,3 +100,51 @@ def test_a_statement_timeout_applies_to_every_connection_of_the_process():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "1234ms"
+
+
+def _deploy_check(**variables: str) -> str:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": "k" * 20 + "-Q7x_Zp2Lm9Vw4Rt8Yb3Nc6Hd1Jf5Gs0Ue-" * 2, **variables}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "check", "--deploy"], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=120,
+    )
+    return done.stdout + done.stderr
+
+
+def test_behind_a_tls_proxy_the_deployment_check_finds_nothing_to_fix():
+    report = _deploy_check(HTTPS="1", TRUST_PROXY_HEADERS="1", HSTS_INCLUDE_SUBDOMAINS="1", HSTS_PRELOAD="1")
+
+    assert "System check identified no issues" in report, report
+
+
+def test_over_plain_http_the_deployment_check_says_what_is_missing():
+    report = _deploy_check()
+
+    assert "security.W004" in report and "security.W012" in report and "security.W016" in report
+
+
+def test_the_generated_secret_key_is_readable_by_its_owner_only(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "AGENTSITE_DATA_DIR": str(tmp_path), "DATABASE_URL": "postgres://nobody@127.0.0.1:9/none"}
+    env.pop("SECRET_KEY", None)
+    code = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+    runs = [
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "agentsite.settings"},
+                       capture_output=True, text=True, timeout=60)
+        for _ in range(2)
+    ]
+
+    key_file = tmp_path / "secret_key"
+    assert all(run.returncode == 0 for run in runs), runs[0].stderr
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert runs[0].stdout == runs[1].stdout == key_file.read_text() + "\n"
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".secret_key")] == []

@@ -96,6 +96,8 @@ class Command(BaseCommand):
                 sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
                 # Websocket messages over this size are refused by the server before the consumer sees them.
                 "--websocket-max-message-size", str(socket_message_limit()),
+                # Behind a proxy the client's address comes from X-Forwarded-For (login throttling uses it).
+                *(["--proxy-headers"] if settings.TRUST_PROXY_HEADERS else []),
                 "agentsite.asgi:application",
             ],
         }
