@@ -11,6 +11,7 @@ takes as it grows, and the fuzz tests hold the growth to linear.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag.terms import lexical_words, query_hints, without_boilerplate
@@ -58,11 +59,15 @@ def analyse(query: str) -> None:
     lexical_words(text, repeats=True)
 
 
-def analysis_seconds(query: str, repeats: int = 3) -> float:
-    """The fastest of ``repeats`` analyses of ``query`` (the least disturbed by other work)."""
+def fastest_seconds(work: Callable[[str], object], text: str, repeats: int = 3) -> float:
+    """The fastest of ``repeats`` runs of ``work(text)`` (the least disturbed by other work)."""
     best = float("inf")
     for _ in range(repeats):
         started = time.perf_counter()
-        analyse(query)
+        work(text)
         best = min(best, time.perf_counter() - started)
     return best
+
+
+def analysis_seconds(query: str, repeats: int = 3) -> float:
+    return fastest_seconds(analyse, query, repeats)

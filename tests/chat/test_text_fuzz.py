@@ -8,7 +8,6 @@ ratio of two sizes of the same text, each the fastest of a few runs (linear
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from html.parser import HTMLParser
 
@@ -28,6 +27,7 @@ from llm.providers.gigachat import GigaChatStreamParser
 from llm.providers.base import wire_format_errors
 from llm.providers.openai import OpenAIStreamParser
 from llm.retry import LLMError
+from rag.hostile_queries import fastest_seconds
 
 FUZZ = settings(derandomize=True, max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL, LARGE = 4 * 1024, 64 * 1024
@@ -35,21 +35,12 @@ MAX_GROWTH = 48
 TIMING_FLOOR = 2e-4
 
 
-def fastest(work: Callable[[str], object], text: str, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter()
-        work(text)
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def growth(work: Callable[[str], object], unit: str, prefix: str = "", suffix: str = "") -> float:
     def text(size: int) -> str:
         return prefix + unit * max(1, size // len(unit)) + suffix
 
-    small = max(fastest(work, text(SMALL), 5), TIMING_FLOOR)
-    return fastest(work, text(LARGE), 3) / small
+    small = max(fastest_seconds(work, text(SMALL), 5), TIMING_FLOOR)
+    return fastest_seconds(work, text(LARGE), 3) / small
 
 
 def route(text: str) -> object:
