@@ -1,8 +1,9 @@
-"""The reference point: Okapi BM25 (``rank_bm25``) over whole Python files, path and content.
+"""The reference point: Okapi BM25 (``rank_bm25``) over whole source files, path and content.
 
-No chunks, no symbols, no fusion: each ``.py`` file of the snapshot is one
-document and the issue text is the query. Scored on the same snapshots as the
-product's retrieval so the two columns are comparable.
+No chunks, no symbols, no fusion: each non-test source file of the snapshot,
+whatever its language, is one document and the issue text is the query.
+Scored on the same snapshots as the product's retrieval so the two columns
+are comparable.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import re
 
 from rank_bm25 import BM25Okapi
 
+from rag.analysis.filetypes import artifact_type, detect_language
 from rag.evaluation.snapshots import Snapshot
+from rag.terms import looks_like_test_path
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _CAMEL_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -30,14 +33,26 @@ def code_tokens(text: str) -> list[str]:
     return tokens
 
 
+def is_source_file(path: str) -> bool:
+    """A file the baseline ranks: code in a language the product recognises, not a test.
+
+    Both rules are the product's own (the file type the index gives the file, and the
+    test-path rule its ranking applies), so the baseline follows them as languages are added.
+    """
+    language = detect_language(path)
+    if language == "unknown" or artifact_type(path, language) != "code":
+        return False
+    return not looks_like_test_path(path)
+
+
 class Bm25FileBaseline:
-    """Ranks a snapshot's ``.py`` files; token lists are cached per blob, so walking a history is cheap."""
+    """Ranks a snapshot's source files; token lists are cached per blob, so walking a history is cheap."""
 
     def __init__(self) -> None:
         self._tokens: dict[str, list[str]] = {}
 
     def rank(self, snapshot: Snapshot, query: str, limit: int = 20) -> list[str]:
-        paths = sorted(path for path in snapshot.blobs if path.endswith(".py"))
+        paths = sorted(path for path in snapshot.blobs if is_source_file(path))
         if not paths:
             return []
         live = {snapshot.blobs[path] for path in paths}

@@ -1,4 +1,8 @@
-"""Localization datasets: one JSON object per line, each a real issue and the files its fix touched."""
+"""Localization datasets: one JSON object per line, each a real issue and the files its fix touched.
+
+An optional ``language`` field names the repository's language (multilingual
+sets carry one); without it the language is the one the product gives the gold files.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from rag.analysis.filetypes import detect_language
 
 REQUIRED_FIELDS = ("instance_id", "repo", "base_commit", "query", "gold_files", "mirror")
 
@@ -23,6 +29,18 @@ class Instance:
     gold_files: tuple[str, ...]
     mirror: str
     created_at: str = ""
+    language: str = ""
+
+    @property
+    def language_name(self) -> str:
+        """The dataset's language for the instance, else that of its gold files."""
+        return self.language or gold_files_language(self.gold_files)
+
+
+def gold_files_language(paths: Sequence[str]) -> str:
+    """The product's language of ``paths`` when they agree on one, ``mixed`` otherwise."""
+    languages = {detect_language(path) for path in paths}
+    return languages.pop() if len(languages) == 1 else "mixed"
 
 
 def load_dataset(path: str | Path) -> list[Instance]:
@@ -48,6 +66,8 @@ def load_dataset(path: str | Path) -> list[Instance]:
         gold = record["gold_files"]
         if not isinstance(gold, list) or not all(isinstance(item, str) and item for item in gold):
             raise DatasetError(f"line {number}: gold_files must be a non-empty list of paths")
+        if not isinstance(record.get("language", ""), str):
+            raise DatasetError(f"line {number}: language must be a string")
         if record["instance_id"] in seen:
             raise DatasetError(f"line {number}: duplicate instance_id {record['instance_id']}")
         seen.add(record["instance_id"])
@@ -60,6 +80,7 @@ def load_dataset(path: str | Path) -> list[Instance]:
                 gold_files=tuple(gold),
                 mirror=str(record["mirror"]),
                 created_at=str(record.get("created_at") or ""),
+                language=record.get("language") or "",
             )
         )
     return instances

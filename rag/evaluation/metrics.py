@@ -6,7 +6,7 @@ k distinct files; MRR uses the rank of the first gold file found (0 when none is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 CUTOFFS = (1, 3, 5, 10)
@@ -18,6 +18,7 @@ class Ranked:
 
     repo: str
     gold_ranks: dict[str, int | None]
+    language: str = ""
 
     @property
     def all_gold_rank(self) -> int | None:
@@ -61,9 +62,21 @@ def score(rankings: Sequence[Ranked], cutoffs: Sequence[int] = CUTOFFS) -> Score
     return Scores(count=count, accuracy=accuracy, mrr=reciprocal / count)
 
 
-def score_by_repository(rankings: Sequence[Ranked], cutoffs: Sequence[int] = CUTOFFS) -> dict[str, Scores]:
-    """Scores per repository, in repository-name order."""
+def score_by(
+    rankings: Sequence[Ranked], key: Callable[[Ranked], str], cutoffs: Sequence[int] = CUTOFFS
+) -> dict[str, Scores]:
+    """Scores per value of ``key`` (a repository, a language), in name order."""
     groups: dict[str, list[Ranked]] = {}
     for ranked in rankings:
-        groups.setdefault(ranked.repo, []).append(ranked)
-    return {repo: score(groups[repo], cutoffs) for repo in sorted(groups)}
+        groups.setdefault(key(ranked), []).append(ranked)
+    return {name: score(groups[name], cutoffs) for name in sorted(groups)}
+
+
+def score_by_repository(rankings: Sequence[Ranked], cutoffs: Sequence[int] = CUTOFFS) -> dict[str, Scores]:
+    """Scores per repository, in repository-name order."""
+    return score_by(rankings, lambda ranked: ranked.repo, cutoffs)
+
+
+def score_by_language(rankings: Sequence[Ranked], cutoffs: Sequence[int] = CUTOFFS) -> dict[str, Scores]:
+    """Scores per language, in language-name order."""
+    return score_by(rankings, lambda ranked: ranked.language, cutoffs)

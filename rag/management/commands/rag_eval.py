@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
 from agentsite.first_run import prepare_database
+from rag.evaluation.candidates import DEFAULT_CANDIDATE, CandidateError, load_candidates
+from rag.evaluation.crossval import CrossValidationError, assign_folds, cross_validate, fold_count
 from rag.evaluation.dataset import DatasetError, load_dataset, select_instances
-from rag.evaluation.report import summary_table, timing_summary, write_records
-from rag.evaluation.runner import InstanceResult, evaluate
+from rag.evaluation.report import cross_validation_table, summary_table, timing_summary, write_records
+from rag.evaluation.runner import EvaluationError, InstanceResult, evaluate
 
 
 class Command(BaseCommand):
@@ -26,6 +29,18 @@ class Command(BaseCommand):
         parser.add_argument("--instances", default="", help="comma-separated instance ids")
         parser.add_argument("--limit", type=int, help="at most this many instances (after the filters, in id order)")
         parser.add_argument("--out", help="write one JSON line per instance to this file")
+        parser.add_argument(
+            "--keep", action="store_true",
+            help="keep the index versions for later runs and search the kept version of a snapshot instead of "
+            "indexing it again (needs RAG_KEEP_SUPERSEDED at least the snapshots per repository)",
+        )
+        parser.add_argument(
+            "--cv", help="cross-validation by repository: a number of folds, or loo (one repository per fold)"
+        )
+        parser.add_argument(
+            "--candidates", help="JSON file of ranking configurations to choose among per fold (needs --cv): "
+            'a grid {"field": [values]} or a list of {"name": ..., "field": value}',
+        )
 
     def handle(self, *args, **options):
         if options["limit"] is not None and options["limit"] < 1:
@@ -42,6 +57,18 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         if not instances:
             raise CommandError("no instance matches the filters")
+        if options["candidates"] and not options["cv"]:
+            raise CommandError(
+                "--candidates needs --cv: a configuration chosen on the instances it is scored on is not held out"
+            )
+        try:
+            folds = fold_count(options["cv"]) if options["cv"] else None
+            candidates = load_candidates(options["candidates"]) if options["candidates"] else [DEFAULT_CANDIDATE]
+            if options["cv"]:
+                # Refused before any indexing rather than after it.
+                assign_folds(Counter(instance.repo for instance in instances), folds)
+        except (CrossValidationError, CandidateError) as exc:
+            raise CommandError(str(exc)) from exc
 
         done = 0
 
@@ -50,14 +77,25 @@ class Command(BaseCommand):
             done += 1
             ranked = result.ranked()
             status = result.error or f"gold rank {ranked.all_gold_rank or '-'}"
+            if result.reused_version:
+                status += " (kept index version)"
             if result.stage_seconds:
                 stages = ", ".join(f"{stage} {seconds:.1f}" for stage, seconds in result.stage_seconds)
                 status += f" (index s: {stages}; reused {result.files_unchanged}/{result.files_total} files)"
             sys.stderr.write(f"[{done}/{len(instances)}] {result.instance.instance_id}: {status}\n")
 
-        results = evaluate(instances, options["mirrors"], baseline=options["baseline"], on_result=progress)
+        try:
+            results = evaluate(
+                instances, options["mirrors"], baseline=options["baseline"], candidates=candidates,
+                keep=options["keep"], on_result=progress,
+            )
+        except EvaluationError as exc:
+            raise CommandError(str(exc)) from exc
         if options["out"]:
             with open(options["out"], "w", encoding="utf-8") as out:
                 write_records(results, out)
         self.stdout.write(summary_table(results))
+        if options["cv"]:
+            report = cross_validate(results, [candidate.name for candidate in candidates], folds)
+            self.stdout.write("\n" + cross_validation_table(report, len(candidates)))
         sys.stderr.write(timing_summary(results) + "\n")

@@ -73,3 +73,22 @@ def test_it_rejects_duplicate_instance_ids(tmp_path):
 def test_it_reports_a_missing_file(tmp_path):
     with pytest.raises(DatasetError, match="cannot read dataset"):
         load_dataset(tmp_path / "absent.jsonl")
+
+
+def test_the_language_is_the_datasets_or_else_that_of_the_gold_files(tmp_path):
+    instances = load_dataset(
+        _write(
+            tmp_path,
+            [
+                _record("gears-1", repo="octo/gears", language="Go", gold_files=["pkg/gear.go"]),
+                _record("widgets-1"),
+                _record("widgets-2", gold_files=["widgets/render.py", "widgets/render.js"]),
+            ],
+        )
+    )
+    assert [instance.language_name for instance in instances] == ["Go", "python", "mixed"]
+
+
+def test_it_rejects_a_language_that_is_not_a_string(tmp_path):
+    with pytest.raises(DatasetError, match="line 1: language must be a string"):
+        load_dataset(_write(tmp_path, [_record("widgets-1", language=["Go"])]))

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.evaluation.metrics import Ranked, gold_ranks, score, score_by_repository
+from rag.evaluation.metrics import Ranked, gold_ranks, score, score_by_language, score_by_repository
 
 
 def test_gold_ranks_count_distinct_files_only():
@@ -46,3 +46,17 @@ def test_accuracy_and_mrr_average_over_instances_and_repositories():
 def test_scoring_nothing_gives_zeros():
     assert score([]).count == 0
     assert score([]).mrr == 0.0
+
+
+def test_scores_group_by_language_as_well_as_repository():
+    rankings = [
+        Ranked("o/gears", {"a.go": 1}, "Go"),
+        Ranked("o/cogs", {"a.go": None}, "Go"),
+        Ranked("o/bolts", {"A.java": 2}, "Java"),
+    ]
+    per_language = score_by_language(rankings)
+    assert list(per_language) == ["Go", "Java"]
+    assert per_language["Go"].count == 2
+    assert per_language["Go"].accuracy[1] == 0.5
+    assert per_language["Java"].mrr == pytest.approx(0.5)
+    assert list(score_by_repository(rankings)) == ["o/bolts", "o/cogs", "o/gears"]
