@@ -328,6 +328,8 @@ LLM = {
             "TIMEOUT": env_float("OPENAI_TIMEOUT", env_float("LLM_REQUEST_TIMEOUT", 90.0, minimum=1.0), minimum=1.0),
             "EMBEDDINGS_TIMEOUT": env_float("OPENAI_EMBEDDINGS_TIMEOUT", 90.0, minimum=1.0),
             "EMBED_BATCH_SIZE": env_int("OPENAI_EMBED_BATCH_SIZE", 64, minimum=1, maximum=2048),
+            # Reasoning models (o-series and newer) take max_completion_tokens instead of max_tokens.
+            "REASONING_MODEL": env_bool("OPENAI_REASONING_MODEL", False),
             "MODELS": {
                 "main": env_str("OPENAI_MODEL", "gpt-4o-mini"),
                 "summarization": env_str("OPENAI_SUMMARIZATION_MODEL", env_str("OPENAI_MODEL", "gpt-4o-mini")),

@@ -89,7 +89,10 @@ def redact(value: Any) -> Any:
 
 
 def _tool_call_to_dict(call: ToolCall) -> dict[str, Any]:
-    return {"id": call.id, "name": call.name, "arguments": dict(call.arguments), "raw_arguments": call.raw_arguments}
+    record = {"id": call.id, "name": call.name, "arguments": dict(call.arguments), "raw_arguments": call.raw_arguments}
+    if call.signature:
+        record["signature"] = call.signature
+    return record
 
 
 def request_to_dict(request: ChatRequest) -> dict[str, Any]:
@@ -129,7 +132,8 @@ def request_from_dict(data: Mapping[str, Any]) -> ChatRequest:
                 content=m.get("content", ""),
                 tool_calls=tuple(
                     ToolCall(
-                        id=c["id"], name=c["name"], arguments=c.get("arguments", {}), raw_arguments=c.get("raw_arguments", "")
+                        id=c["id"], name=c["name"], arguments=c.get("arguments", {}), raw_arguments=c.get("raw_arguments", ""),
+                        signature=c.get("signature", ""),
                     )
                     for c in m.get("tool_calls", ())
                 ),

@@ -3,9 +3,12 @@
 ``model_params`` is not a raw payload escape hatch. Each adapter accepts the
 keys its API understands (listed below), translates the portable ones
 (``temperature``, ``max_tokens``, ``json_schema``), always drops keys that
-belong to other tools (``reasoning_effort``, ``max_depth``,
-``claude_cli_path``) and ignores anything else with a debug log line, so
-switching providers never turns into a 400. ``stream: False`` is understood
+belong to other tools (``max_depth``, ``claude_cli_path``) and ignores
+anything else with a debug log line, so switching providers never turns into
+a 400. Reasoning models: ``reasoning_effort`` and ``max_completion_tokens``
+go to OpenAI-compatible servers only, and with ``reasoning=True`` (the
+provider's ``REASONING_MODEL`` setting) the portable ``max_tokens`` is sent as
+``max_completion_tokens``, which those models take instead. ``stream: False`` is understood
 by every adapter: the answer then arrives as one body (Gemini:
 ``generateContent``) and is parsed by the same stream parser.
 """
@@ -19,7 +22,7 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-ALWAYS_DROPPED = frozenset({"reasoning_effort", "max_depth", "claude_cli_path"})
+ALWAYS_DROPPED = frozenset({"max_depth", "claude_cli_path"})
 
 OPENAI_PASSTHROUGH = frozenset(
     {
@@ -40,6 +43,8 @@ OPENAI_PASSTHROUGH = frozenset(
         "logprobs",
         "top_logprobs",
         "parallel_tool_calls",
+        "max_completion_tokens",
+        "reasoning_effort",
     }
 )
 
@@ -147,7 +152,7 @@ def _split_schema(params: Mapping[str, Any]) -> tuple[dict[str, Any], JsonSchema
     return rest, (JsonSchemaSpec.parse(raw) if raw is not None else None)
 
 
-def translate_openai(params: Mapping[str, Any]) -> Translated:
+def translate_openai(params: Mapping[str, Any], *, reasoning: bool = False) -> Translated:
     rest, schema = _split_schema(params)
     translated = Translated(json_schema=schema)
     for key, value in rest.items():
@@ -155,6 +160,10 @@ def translate_openai(params: Mapping[str, Any]) -> Translated:
             translated.payload[key] = value
         else:
             _ignore("openai", key, translated)
+    if reasoning and "max_tokens" in translated.payload:
+        # Reasoning models refuse max_tokens; their limit counts the reasoning tokens too.
+        translated.payload.setdefault("max_completion_tokens", translated.payload.pop("max_tokens"))
+        translated.payload.pop("max_tokens", None)
     if schema is not None:
         body: dict[str, Any] = {"name": schema.name, "schema": dict(schema.schema), "strict": schema.strict}
         if schema.description:

@@ -24,6 +24,9 @@ class ToolCall:
     arguments: Mapping[str, Any]
     # The arguments as the model sent them; kept for audit when they were not valid JSON.
     raw_arguments: str = ""
+    # Opaque data the provider wants back with the call in the next request's history
+    # (Gemini's ``thoughtSignature`` of thinking models, refused when missing).
+    signature: str = ""
 
 
 @dataclass(frozen=True)

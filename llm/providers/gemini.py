@@ -29,6 +29,14 @@ def _function_response(content: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"result": value}
 
 
+def _function_call_part(call: ToolCall) -> dict[str, Any]:
+    part: dict[str, Any] = {"functionCall": {"name": call.name, "args": dict(call.arguments)}}
+    if call.signature:
+        # Thinking models refuse a history whose function calls lost their signature.
+        part["thoughtSignature"] = call.signature
+    return part
+
+
 def wire_contents(messages: Iterable[Message]) -> tuple[list[dict[str, Any]], str]:
     """Gemini ``contents`` (consecutive turns of one role merged) and the system text."""
     system: list[str] = []
@@ -46,7 +54,7 @@ def wire_contents(messages: Iterable[Message]) -> tuple[list[dict[str, Any]], st
         else:
             role = "model" if message.role == "assistant" else "user"
             parts = [{"text": message.content}] if message.content else []
-            parts += [{"functionCall": {"name": c.name, "args": dict(c.arguments)}} for c in message.tool_calls]
+            parts += [_function_call_part(call) for call in message.tool_calls]
         if not parts:
             continue
         if contents and contents[-1]["role"] == role:
@@ -59,6 +67,14 @@ def wire_contents(messages: Iterable[Message]) -> tuple[list[dict[str, Any]], st
 def wire_tools(tools: Iterable[ToolSpec]) -> list[dict[str, Any]]:
     declarations = [{"name": t.name, "description": t.description, "parameters": dict(t.parameters)} for t in tools]
     return [{"functionDeclarations": declarations}] if declarations else []
+
+
+# Gemini's finish reasons in the names the rest of the product uses (OpenAI's).
+FINISH_REASONS = {"STOP": "stop", "MAX_TOKENS": "length"}
+# Reasons for which Gemini withheld or cut the answer on purpose: another attempt gets the same.
+REFUSED_FINISH_REASONS = frozenset(
+    {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE"}
+)
 
 
 class GeminiStreamParser:
@@ -98,7 +114,8 @@ class GeminiStreamParser:
                         StreamEvent(
                             type="tool_call",
                             tool_call=ToolCall(
-                                id=call.get("id") or f"call_{self._calls}", name=call["name"], arguments=arguments, raw_arguments=raw
+                                id=call.get("id") or f"call_{self._calls}", name=call["name"], arguments=arguments,
+                                raw_arguments=raw, signature=str(part.get("thoughtSignature") or ""),
                             ),
                         )
                     )
@@ -106,18 +123,29 @@ class GeminiStreamParser:
                 self._finish_reason = candidate["finishReason"]
         usage = chunk.get("usageMetadata")
         if isinstance(usage, dict):
-            # Counts are cumulative per chunk; the last one is the call's usage.
+            # Counts are cumulative per chunk; the last one is the call's usage. A thinking
+            # model's thoughts are output tokens too (billed and counted against the limit).
             self._usage = Usage(
                 prompt_tokens=int(usage.get("promptTokenCount") or 0),
-                completion_tokens=int(usage.get("candidatesTokenCount") or 0),
+                completion_tokens=int(usage.get("candidatesTokenCount") or 0) + int(usage.get("thoughtsTokenCount") or 0),
             )
         return events
 
     def finish(self) -> list[StreamEvent]:
         if self._finish_reason is None:
             raise ProviderProtocolError("the stream ended before the answer was complete", provider="gemini", retryable=True)
+        reason = self._finish_reason.upper()
+        if reason in REFUSED_FINISH_REASONS:
+            raise LLMError(
+                "Gemini stopped the answer", provider="gemini", provider_message=f"finish reason {reason}", retryable=False
+            )
+        if reason == "MALFORMED_FUNCTION_CALL":
+            # The model wrote a call it could not encode; another attempt usually writes it right.
+            raise ProviderProtocolError(
+                "Gemini produced a malformed function call", provider="gemini", provider_message=reason, retryable=True
+            )
         events = [StreamEvent(type="usage", usage=self._usage)] if self._usage is not None else []
-        finish_reason = self._finish_reason.lower()
+        finish_reason = FINISH_REASONS.get(reason, reason.lower())
         if self._calls and finish_reason == "stop":
             finish_reason = "tool_calls"
         events.append(StreamEvent(type="done", text="".join(self._text), finish_reason=finish_reason, model=self._model))

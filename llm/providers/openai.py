@@ -14,7 +14,7 @@ from typing import Any
 from llm import audit
 from llm.params import translate_openai
 from llm.providers.base import Provider, parse_arguments, parse_json_payload
-from llm.retry import NotConfigured, ProviderProtocolError
+from llm.retry import LLMError, NotConfigured, ProviderProtocolError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -59,6 +59,8 @@ class OpenAIStreamParser:
         self._finish_reason: str | None = None
         self._model: str | None = None
         self._usage_seen = False
+        # A refusal comes in its own field (in json_schema mode it replaces the content).
+        self._refusal: list[str] = []
 
     def feed(self, data: str) -> list[StreamEvent]:
         if data.strip() == "[DONE]":
@@ -67,7 +69,8 @@ class OpenAIStreamParser:
         chunk = parse_json_payload(data, self.provider)
         if not isinstance(chunk, dict):
             return []
-        if "error" in chunk:
+        if chunk.get("error"):
+            # Some servers send "error": null in every chunk; only a real error ends the stream.
             error = chunk["error"]
             message = error.get("message") if isinstance(error, dict) else str(error)
             raise ProviderProtocolError(
@@ -76,12 +79,17 @@ class OpenAIStreamParser:
         self._model = chunk.get("model") or self._model
         events: list[StreamEvent] = []
         for choice in chunk.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                # With n > 1 every choice streams in its own deltas: the answer is the first one.
+                continue
             # A whole (non-streamed) completion carries "message" instead of "delta".
             delta = choice.get("delta") or choice.get("message") or {}
             content = delta.get("content")
             if content:
                 self._text.append(content)
                 events.append(StreamEvent(type="text", text=content))
+            if delta.get("refusal"):
+                self._refusal.append(delta["refusal"])
             for call in delta.get("tool_calls") or ():
                 slot = self._calls.setdefault(call.get("index", len(self._calls)), {"id": "", "name": "", "args": []})
                 if call.get("id"):
@@ -131,6 +139,11 @@ class OpenAIStreamParser:
             raise ProviderProtocolError(
                 "the stream ended before the answer was complete", provider=self.provider, retryable=True
             )
+        if self._refusal and not self._text:
+            raise LLMError(
+                "the model refused to answer", provider=self.provider, provider_message="".join(self._refusal),
+                retryable=False,
+            )
         events = self._emit_calls()
         events.append(
             StreamEvent(type="done", text="".join(self._text), finish_reason=self._finish_reason, model=self._model)
@@ -161,7 +174,7 @@ class OpenAIProvider(Provider):
         return options
 
     def payload(self, request: ChatRequest, model: str) -> dict[str, Any]:
-        translated = translate_openai(request.model_params)
+        translated = translate_openai(request.model_params, reasoning=bool(self.config.get("REASONING_MODEL")))
         payload: dict[str, Any] = {
             "model": model,
             "messages": [wire_message(m) for m in request.messages],

@@ -72,3 +72,78 @@ async def test_embeddings_use_batch_embed_contents(fake_gemini):
 async def test_token_counts_come_from_count_tokens(fake_gemini):
     fake_gemini.script(Reply.count(123), kind="tokens")
     assert await get_provider().count_tokens([Message("user", "hello world")]) == 123
+
+
+# --- stream details of the real API (google-genai's response models) --------------------------
+
+
+def _chunk(parts=(), finish=None, usage=None) -> str:
+    import json
+
+    candidate = {"content": {"role": "model", "parts": list(parts)}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    body = {"candidates": [candidate], "modelVersion": "gemini-2.5-flash"}
+    if usage:
+        body["usageMetadata"] = usage
+    return json.dumps(body)
+
+
+def test_a_thinking_models_signature_goes_back_with_its_function_call():
+    from llm.providers.gemini import GeminiStreamParser
+
+    parser = GeminiStreamParser()
+    (event,) = parser.feed(_chunk([{"functionCall": {"name": "read_file", "args": {"path": "a.py"}}, "thoughtSignature": "c2lnbmVk"}]))
+    parser.feed(_chunk(finish="STOP"))
+    contents, _ = wire_contents([Message("user", "read it"), Message("assistant", "", tool_calls=(event.tool_call,))])
+
+    assert event.tool_call.signature == "c2lnbmVk"
+    assert contents[1]["parts"] == [
+        {"functionCall": {"name": "read_file", "args": {"path": "a.py"}}, "thoughtSignature": "c2lnbmVk"}
+    ]
+
+
+def test_a_signature_survives_the_audit_record_for_replay():
+    from llm.audit import request_from_dict, request_to_dict
+
+    call = ToolCall(id="c", name="f", arguments={}, signature="c2ln")
+    request = ChatRequest(messages=(Message("assistant", "", tool_calls=(call,)),))
+
+    assert request_from_dict(request_to_dict(request)).messages[0].tool_calls[0].signature == "c2ln"
+
+
+@pytest.mark.parametrize("reason", ["SAFETY", "RECITATION", "PROHIBITED_CONTENT"])
+def test_an_answer_stopped_for_safety_is_a_refusal_not_an_empty_answer(reason):
+    from llm.providers.gemini import GeminiStreamParser
+    from llm.retry import LLMError
+
+    parser = GeminiStreamParser()
+    parser.feed(_chunk(finish=reason))
+
+    with pytest.raises(LLMError) as caught:
+        parser.finish()
+    assert reason in caught.value.provider_message and not caught.value.retryable
+
+
+def test_a_stop_at_the_output_limit_says_so_and_thoughts_count_as_output():
+    from llm.providers.gemini import GeminiStreamParser
+
+    parser = GeminiStreamParser()
+    parser.feed(_chunk([{"text": "partial"}], finish="MAX_TOKENS",
+                       usage={"promptTokenCount": 10, "candidatesTokenCount": 5, "thoughtsTokenCount": 20}))
+    usage, done = parser.finish()
+
+    assert done.finish_reason == "length" and done.text == "partial"
+    assert (usage.usage.prompt_tokens, usage.usage.completion_tokens) == (10, 25)
+
+
+def test_a_malformed_function_call_is_a_retryable_protocol_error():
+    from llm.providers.gemini import GeminiStreamParser
+    from llm.retry import ProviderProtocolError
+
+    parser = GeminiStreamParser()
+    parser.feed(_chunk(finish="MALFORMED_FUNCTION_CALL"))
+
+    with pytest.raises(ProviderProtocolError) as caught:
+        parser.finish()
+    assert caught.value.retryable

@@ -187,3 +187,46 @@ def test_the_client_of_a_short_lived_loop_is_closed_when_that_loop_ends(fake_ope
     assert async_to_sync(ask)() == "two"
     assert len(clients) == 2 and clients[0] is not clients[1]
     assert all(client.is_closed for client in clients)
+
+
+# --- stream details the official SDK handles (openai-python's chunk models) ---------------------
+
+
+def _chunk(**fields) -> str:
+    import json
+
+    return json.dumps({"id": "c1", "object": "chat.completion.chunk", "model": "m", **fields})
+
+
+def test_a_null_error_field_in_every_chunk_is_no_error():
+    from llm.providers.openai import OpenAIStreamParser
+
+    parser = OpenAIStreamParser()
+    parser.feed(_chunk(error=None, choices=[{"index": 0, "delta": {"content": "fine"}, "finish_reason": None}]))
+    parser.feed(_chunk(error=None, choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}]))
+
+    assert parser.finish()[-1].text == "fine"
+
+
+def test_a_refusal_ends_as_the_providers_refusal_not_an_empty_answer():
+    from llm.providers.openai import OpenAIStreamParser
+    from llm.retry import LLMError
+
+    parser = OpenAIStreamParser()
+    parser.feed(_chunk(choices=[{"index": 0, "delta": {"refusal": "I can't help with that."}, "finish_reason": None}]))
+    parser.feed(_chunk(choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}]))
+
+    with pytest.raises(LLMError) as caught:
+        parser.finish()
+    assert caught.value.provider_message == "I can't help with that." and not caught.value.retryable
+
+
+def test_with_several_choices_the_answer_is_the_first_one():
+    from llm.providers.openai import OpenAIStreamParser
+
+    parser = OpenAIStreamParser()
+    for index, text in ((0, "first "), (1, "second "), (0, "answer")):
+        parser.feed(_chunk(choices=[{"index": index, "delta": {"content": text}, "finish_reason": None}]))
+    parser.feed(_chunk(choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}, {"index": 1, "delta": {}, "finish_reason": "stop"}]))
+
+    assert parser.finish()[-1].text == "first answer"

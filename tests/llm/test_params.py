@@ -175,7 +175,7 @@ BUILDERS = {"openai": openai_payload, "gigachat": gigachat_payload, "gemini": ge
 
 
 @pytest.mark.parametrize("adapter", sorted(BUILDERS))
-@pytest.mark.parametrize("key", ["reasoning_effort", "max_depth", "claude_cli_path"])
+@pytest.mark.parametrize("key", ["max_depth", "claude_cli_path"])
 def test_keys_of_other_tools_are_always_dropped(adapter, key):
     payload = BUILDERS[adapter]({key: "x"})
     assert key not in payload
@@ -193,7 +193,8 @@ def test_unknown_keys_are_ignored_with_a_debug_line(adapter, caplog):
 
 @pytest.mark.parametrize(
     ("adapter", "key"),
-    [("openai", "repetition_penalty"), ("openai", "top_k"), ("gigachat", "seed"), ("gigachat", "logit_bias"), ("gemini", "presence_penalty"), ("gemini", "n")],
+    [("gigachat", "reasoning_effort"), ("gemini", "reasoning_effort"), ("gigachat", "max_completion_tokens"),
+     ("openai", "repetition_penalty"), ("openai", "top_k"), ("gigachat", "seed"), ("gigachat", "logit_bias"), ("gemini", "presence_penalty"), ("gemini", "n")],
 )
 def test_keys_of_other_providers_are_ignored_so_switching_never_fails(adapter, key):
     payload = BUILDERS[adapter]({key: 1})
@@ -212,7 +213,16 @@ async def test_openai_sends_the_translated_params(fake_openai):
     sent = fake_openai.chat_requests[-1].json
     assert (sent["temperature"], sent["max_tokens"]) == (0.2, 64)
     assert sent["response_format"]["type"] == "json_schema"
-    assert "reasoning_effort" not in sent and "json_schema" not in sent
+    assert sent["reasoning_effort"] == "high" and "json_schema" not in sent
+
+
+def test_a_reasoning_model_gets_its_output_limit_as_max_completion_tokens():
+    from llm.params import translate_openai
+
+    sent = translate_openai({"max_tokens": 400, "reasoning_effort": "low"}, reasoning=True).payload
+
+    assert sent == {"max_completion_tokens": 400, "reasoning_effort": "low"}
+    assert translate_openai({"max_tokens": 400}).payload == {"max_tokens": 400}
 
 
 @pytest.mark.usefixtures("without_audit_rows")
