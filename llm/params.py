@@ -97,10 +97,6 @@ GEMINI_GENERATION_CONFIG = {
     "response_schema": "responseSchema",
 }
 
-# JSON-schema keywords Gemini's responseSchema rejects.
-_GEMINI_UNSUPPORTED_SCHEMA_KEYS = frozenset({"$schema", "additionalProperties"})
-
-
 @dataclass(frozen=True)
 class JsonSchemaSpec:
     """A requested output schema: ``model_params["json_schema"]``.
@@ -184,19 +180,6 @@ def translate_gigachat(params: Mapping[str, Any]) -> Translated:
     return translated
 
 
-def gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A JSON schema without the keywords Gemini's responseSchema refuses."""
-
-    def clean(node: Any) -> Any:
-        if isinstance(node, Mapping):
-            return {k: clean(v) for k, v in node.items() if k not in _GEMINI_UNSUPPORTED_SCHEMA_KEYS}
-        if isinstance(node, list):
-            return [clean(item) for item in node]
-        return node
-
-    return clean(schema)
-
-
 def translate_gemini(params: Mapping[str, Any]) -> Translated:
     rest, schema = _split_schema(params)
     translated = Translated(json_schema=schema)
@@ -211,5 +194,6 @@ def translate_gemini(params: Mapping[str, Any]) -> Translated:
             _ignore("gemini", key, translated)
     if schema is not None:
         translated.generation_config["responseMimeType"] = "application/json"
-        translated.generation_config["responseSchema"] = gemini_schema(schema.schema)
+        # responseJsonSchema takes JSON Schema as it is; responseSchema is an OpenAPI subset.
+        translated.generation_config["responseJsonSchema"] = dict(schema.schema)
     return translated

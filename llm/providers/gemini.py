@@ -65,7 +65,10 @@ def wire_contents(messages: Iterable[Message]) -> tuple[list[dict[str, Any]], st
 
 
 def wire_tools(tools: Iterable[ToolSpec]) -> list[dict[str, Any]]:
-    declarations = [{"name": t.name, "description": t.description, "parameters": dict(t.parameters)} for t in tools]
+    # parametersJsonSchema takes the tools' JSON Schema as it is (``parameters`` is an OpenAPI subset).
+    declarations = [
+        {"name": t.name, "description": t.description, "parametersJsonSchema": dict(t.parameters)} for t in tools
+    ]
     return [{"functionDeclarations": declarations}] if declarations else []
 
 

@@ -21,7 +21,7 @@ import ssl
 import time
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import httpx
@@ -67,8 +67,9 @@ def wire_messages(messages: Iterable[Message]) -> list[dict[str, Any]]:
                 "content": message.content,
                 "function_call": {"name": call.name, "arguments": dict(call.arguments)},
             }
-            if call.id:
-                entry["functions_state_id"] = call.id
+            if call.signature:
+                # Only an id the server gave: one made up here would name no state of its own.
+                entry["functions_state_id"] = call.signature
             wire.append(entry)
             continue
         previous = wire[-1] if wire else None
@@ -84,8 +85,32 @@ def wire_messages(messages: Iterable[Message]) -> list[dict[str, Any]]:
     return wire
 
 
+# The schema keywords GigaChat's own SDK sends in function parameters (its FunctionParameters
+# models); others (additionalProperties, minLength, minimum, ...) are left out.
+_SCHEMA_KEYWORDS = frozenset({"type", "description", "properties", "items", "enum", "required"})
+
+
+def gigachat_schema(schema: Any) -> Any:
+    """A JSON schema with only the keywords GigaChat's SDK sends, at every level."""
+    if not isinstance(schema, Mapping):
+        return schema
+    kept: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key not in _SCHEMA_KEYWORDS:
+            continue
+        if key == "properties" and isinstance(value, Mapping):
+            kept[key] = {name: gigachat_schema(child) for name, child in value.items()}
+        elif key == "items":
+            kept[key] = gigachat_schema(value)
+        else:
+            kept[key] = value
+    return kept
+
+
 def wire_function(tool: ToolSpec) -> dict[str, Any]:
-    function: dict[str, Any] = {"name": tool.name, "description": tool.description, "parameters": dict(tool.parameters)}
+    function: dict[str, Any] = {
+        "name": tool.name, "description": tool.description, "parameters": gigachat_schema(tool.parameters),
+    }
     if tool.few_shot_examples:
         function["few_shot_examples"] = [dict(example) for example in tool.few_shot_examples]
     return function
@@ -124,11 +149,14 @@ class GigaChatStreamParser:
                     self._text.append(raw)
                     events.append(StreamEvent(type="text", text=raw))
                 else:
-                    call_id = delta.get("functions_state_id") or f"call_{uuid.uuid4().hex[:12]}"
+                    state_id = str(delta.get("functions_state_id") or "")
                     events.append(
                         StreamEvent(
                             type="tool_call",
-                            tool_call=ToolCall(id=call_id, name=call["name"], arguments=arguments, raw_arguments=raw),
+                            tool_call=ToolCall(
+                                id=state_id or f"call_{uuid.uuid4().hex[:12]}", name=call["name"], arguments=arguments,
+                                raw_arguments=raw, signature=state_id,
+                            ),
                         )
                     )
             if choice.get("finish_reason"):
@@ -277,7 +305,7 @@ class GigaChatProvider(Provider):
                 {
                     "name": schema.name,
                     "description": schema.description or SCHEMA_FUNCTION_DESCRIPTION,
-                    "parameters": dict(schema.schema),
+                    "parameters": gigachat_schema(schema.schema),
                 }
             )
             payload["function_call"] = {"name": schema.name}

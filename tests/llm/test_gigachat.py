@@ -147,7 +147,7 @@ async def test_token_counts_come_from_the_count_endpoint(fake_gigachat):
 
 
 def test_message_rules_keep_one_leading_system_message_and_merge_same_roles():
-    call = ToolCall(id="state-1", name="search", arguments={"q": "x"})
+    call = ToolCall(id="state-1", name="search", arguments={"q": "x"}, signature="state-1")
     wire = wire_messages(
         [
             Message("user", "first"),
@@ -185,3 +185,40 @@ async def test_an_unreadable_ca_bundle_is_reported_as_a_configuration_error(fake
     assert isinstance(events[-1].error, NotConfigured)
     assert "GIGACHAT_CA_BUNDLE" in str(events[-1].error)
     assert fake_gigachat.requests == []
+
+
+def test_a_call_without_a_state_id_from_the_server_sends_none_back():
+    made_up = ToolCall(id="call_1", name="search", arguments={"q": "x"})
+
+    (entry,) = wire_messages([Message("assistant", "", tool_calls=(made_up,))])
+
+    assert "functions_state_id" not in entry
+
+
+def test_function_parameters_carry_only_the_keywords_the_sdk_sends():
+    from llm.providers.gigachat import wire_function
+
+    tool = ToolSpec(
+        name="read_file",
+        description="Read lines of a file.",
+        parameters={
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {"type": "string", "minLength": 1, "description": "The file."},
+                "start": {"type": "integer", "minimum": 1},
+                "tags": {"type": "array", "items": {"type": "string", "maxLength": 20}},
+            },
+            "required": ["path"],
+        },
+    )
+
+    assert wire_function(tool)["parameters"] == {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "The file."},
+            "start": {"type": "integer"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["path"],
+    }

@@ -10,6 +10,7 @@ import logging
 
 import pytest
 
+from llm.params import JsonSchemaSpec
 from llm.providers.gemini import GeminiProvider
 from llm.providers.gigachat import GigaChatProvider
 from llm.providers.openai import OpenAIProvider
@@ -114,7 +115,8 @@ def test_gigachat_json_schema_is_a_forced_function_call():
     payload = gigachat_payload({"json_schema": {"name": "intent", "schema": SCHEMA}})
     assert payload["function_call"] == {"name": "intent"}
     assert payload["functions"][-1]["name"] == "intent"
-    assert payload["functions"][-1]["parameters"] == SCHEMA
+    # What the SDK sends: additionalProperties is left out.
+    assert payload["functions"][-1]["parameters"] == {k: v for k, v in SCHEMA.items() if k != "additionalProperties"}
     assert "json_schema" not in payload
 
 
@@ -163,12 +165,12 @@ def test_gemini_generation_config_keys_and_their_snake_case_aliases(key, field, 
     assert key not in payload
 
 
-def test_gemini_json_schema_sets_the_mime_type_and_a_schema_gemini_accepts():
+def test_gemini_json_schema_goes_whole_as_the_raw_json_schema_field():
     payload = gemini_payload({"json_schema": SCHEMA})
     config = payload["generationConfig"]
     assert config["responseMimeType"] == "application/json"
-    assert config["responseSchema"] == {"type": "object", "properties": {"intent": {"type": "string"}}, "required": ["intent"]}
-    assert "json_schema" not in payload
+    assert config["responseJsonSchema"] == dict(JsonSchemaSpec.parse(SCHEMA).schema)
+    assert "responseSchema" not in config and "json_schema" not in payload
 
 
 BUILDERS = {"openai": openai_payload, "gigachat": gigachat_payload, "gemini": gemini_payload}
