@@ -8,14 +8,18 @@ deltas into whole calls and taking usage from the final chunk
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 from typing import Any
 
 from llm import audit
 from llm.params import translate_openai
 from llm.providers.base import Provider, parse_arguments, parse_json_payload
-from llm.retry import LLMError, NotConfigured, ProviderProtocolError
+from llm.retry import LLMError, NotConfigured, ProviderHTTPError, ProviderProtocolError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -151,6 +155,29 @@ class OpenAIStreamParser:
         return events
 
 
+# How an OpenAI-compatible server takes a requested output schema, best first: OpenAI, vLLM and
+# LM Studio take ``json_schema``; llama.cpp's server takes ``json_object`` with a ``schema``; some
+# take neither, and then the schema goes into the prompt.
+STRUCTURED_MODES = ("json_schema", "json_object", "prompt")
+# The mode each (server, model) was found to take, learnt from its first refusal, for the process.
+_structured_mode: dict[tuple[str, str], str] = {}
+
+
+def refuses_output_format(error: ProviderHTTPError) -> bool:
+    """Whether a refused request was refused for its ``response_format`` (any retry would be refused again)."""
+    if error.status not in (400, 422, 500, 501):
+        return False
+    message = (error.provider_message or "").lower()
+    return "response_format" in message or "json_schema" in message or "json_object" in message
+
+
+def schema_instruction(schema: Mapping[str, Any]) -> str:
+    return (
+        "Answer with exactly one JSON object and nothing else, following this JSON schema:\n"
+        + json.dumps(dict(schema), ensure_ascii=False)
+    )
+
+
 class OpenAIProvider(Provider):
     name = "openai"
     supports_streaming = True
@@ -173,13 +200,20 @@ class OpenAIProvider(Provider):
         options["headers"] = headers
         return options
 
+    def structured_mode(self, model: str) -> str:
+        return _structured_mode.get((self.base_url, model), STRUCTURED_MODES[0])
+
     def payload(self, request: ChatRequest, model: str) -> dict[str, Any]:
         translated = translate_openai(request.model_params, reasoning=bool(self.config.get("REASONING_MODEL")))
-        payload: dict[str, Any] = {
-            "model": model,
-            "messages": [wire_message(m) for m in request.messages],
-            "stream": True,
-        }
+        messages = [wire_message(m) for m in request.messages]
+        schema = translated.json_schema
+        mode = self.structured_mode(model) if schema is not None else None
+        if mode == "json_object":
+            translated.payload["response_format"] = {"type": "json_object", "schema": dict(schema.schema)}
+        elif mode == "prompt":
+            translated.payload.pop("response_format", None)
+            messages.insert(0, {"role": "system", "content": schema_instruction(schema.schema)})
+        payload: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
         if request.tools:
             payload["tools"] = [wire_tool(t) for t in request.tools]
         extra = dict(translated.payload)
@@ -193,10 +227,26 @@ class OpenAIProvider(Provider):
     def new_parser(self, request: ChatRequest | None = None) -> OpenAIStreamParser:
         return OpenAIStreamParser(self.name)
 
-    def _stream(self, request: ChatRequest, model: str, trace: audit.CallTrace) -> AsyncIterator[StreamEvent]:
+    async def _stream(self, request: ChatRequest, model: str, trace: audit.CallTrace) -> AsyncIterator[StreamEvent]:
         if not model:
             raise NotConfigured("no model is configured for the OpenAI-compatible provider", provider=self.name)
-        return self._stream_sse(f"{self.base_url}/chat/completions", self.payload(request, model), self.new_parser(), trace)
+        wants_schema = "json_schema" in request.model_params
+        while True:
+            try:
+                async with aclosing(
+                    self._stream_sse(f"{self.base_url}/chat/completions", self.payload(request, model), self.new_parser(), trace)
+                ) as events:
+                    async for event in events:
+                        yield event
+                return
+            except ProviderHTTPError as exc:
+                mode = self.structured_mode(model)
+                if not wants_schema or mode == STRUCTURED_MODES[-1] or not refuses_output_format(exc):
+                    raise
+                # The same request would be refused again: the next way of asking, remembered for this server.
+                fallback = STRUCTURED_MODES[STRUCTURED_MODES.index(mode) + 1]
+                _structured_mode[(self.base_url, model)] = fallback
+                logger.warning("%s (%s) refused response_format %s; asking with %s from now on", self.name, model, mode, fallback)
 
     async def _embed_batch(self, texts: list[str]) -> list[list[float]]:
         data = await self._post_json(

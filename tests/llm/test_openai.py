@@ -230,3 +230,46 @@ def test_with_several_choices_the_answer_is_the_first_one():
     parser.feed(_chunk(choices=[{"index": 0, "delta": {}, "finish_reason": "stop"}, {"index": 1, "delta": {}, "finish_reason": "stop"}]))
 
     assert parser.finish()[-1].text == "first answer"
+
+
+# --- a server that does not take response_format json_schema (llama.cpp's server) ------------
+
+REFUSED_FORMAT = "response_format: Input should be 'text' or 'json_object'"
+INTENT_SCHEMA = {"name": "intent", "schema": {"type": "object", "properties": {"intent": {"type": "string"}}}}
+
+
+def _structured(model: str) -> ChatRequest:
+    return ChatRequest(messages=(Message("user", "route this"),), model=model, model_params={"json_schema": INTENT_SCHEMA})
+
+
+async def test_a_refused_json_schema_falls_back_to_json_object_at_once_and_is_remembered(fake_openai):
+    fake_openai.script(Reply.error(500, REFUSED_FORMAT), Reply.text('{"intent": "general"}'), Reply.text('{"intent": "docs"}'))
+
+    first = await get_provider().complete(_structured("local-a"))
+    second = await get_provider().complete(_structured("local-a"))
+
+    formats = [request.json.get("response_format") for request in fake_openai.chat_requests]
+    assert [f["type"] for f in formats] == ["json_schema", "json_object", "json_object"]
+    assert formats[1]["schema"] == INTENT_SCHEMA["schema"]
+    assert (first.text, second.text) == ('{"intent": "general"}', '{"intent": "docs"}')
+
+
+async def test_a_server_taking_neither_format_gets_the_schema_in_the_prompt(fake_openai):
+    fake_openai.script(Reply.error(500, REFUSED_FORMAT), Reply.error(400, "response_format json_object is not supported"),
+                       Reply.text('{"intent": "general"}'))
+
+    answer = await get_provider().complete(_structured("local-b"))
+
+    last = fake_openai.chat_requests[-1].json
+    assert len(fake_openai.chat_requests) == 3
+    assert "response_format" not in last
+    assert last["messages"][0]["role"] == "system" and '"intent"' in last["messages"][0]["content"]
+    assert answer.text == '{"intent": "general"}'
+
+
+async def test_a_server_error_of_another_kind_is_not_taken_for_a_refused_format(fake_openai):
+    fake_openai.script(Reply.error(500, "the model is overloaded"), Reply.text('{"intent": "general"}'))
+
+    await get_provider().complete(_structured("local-c"))
+
+    assert [r.json["response_format"]["type"] for r in fake_openai.chat_requests] == ["json_schema", "json_schema"]
