@@ -266,7 +266,10 @@ def _agent_runner(turn: TurnInput) -> TurnRunner:
 
     async def run(prepared: PreparedTurn) -> AsyncIterator[AgentEvent]:
         # aclosing: the agent's generator is closed in the manager's task even when the turn stops early.
-        async with aclosing(run_turn(replace(turn, text=prepared.text, history=prepared.history))) as events:
+        fitted = replace(
+            turn, text=prepared.text, history=prepared.history, max_answer_tokens=prepared.model_params.get("max_tokens"),
+        )
+        async with aclosing(run_turn(fitted)) as events:
             async for event in events:
                 yield event
 

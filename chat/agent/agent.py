@@ -95,6 +95,7 @@ def prepare_turn(turn: TurnInput, provider: Provider | None = None) -> Prepared:
         toolbox=project.toolbox,
         repository_name=project.name,
         usage=UsageMeter(model=provider.model_for("main")),
+        max_answer_tokens=turn.max_answer_tokens,
     )
     history = fitting_history(tuple(turn.history), int(provider.context_window("main") * config.history_share))
     context: AgentContext[str] = AgentContext(

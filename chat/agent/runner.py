@@ -25,6 +25,8 @@ class TurnInput:
     history: tuple[Message, ...]
     # Links the LLM calls of this turn to the answer in the audit (``llm.audit.correlation``).
     correlation_id: str
+    # The room left for the answer in the model's window (the conversation manager's answer reserve).
+    max_answer_tokens: int | None = None
 
 
 def run_turn(turn: TurnInput) -> AsyncIterator[AgentEvent]:

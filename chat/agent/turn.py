@@ -74,6 +74,8 @@ class TurnServices:
     repository_name: str = ""
     usage: UsageMeter = field(default_factory=UsageMeter)
     verdicts: SafetyVerdicts = field(default_factory=SafetyVerdicts)
+    # The output limit of every call that writes to the user (None: the provider's default).
+    max_answer_tokens: int | None = None
 
     @property
     def offline(self) -> bool:
@@ -84,6 +86,9 @@ class TurnServices:
     def structured_answers(self) -> bool:
         """True when answering calls ask for ``{internal_thought, is_safe, answer}`` JSON."""
         return self.config.structured_answers and not self.offline
+
+
+LENGTH_LIMIT_NOTE = "\n\n*(The answer reached its length limit.)*"
 
 
 def model_params(ctx: AgentContext[Any]) -> dict[str, Any]:
@@ -100,6 +105,9 @@ def answer_params(ctx: AgentContext[Any], services: TurnServices, *, with_tools:
     gets the format from the prompt alone (``structured_prompt_notes``).
     """
     params = model_params(ctx)
+    if services.max_answer_tokens:
+        # The room the conversation manager left for the answer in the model's window.
+        params["max_tokens"] = services.max_answer_tokens
     if services.structured_answers and not with_tools and services.provider.supports_json_schema:
         params.update(structured.model_params())
     return params
@@ -166,6 +174,9 @@ async def stream_model(
                 services.usage.add(usage, event.model)
                 if parser is not None:
                     await show_structured(parser.finish(), final=True)
+                if event.finish_reason == "length" and text:
+                    # Said where the text stops, so a cut answer is not taken for a whole one.
+                    await show(LENGTH_LIMIT_NOTE)
                 return Completion(
                     text="".join(text),
                     tool_calls=tuple(calls),

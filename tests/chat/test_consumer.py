@@ -316,3 +316,29 @@ async def test_every_kind_of_message_to_a_lost_chat_closes_the_socket_without_da
     await owner_chat.adelete()
     await communicator.send_json_to(payload)
     assert await communicator.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+
+
+async def test_the_answering_call_is_limited_to_the_room_left_for_the_answer(fake_openai, owner_chat, owner_cookie, settings):
+    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "where is the login view?")
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    answering = fake_openai.chat_requests[-1].json
+    window = settings.LLM["PROVIDERS"]["openai"]["CONTEXT_WINDOWS"]["main"]
+    assert 0 < answering["max_tokens"] < window
+
+
+async def test_an_answer_stopped_at_its_length_limit_says_so(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(ROUTE_GENERAL, Reply.text("The answer goes on and", finish_reason="length"))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "explain everything")
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    stored = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert stored.content.startswith("The answer goes on and")
+    assert "reached its length limit" in stored.content

@@ -111,6 +111,8 @@ class Reply:
     usage: tuple[int, int] | None = None
     embedding_vectors: tuple[tuple[float, ...], ...] | None = None
     token_count: int | None = None
+    # The OpenAI wire's finish reason of a text answer ("length": stopped at max_tokens).
+    finish_reason: str = "stop"
 
     @classmethod
     def text(cls, text: str, **options: Any) -> Reply:
@@ -562,7 +564,7 @@ class FakeProviderServer:
             yield chunk({"tool_calls": [{"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}]})
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": text[:half]}}]})
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": text[half:]}}]})
-        yield chunk({}, "tool_calls" if reply.calls else "stop")
+        yield chunk({}, "tool_calls" if reply.calls else reply.finish_reason)
         if (body.get("stream_options") or {}).get("include_usage"):
             yield json.dumps(
                 {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model, "choices": [], "usage": {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)}}

@@ -128,5 +128,9 @@ async def ask_json(
 
 
 async def ask_text(runtime: Runtime[TurnServices], prompt_name: str, content: str, *, temperature: float = 0.2) -> str:
-    completion = await complete(runtime, prompt_name, content, params={"temperature": temperature})
+    """Text the user reads (a section of a document): limited to the room left for an answer."""
+    params: dict[str, Any] = {"temperature": temperature}
+    if runtime.services.max_answer_tokens:
+        params["max_tokens"] = runtime.services.max_answer_tokens
+    completion = await complete(runtime, prompt_name, content, params=params)
     return completion.text
