@@ -1,0 +1,82 @@
+"""The fake provider server's streams, read by the vendors' own SDK models.
+
+Our adapters are tested against the local fake server; these tests hold the
+fake to the real wire formats: every payload it streams (recorded by the
+audit as the adapter received it) must validate against the response models
+of the official SDKs (``openai``, ``google-genai``, ``gigachat``, test-only
+dependencies), and the SDKs must read the same text and calls from it as our
+parsers did.
+"""
+
+from __future__ import annotations
+
+import json
+
+import gigachat.models
+import pytest
+from google.genai import types as genai_types
+from openai.types.chat import ChatCompletionChunk
+
+from llm.models import LLMCall
+from llm.registry import get_provider
+from llm.types import ChatRequest, Message, ToolSpec
+from tests.llm.fakes import Reply
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEARCH = ToolSpec(
+    name="search_code",
+    description="Search the repository.",
+    parameters={"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+)
+
+
+def _sdk_read(provider: str, payloads: list[str]) -> tuple[str, list[tuple[str, dict]]]:
+    """The text and tool calls the vendor's SDK models read from a call's stream payloads."""
+    text: list[str] = []
+    calls: list[tuple[str, dict]] = []
+    arguments: dict[int, list[str]] = {}
+    names: dict[int, str] = {}
+    for payload in payloads:
+        if payload.strip() == "[DONE]":
+            continue
+        if provider == "openai":
+            chunk = ChatCompletionChunk.model_validate_json(payload)
+            for choice in chunk.choices:
+                text.append(choice.delta.content or "")
+                for call in choice.delta.tool_calls or ():
+                    if call.function and call.function.name:
+                        names[call.index] = call.function.name
+                    if call.function and call.function.arguments:
+                        arguments.setdefault(call.index, []).append(call.function.arguments)
+        elif provider == "gemini":
+            response = genai_types.GenerateContentResponse.model_validate_json(payload)
+            for part in response.candidates[0].content.parts or ():
+                text.append(part.text or "")
+                if part.function_call is not None:
+                    calls.append((part.function_call.name, dict(part.function_call.args or {})))
+        else:
+            chunk = gigachat.models.ChatCompletionChunk.model_validate_json(payload)
+            for choice in chunk.choices:
+                text.append(choice.delta.content or "")
+                if choice.delta.function_call is not None:
+                    calls.append((choice.delta.function_call.name, dict(choice.delta.function_call.arguments or {})))
+    calls += [(names[index], json.loads("".join(arguments.get(index, [])) or "{}")) for index in sorted(names)]
+    return "".join(text), calls
+
+
+@pytest.mark.parametrize("provider", ["openai", "gemini", "gigachat"])
+async def test_the_fake_servers_streams_are_read_the_same_by_the_vendors_sdk(fake_llm_server, settings, provider):
+    settings.LLM = fake_llm_server.llm_settings(provider)
+    fake_llm_server.script(Reply.text("Hello there, friend.", chunk_size=4, usage=(7, 5)),
+                           Reply.tool_call("search_code", {"query": "login view"}))
+    question = (Message("system", "Cite code."), Message("user", "Where is the login view?"))
+
+    answer = await get_provider().complete(ChatRequest(messages=question))
+    call = await get_provider().complete(ChatRequest(messages=question, tools=(SEARCH,)))
+
+    recorded = [record async for record in LLMCall.objects.filter(kind="chat").order_by("id")]
+    assert len(recorded) == 2
+    assert _sdk_read(provider, recorded[0].response) == (answer.text, [])
+    text, calls = _sdk_read(provider, recorded[1].response)
+    assert calls == [(tool.name, dict(tool.arguments)) for tool in call.tool_calls] == [("search_code", {"query": "login view"})]
