@@ -330,6 +330,8 @@ LLM = {
             "EMBED_BATCH_SIZE": env_int("OPENAI_EMBED_BATCH_SIZE", 64, minimum=1, maximum=2048),
             # Reasoning models (o-series and newer) take max_completion_tokens instead of max_tokens.
             "REASONING_MODEL": env_bool("OPENAI_REASONING_MODEL", False),
+            # False for models whose chat template has no system role: system text goes into the first user message.
+            "SYSTEM_ROLE": env_bool("OPENAI_SYSTEM_ROLE", True),
             "MODELS": {
                 "main": env_str("OPENAI_MODEL", "gpt-4o-mini"),
                 "summarization": env_str("OPENAI_SUMMARIZATION_MODEL", env_str("OPENAI_MODEL", "gpt-4o-mini")),

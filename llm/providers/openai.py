@@ -178,6 +178,20 @@ def schema_instruction(schema: Mapping[str, Any]) -> str:
     )
 
 
+def without_system_role(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """System messages folded into the first user message, for models whose chat template has no
+    system role (Gemma's drops them: the retrieved material would never reach the model)."""
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system" and m.get("content"))
+    rest = [m for m in messages if m["role"] != "system"]
+    if not system:
+        return rest
+    for index, message in enumerate(rest):
+        if message["role"] == "user":
+            rest[index] = {**message, "content": f"{system}\n\n{message.get('content') or ''}"}
+            return rest
+    return [{"role": "user", "content": system}, *rest]
+
+
 class OpenAIProvider(Provider):
     name = "openai"
     supports_streaming = True
@@ -213,6 +227,8 @@ class OpenAIProvider(Provider):
         elif mode == "prompt":
             translated.payload.pop("response_format", None)
             messages.insert(0, {"role": "system", "content": schema_instruction(schema.schema)})
+        if not self.config.get("SYSTEM_ROLE", True):
+            messages = without_system_role(messages)
         payload: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
         if request.tools:
             payload["tools"] = [wire_tool(t) for t in request.tools]

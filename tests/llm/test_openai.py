@@ -273,3 +273,15 @@ async def test_a_server_error_of_another_kind_is_not_taken_for_a_refused_format(
     await get_provider().complete(_structured("local-c"))
 
     assert [r.json["response_format"]["type"] for r in fake_openai.chat_requests] == ["json_schema", "json_schema"]
+
+
+async def test_a_model_without_a_system_role_gets_the_system_text_in_the_first_user_message(fake_openai, settings):
+    openai = settings.LLM["PROVIDERS"]["openai"]
+    settings.LLM = {**settings.LLM, "PROVIDERS": {**settings.LLM["PROVIDERS"], "openai": {**openai, "SYSTEM_ROLE": False}}}
+    request = ChatRequest(messages=(Message("system", "Cite code."), Message("system", "Material: a.py"), Message("user", "Where?")))
+
+    await get_provider().complete(request)
+
+    assert fake_openai.chat_requests[-1].json["messages"] == [
+        {"role": "user", "content": "Cite code.\n\nMaterial: a.py\n\nWhere?"}
+    ]
