@@ -6,7 +6,14 @@ raw message (those go to the logs and the LLM audit).
 
 from __future__ import annotations
 
-from llm.retry import AuthenticationError, LLMError, ProviderConnectionError, ProviderHTTPError, ProviderTimeout
+from llm.retry import (
+    AuthenticationError,
+    LLMError,
+    ModelRefusal,
+    ProviderConnectionError,
+    ProviderHTTPError,
+    ProviderTimeout,
+)
 
 EMPTY_MESSAGE = "Type a question first."
 MESSAGE_TOO_LONG = "That message is too long ({length} characters; the limit is {limit}). Shorten it and send again."
@@ -20,9 +27,17 @@ PROVIDER_TIMEOUT = "The model did not answer in time. The text so far is kept; t
 PROVIDER_UNREACHABLE = "The model could not be reached. The text so far is kept; try again in a moment."
 PROVIDER_REFUSED_CREDENTIALS = "The model provider refused the configured credentials. An administrator must fix the key."
 PROVIDER_RATE_LIMITED = "The model provider is busy (rate limited). The text so far is kept; try again in a minute."
+MODEL_REFUSED = "The model declined to answer ({reason}). The text so far is kept; rephrase the question."
+PROVIDER_SERVER_ERROR = "The model provider failed (HTTP {status}: {reason}), also on retrying. The text so far is kept; try again later."
 PROVIDER_FAILED = "The model stopped with an error. The text so far is kept; try again."
 INTERRUPTED = "This answer was interrupted (the server stopped while writing it). The text so far is kept; ask again."
 INTERNAL_ERROR = "Something went wrong while answering. The text so far is kept; try again."
+
+
+def _reason(error: LLMError) -> str:
+    """The provider's own words, cut short (they go on the page as text)."""
+    reason = " ".join((error.provider_message or "no reason given").split())
+    return reason if len(reason) <= 200 else f"{reason[:200]}..."
 
 
 def for_provider_error(error: Exception | None) -> str:
@@ -34,6 +49,10 @@ def for_provider_error(error: Exception | None) -> str:
         return PROVIDER_REFUSED_CREDENTIALS
     if isinstance(error, ProviderHTTPError) and error.status == 429:
         return PROVIDER_RATE_LIMITED
+    if isinstance(error, ModelRefusal):
+        return MODEL_REFUSED.format(reason=_reason(error))
+    if isinstance(error, ProviderHTTPError) and error.status >= 500:
+        return PROVIDER_SERVER_ERROR.format(status=error.status, reason=_reason(error))
     if isinstance(error, LLMError):
         return PROVIDER_FAILED
     return INTERNAL_ERROR

@@ -76,6 +76,18 @@ class AuthenticationError(LLMError):
     """Credentials refused (401 after a refresh, or a bad key)."""
 
 
+class ModelRefusal(LLMError):
+    """The model (or the provider's filter) declined to answer: a refusal, a safety stop.
+
+    Never retried: the same request gets the same verdict. ``provider_message``
+    carries the reason as the provider gave it.
+    """
+
+    def __init__(self, message: str = "the model declined to answer", **kwargs) -> None:
+        kwargs["retryable"] = False
+        super().__init__(message, **kwargs)
+
+
 class ProviderProtocolError(LLMError):
     """The provider answered something that is not its wire format (garbage, a broken stream)."""
 

@@ -15,7 +15,7 @@ from typing import Any
 from llm import audit
 from llm.params import translate_gemini
 from llm.providers.base import Provider, parse_arguments, parse_json_payload
-from llm.retry import LLMError, NotConfigured, ProviderProtocolError
+from llm.retry import LLMError, ModelRefusal, NotConfigured, ProviderProtocolError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
@@ -99,7 +99,7 @@ class GeminiStreamParser:
             )
         blocked = (chunk.get("promptFeedback") or {}).get("blockReason")
         if blocked:
-            raise LLMError("Gemini refused the prompt", provider="gemini", provider_message=f"blocked: {blocked}")
+            raise ModelRefusal("Gemini refused the prompt", provider="gemini", provider_message=f"blocked: {blocked}")
         self._model = chunk.get("modelVersion") or self._model
         events: list[StreamEvent] = []
         for candidate in (chunk.get("candidates") or ())[:1]:
@@ -139,9 +139,7 @@ class GeminiStreamParser:
             raise ProviderProtocolError("the stream ended before the answer was complete", provider="gemini", retryable=True)
         reason = self._finish_reason.upper()
         if reason in REFUSED_FINISH_REASONS:
-            raise LLMError(
-                "Gemini stopped the answer", provider="gemini", provider_message=f"finish reason {reason}", retryable=False
-            )
+            raise ModelRefusal("Gemini stopped the answer", provider="gemini", provider_message=f"finish reason {reason}")
         if reason == "MALFORMED_FUNCTION_CALL":
             # The model wrote a call it could not encode; another attempt usually writes it right.
             raise ProviderProtocolError(

@@ -16,7 +16,7 @@ from typing import Any
 from llm import audit
 from llm.params import translate_openai
 from llm.providers.base import Provider, parse_arguments, parse_json_payload
-from llm.retry import LLMError, NotConfigured, ProviderHTTPError, ProviderProtocolError
+from llm.retry import ModelRefusal, NotConfigured, ProviderHTTPError, ProviderProtocolError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
 
 logger = logging.getLogger(__name__)
@@ -144,10 +144,7 @@ class OpenAIStreamParser:
                 "the stream ended before the answer was complete", provider=self.provider, retryable=True
             )
         if self._refusal and not self._text:
-            raise LLMError(
-                "the model refused to answer", provider=self.provider, provider_message="".join(self._refusal),
-                retryable=False,
-            )
+            raise ModelRefusal(provider=self.provider, provider_message="".join(self._refusal))
         events = self._emit_calls()
         events.append(
             StreamEvent(type="done", text="".join(self._text), finish_reason=self._finish_reason, model=self._model)

@@ -342,3 +342,33 @@ async def test_an_answer_stopped_at_its_length_limit_says_so(fake_openai, owner_
     stored = await stored_answer((await latest_answer(owner_chat)).pk)
     assert stored.content.startswith("The answer goes on and")
     assert "reached its length limit" in stored.content
+
+
+async def test_a_provider_failure_that_outlasts_the_retries_says_what_the_provider_said(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(ROUTE_GENERAL, Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"),
+                       Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "explain the cart")
+    frames = await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    assert "HTTP 500: upstream model crashed" in "".join(frames)
+
+
+async def test_a_server_that_refuses_json_schema_costs_one_refusal_then_questions_go_straight_to_what_it_takes(
+    fake_openai, owner_chat, owner_cookie
+):
+    fake_openai.refused_formats = {"json_schema"}
+    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER), ROUTE_GENERAL, Reply.text(ANSWER))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    for question in ("first question", "second question"):
+        await ask(communicator, question)
+        await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    formats = [(r.json.get("response_format") or {}).get("type") for r in fake_openai.chat_requests]
+    # Router, router again (json_object), answer; then the second question's router and answer.
+    assert formats == ["json_schema", "json_object", None, "json_object", None]
+    assert (await stored_answer((await latest_answer(owner_chat)).pk)).content == ANSWER

@@ -204,6 +204,9 @@ class FakeProviderServer:
         self.oauth_delay = 0.0
         self.oauth_calls = 0
         self.oauth_request_ids: list[str] = []
+        # Answer as llama.cpp's OpenAI-compatible server does: a response_format of these types is
+        # refused with its 500 and validation message, before any scripted reply is used.
+        self.refused_formats: set[str] = set()
         self._valid_tokens: set[str] = set()
         self._queues: dict[str, deque[Reply]] = {kind: deque() for kind in ("chat", "embeddings", "tokens", "oauth")}
         self._lock = threading.Lock()
@@ -478,6 +481,14 @@ class FakeProviderServer:
         )
 
     async def _chat(self, request: web.Request, recorded: RecordedRequest, wire: str) -> web.StreamResponse:
+        requested_format = ((recorded.json if isinstance(recorded.json, dict) else {}).get("response_format") or {}).get("type")
+        if wire == "openai" and requested_format in self.refused_formats:
+            return web.json_response(
+                {"error": {"code": 500, "type": "server_error",
+                           "message": "1 validation error for ChatCompletionRequest\nresponse_format.type\n  "
+                                      "Input should be 'text' or 'json_object'"}},
+                status=500,
+            )
         reply = self._next("chat", recorded)
         assert reply is not None
         if reply.delay:

@@ -147,3 +147,18 @@ def test_a_malformed_function_call_is_a_retryable_protocol_error():
     with pytest.raises(ProviderProtocolError) as caught:
         parser.finish()
     assert caught.value.retryable
+
+
+def test_a_safety_stop_reaches_the_chat_as_the_models_refusal_with_its_reason():
+    from chat.user_errors import for_provider_error
+    from llm.providers.gemini import GeminiStreamParser
+    from llm.retry import ModelRefusal
+
+    parser = GeminiStreamParser()
+    parser.feed(_chunk(finish="SAFETY"))
+    with pytest.raises(ModelRefusal) as caught:
+        parser.finish()
+
+    assert for_provider_error(caught.value) == (
+        "The model declined to answer (finish reason SAFETY). The text so far is kept; rephrase the question."
+    )
