@@ -310,6 +310,33 @@ class Provider(ABC):
                 f"{self.name} answered with something that is not JSON", provider=self.name
             ) from exc
 
+    # True for providers that report an error inside an event stream as a plain JSON document
+    # sent line by line instead of as events (Gemini): such lines are gathered into one payload.
+    errors_as_json_lines: ClassVar[bool] = False
+
+    async def _sse_payloads(self, response: httpx.Response) -> AsyncIterator[str]:
+        """The ``data`` of each event, then any plain JSON document the stream carried outside events."""
+        if not self.errors_as_json_lines:
+            async for sse in EventSource(response).aiter_sse():
+                if sse.data:
+                    yield sse.data
+            return
+        data: list[str] = []
+        plain: list[str] = []
+        async for line in response.aiter_lines():
+            if not line:
+                if data:
+                    yield "\n".join(data)
+                    data = []
+            elif line.startswith("data:"):
+                data.append(line[5:].removeprefix(" "))
+            elif not line.startswith((":", "event:", "id:", "retry:")):
+                plain.append(line)
+        if data:
+            yield "\n".join(data)
+        if plain:
+            yield "\n".join(plain)
+
     async def _stream_sse(
         self,
         url: str,
@@ -337,13 +364,13 @@ class Provider(ABC):
                         for event in parser.feed(body):
                             yield event
                     else:
-                        async for sse in EventSource(response).aiter_sse():
+                        async for data in self._sse_payloads(response):
                             # After the terminator the rest of the body is still read (servers end it
                             # at once), so the connection goes back to the pool instead of being closed.
-                            if not sse.data or parser.finished:
+                            if parser.finished:
                                 continue
-                            trace.add_raw(sse.data)
-                            for event in parser.feed(sse.data):
+                            trace.add_raw(data)
+                            for event in parser.feed(data):
                                 yield event
                     for event in parser.finish():
                         yield event

@@ -15,7 +15,7 @@ from typing import Any
 from llm import audit
 from llm.params import translate_gemini
 from llm.providers.base import Provider, parse_arguments, parse_json_payload
-from llm.retry import LLMError, ModelRefusal, NotConfigured, ProviderProtocolError
+from llm.retry import LLMError, ModelRefusal, NotConfigured, ProviderHTTPError, ProviderProtocolError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
 
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
@@ -91,12 +91,20 @@ class GeminiStreamParser:
 
     def feed(self, data: str) -> list[StreamEvent]:
         chunk = parse_json_payload(data, "gemini")
+        if isinstance(chunk, list) and chunk and isinstance(chunk[0], dict):
+            # An error document may come as a one-element array.
+            chunk = chunk[0]
         if not isinstance(chunk, dict):
             return []
         if isinstance(chunk.get("error"), dict):
-            raise ProviderProtocolError(
-                "Gemini reported an error mid-stream", provider="gemini", provider_message=str(chunk["error"].get("message"))
-            )
+            error = chunk["error"]
+            message = str(error.get("message") or error.get("status") or "no message")
+            status = error.get("code")
+            if isinstance(status, int) and status >= 400:
+                # As the HTTP error it stands for: a 503 "model is overloaded" is retried like one.
+                raise ProviderHTTPError("Gemini reported an error mid-stream", status=status, provider="gemini",
+                                        provider_message=message)
+            raise ProviderProtocolError("Gemini reported an error mid-stream", provider="gemini", provider_message=message)
         blocked = (chunk.get("promptFeedback") or {}).get("blockReason")
         if blocked:
             raise ModelRefusal("Gemini refused the prompt", provider="gemini", provider_message=f"blocked: {blocked}")
@@ -155,6 +163,7 @@ class GeminiStreamParser:
 
 class GeminiProvider(Provider):
     name = "gemini"
+    errors_as_json_lines = True
     supports_streaming = True
     supports_tools = True
     supports_json_schema = True

@@ -113,6 +113,9 @@ class Reply:
     token_count: int | None = None
     # The OpenAI wire's finish reason of a text answer ("length": stopped at max_tokens).
     finish_reason: str = "stop"
+    # Gemini: before this stream payload, an error document (code ``status_in_stream``) ends the stream.
+    error_document_at: int | None = None
+    status_in_stream: int = 503
 
     @classmethod
     def text(cls, text: str, **options: Any) -> Reply:
@@ -513,6 +516,12 @@ class FakeProviderServer:
                     return response
                 if reply.malformed_at == index:
                     await response.write(b"data: {this is not json\n\n")
+                if reply.error_document_at == index:
+                    # As Gemini reports an error mid-stream: a JSON document line by line, not an event.
+                    document = {"error": {"code": reply.status_in_stream, "message": reply.error_message, "status": "UNAVAILABLE"}}
+                    await response.write(json.dumps(document, indent=2).encode() + b"\n")
+                    await response.write_eof()
+                    return response
                 await response.write(f"data: {payload}\n\n".encode())
                 sent += 1
                 if reply.interval:

@@ -162,3 +162,15 @@ def test_a_safety_stop_reaches_the_chat_as_the_models_refusal_with_its_reason():
     assert for_provider_error(caught.value) == (
         "The model declined to answer (finish reason SAFETY). The text so far is kept; rephrase the question."
     )
+
+
+async def test_an_error_document_in_the_middle_of_the_stream_keeps_its_message(fake_gemini):
+    from llm.retry import ProviderHTTPError
+
+    fake_gemini.script(Reply.text("Partial answer that", chunk_size=4, error_document_at=2, error_message="The model is overloaded."))
+    events = [event async for event in get_provider().stream(QUESTION)]
+
+    error = events[-1]
+    assert error.type == "error" and isinstance(error.error, ProviderHTTPError)
+    assert (error.error.status, error.error.provider_message) == (503, "The model is overloaded.")
+    assert error.text == "Part" + "ial "
