@@ -458,6 +458,10 @@ class FakeProviderServer:
         if wire == "gemini":
             return web.json_response({"embeddings": [{"values": v} for v in vectors]})
         data = [{"object": "embedding", "embedding": v, "index": i} for i, v in enumerate(vectors)]
+        if wire == "gigachat":
+            # GigaChat reports usage per embedding (its SDK's Embedding model requires it).
+            for item, text in zip(data, texts):
+                item["usage"] = {"prompt_tokens": max(1, len(text.split()))}
         return web.json_response(
             {"object": "list", "data": data, "model": body.get("model", ""), "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)}}
         )

@@ -80,3 +80,28 @@ async def test_the_fake_servers_streams_are_read_the_same_by_the_vendors_sdk(fak
     assert _sdk_read(provider, recorded[0].response) == (answer.text, [])
     text, calls = _sdk_read(provider, recorded[1].response)
     assert calls == [(tool.name, dict(tool.arguments)) for tool in call.tool_calls] == [("search_code", {"query": "login view"})]
+
+
+async def test_the_fake_servers_embeddings_are_what_the_vendors_sdk_reads(fake_llm_server):
+    import httpx
+    from google.genai import types as genai
+    from openai.types import CreateEmbeddingResponse
+
+    texts = ["def login(request):", "class Cart:"]
+    async with httpx.AsyncClient(base_url=fake_llm_server.url, timeout=10) as http:
+        openai = (await http.post("/v1/embeddings", json={"model": "m", "input": texts})).json()
+        gemini = (await http.post(
+            "/v1beta/models/m:batchEmbedContents",
+            json={"requests": [{"model": "models/m", "content": {"parts": [{"text": t}]}} for t in texts]},
+        )).json()
+        token = (await http.post(
+            "/api/v2/oauth", data={"scope": "GIGACHAT_API_PERS"},
+            headers={"Authorization": f"Basic {fake_llm_server.gigachat_key}", "RqUID": "00000000-0000-0000-0000-000000000000"},
+        )).json()["access_token"]
+        gigachat_body = (await http.post(
+            "/api/v1/embeddings", json={"model": "Embeddings", "input": texts}, headers={"Authorization": f"Bearer {token}"},
+        )).json()
+
+    assert len(CreateEmbeddingResponse.model_validate(openai).data) == 2
+    assert len(genai.EmbedContentResponse.model_validate(gemini).embeddings) == 2
+    assert [item.usage.prompt_tokens for item in gigachat.models.Embeddings.model_validate(gigachat_body).data] == [2, 2]
