@@ -48,7 +48,7 @@ def asks_for_schema(request: RecordedRequest) -> bool:
     if request.wire == "gigachat":
         return body.get("function_call") == {"name": "structured_answer"}
     if request.wire == "gemini":
-        return "responseSchema" in body.get("generationConfig", {})
+        return "responseJsonSchema" in body.get("generationConfig", {})
     return "response_format" in body
 
 
