@@ -250,8 +250,11 @@ def looks_like_test_path(path: str) -> bool:
     # Cached: ranking asks it of every candidate file of every query.
     lowered = path.lower()
     name = lowered.rsplit("/", 1)[-1]
+    from rag.analysis.languages import is_test_file  # each ecosystem's conventions (``*_test.go``, ``src/test/``)
+
     return (
-        "/tests/" in f"/{lowered}"
+        is_test_file(path)
+        or "/tests/" in f"/{lowered}"
         or "/test/" in f"/{lowered}"
         or "/testing/" in f"/{lowered}"
         or name.startswith("test_")

@@ -75,6 +75,10 @@ def detect_language(path: str) -> str:
 
 
 def is_test_path(path: str) -> bool:
+    from rag.analysis.languages import is_test_file  # the languages' own conventions (languages/*/language.toml)
+
+    if is_test_file(path):
+        return True
     parts = path.lower().split("/")
     name = parts[-1]
     if name.startswith("test_") or name == "conftest.py" or name == "tests.py":

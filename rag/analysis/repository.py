@@ -20,6 +20,7 @@ from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
 from rag.analysis.console_scripts import pyproject_scripts, setup_cfg_scripts, setup_py_scripts
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
+from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.records import FileAnalysis, RepositoryAnalysis
@@ -70,6 +71,14 @@ def extract_file(path: str, text: str) -> FileAnalysis:
 
     if language in DOC_LANGUAGES:
         analysis.chunks = doc_chunks(path, lines, language)
+        return analysis
+
+    spec = spec_for(path)
+    if spec is not None and artifact in ("code", "test"):
+        symbols, blocks, facts = extract_tree_sitter(path, text, spec)
+        analysis.symbols = symbols
+        analysis.chunks = symbol_chunks(path, lines, unit_name(path, spec), artifact, blocks)
+        analysis.facts = facts
         return analysis
 
     analysis.chunks = window_chunks(path, lines, path, artifact)

@@ -15,6 +15,7 @@ resolution ``partial``.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -299,6 +300,43 @@ def _dependency_edges(names: RepositoryNames, analysis: FileAnalysis) -> list[Ed
         dst = names.resolve(reference.raw, reference.scope, module, reference.class_scope, reference.receiver_type)
         if dst is None and reference.raw in BUILTIN_NAMES:
             continue  # kept by the file only because a star import might rebind it; it did not
+        edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
+    return edges
+
+
+def _names_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[str, str], list[Symbol]]:
+    """The symbols of every language read with tree-sitter, by (language, short name)."""
+    found: dict[tuple[str, str], list[Symbol]] = {}
+    for analysis in analyses:
+        if analysis.language != "python":
+            for symbol in analysis.symbols:
+                found.setdefault((analysis.language, symbol.name), []).append(symbol)
+    return found
+
+
+def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAnalysis) -> list[Edge]:
+    """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
+
+    A name resolves to the symbol of that name in the same file, else in the
+    same folder (a Go package, a Java package's directory), else to the only
+    symbol of that name in the repository's files of the language; anything
+    else stays ``partial`` with the name kept.
+    """
+    facts = analysis.facts
+    if facts is None:
+        return []
+    folder = posixpath.dirname(analysis.path)
+    edges: list[Edge] = []
+    for reference in facts.references:
+        candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
+        if reference.kind == "inherits":
+            candidates = [s for s in candidates if s.kind == "class"]
+        chosen = (
+            [s for s in candidates if s.path == analysis.path]
+            or [s for s in candidates if posixpath.dirname(s.path) == folder]
+            or candidates
+        )
+        dst = chosen[0].qname if len(chosen) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
 
@@ -770,6 +808,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         if analysis.facts is not None and analysis.facts.module is not None
         for reference in analysis.facts.references
     )
+    by_name = _names_of_other_languages(analyses.values())
     entrypoints = EntrypointFinder(names, analyses).run()
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
@@ -785,7 +824,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         resolved[path] = replace(
             analysis,
             symbols=symbols,
-            edges=_dependency_edges(names, analysis),
+            edges=_dependency_edges(names, analysis) if analysis.language == "python" else _named_edges(by_name, analysis),
             entrypoints=entrypoints.get(path, []),
         )
     return RepositoryAnalysis(files=resolved, reused=reused)

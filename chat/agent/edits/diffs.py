@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from rag.analysis.languages import parses
+
 DEV_NULL = "/dev/null"
 CONTEXT_LINES = 3
 
@@ -272,7 +274,7 @@ def apply_file_diff(diff: FileDiff, snapshot: Mapping[str, str]) -> FileCheck:
 
     Every hunk is placed independently against the indexed text (as the
     line numbers of a unified diff refer to the original), hunks that overlap
-    an earlier one are rejected, and the result of a Python file must parse.
+    an earlier one are rejected, and the result must still parse (``check_syntax``).
     """
     path = diff.path
     problem = path_problem(path)
@@ -305,9 +307,25 @@ def apply_file_diff(diff: FileDiff, snapshot: Mapping[str, str]) -> FileCheck:
         return check
     else:
         _apply_hunks(diff, old_text, check)
-    if check.new_text is not None and path.endswith(PYTHON_SUFFIXES) and check.changed:
-        check.syntax_error = check_python(path, check.new_text)
+    if check.new_text is not None and check.changed:
+        check.syntax_error = check_syntax(path, check.new_text, old_text)
     return check
+
+
+def check_syntax(path: str, text: str, old_text: str | None = None) -> str:
+    """An empty string when the edited file still parses, else why not.
+
+    Python with its own parser; other languages with their tree-sitter
+    grammar, and then only when the file parsed before the edit (a grammar may
+    not know every construct a compiler takes, and an edit must not be refused
+    for what was already there).
+    """
+    if path.endswith(PYTHON_SUFFIXES):
+        return check_python(path, text)
+    problem = parses(path, text)
+    if problem is None or (old_text is not None and parses(path, old_text) is not None):
+        return ""
+    return f"{path} no longer parses: {problem}"
 
 
 def _apply_hunks(diff: FileDiff, old_text: str, check: FileCheck) -> None:

@@ -51,20 +51,20 @@ def test_it_detects_language_by_extension_and_artifact_type_by_path(path, langua
     assert artifact_type(path, language) == artifact
 
 
-def test_non_python_files_get_overlapping_windows():
-    text = "".join(f"const x{n} = {n};\n" for n in range(170))
-    analysis = analyze_file("web/app.js", text)
-    assert analysis.language == "javascript"
+def test_files_of_languages_without_a_grammar_get_overlapping_windows():
+    text = "".join(f"echo x{n}\n" for n in range(170))
+    analysis = analyze_file("scripts/build.sh", text)
+    assert analysis.language == "shell"
     assert [(c.start_line, c.end_line, c.title) for c in analysis.chunks] == [
-        (1, 80, "web/app.js:1-80"),
-        (66, 145, "web/app.js:66-145"),
-        (131, 170, "web/app.js:131-170"),
+        (1, 80, "scripts/build.sh:1-80"),
+        (66, 145, "scripts/build.sh:66-145"),
+        (131, 170, "scripts/build.sh:131-170"),
     ]
-    assert analysis.chunks[1].content.splitlines()[0] == "const x65 = 65;"
+    assert analysis.chunks[1].content.splitlines()[0] == "echo x65"
     assert analysis.chunks[2].metadata == {
         "chunk_index": 2,
         "chunk_type": "window",
-        "module_or_unit": "web/app.js",
+        "module_or_unit": "scripts/build.sh",
         "artifact_type": "code",
     }
     assert analysis.symbols == [] and analysis.edges == [] and analysis.error is None

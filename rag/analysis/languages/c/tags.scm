@@ -1,0 +1,8 @@
+(function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
+(struct_specifier name: (type_identifier) @name body: (_)) @definition.class
+(union_specifier name: (type_identifier) @name body: (_)) @definition.class
+(enum_specifier name: (type_identifier) @name body: (_)) @definition.class
+(type_definition declarator: (type_identifier) @name) @definition.type
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call

@@ -1,0 +1,6 @@
+; A method is named under its receiver's type: pkg.Type.Method.
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration type: [(pointer_type (type_identifier) @receiver) (type_identifier) @receiver
+                                  (pointer_type (generic_type type: (type_identifier) @receiver))]))
+  name: (field_identifier) @name) @definition.method

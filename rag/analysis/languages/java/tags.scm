@@ -1,0 +1,4 @@
+(package_declaration [(scoped_identifier) (identifier)] @package)
+(enum_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(constructor_declaration name: (identifier) @name) @definition.method

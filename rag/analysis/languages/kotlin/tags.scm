@@ -1,0 +1,6 @@
+(class_declaration name: (identifier) @name) @definition.class
+(object_declaration name: (identifier) @name) @definition.class
+(function_declaration name: (identifier) @name) @definition.function
+(call_expression (identifier) @name) @reference.call
+(call_expression (navigation_expression (identifier) @name .)) @reference.call
+(package_header (qualified_identifier) @package)
