@@ -77,7 +77,10 @@ def split_terms(identifiers: str | Iterable[str]) -> str:
 MAX_ANALYSED_CHARS = 64 * 1024
 
 TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?')
-FILE_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|ts|tsx|jsx|html|css|toml|cfg|ini|json|ya?ml))\b")
+FILE_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|mjs|cjs|ts|tsx|jsx|go|java|kt|rs|c|h|cc|cpp|hpp|cs|rb|php"
+    r"|html|css|toml|cfg|ini|json|ya?ml))\b"
+)
 DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 # Every pattern below is applied to text a user typed, so each is written to
 # run in time linear in its input: possessive quantifiers (``*+``, ``++``) and
@@ -125,7 +128,10 @@ class QueryHints:
 
 
 def _is_file_like(dotted: str) -> bool:
-    return dotted.rsplit(".", 1)[-1] in {"py", "pyi", "md", "rst", "txt", "js", "ts", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml"}
+    return dotted.rsplit(".", 1)[-1] in {
+        "py", "pyi", "md", "rst", "txt", "js", "mjs", "ts", "tsx", "jsx", "go", "java", "kt", "rs", "cpp", "hpp", "cs",
+        "rb", "php", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml",
+    }
 
 
 def query_hints(query: str) -> QueryHints:
