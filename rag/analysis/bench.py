@@ -1,4 +1,4 @@
-"""Analysis speed on a real tree: ``python -m rag.analysis.bench [DIRECTORY] [--repeat N]``.
+"""Analysis speed on a real tree: ``python -m rag.analysis.bench [DIRECTORY] [--repeat N] [--languages]``.
 
 Without a directory it analyses the installed Django package. Prints files/s
 and chunks/s of a full analysis, the time of the repository (resolution) pass
@@ -101,13 +101,49 @@ def run_benchmark(root: Path, repeat: int = 3, python_only: bool = False) -> dic
     }
 
 
+def run_language_benchmark(root: Path, repeat: int = 3) -> dict[str, dict[str, float]]:
+    """Per language: files/s and lines/s of the per-file analysis against the bare tree-sitter parse
+    of the same files (the floor), by CPU time, medians of ``repeat`` runs."""
+    from rag.analysis.languages import _grammar, spec_for
+
+    files = read_tree(root)
+    by_language: dict[str, dict[str, str]] = {}
+    for path, text in files.items():
+        spec = spec_for(path)
+        if spec is not None:
+            by_language.setdefault(spec.name, {})[path] = text
+    print(f"tree: {root} ({len(files)} files); CPU seconds, median of {repeat} runs")
+    print(f"{'language':12} {'files':>6} {'lines':>8} {'parse s':>8} {'analyse s':>9} {'files/s':>8} {'lines/s':>9} {'x parse':>8}")
+    figures: dict[str, dict[str, float]] = {}
+    for name, group in sorted(by_language.items()):
+        encoded = [(path, text.encode("utf-8", "surrogatepass")) for path, text in group.items()]
+        parser, _ = _grammar(spec_for(encoded[0][0]))  # type: ignore[arg-type]
+        _, parse_cpu, _ = _median_seconds(lambda: [parser.parse(data) for _, data in encoded], repeat)
+        _, analyse_cpu, _ = _median_seconds(lambda: [extract_file(path, text) for path, text in group.items()], repeat)
+        lines = sum(text.count("\n") + 1 for text in group.values())
+        figures[name] = {"files": len(group), "lines": lines, "parse_cpu": parse_cpu, "analyse_cpu": analyse_cpu}
+        print(
+            f"{name:12} {len(group):6d} {lines:8d} {parse_cpu:8.2f} {analyse_cpu:9.2f} {len(group) / analyse_cpu:8.0f}"
+            f" {lines / analyse_cpu:9.0f} {analyse_cpu / max(parse_cpu, 1e-9):7.1f}x"
+        )
+    return figures
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m rag.analysis.bench", description=__doc__)
     parser.add_argument("directory", nargs="?", type=Path, help="tree to analyse (default: the installed Django)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median is printed)")
     parser.add_argument("--python-only", action="store_true", help="analyse only the .py files of the tree")
+    parser.add_argument(
+        "--languages", action="store_true",
+        help="per tree-sitter language: analysis throughput against the bare parse of the same files",
+    )
     args = parser.parse_args(argv)
-    run_benchmark((args.directory or default_tree()).resolve(), max(1, args.repeat), args.python_only)
+    root = (args.directory or default_tree()).resolve()
+    if args.languages:
+        run_language_benchmark(root, max(1, args.repeat))
+        return
+    run_benchmark(root, max(1, args.repeat), args.python_only)
 
 
 if __name__ == "__main__":
