@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tests.conftest import ROOT
 
@@ -65,21 +66,26 @@ def _start(env: dict[str, str]) -> subprocess.Popen:
     )
 
 
-def test_serve_recovers_from_kill_and_stops_everything_on_ctrl_c():
+@pytest.fixture
+def data_dir():
     # Not pytest's tmp_path: pytest resets its base folder to mode 0700 at the
     # start of every session, which would lock out the postgres system user
     # whenever another test run starts meanwhile.
     data_root = tempfile.mkdtemp(prefix="agentsite-serve-")
-    try:
-        _serve_kill_restart_and_stop(Path(data_root) / "var")
-    finally:
-        shutil.rmtree(data_root, ignore_errors=True)
+    yield Path(data_root) / "var"
+    shutil.rmtree(data_root, ignore_errors=True)
 
 
-def _serve_kill_restart_and_stop(data_dir: Path) -> None:
-    port = _free_port()
+def _serve_env(data_dir: Path, port: int, **settings: str) -> dict[str, str]:
+    """The environment of a `serve` of its own: its own embedded database, this port."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "AGENTSITE_DB_NAME"}}
-    env.update(AGENTSITE_DATA_DIR=str(data_dir), PORT=str(port))
+    env.update(AGENTSITE_DATA_DIR=str(data_dir), PORT=str(port), **settings)
+    return env
+
+
+def test_serve_recovers_from_kill_and_stops_everything_on_ctrl_c(data_dir):
+    port = _free_port()
+    env = _serve_env(data_dir, port)
 
     first = _start(env)
     body = _wait_healthy(port, first)
@@ -148,19 +154,9 @@ def _workers(supervisor: psutil.Process) -> list[psutil.Process]:
     return found
 
 
-def test_serve_restarts_a_killed_worker_and_a_stopped_database_while_pages_answer():
-    data_root = tempfile.mkdtemp(prefix="agentsite-serve-")
-    try:
-        _serve_through_faults(Path(data_root) / "var")
-    finally:
-        shutil.rmtree(data_root, ignore_errors=True)
-
-
-def _serve_through_faults(data_dir: Path) -> None:
+def test_serve_restarts_a_killed_worker_and_a_stopped_database_while_pages_answer(data_dir):
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "AGENTSITE_DB_NAME"}}
-    env.update(AGENTSITE_DATA_DIR=str(data_dir), PORT=str(port), WORKER_HEARTBEAT_SECONDS="0.5",
-               WORKER_STALLED_SECONDS="3", WORKER_HEARTBEAT_MAX_AGE="5")
+    env = _serve_env(data_dir, port, WORKER_HEARTBEAT_SECONDS="0.5", WORKER_STALLED_SECONDS="3", WORKER_HEARTBEAT_MAX_AGE="5")
     serve = _start(env)
     try:
         _wait_healthy(port, serve)
