@@ -272,7 +272,7 @@ def extract_tree_sitter(
     blocks = [block for definition in roots for block in _blocks(definition, "")]
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(
-        Reference(kind=kind, scope=_scope(node, ordered, unit), raw=name, line=node.start_point[0] + 1)  # type: ignore[arg-type]
+        Reference(kind=kind, scope=_scope(node, definitions, unit), raw=name, line=node.start_point[0] + 1)  # type: ignore[arg-type]
         for node, name, kind in calls
         if name and (node.start_byte, node.end_byte) not in defined_at
     ))
@@ -297,10 +297,13 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     )]
 
 
-def _scope(node: tree_sitter.Node, definitions: list[_Definition], unit: str) -> str:
-    """The qualified name of the innermost definition around ``node`` (the file's unit outside any)."""
-    scope = unit
-    for definition in definitions:
-        if definition.node.start_byte <= node.start_byte and node.end_byte <= definition.node.end_byte:
-            scope = definition.qname
-    return scope
+def _scope(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str) -> str:
+    """The qualified name of the innermost definition around ``node`` (the file's unit outside any):
+    up the tree from the node, so the cost is the nesting depth, not the number of definitions."""
+    current = node.parent
+    while current is not None:
+        definition = definitions.get((current.start_byte, current.end_byte))
+        if definition is not None:
+            return definition.qname
+        current = current.parent
+    return unit
