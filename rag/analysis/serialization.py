@@ -29,9 +29,10 @@ from rag.analysis.facts import (
 from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
 
-ANALYSIS_VERSION = 3
+ANALYSIS_VERSION = 4
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
-per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis)."""
+per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
+tree-sitter languages have symbols, symbol chunks and facts instead of windows)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -154,3 +154,14 @@ def test_an_edit_that_breaks_a_files_syntax_is_caught_by_its_grammar():
     assert check_syntax("cart/store.go", before, before) == ""
     # A file the grammar could not read before is not blamed on the edit.
     assert check_syntax("cart/store.go", broken, broken) == ""
+
+
+def test_a_stored_analysis_of_such_a_file_is_reused_whole():
+    from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to_dict
+
+    first = analyze_repository(PROJECTS["go"])
+    stored = {path: file_analysis_from_dict(file_analysis_to_dict(analysis)) for path, analysis in first.extracted.items()}
+    again = analyze_repository(PROJECTS["go"], previous=stored)
+
+    assert again.reused == frozenset(PROJECTS["go"])
+    assert again.files["cart/api.go"].edges == first.files["cart/api.go"].edges
