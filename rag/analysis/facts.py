@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rag.analysis.records import Entrypoint
+
 LiteralValue = Any
 """A value read with ``ast.literal_eval`` (str, number, bool, None, list/tuple of those)."""
 
@@ -189,3 +191,6 @@ class FileFacts:
     console_scripts: tuple[ConsoleScript, ...] = ()
     management_command: str | None = None
     entry_candidates: frozenset[str] = field(default_factory=frozenset)
+    # Entrypoints a file of a tree-sitter language declares by itself (a main function, a route
+    # registration), already named within the file (rag/analysis/languages/*/entrypoints.scm).
+    entrypoints: tuple[Entrypoint, ...] = ()

@@ -825,6 +825,6 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
             analysis,
             symbols=symbols,
             edges=_dependency_edges(names, analysis) if analysis.language == "python" else _named_edges(by_name, analysis),
-            entrypoints=entrypoints.get(path, []),
+            entrypoints=entrypoints.get(path, []) + list(analysis.facts.entrypoints if analysis.facts is not None else ()),
         )
     return RepositoryAnalysis(files=resolved, reused=reused)

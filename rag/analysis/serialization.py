@@ -118,4 +118,5 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
         console_scripts=tuple(ConsoleScript(**item) for item in data["console_scripts"]),
         management_command=data["management_command"],
         entry_candidates=frozenset(data["entry_candidates"]),
+        entrypoints=tuple(Entrypoint(**{**item, "methods": tuple(item["methods"])}) for item in data.get("entrypoints", ())),
     )

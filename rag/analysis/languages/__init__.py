@@ -32,7 +32,7 @@ import tree_sitter
 
 from rag.analysis.chunking import Block
 from rag.analysis.facts import FileFacts, Reference
-from rag.analysis.records import Symbol
+from rag.analysis.records import Entrypoint, Symbol
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -105,10 +105,23 @@ def spec_for(path: str) -> LanguageSpec | None:
 
 
 @cache
+def _language(spec: LanguageSpec) -> tree_sitter.Language:
+    return tree_sitter.Language(getattr(importlib.import_module(spec.grammar), spec.function)())
+
+
+@cache
 def _grammar(spec: LanguageSpec) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
     """The parser and the compiled tags query of a language, built once per process."""
-    language = tree_sitter.Language(getattr(importlib.import_module(spec.grammar), spec.function)())
+    language = _language(spec)
     return tree_sitter.Parser(language), tree_sitter.Query(language, spec.tags_source)
+
+
+@cache
+def _entrypoints_query(spec: LanguageSpec) -> tree_sitter.Query | None:
+    """The folder's ``entrypoints.scm``: ``@main`` (with its ``@name``) on a program's main function,
+    ``@route.<framework>`` on a route registration with its ``@path`` and ``@method``."""
+    source = spec.folder / "entrypoints.scm"
+    return tree_sitter.Query(_language(spec), source.read_text(encoding="utf-8")) if source.exists() else None
 
 
 @cache
@@ -276,10 +289,49 @@ def extract_tree_sitter(
         for node, name, kind in calls
         if name and (node.start_byte, node.end_byte) not in defined_at
     ))
+    entrypoints = _entrypoints(path, spec, root, definitions, unit)
     top_level = tuple(definition.name for definition in roots)
     # The repository pass keys files by module: files sharing a package keep one each.
     module = unit if spec.unit == "file" else f"{unit}.{posixpath.splitext(posixpath.basename(path))[0]}"
-    return symbols, blocks, FileFacts(module=module, references=references, top_level=top_level)
+    facts = FileFacts(module=module, references=references, top_level=top_level, entrypoints=entrypoints)
+    return symbols, blocks, facts
+
+
+def _entrypoints(
+    path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
+) -> tuple[Entrypoint, ...]:
+    query = _entrypoints_query(spec)
+    if query is None:
+        return ()
+    found: list[Entrypoint] = []
+    for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
+        if "main" in captures:
+            node = captures["main"][0]
+            handler = definitions.get((node.start_byte, node.end_byte))
+            program = posixpath.basename(posixpath.dirname(path)) or posixpath.splitext(posixpath.basename(path))[0]
+            found.append(Entrypoint(
+                entry_type="cli_command", framework="main", route_or_command=program,
+                handler=handler.qname if handler else None, path=path,
+                start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1, handler_raw="main",
+            ))
+            continue
+        route = next((name for name in captures if name.startswith("route.")), None)
+        if route is None or "path" not in captures:
+            continue
+        node = captures[route][0]
+        method = _text(captures["method"][0]) if "method" in captures else ""
+        verb = method.upper().removesuffix("MAPPING").removeprefix("HTTP")
+        methods = (verb,) if verb in ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD") else ()
+        # An annotated method is its own handler (Spring, ASP.NET); a registration call is inside one, or none.
+        owner = definitions.get((node.start_byte, node.end_byte))
+        handler = owner.qname if owner is not None else _scope(node, definitions, unit)
+        found.append(Entrypoint(
+            entry_type="http_route", framework=route.split(".", 1)[1],
+            route_or_command=_text(captures["path"][0]).strip("\"'`"), handler=handler if handler != unit else None,
+            path=path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1, methods=methods,
+            handler_raw=method,
+        ))
+    return tuple(found)
 
 
 def _blocks(definition: _Definition, parent: str) -> list[Block]:

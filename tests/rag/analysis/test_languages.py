@@ -165,3 +165,48 @@ def test_a_stored_analysis_of_such_a_file_is_reused_whole():
 
     assert again.reused == frozenset(PROJECTS["go"])
     assert again.files["cart/api.go"].edges == first.files["cart/api.go"].edges
+
+
+ROUTES = {
+    "cmd/server/main.go": 'package main\n\nfunc main() {\n\tr := gin.Default()\n\tr.GET("/orders/:id", showOrder)\n}\n',
+    "src/main/java/com/shop/OrderController.java": (
+        'package com.shop;\npublic class OrderController {\n  @GetMapping("/orders/{id}")\n'
+        "  public Order show(long id) { return null; }\n}\n"
+    ),
+    "server.js": "const app = express();\napp.post('/checkout', (req, res) => res.send('ok'));\n",
+    "src/main.rs": 'fn main() {\n    let app = Router::new().route("/health", get(health));\n}\n',
+    "Controllers/OrdersController.cs": 'class OrdersController { [HttpGet("orders")] public int List() { return 0; } }\n',
+    "routes/web.php": "<?php\nRoute::get('/cart', [CartController::class, 'show']);\n",
+    "config/routes.rb": "Rails.application.routes.draw do\n  get '/products', to: 'products#index'\nend\n",
+}
+
+
+def test_routes_and_main_functions_of_common_frameworks_are_entrypoints():
+    analysis = analyze_repository(ROUTES)
+    found = {
+        (entry.framework, entry.route_or_command, entry.methods, entry.handler)
+        for file in analysis.files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found >= {
+        ("main", "server", (), "cmd.server.main"),
+        ("go", "/orders/:id", ("GET",), "cmd.server.main"),
+        ("spring", "/orders/{id}", ("GET",), "com.shop.OrderController.show"),
+        ("express", "/checkout", ("POST",), None),
+        ("axum", "/health", (), "src.main.main"),
+        ("aspnet", "orders", ("GET",), "Controllers.OrdersController.OrdersController.List"),
+        ("laravel", "/cart", ("GET",), None),
+        ("rails", "/products", ("GET",), None),
+    }
+
+
+def test_entrypoints_survive_a_stored_analysis():
+    from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to_dict
+
+    first = analyze_repository(ROUTES)
+    stored = {path: file_analysis_from_dict(file_analysis_to_dict(analysis)) for path, analysis in first.extracted.items()}
+    again = analyze_repository(ROUTES, previous=stored)
+
+    assert again.reused == frozenset(ROUTES)
+    assert again.entrypoints() == first.entrypoints()

@@ -1,0 +1,1 @@
+(function_definition declarator: (function_declarator declarator: (identifier) @name) (#eq? @name "main")) @main

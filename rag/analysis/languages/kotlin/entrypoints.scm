@@ -1,0 +1,1 @@
+(function_declaration name: (identifier) @name (#eq? @name "main")) @main
