@@ -154,7 +154,16 @@ class DualContextController:
                 metrics.SUMMARY_CACHE_MISSES.inc()
                 result = await self.summarizer.summarize(previous, older)
                 text = result.text
-                await self.store.put(key, session_key=self.session_key, covered_messages=covered, text=text, model=result.model)
+                put = asyncio.ensure_future(
+                    self.store.put(key, session_key=self.session_key, covered_messages=covered, text=text, model=result.model)
+                )
+                try:
+                    await asyncio.shield(put)
+                except asyncio.CancelledError:
+                    # The row is being written on a database thread either way: let it land before
+                    # shutdown returns, so a reopened session sees every summary that exists.
+                    await asyncio.wait({put})
+                    raise
         except Exception as exc:
             # A failed warm-up must not fail a turn: the hard guard keeps requests inside the window
             # until a later warm-up succeeds.
