@@ -3,4 +3,5 @@
 (call_expression
   function: (field_expression field: (field_identifier) @method)
   arguments: (arguments . (string_literal) @path)
-  (#eq? @method "route")) @route.axum
+  (#eq? @method "route")
+  (#match? @path "^\"/")) @route.axum
