@@ -314,7 +314,62 @@ def _names_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
     return found
 
 
-def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAnalysis) -> list[Edge]:
+# What an ES module specifier or a C include may leave out of the file's path.
+_IMPORT_SUFFIXES = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts", "/index.tsx", "/index.js", ".h", ".hpp")
+
+
+class ImportTargets:
+    """Where the imports of the tree-sitter languages lead inside the repository, as the module
+    systems allow: a file by path (ES modules, C includes), a package folder by the end of its
+    import path (Go), a symbol by qualified name (Java, Kotlin, Rust ``use``)."""
+
+    def __init__(self, analyses: Iterable[FileAnalysis]) -> None:
+        # Keyed by language where names could meet across languages (com.shop.Cart in Java and Kotlin).
+        self.units: dict[str, str] = {}
+        self.folders: dict[tuple[str, str], str] = {}
+        self.by_basename: dict[str, list[str]] = {}
+        self.qnames: set[tuple[str, str]] = set()
+        self.by_tail: dict[tuple[str, str], list[str]] = {}
+        for analysis in analyses:
+            if analysis.language == "python" or not analysis.symbols:
+                continue
+            language = analysis.language
+            unit = analysis.symbols[0].module
+            self.units[analysis.path] = unit
+            self.folders.setdefault((language, posixpath.dirname(analysis.path)), unit)
+            self.by_basename.setdefault(posixpath.basename(analysis.path), []).append(analysis.path)
+            for symbol in analysis.symbols:
+                self.qnames.add((language, symbol.qname))
+                self.by_tail.setdefault((language, ".".join(symbol.qname.split(".")[-2:])), []).append(symbol.qname)
+
+    def target(self, raw: str, importer: FileAnalysis) -> str | None:
+        language = importer.language
+        dotted = raw.replace("::", ".").removeprefix("crate.").removeprefix("self.")
+        if (language, dotted) in self.qnames:
+            return dotted
+        folder = posixpath.dirname(importer.path)
+        if raw.startswith(".") or raw.endswith((".h", ".hpp", ".hh")):
+            base = posixpath.normpath(posixpath.join(folder, raw))
+            for suffix in _IMPORT_SUFFIXES:
+                if base + suffix in self.units:
+                    return self.units[base + suffix]
+            ending = [path for path in self.by_basename.get(posixpath.basename(raw), ()) if path.endswith("/" + raw) or path == raw]
+            return self.units[ending[0]] if len(ending) == 1 else None
+        if "/" in raw:
+            # A Go import path ends with the package's folder in the repository (the module path comes first):
+            # the longest such ending wins.
+            parts = raw.split("/")
+            for start in range(len(parts)):
+                candidate = (language, "/".join(parts[start:]))
+                if candidate in self.folders:
+                    return self.folders[candidate]
+            return None
+        tail = ".".join(dotted.split(".")[-2:])
+        matches = [qname for qname in self.by_tail.get((language, tail), ()) if qname.endswith("." + dotted) or qname == dotted]
+        return matches[0] if len(matches) == 1 else None
+
+
+def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTargets, analysis: FileAnalysis) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
     A name resolves to the symbol of that name in the same file, else in the
@@ -328,6 +383,10 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAna
     folder = posixpath.dirname(analysis.path)
     edges: list[Edge] = []
     for reference in facts.references:
+        if reference.kind == "imports":
+            target = imports.target(reference.raw, analysis)
+            edges.append(_edge("imports", reference.scope, reference.raw, target, analysis, reference.line))
+            continue
         candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
         if reference.kind == "inherits":
             candidates = [s for s in candidates if s.kind == "class"]
@@ -809,6 +868,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         for reference in analysis.facts.references
     )
     by_name = _names_of_other_languages(analyses.values())
+    imports = ImportTargets(analyses.values())
     entrypoints = EntrypointFinder(names, analyses).run()
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
@@ -824,7 +884,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         resolved[path] = replace(
             analysis,
             symbols=symbols,
-            edges=_dependency_edges(names, analysis) if analysis.language == "python" else _named_edges(by_name, analysis),
+            edges=_dependency_edges(names, analysis) if analysis.language == "python" else _named_edges(by_name, imports, analysis),
             entrypoints=entrypoints.get(path, []) + list(analysis.facts.entrypoints if analysis.facts is not None else ()),
         )
     return RepositoryAnalysis(files=resolved, reused=reused)

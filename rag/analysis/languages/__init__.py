@@ -228,9 +228,14 @@ def extract_tree_sitter(
     # must not make a definition call itself.
     defined_at: set[tuple[int, int]] = set()
     calls: list[tuple[tree_sitter.Node, str, str]] = []
+    imports: list[Reference] = []
     for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
         if "package" in captures and spec.unit == "package":
             unit = _text(captures["package"][0]).replace("::", ".")
+            continue
+        if "import" in captures:
+            node = captures["import"][0]
+            imports.append(Reference(kind="imports", scope=unit, raw=_text(node), line=node.start_point[0] + 1))  # type: ignore[arg-type]
             continue
         names = captures.get("name")
         if not names:
@@ -285,9 +290,13 @@ def extract_tree_sitter(
     blocks = [block for definition in roots for block in _blocks(definition, "")]
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(
-        Reference(kind=kind, scope=_scope(node, definitions, unit), raw=name, line=node.start_point[0] + 1)  # type: ignore[arg-type]
-        for node, name, kind in calls
-        if name and (node.start_byte, node.end_byte) not in defined_at
+        [
+            Reference(kind=kind, scope=_scope(node, definitions, unit), raw=name, line=node.start_point[0] + 1)  # type: ignore[arg-type]
+            for node, name, kind in calls
+            if name and (node.start_byte, node.end_byte) not in defined_at
+        ]
+        # Imports name the file's unit as their scope, which the package capture may have set after them.
+        + [Reference(kind="imports", scope=unit, raw=ref.raw, line=ref.line) for ref in imports]  # type: ignore[arg-type]
     ))
     entrypoints = _entrypoints(path, spec, root, definitions, unit)
     top_level = tuple(definition.name for definition in roots)

@@ -210,3 +210,36 @@ def test_entrypoints_survive_a_stored_analysis():
 
     assert again.reused == frozenset(ROUTES)
     assert again.entrypoints() == first.entrypoints()
+
+
+IMPORTS = {
+    "web/cart.ts": "export class Cart { total() { return 0; } }\n",
+    "web/checkout.ts": "import { Cart } from './cart';\nimport React from 'react';\nexport function pay(c: Cart) { return c.total(); }\n",
+    "src/main/java/com/shop/Cart.java": "package com.shop;\npublic class Cart { int total() { return 0; } }\n",
+    "src/main/java/com/shop/app/App.java": "package com.shop.app;\nimport com.shop.Cart;\nimport java.util.List;\npublic class App { }\n",
+    "internal/cart/cart.go": "package cart\nfunc Total() int { return 0 }\n",
+    "cmd/app/main.go": 'package main\nimport (\n "fmt"\n "github.com/acme/shop/internal/cart"\n)\nfunc main() { fmt.Println(cart.Total()) }\n',
+    "src/cart.h": "int cart_total(void);\nstruct cart { int n; };\n",
+    "src/main.c": '#include "cart.h"\n#include <stdio.h>\nint main(void) { return cart_total(); }\n',
+    "crate/src/cart.rs": "pub struct Cart;\n",
+    "crate/src/main.rs": "use crate::cart::Cart;\nuse std::fmt;\nfn main() {}\n",
+}
+
+
+def test_imports_resolve_through_each_module_system_and_libraries_stay_partial():
+    analysis = analyze_repository(IMPORTS)
+    imports = {
+        (path, edge.raw): edge.dst for path, file in analysis.files.items() for edge in file.edges if edge.kind == "imports"
+    }
+
+    assert imports == {
+        ("web/checkout.ts", "./cart"): "web.cart",
+        ("web/checkout.ts", "react"): None,
+        ("src/main/java/com/shop/app/App.java", "com.shop.Cart"): "com.shop.Cart",
+        ("src/main/java/com/shop/app/App.java", "java.util.List"): None,
+        ("cmd/app/main.go", "github.com/acme/shop/internal/cart"): "internal.cart",
+        ("cmd/app/main.go", "fmt"): None,
+        ("src/main.c", "cart.h"): "src.cart",
+        ("crate/src/main.rs", "crate::cart::Cart"): "crate.src.cart.Cart",
+        ("crate/src/main.rs", "std::fmt"): None,
+    }

@@ -6,3 +6,4 @@
 (type_definition declarator: (type_identifier) @name) @definition.type
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(preproc_include path: (string_literal (string_content) @import))

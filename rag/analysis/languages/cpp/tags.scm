@@ -13,3 +13,4 @@
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
 (call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
 (base_class_clause (type_identifier) @name) @reference.implementation
+(preproc_include path: (string_literal (string_content) @import))

@@ -4,3 +4,5 @@
     (parameter_declaration type: [(pointer_type (type_identifier) @receiver) (type_identifier) @receiver
                                   (pointer_type (generic_type type: (type_identifier) @receiver))]))
   name: (field_identifier) @name) @definition.method
+; An imported package: resolved to the folder whose path ends the import path.
+(import_spec path: (interpreted_string_literal (interpreted_string_literal_content) @import))

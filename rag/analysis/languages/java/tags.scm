@@ -2,3 +2,4 @@
 (enum_declaration name: (identifier) @name) @definition.class
 (record_declaration name: (identifier) @name) @definition.class
 (constructor_declaration name: (identifier) @name) @definition.method
+(import_declaration (scoped_identifier) @import)

@@ -4,3 +4,4 @@
 (call_expression (identifier) @name) @reference.call
 (call_expression (navigation_expression (identifier) @name .)) @reference.call
 (package_header (qualified_identifier) @package)
+(import (qualified_identifier) @import)
