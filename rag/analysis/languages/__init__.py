@@ -59,6 +59,8 @@ class LanguageSpec:
     tags_from: tuple[str, ...]
     unit: str = "file"
     test_paths: tuple[str, ...] = ()
+    # Folders whose queries this language also reads (TypeScript reads JavaScript's).
+    extends: tuple[str, ...] = ()
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -72,15 +74,20 @@ class LanguageSpec:
             tags_from=tuple(table.get("tags_from", ())),
             unit=table.get("unit", "file"),
             test_paths=tuple(table.get("test_paths", ())),
+            extends=tuple(table.get("extends", ())),
             folder=folder,
         )
 
+    def own_queries(self, name: str) -> list[str]:
+        """The ``name`` queries of this folder and of the folders it extends."""
+        folders = [self.folder, *(self.folder.parent / other for other in self.extends)]
+        return [(folder / name).read_text(encoding="utf-8") for folder in folders if (folder / name).exists()]
+
     @property
     def tags_source(self) -> str:
-        """The tags query: this folder's ``tags.scm`` first (its captures of a span win), then the
-        named grammar packages' own."""
-        own = self.folder / "tags.scm"
-        parts = [own.read_text(encoding="utf-8")] if own.exists() else []
+        """The tags query: our ``tags.scm`` first (its captures of a span win), then the named
+        grammar packages' own."""
+        parts = self.own_queries("tags.scm")
         parts += [
             importlib.resources.files(package).joinpath("queries", "tags.scm").read_text(encoding="utf-8")
             for package in self.tags_from
@@ -120,8 +127,8 @@ def _grammar(spec: LanguageSpec) -> tuple[tree_sitter.Parser, tree_sitter.Query]
 def _entrypoints_query(spec: LanguageSpec) -> tree_sitter.Query | None:
     """The folder's ``entrypoints.scm``: ``@main`` (with its ``@name``) on a program's main function,
     ``@route.<framework>`` on a route registration with its ``@path`` and ``@method``."""
-    source = spec.folder / "entrypoints.scm"
-    return tree_sitter.Query(_language(spec), source.read_text(encoding="utf-8")) if source.exists() else None
+    sources = spec.own_queries("entrypoints.scm")
+    return tree_sitter.Query(_language(spec), "\n".join(sources)) if sources else None
 
 
 @cache
