@@ -6,9 +6,11 @@ keys its API understands (listed below), translates the portable ones
 belong to other tools (``max_depth``, ``claude_cli_path``) and ignores
 anything else with a debug log line, so switching providers never turns into
 a 400. Reasoning models: ``reasoning_effort`` and ``max_completion_tokens``
-go to OpenAI-compatible servers only, and with ``reasoning=True`` (the
-provider's ``REASONING_MODEL`` setting) the portable ``max_tokens`` is sent as
-``max_completion_tokens``, which those models take instead. ``stream: False`` is understood
+go to OpenAI-compatible servers only. With ``reasoning=True`` (the provider's
+``REASONING_MODEL`` setting) the portable ``max_tokens`` is sent as
+``max_completion_tokens`` and the sampling keys those models refuse
+(``NOT_FOR_REASONING_MODELS``) are dropped; without it ``reasoning_effort``
+is dropped, which other models refuse. ``stream: False`` is understood
 by every adapter: the answer then arrives as one body (Gemini:
 ``generateContent``) and is parsed by the same stream parser.
 """
@@ -47,6 +49,13 @@ OPENAI_PASSTHROUGH = frozenset(
         "reasoning_effort",
     }
 )
+
+# OpenAI's reasoning models (o-series, gpt-5) answer 400 "Unsupported parameter" to these; other
+# models answer the same to reasoning_effort.
+NOT_FOR_REASONING_MODELS = frozenset(
+    {"temperature", "top_p", "presence_penalty", "frequency_penalty", "logprobs", "top_logprobs", "logit_bias"}
+)
+ONLY_FOR_REASONING_MODELS = frozenset({"reasoning_effort"})
 
 GIGACHAT_PASSTHROUGH = frozenset(
     {
@@ -151,8 +160,9 @@ def _split_schema(params: Mapping[str, Any]) -> tuple[dict[str, Any], JsonSchema
 def translate_openai(params: Mapping[str, Any], *, reasoning: bool = False) -> Translated:
     rest, schema = _split_schema(params)
     translated = Translated(json_schema=schema)
+    refused = NOT_FOR_REASONING_MODELS if reasoning else ONLY_FOR_REASONING_MODELS
     for key, value in rest.items():
-        if key in OPENAI_PASSTHROUGH:
+        if key in OPENAI_PASSTHROUGH and key not in refused:
             translated.payload[key] = value
         else:
             _ignore("openai", key, translated)

@@ -196,6 +196,7 @@ def test_unknown_keys_are_ignored_with_a_debug_line(adapter, caplog):
 @pytest.mark.parametrize(
     ("adapter", "key"),
     [("gigachat", "reasoning_effort"), ("gemini", "reasoning_effort"), ("gigachat", "max_completion_tokens"),
+     ("gemini", "max_completion_tokens"), ("openai", "reasoning_effort"),
      ("openai", "repetition_penalty"), ("openai", "top_k"), ("gigachat", "seed"), ("gigachat", "logit_bias"), ("gemini", "presence_penalty"), ("gemini", "n")],
 )
 def test_keys_of_other_providers_are_ignored_so_switching_never_fails(adapter, key):
@@ -215,7 +216,8 @@ async def test_openai_sends_the_translated_params(fake_openai):
     sent = fake_openai.chat_requests[-1].json
     assert (sent["temperature"], sent["max_tokens"]) == (0.2, 64)
     assert sent["response_format"]["type"] == "json_schema"
-    assert sent["reasoning_effort"] == "high" and "json_schema" not in sent
+    # Not a reasoning model (OPENAI_REASONING_MODEL off): reasoning_effort would be refused.
+    assert "reasoning_effort" not in sent and "json_schema" not in sent
 
 
 def test_a_reasoning_model_gets_its_output_limit_as_max_completion_tokens():
@@ -225,6 +227,20 @@ def test_a_reasoning_model_gets_its_output_limit_as_max_completion_tokens():
 
     assert sent == {"max_completion_tokens": 400, "reasoning_effort": "low"}
     assert translate_openai({"max_tokens": 400}).payload == {"max_tokens": 400}
+
+
+@pytest.mark.usefixtures("without_audit_rows")
+async def test_the_reasoning_model_switch_sends_what_reasoning_models_take(fake_openai, settings):
+    openai = settings.LLM["PROVIDERS"]["openai"]
+    settings.LLM = {**settings.LLM, "PROVIDERS": {**settings.LLM["PROVIDERS"], "openai": {**openai, "REASONING_MODEL": True}}}
+    params = {**PORTABLE, "top_p": 0.9, "presence_penalty": 0.1, "seed": 7}
+
+    await get_provider().complete(ChatRequest(messages=MESSAGES, model_params=params))
+
+    sent = fake_openai.chat_requests[-1].json
+    assert (sent["max_completion_tokens"], sent["reasoning_effort"], sent["seed"]) == (64, "high", 7)
+    # Refused by o-series models ("Unsupported parameter"): dropped, not sent.
+    assert not {"max_tokens", "temperature", "top_p", "presence_penalty"} & set(sent)
 
 
 @pytest.mark.usefixtures("without_audit_rows")
