@@ -244,7 +244,9 @@ class OpenAIProvider(Provider):
         if not model:
             raise NotConfigured("no model is configured for the OpenAI-compatible provider", provider=self.name)
         wants_schema = "json_schema" in request.model_params
+        refused: list[str] = []
         while True:
+            mode = self.structured_mode(model)
             try:
                 async with aclosing(
                     self._stream_sse(f"{self.base_url}/chat/completions", self.payload(request, model), self.new_parser(), trace)
@@ -253,13 +255,17 @@ class OpenAIProvider(Provider):
                         yield event
                 return
             except ProviderHTTPError as exc:
-                mode = self.structured_mode(model)
                 if not wants_schema or mode == STRUCTURED_MODES[-1] or not refuses_output_format(exc):
                     raise
                 # The same request would be refused again: the next way of asking, remembered for this server.
+                refused.append(mode)
                 fallback = STRUCTURED_MODES[STRUCTURED_MODES.index(mode) + 1]
                 _structured_mode[(self.base_url, model)] = fallback
                 logger.warning("%s (%s) refused response_format %s; asking with %s from now on", self.name, model, mode, fallback)
+            finally:
+                if wants_schema:
+                    # The call's record says how the schema was asked for, and which forms this call saw refused.
+                    trace.wire_request["structured_output"] = {"mode": mode, "refused": list(refused)}
 
     async def _embed_batch(self, texts: list[str]) -> list[list[float]]:
         data = await self._post_json(

@@ -220,3 +220,18 @@ async def test_forgetting_a_correlation_deletes_its_rows_and_files_only(fake_ope
 
     assert [call.pk async for call in LLMCall.objects.all()] == [kept.pk]
     assert [json.loads(f.read_text())["id"] for f in tmp_path.glob("*.json")] == [kept.pk]
+
+
+async def test_the_record_says_which_form_of_structured_output_the_server_took(fake_openai):
+    fake_openai.refused_formats = {"json_schema"}
+    schema = {"name": "intent", "schema": {"type": "object", "properties": {"intent": {"type": "string"}}}}
+    request = ask(model="local-audit", model_params={"json_schema": schema})
+
+    await get_provider().complete(request)
+    await get_provider().complete(request)
+
+    first, second = [call async for call in LLMCall.objects.order_by("id")]
+    assert first.wire_request["structured_output"] == {"mode": "json_object", "refused": ["json_schema"]}
+    assert first.wire_request["json"]["response_format"]["type"] == "json_object"
+    assert second.wire_request["structured_output"] == {"mode": "json_object", "refused": []}
+    assert first.retries == second.retries == 0
