@@ -524,7 +524,7 @@ def answer_text(run: EditsRun, patch: str, patch_name: str) -> str:
         )
     if patch:
         parts.append(
-            f"Every hunk below was applied to the indexed files and every changed Python file still parses. "
+            f"Every hunk below was applied to the indexed files and every changed code file still parses with its language's grammar. "
             f"Download `{patch_name}` and run `git apply {patch_name}` at the repository's root."
         )
         parts.append(f"```diff\n{patch.rstrip()}\n```")
