@@ -111,6 +111,7 @@ class Generation:
             "latency_ms": round((time.monotonic() - self.started) * 1000),
             "tokens_in": self.usage.get("tokens_in"),
             "tokens_out": self.usage.get("tokens_out"),
+            **({"tokens_thinking": self.usage["tokens_thinking"]} if self.usage.get("tokens_thinking") else {}),
             "model": self.usage.get("model", ""),
             **({"conversation": self.conversation} if self.conversation else {}),
             **({"structured": self.structured} if self.structured else {}),

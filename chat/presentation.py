@@ -80,6 +80,7 @@ def message_context(message: Message, repository_id: int | None) -> dict[str, An
         "latency_ms": metrics.get("latency_ms"),
         "tokens_in": metrics.get("tokens_in"),
         "tokens_out": metrics.get("tokens_out"),
+        "tokens_thinking": metrics.get("tokens_thinking"),
         "model": metrics.get("model", ""),
         "steps": [step_context(step) for step in message.steps or []],
         "citations": [

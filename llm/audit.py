@@ -167,6 +167,8 @@ def event_to_dict(event: StreamEvent) -> dict[str, Any]:
         data["tool_call"] = _tool_call_to_dict(event.tool_call)
     if event.usage is not None:
         data["usage"] = {"prompt_tokens": event.usage.prompt_tokens, "completion_tokens": event.usage.completion_tokens}
+        if event.usage.reasoning_tokens:
+            data["usage"]["reasoning_tokens"] = event.usage.reasoning_tokens
     if event.finish_reason:
         data["finish_reason"] = event.finish_reason
     if event.model:

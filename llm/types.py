@@ -53,7 +53,10 @@ class ToolSpec:
 @dataclass(frozen=True)
 class Usage:
     prompt_tokens: int = 0
+    # All output tokens, a thinking model's thoughts included (billed and counted against the limit).
     completion_tokens: int = 0
+    # Of ``completion_tokens``, the ones the model spent thinking (never shown as text).
+    reasoning_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:

@@ -31,7 +31,7 @@ class AgentEvent:
     - ``text``: ``text`` is a new delta of the answer.
     - ``citations``: the citations the answer used.
     - ``artifact``: ``detail`` holds ``{"kind": "markdown"|"patch", "name", "content"}``.
-    - ``usage``: ``detail`` holds ``{"tokens_in", "tokens_out", "model"}``.
+    - ``usage``: ``detail`` holds ``{"tokens_in", "tokens_out", "tokens_thinking", "model"}``.
     - ``verdict``: structured answers only: ``detail["is_safe"]``, the turn's
       safety verdict so far; sent before the first text delta that follows it.
     - ``structured``: structured answers only, at the end of the turn:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 class UsageMeter:
     tokens_in: int = 0
     tokens_out: int = 0
+    # Of tokens_out, the thinking of reasoning models (never shown as text).
+    tokens_thinking: int = 0
     calls: int = 0
     model: str = ""
 
@@ -36,11 +38,15 @@ class UsageMeter:
         if usage is not None:
             self.tokens_in += usage.prompt_tokens
             self.tokens_out += usage.completion_tokens
+            self.tokens_thinking += usage.reasoning_tokens
         if model:
             self.model = model
 
     def as_detail(self) -> dict[str, Any]:
-        return {"tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "model": self.model, "calls": self.calls}
+        return {
+            "tokens_in": self.tokens_in, "tokens_out": self.tokens_out, "tokens_thinking": self.tokens_thinking,
+            "model": self.model, "calls": self.calls,
+        }
 
 
 @dataclass

@@ -139,6 +139,7 @@ class GeminiStreamParser:
             self._usage = Usage(
                 prompt_tokens=int(usage.get("promptTokenCount") or 0),
                 completion_tokens=int(usage.get("candidatesTokenCount") or 0) + int(usage.get("thoughtsTokenCount") or 0),
+                reasoning_tokens=int(usage.get("thoughtsTokenCount") or 0),
             )
         return events
 

@@ -115,6 +115,8 @@ class OpenAIStreamParser:
                     usage=Usage(
                         prompt_tokens=int(usage.get("prompt_tokens") or 0),
                         completion_tokens=int(usage.get("completion_tokens") or 0),
+                        # Reasoning models count their hidden reasoning inside completion_tokens.
+                        reasoning_tokens=int((usage.get("completion_tokens_details") or {}).get("reasoning_tokens") or 0),
                     ),
                 )
             )

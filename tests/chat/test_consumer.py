@@ -372,3 +372,15 @@ async def test_a_server_that_refuses_json_schema_costs_one_refusal_then_question
     # Router, router again (json_object), answer; then the second question's router and answer.
     assert formats == ["json_schema", "json_object", None, "json_object", None]
     assert (await stored_answer((await latest_answer(owner_chat)).pk)).content == ANSWER
+
+
+async def test_a_thinking_models_thoughts_are_counted_in_the_answers_metrics(fake_openai, owner_chat, owner_cookie):
+    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, usage=(40, 90), reasoning_tokens=70))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "where is the login view?")
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    metrics = (await stored_answer((await latest_answer(owner_chat)).pk)).metrics
+    assert metrics["tokens_thinking"] == 70 and metrics["tokens_out"] >= 90

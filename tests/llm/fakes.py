@@ -57,6 +57,8 @@ Fixtures (import them into your test module or conftest):
   ``delay`` seconds before the response starts (for timeouts), ``cut_after``
   chunks after which the connection is dropped mid-stream, ``malformed_at``
   chunk index before which a non-JSON ``data:`` line is sent.
+  ``reasoning_tokens``: of the completion tokens, a thinking model's thoughts
+  (OpenAI ``completion_tokens_details``, Gemini ``thoughtsTokenCount``).
 - ``Reply.vectors([[...], ...])`` for ``kind="embeddings"`` scripts exact
   vectors; ``Reply.count(n)`` for ``kind="tokens"`` makes Gemini's count ``n``
   and GigaChat's count of the first input ``n`` (other inputs: their word count).
@@ -116,6 +118,9 @@ class Reply:
     # Gemini: before this stream payload, an error document (code ``status_in_stream``) ends the stream.
     error_document_at: int | None = None
     status_in_stream: int = 503
+    # Of the completion tokens, the ones a thinking model spent on thoughts (OpenAI's
+    # completion_tokens_details.reasoning_tokens, Gemini's thoughtsTokenCount).
+    reasoning_tokens: int = 0
 
     @classmethod
     def text(cls, text: str, **options: Any) -> Reply:
@@ -590,8 +595,11 @@ class FakeProviderServer:
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": text[half:]}}]})
         yield chunk({}, "tool_calls" if reply.calls else reply.finish_reason)
         if (body.get("stream_options") or {}).get("include_usage"):
+            usage: dict[str, Any] = {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)}
+            if reply.reasoning_tokens:
+                usage["completion_tokens_details"] = {"reasoning_tokens": reply.reasoning_tokens}
             yield json.dumps(
-                {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model, "choices": [], "usage": {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)}}
+                {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model, "choices": [], "usage": usage}
             )
         yield "[DONE]"
 
@@ -606,7 +614,11 @@ class FakeProviderServer:
             data: dict[str, Any] = {"candidates": [{"content": {"parts": parts, "role": "model"}, "index": 0}], "modelVersion": model}
             if index == len(parts_per_chunk) - 1:
                 data["candidates"][0]["finishReason"] = "STOP"
-                data["usageMetadata"] = {"promptTokenCount": counts[0], "candidatesTokenCount": counts[1], "totalTokenCount": sum(counts)}
+                # Gemini counts thoughts apart from the answer's tokens.
+                data["usageMetadata"] = {"promptTokenCount": counts[0], "candidatesTokenCount": counts[1] - reply.reasoning_tokens,
+                                         "totalTokenCount": sum(counts)}
+                if reply.reasoning_tokens:
+                    data["usageMetadata"]["thoughtsTokenCount"] = reply.reasoning_tokens
             yield json.dumps(data, ensure_ascii=False)
 
     def _whole(self, reply: Reply, wire: str, model: str, counts: tuple[int, int]) -> dict[str, Any]:

@@ -105,3 +105,20 @@ async def test_the_fake_servers_embeddings_are_what_the_vendors_sdk_reads(fake_l
     assert len(CreateEmbeddingResponse.model_validate(openai).data) == 2
     assert len(genai.EmbedContentResponse.model_validate(gemini).embeddings) == 2
     assert [item.usage.prompt_tokens for item in gigachat.models.Embeddings.model_validate(gigachat_body).data] == [2, 2]
+
+
+@pytest.mark.parametrize("provider", ["openai", "gemini"])
+async def test_a_thinking_models_thoughts_are_counted_as_the_vendors_sdk_reads_them(fake_llm_server, settings, provider):
+    settings.LLM = fake_llm_server.llm_settings(provider)
+    fake_llm_server.script(Reply.text("Short answer.", usage=(7, 30), reasoning_tokens=20))
+
+    answer = await get_provider().complete(ChatRequest(messages=(Message("user", "Think, then answer."),)))
+
+    (record,) = [record async for record in LLMCall.objects.filter(kind="chat")]
+    if provider == "openai":
+        usage = ChatCompletionChunk.model_validate_json(record.response[-2]).usage
+        sdk = (usage.completion_tokens, usage.completion_tokens_details.reasoning_tokens)
+    else:
+        usage = genai_types.GenerateContentResponse.model_validate_json(record.response[-1]).usage_metadata
+        sdk = (usage.candidates_token_count + usage.thoughts_token_count, usage.thoughts_token_count)
+    assert (answer.usage.completion_tokens, answer.usage.reasoning_tokens) == sdk == (30, 20)
