@@ -14,6 +14,26 @@ Kotlin). The walker turns the captures into the records the Python analysis prod
 symbols with their parents, docs and signatures, blocks for chunking, and the
 file's facts (its calls and type references) that the repository pass
 resolves into edges. Adding a language is a folder.
+
+A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
+
+- ``@main`` (with its ``@name``): a program's main function;
+- ``@route.<framework>``: an HTTP route, a registration call or an annotated handler, with its
+  ``@path`` and ``@method`` (``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``) and the
+  ``@handler`` as written when the call names one (resolved to a definition of the file by name);
+- ``@resource.<framework>`` with its ``@path``: a REST resource (``resources :photos``), the
+  conventional index, create, show, update and destroy routes;
+- ``@command.<framework>``: a CLI command, named by its ``@path`` (first word) or else by the program;
+- ``@prefix`` inside a ``@prefixed`` node: a path prefix of every route within that node (a class's
+  ``@RequestMapping``, NestJS ``@Controller``, Ktor ``route("/v1") { }``, Rails ``namespace``);
+- ``@uses.<framework>``: the file uses that framework; a pattern with ``(#set! when_used "rocket")``
+  is of that framework in such a file (``#[get("/")]`` is actix or rocket).
+
+Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
+is the ``Greeter`` service), ``(#set! entry_type "cli_command")`` overrides the kind, ``(#set! param
+"{id}")`` names a resource's member parameter. Several patterns may match one node (with and without
+its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
+route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**`` and ``app/**/route.ts``) is no route.
 """
 
 from __future__ import annotations
@@ -21,6 +41,7 @@ from __future__ import annotations
 import importlib
 import importlib.resources
 import posixpath
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -61,11 +82,19 @@ class LanguageSpec:
     test_paths: tuple[str, ...] = ()
     # Folders whose queries this language also reads (TypeScript reads JavaScript's).
     extends: tuple[str, ...] = ()
+    # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route).
+    file_routes: tuple[tuple[str, re.Pattern[str]], ...] = ()
     folder: Path = field(default=FOLDER)
 
     @classmethod
     def load(cls, folder: Path) -> LanguageSpec:
         table: dict[str, Any] = tomllib.loads((folder / "language.toml").read_text())
+        extends = tuple(table.get("extends", ()))
+        file_routes = [
+            (rule["framework"], re.compile(rule["pattern"]))
+            for source in (table, *(tomllib.loads((folder.parent / other / "language.toml").read_text()) for other in extends))
+            for rule in source.get("file_routes", ())
+        ]
         return cls(
             name=folder.name,
             suffixes=tuple(table["suffixes"]),
@@ -74,7 +103,8 @@ class LanguageSpec:
             tags_from=tuple(table.get("tags_from", ())),
             unit=table.get("unit", "file"),
             test_paths=tuple(table.get("test_paths", ())),
-            extends=tuple(table.get("extends", ())),
+            extends=extends,
+            file_routes=tuple(file_routes),
             folder=folder,
         )
 
@@ -313,41 +343,157 @@ def extract_tree_sitter(
     return symbols, blocks, facts
 
 
+_VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD")
+# The conventional routes of a REST resource: (action, methods, suffix; ``{param}`` is the member id).
+_RESOURCE_ROUTES = (
+    ("index", ("GET",), ""),
+    ("create", ("POST",), ""),
+    ("show", ("GET",), "/{param}"),
+    ("update", ("PUT", "PATCH"), "/{param}"),
+    ("destroy", ("DELETE",), "/{param}"),
+)
+_QUOTES = "\"'`"
+
+
+def _literal(node: tree_sitter.Node) -> str:
+    """A string or symbol as written, without its quotes (``'/x'``, ``:photos``)."""
+    text = _text(node).strip(_QUOTES)
+    return text.removeprefix(":") if "symbol" in node.type else text
+
+
+def _methods(method: str) -> tuple[str, ...]:
+    """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'`` -> ``("GET",)``; anything else none."""
+    verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP")
+    return (verb,) if verb in _VERBS else ()
+
+
+def _join(prefixes: list[str], path: str) -> str:
+    """A route under its prefixes, outermost first; a route without prefixes stays as written."""
+    if not prefixes:
+        return path
+    parts = [part.strip("/") for part in (*prefixes, path)]
+    return "/" + "/".join(part for part in parts if part)
+
+
+def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str] | None:
+    """(framework, route) when the file's path is its route: ``app/users/[id]/route.ts`` -> ``/users/[id]``."""
+    for framework, pattern in spec.file_routes:
+        found = pattern.search(path)
+        if found is not None:
+            route = re.sub(r"/\([^/]*\)", "", found.group(1)).removesuffix("/index")
+            return framework, route or "/"
+    return None
+
+
+def _program(path: str) -> str:
+    """A program's name from its main file: its folder (``cmd/server/main.go``, a crate's ``src/main.rs``),
+    or the file itself in a ``bin`` folder (``src/bin/migrate.rs``)."""
+    folders = posixpath.dirname(path).split("/")
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    if folders[-1] == "bin":
+        return stem
+    named = [folder for folder in folders if folder and folder != "src"]
+    return named[-1] if named else stem
+
+
 def _entrypoints(
     path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
 ) -> tuple[Entrypoint, ...]:
     query = _entrypoints_query(spec)
     if query is None:
         return ()
+    matches = tree_sitter.QueryCursor(query).matches(root)
+    by_name: dict[str, str] = {}
+    for definition in definitions.values():
+        by_name.setdefault(definition.name, definition.qname)
+    prefixes: dict[tuple[int, int], str] = {}
+    used: set[str] = set()
+    # The match with the most captures of each node and kind (a route with its path over one without).
+    best: dict[tuple[int, int, str], tuple[int, dict[str, list[tree_sitter.Node]]]] = {}
+    for pattern, captures in matches:
+        if "prefix" in captures and "prefixed" in captures:
+            node = captures["prefixed"][0]
+            prefixes[(node.start_byte, node.end_byte)] = _literal(captures["prefix"][0])
+            continue
+        used.update(name.split(".", 1)[1] for name in captures if name.startswith("uses."))
+        kind = next((name for name in captures if name == "main" or name.split(".", 1)[0] in ("route", "resource", "command")), None)
+        if kind is None:
+            continue
+        node = captures[kind][0]
+        key = (node.start_byte, node.end_byte, kind)
+        if key not in best or len(captures) > len(best[key][1]):
+            best[key] = (pattern, captures)
+    file_route = _file_route(path, spec)
     found: list[Entrypoint] = []
-    for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
-        if "main" in captures:
-            node = captures["main"][0]
-            handler = definitions.get((node.start_byte, node.end_byte))
-            program = posixpath.basename(posixpath.dirname(path)) or posixpath.splitext(posixpath.basename(path))[0]
+    for (_start, _end, kind), (pattern, captures) in sorted(best.items()):
+        settings = query.pattern_settings(pattern)
+        node = captures[kind][0]
+        lines = {"path": path, "start_line": node.start_point[0] + 1, "end_line": node.end_point[0] + 1}
+        owner = definitions.get((node.start_byte, node.end_byte))
+        if kind == "main":
             found.append(Entrypoint(
-                entry_type="cli_command", framework="main", route_or_command=program,
-                handler=handler.qname if handler else None, path=path,
-                start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1, handler_raw="main",
+                entry_type="cli_command", framework="main", route_or_command=_program(path),
+                handler=owner.qname if owner else None, handler_raw="main", **lines,
             ))
             continue
-        route = next((name for name in captures if name.startswith("route.")), None)
-        if route is None or "path" not in captures:
+        role, framework = kind.split(".", 1)
+        if settings.get("when_used") in used:
+            framework = str(settings["when_used"])
+        written = _literal(captures["handler"][0]) if "handler" in captures else ""
+        # An annotated definition is its own handler (Spring, ASP.NET, clap); a handler named in a
+        # registration call is a definition of this file when one has that name; else the code around.
+        handler = owner.qname if owner is not None else by_name.get(written) or _scope(node, definitions, unit)
+        handler_or_none = handler if handler != unit else None
+        route = _literal(captures["path"][0]) if "path" in captures else ""
+        if settings.get("strip"):
+            route = re.sub(str(settings["strip"]), "", route)
+        if role == "command":
+            found.append(Entrypoint(
+                entry_type="cli_command", framework=framework,
+                route_or_command=(route.split() or [_program(path)])[0],
+                handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
+            ))
             continue
-        node = captures[route][0]
-        method = _text(captures["method"][0]) if "method" in captures else ""
-        verb = method.upper().removesuffix("MAPPING").removeprefix("HTTP")
-        methods = (verb,) if verb in ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD") else ()
-        # An annotated method is its own handler (Spring, ASP.NET); a registration call is inside one, or none.
-        owner = definitions.get((node.start_byte, node.end_byte))
-        handler = owner.qname if owner is not None else _scope(node, definitions, unit)
+        outer = _prefixes(node, prefixes)
+        if role == "resource":
+            name = route.rsplit("/", 1)[-1]
+            controller = written or name
+            for action, methods, suffix in _RESOURCE_ROUTES:
+                found.append(Entrypoint(
+                    entry_type="http_route", framework=framework,
+                    route_or_command=_join([*outer, "/"], route + suffix.format(param=settings.get("param") or ":id")),
+                    handler=None, methods=methods, handler_raw=f"{controller}#{action}", **lines,
+                ))
+            continue
+        if "path" not in captures and not outer:
+            if file_route is None or file_route[0] != framework:
+                continue
+            route = file_route[1]
         found.append(Entrypoint(
-            entry_type="http_route", framework=route.split(".", 1)[1],
-            route_or_command=_text(captures["path"][0]).strip("\"'`"), handler=handler if handler != unit else None,
-            path=path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1, methods=methods,
-            handler_raw=method,
+            entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
+            framework=framework, route_or_command=_join(outer, route),
+            handler=handler_or_none, methods=_methods(_text(captures["method"][0])) if "method" in captures else (),
+            handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
+        ))
+    if file_route is not None and not any(entry.framework == file_route[0] for entry in found):
+        # A file route with no handler per method (a Next.js API route's default export) serves every method.
+        found.append(Entrypoint(
+            entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
+            path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
     return tuple(found)
+
+
+def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> list[str]:
+    """The path prefixes of the nodes around ``node``, outermost first."""
+    found: list[str] = []
+    current = node.parent
+    while current is not None:
+        prefix = prefixes.get((current.start_byte, current.end_byte))
+        if prefix is not None:
+            found.insert(0, prefix)
+        current = current.parent
+    return found
 
 
 def _blocks(definition: _Definition, parent: str) -> list[Block]:

@@ -126,13 +126,17 @@ def test_a_rust_trait_implementation_is_an_inherits_edge():
 @pytest.mark.parametrize(
     "path",
     ["pkg/cart/store_test.go", "src/test/java/com/shop/CartTest.java", "web/cart.spec.ts", "web/__tests__/cart.tsx",
-     "crates/shop/tests/cart.rs", "spec/cart_spec.rb", "app/src/test/kotlin/CartTest.kt"],
+     "crates/shop/tests/cart.rs", "spec/cart_spec.rb", "app/src/test/kotlin/CartTest.kt", "web/cart.test.js",
+     "web/cart.spec.mjs", "Shop.Tests/Orders.cs", "Shop.UnitTests/Orders.cs", "app/src/androidTest/java/com/x/CartUi.java",
+     "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php"],
 )
 def test_test_files_are_told_by_each_ecosystems_conventions(path):
     assert artifact_type(path, detect_language(path)) == "test"
 
 
-@pytest.mark.parametrize("path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs"])
+@pytest.mark.parametrize(
+    "path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs", "Shop/Orders.cs", "src/Cart.php"]
+)
 def test_source_files_are_not_taken_for_tests(path):
     assert artifact_type(path, detect_language(path)) == "code"
 
@@ -242,4 +246,214 @@ def test_imports_resolve_through_each_module_system_and_libraries_stay_partial()
         ("src/main.c", "cart.h"): "src.cart",
         ("crate/src/main.rs", "crate::cart::Cart"): "crate.src.cart.Cart",
         ("crate/src/main.rs", "std::fmt"): None,
+    }
+
+
+def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
+    """(kind, framework, route or command, methods, handler) of every entrypoint found in ``files``."""
+    analysis = analyze_repository(files)
+    return {
+        (entry.entry_type, entry.framework, entry.route_or_command, entry.methods, entry.handler)
+        for file in analysis.files.values()
+        for entry in file.entrypoints
+    }
+
+
+def test_koa_and_fastify_routes_are_entrypoints_with_their_handlers():
+    found = _entries({
+        "src/routes.js": (
+            "const Router = require('@koa/router');\nconst router = new Router();\n"
+            "router.get('/users/:id', showUser);\nfunction showUser(ctx) {}\n"
+        ),
+        "src/server.js": (
+            "const fastify = require('fastify')();\n"
+            "fastify.route({ method: 'POST', url: '/items', handler: createItem });\n"
+            "function createItem(request, reply) {}\nfastify.get('/ping', async () => 'pong');\n"
+        ),
+    })
+
+    assert found >= {
+        ("http_route", "koa", "/users/:id", ("GET",), "src.routes.showUser"),
+        ("http_route", "fastify", "/items", ("POST",), "src.server.createItem"),
+        ("http_route", "fastify", "/ping", ("GET",), None),
+    }
+
+
+def test_nestjs_routes_join_the_controller_prefix_and_the_method_decorator():
+    found = _entries({
+        "src/cats.controller.ts": (
+            "@Controller('cats')\nexport class CatsController {\n  @Get(':id')\n  @HttpCode(200)\n"
+            "  findOne(id: string) { return id; }\n  @Post()\n  create() {}\n  helper() {}\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "nestjs", "/cats/:id", ("GET",), "src.cats.controller.CatsController.findOne"),
+        ("http_route", "nestjs", "/cats", ("POST",), "src.cats.controller.CatsController.create"),
+    }
+
+
+def test_nextjs_routes_come_from_the_files_paths():
+    found = _entries({
+        "app/api/users/[id]/route.ts": "export async function GET(req: Request) { return 1; }\nexport const POST = async () => 1;\n",
+        "src/app/(shop)/cart/route.js": "export function DELETE() {}\n",
+        "pages/api/hello.ts": "export default function handler(req, res) {}\n",
+        "app/page.tsx": "export default function Page() { return <div />; }\n",
+        "lib/http.ts": "export function GET() {}\n",
+    })
+
+    assert found == {
+        ("http_route", "nextjs", "/api/users/[id]", ("GET",), "app.api.users.[id].route.GET"),
+        ("http_route", "nextjs", "/api/users/[id]", ("POST",), "app.api.users.[id].route.POST"),
+        ("http_route", "nextjs", "/cart", ("DELETE",), "src.app.(shop).cart.route.DELETE"),
+        ("http_route", "nextjs", "/api/hello", (), None),
+    }
+
+
+def test_go_grpc_services_cobra_commands_and_named_handlers_are_entrypoints():
+    found = _entries({
+        "cmd/server/main.go": (
+            "package main\n\ntype server struct{}\n\nfunc main() {\n\ts := grpc.NewServer()\n"
+            "\tpb.RegisterGreeterServer(s, &server{})\n\tr := chi.NewRouter()\n\tr.Get(\"/orders/{id}\", showOrder)\n}\n\n"
+            "func showOrder(w http.ResponseWriter, r *http.Request) {}\n"
+        ),
+        "cmd/tool/root.go": (
+            "package main\n\nvar serveCmd = &cobra.Command{\n\tUse:   \"serve [flags]\",\n\tShort: \"Serve\",\n\tRunE:  runServe,\n}\n\n"
+            "func runServe(cmd *cobra.Command, args []string) error { return nil }\n"
+        ),
+    })
+
+    assert found >= {
+        ("http_route", "grpc", "Greeter", (), "cmd.server.server"),
+        ("http_route", "go", "/orders/{id}", ("GET",), "cmd.server.showOrder"),
+        ("cli_command", "cobra", "serve", (), "cmd.tool.runServe"),
+    }
+
+
+def test_spring_and_jaxrs_routes_join_the_class_prefix():
+    found = _entries({
+        "src/main/java/com/shop/OrderController.java": (
+            "package com.shop;\n@RestController\n@RequestMapping(\"/api\")\npublic class OrderController {\n"
+            "  @GetMapping(value = \"/orders/{id}\")\n  public Order show(long id) { return null; }\n"
+            "  @PostMapping\n  public void make() {}\n}\n"
+        ),
+        "src/main/java/com/shop/CartResource.java": (
+            "package com.shop;\n@Path(\"/carts\")\npublic class CartResource {\n  @GET\n  @Path(\"{id}\")\n"
+            "  public Cart get(String id) { return null; }\n  @POST\n  public Cart create() { return null; }\n"
+            "  public Cart helper() { return null; }\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "spring", "/api/orders/{id}", ("GET",), "com.shop.OrderController.show"),
+        ("http_route", "spring", "/api", ("POST",), "com.shop.OrderController.make"),
+        ("http_route", "jaxrs", "/carts/{id}", ("GET",), "com.shop.CartResource.get"),
+        ("http_route", "jaxrs", "/carts", ("POST",), "com.shop.CartResource.create"),
+    }
+
+
+def test_kotlin_spring_ktor_routes_and_main_are_entrypoints():
+    found = _entries({
+        "src/main/kotlin/com/shop/OrderController.kt": (
+            "package com.shop\n\n@RestController\n@RequestMapping(\"/api\")\nclass OrderController {\n"
+            "    @GetMapping(\"/orders/{id}\")\n    fun show(id: Long): String = \"\"\n}\n"
+        ),
+        "src/main/kotlin/com/shop/Application.kt": (
+            "package com.shop\n\nfun main() {}\n\nfun Application.module() {\n    routing {\n        route(\"/v1\") {\n"
+            "            get(\"/health\") { call.respondText(\"ok\") }\n        }\n        post(\"/items\") { }\n    }\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "spring", "/api/orders/{id}", ("GET",), "com.shop.OrderController.show"),
+        ("http_route", "ktor", "/v1/health", ("GET",), "com.shop.module"),
+        ("http_route", "ktor", "/items", ("POST",), "com.shop.module"),
+        ("cli_command", "main", "shop", (), "com.shop.main"),
+    }
+
+
+def test_actix_rocket_and_clap_are_entrypoints():
+    found = _entries({
+        "web/src/handlers.rs": (
+            "use actix_web::{get, web};\n\n#[get(\"/hello/{name}\")]\nasync fn greet(name: web::Path<String>) -> String { name.into_inner() }\n"
+        ),
+        "site/src/routes.rs": "use rocket::get;\n\n#[get(\"/hello\")]\nfn hello() -> &'static str { \"hi\" }\n",
+        "tool/src/cli.rs": (
+            "use clap::Parser;\n\n/// The tool.\n#[derive(Parser, Debug)]\n#[command(name = \"shoptool\")]\nstruct Cli { verbose: bool }\n\n"
+            "fn build() { let m = Command::new(\"sync\"); }\n"
+        ),
+        "tool/src/bin/migrate.rs": "fn main() {}\n",
+    })
+
+    assert found == {
+        ("http_route", "actix", "/hello/{name}", ("GET",), "web.src.handlers.greet"),
+        ("http_route", "rocket", "/hello", ("GET",), "site.src.routes.hello"),
+        ("cli_command", "clap", "shoptool", (), "tool.src.cli.Cli"),
+        ("cli_command", "clap", "sync", (), "tool.src.cli.build"),
+        ("cli_command", "main", "migrate", (), "tool.src.bin.migrate.main"),
+    }
+
+
+def test_aspnet_controllers_join_the_route_prefix_and_minimal_apis_are_routes():
+    found = _entries({
+        "Shop/Controllers/OrdersController.cs": (
+            "namespace Shop.Controllers {\n[ApiController]\n[Route(\"api/orders\")]\npublic class OrdersController : ControllerBase {\n"
+            "  [HttpGet(\"{id}\")]\n  public int Get(int id) { return 0; }\n  [HttpDelete]\n  [Route(\"{id}\")]\n"
+            "  public int Delete(int id) { return 0; }\n}\n}\n"
+        ),
+        "Shop/Program.cs": "var app = WebApplication.Create(args);\napp.MapGet(\"/todos\", () => 1);\napp.Run();\n",
+    })
+
+    assert found == {
+        ("http_route", "aspnet", "/api/orders/{id}", ("GET",), "Shop.Controllers.OrdersController.OrdersController.Get"),
+        ("http_route", "aspnet", "/api/orders/{id}", ("DELETE",), "Shop.Controllers.OrdersController.OrdersController.Delete"),
+        ("http_route", "aspnet", "/todos", ("GET",), None),
+    }
+
+
+def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
+    analysis = analyze_repository({
+        "config/routes.rb": (
+            "Rails.application.routes.draw do\n  get '/products', to: 'products#index'\n  namespace :admin do\n"
+            "    resources :photos\n  end\nend\n"
+        ),
+        "app.rb": "require 'sinatra'\n\nget '/hi' do\n  'hello'\nend\n",
+    })
+    found = {
+        (entry.framework, entry.route_or_command, entry.methods, entry.handler_raw)
+        for file in analysis.files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found == {
+        ("rails", "/products", ("GET",), "products#index"),
+        ("rails", "/admin/photos", ("GET",), "photos#index"),
+        ("rails", "/admin/photos", ("POST",), "photos#create"),
+        ("rails", "/admin/photos/:id", ("GET",), "photos#show"),
+        ("rails", "/admin/photos/:id", ("PUT", "PATCH"), "photos#update"),
+        ("rails", "/admin/photos/:id", ("DELETE",), "photos#destroy"),
+        ("sinatra", "/hi", ("GET",), "get"),
+    }
+
+
+def test_laravel_route_groups_and_resources_are_entrypoints():
+    analysis = analyze_repository({
+        "routes/web.php": (
+            "<?php\nRoute::prefix('admin')->group(function () {\n    Route::post('/users', 'UserController@store');\n});\n"
+            "Route::resource('photos', PhotoController::class);\n"
+        ),
+    })
+    found = {(entry.route_or_command, entry.methods, entry.handler_raw) for entry in analysis.files["routes/web.php"].entrypoints}
+
+    assert ("/admin/users", ("POST",), "UserController@store") in found
+    assert ("/photos/{id}", ("DELETE",), "PhotoController#destroy") in found
+    assert len(found) == 6
+
+
+def test_c_and_cpp_main_functions_are_entrypoints():
+    found = _entries({"tools/pack/main.c": "int main(int argc, char **argv) { return 0; }\n", "src/server.cpp": "int main() { return 0; }\n"})
+
+    assert found == {
+        ("cli_command", "main", "pack", (), "tools.pack.main.main"),
+        ("cli_command", "main", "server", (), "src.server.main"),
     }

@@ -1,5 +1,30 @@
 (method_declaration name: (identifier) @name (#eq? @name "Main")) @main
-; ASP.NET: [HttpGet("path")] on an action
+; ASP.NET: [HttpGet("path")] or [HttpGet] (with [Route("path")]) on an action, under the controller's [Route("prefix")]
 (method_declaration
   (attribute_list (attribute name: (identifier) @method (attribute_argument_list (attribute_argument (string_literal) @path))))
   (#match? @method "^Http(Get|Post|Put|Patch|Delete)$")) @route.aspnet
+(method_declaration
+  (attribute_list (attribute name: (identifier) @method))
+  (#match? @method "^Http(Get|Post|Put|Patch|Delete)$")) @route.aspnet
+(method_declaration
+  (attribute_list (attribute name: (identifier) @method))
+  (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @path))))
+  (#match? @method "^Http(Get|Post|Put|Patch|Delete)$") (#eq? @_route "Route")) @route.aspnet
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @path))))
+  (attribute_list (attribute name: (identifier) @method))
+  (#match? @method "^Http(Get|Post|Put|Patch|Delete)$") (#eq? @_route "Route")) @route.aspnet
+(class_declaration
+  (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @prefix))))
+  (#eq? @_route "Route")) @prefixed
+; ASP.NET minimal APIs: app.MapGet("/path", handler)
+(invocation_expression
+  function: (member_access_expression name: (identifier) @method)
+  arguments: (argument_list . (argument (string_literal) @path))
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
+  (#match? @path "^\"/")) @route.aspnet
+(invocation_expression
+  function: (member_access_expression name: (identifier) @method)
+  arguments: (argument_list . (argument (string_literal) @path) . (argument (identifier) @handler))
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
+  (#match? @path "^\"/")) @route.aspnet

@@ -1,5 +1,36 @@
 (method_declaration name: (identifier) @name (#eq? @name "main")) @main
-; Spring: @GetMapping("/path") on a method
+; Spring: @GetMapping("/path") or @GetMapping(value = "/path") on a method, under the class's @RequestMapping
 (method_declaration
   (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list . (string_literal) @path)))
   (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @route.spring
+(method_declaration
+  (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: (string_literal) @path))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$") (#match? @_key "^(value|path)$")) @route.spring
+(method_declaration
+  (modifiers [(marker_annotation name: (identifier) @method) (annotation name: (identifier) @method)])
+  (#match? @method "^(Get|Post|Put|Patch|Delete)Mapping$")) @route.spring
+(class_declaration
+  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list . (string_literal) @prefix)))
+  (#eq? @_mapping "RequestMapping")) @prefixed
+(class_declaration
+  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: (string_literal) @prefix))))
+  (#eq? @_mapping "RequestMapping") (#match? @_key "^(value|path)$")) @prefixed
+; JAX-RS: @GET with an optional @Path("{id}") on a method, under the class's @Path("/orders")
+(method_declaration
+  (modifiers (marker_annotation name: (identifier) @method))
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.jaxrs
+(method_declaration
+  (modifiers
+    (marker_annotation name: (identifier) @method)
+    (annotation name: (identifier) @_path arguments: (annotation_argument_list . (string_literal) @path)))
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$") (#eq? @_path "Path")) @route.jaxrs
+(method_declaration
+  (modifiers
+    (annotation name: (identifier) @_path arguments: (annotation_argument_list . (string_literal) @path))
+    (marker_annotation name: (identifier) @method))
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$") (#eq? @_path "Path")) @route.jaxrs
+(class_declaration
+  (modifiers (annotation name: (identifier) @_path arguments: (annotation_argument_list . (string_literal) @prefix)))
+  (#eq? @_path "Path")) @prefixed

@@ -1,7 +1,56 @@
-; Express, Koa routers and Fastify: app.get('/path', handler) on an app or router object, a path from the root
+; Express and Koa routers: app.get('/path', handler) on an app or router object, a path from the root;
+; Koa's in a file that imports koa, @koa/router or koa-router
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
   arguments: (arguments . (string (string_fragment) @path))
-  (#match? @app "^(app|router|server|api|routes|fastify|r)$")
+  (#match? @app "^(app|router|server|api|routes|r)$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
-  (#match? @path "^/")) @route.express
+  (#match? @path "^/")
+  (#set! when_used "koa")) @route.express
+; ... with the handler named
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @method)
+  arguments: (arguments . (string (string_fragment) @path) (identifier) @handler .)
+  (#match? @app "^(app|router|server|api|routes|r)$")
+  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
+  (#match? @path "^/")
+  (#set! when_used "koa")) @route.express
+(import_statement source: (string (string_fragment) @uses.koa) (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.koa))
+  (#eq? @_require "require") (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
+; Fastify: fastify.get('/path', handler)
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @method)
+  arguments: (arguments . (string (string_fragment) @path))
+  (#match? @app "^(fastify|instance)$")
+  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
+  (#match? @path "^/")) @route.fastify
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @method)
+  arguments: (arguments . (string (string_fragment) @path) (identifier) @handler .)
+  (#match? @app "^(fastify|instance)$")
+  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
+  (#match? @path "^/")) @route.fastify
+; Fastify: fastify.route({ method: 'POST', url: '/path', handler })
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @_route)
+  arguments: (arguments . (object
+    (pair key: (property_identifier) @_m value: (string) @method)
+    (pair key: (property_identifier) @_u value: (string (string_fragment) @path))))
+  (#match? @app "^(app|server|api|fastify)$")
+  (#eq? @_route "route") (#eq? @_m "method") (#eq? @_u "url")) @route.fastify
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @_route)
+  arguments: (arguments . (object
+    (pair key: (property_identifier) @_m value: (string) @method)
+    (pair key: (property_identifier) @_u value: (string (string_fragment) @path))
+    (pair key: (property_identifier) @_h value: (identifier) @handler)))
+  (#match? @app "^(app|server|api|fastify)$")
+  (#eq? @_route "route") (#eq? @_m "method") (#eq? @_u "url") (#eq? @_h "handler")) @route.fastify
+; Next.js route handlers: export function GET() in app/**/route.ts (the path is the file's: language.toml)
+(export_statement
+  declaration: (function_declaration name: (identifier) @method @handler)
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.nextjs
+(export_statement
+  declaration: (lexical_declaration (variable_declarator name: (identifier) @method @handler))
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.nextjs

@@ -1,1 +1,26 @@
 (function_declaration name: (identifier) @name (#eq? @name "main")) @main
+; Spring: @GetMapping("/path") on a function, under the class's @RequestMapping("/prefix")
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @method)
+    (value_arguments . (value_argument (string_literal) @path)))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @route.spring
+(function_declaration
+  (modifiers (annotation (user_type (identifier) @method)))
+  (#match? @method "^(Get|Post|Put|Patch|Delete)Mapping$")) @route.spring
+(class_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_mapping)
+    (value_arguments . (value_argument (string_literal) @prefix)))))
+  (#eq? @_mapping "RequestMapping")) @prefixed
+; Ktor: get("/path") { } inside routing { }, under route("/prefix") { }
+(call_expression
+  (call_expression (identifier) @method (value_arguments . (value_argument (string_literal) @path)))
+  (annotated_lambda)
+  (#match? @method "^(get|post|put|patch|delete|head|options)$")
+  (#match? @path "^\"/")) @route.ktor
+(call_expression
+  . (identifier) @method . (annotated_lambda)
+  (#match? @method "^(get|post|put|patch|delete|head|options)$")) @route.ktor
+(call_expression
+  (call_expression (identifier) @_route (value_arguments . (value_argument (string_literal) @prefix)))
+  (annotated_lambda)
+  (#eq? @_route "route")) @prefixed

@@ -5,3 +5,54 @@
   arguments: (arguments . (string_literal) @path)
   (#eq? @method "route")
   (#match? @path "^\"/")) @route.axum
+; actix-web and rocket: #[get("/path")] on a handler function; rocket's in a file that uses rocket
+(
+  (attribute_item (attribute (identifier) @method arguments: (token_tree . (string_literal) @path)))
+  .
+  (attribute_item)*
+  .
+  (function_item) @route.actix
+  (#match? @method "^(get|post|put|patch|delete|head|options)$")
+  (#set! when_used "rocket"))
+(
+  (attribute_item (attribute (scoped_identifier path: (identifier) @_crate name: (identifier) @method) arguments: (token_tree . (string_literal) @path)))
+  .
+  (attribute_item)*
+  .
+  (function_item) @route.actix
+  (#eq? @_crate "actix_web")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$"))
+(
+  (attribute_item (attribute (scoped_identifier path: (identifier) @_crate name: (identifier) @method) arguments: (token_tree . (string_literal) @path)))
+  .
+  (attribute_item)*
+  .
+  (function_item) @route.rocket
+  (#eq? @_crate "rocket")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$"))
+(use_declaration argument: (_) @uses.rocket (#match? @uses.rocket "^rocket(::|$)"))
+(extern_crate_declaration name: (identifier) @uses.rocket (#eq? @uses.rocket "rocket"))
+; clap: a #[derive(Parser)] struct is the program's command line (#[command(name = "tool")] names it)
+(
+  (attribute_item (attribute (identifier) @_derive arguments: (token_tree (identifier) @_parser)))
+  .
+  (attribute_item)*
+  .
+  (struct_item) @command.clap
+  (#eq? @_derive "derive") (#eq? @_parser "Parser"))
+(
+  (attribute_item (attribute (identifier) @_derive arguments: (token_tree (identifier) @_parser)))
+  .
+  (attribute_item)*
+  .
+  (attribute_item (attribute (identifier) @_command arguments: (token_tree (identifier) @_name . "=" . (string_literal) @path)))
+  .
+  (attribute_item)*
+  .
+  (struct_item) @command.clap
+  (#eq? @_derive "derive") (#eq? @_parser "Parser") (#match? @_command "^(command|clap)$") (#eq? @_name "name"))
+; clap's builder: Command::new("name")
+(call_expression
+  function: (scoped_identifier path: (identifier) @_command name: (identifier) @_new)
+  arguments: (arguments . (string_literal) @path)
+  (#match? @_command "^(Command|App)$") (#eq? @_new "new")) @command.clap
