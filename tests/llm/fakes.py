@@ -395,6 +395,11 @@ class FakeProviderServer:
                 return await self._embeddings(recorded, "gigachat")
             if path == "/api/v1/tokens/count":
                 return await self._token_count(recorded, "gigachat")
+        if path == "/_fake/requests":
+            # What arrived, for a test driving this server in its own process (``python -m tests.llm.fakes``).
+            with self._lock:
+                seen = [{"method": r.method, "path": r.path, "json": r.json} for r in self.requests if r is not recorded]
+            return web.json_response(seen)
         if path == "/v1/chat/completions":
             return await self._chat(request, recorded, "openai")
         if path == "/v1/embeddings":
@@ -679,3 +684,30 @@ def fake_gemini(fake_llm_server: FakeProviderServer, settings) -> FakeProviderSe
     settings.LLM = fake_llm_server.llm_settings("gemini")
     return fake_llm_server
 
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the fake server as its own process; ``--as llama.cpp`` answers as llama.cpp's server does.
+
+    Prints ``port <n>`` once listening; ``GET /_fake/requests`` lists what arrived.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.llm.fakes")
+    parser.add_argument("--as", dest="server", choices=["openai", "llama.cpp"], default="openai")
+    parser.add_argument("--answer", default="ok", help="the answer to every chat request")
+    options = parser.parse_args(argv)
+    server = FakeProviderServer()
+    server.fallback = Reply.text(options.answer)
+    if options.server == "llama.cpp":
+        server.refused_formats = {"json_schema"}
+    stop = threading.Event()
+    with server:
+        print(f"port {server.port}", flush=True)
+        try:
+            stop.wait()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()
