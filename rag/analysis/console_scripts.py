@@ -1,9 +1,11 @@
-"""Console scripts declared in packaging metadata: pyproject.toml, setup.cfg and setup.py."""
+"""Commands declared in packaging metadata: pyproject.toml, setup.cfg, setup.py, package.json and Cargo.toml."""
 
 from __future__ import annotations
 
 import ast
 import configparser
+import json
+import posixpath
 import re
 import tomllib
 
@@ -93,4 +95,52 @@ def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
                         scripts.append(
                             ConsoleScript(parsed[0], parsed[1], _line_of(lines, parsed[0], keyword.lineno - 1), group)
                         )
+    return scripts
+
+
+def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
+    """npm's ``bin`` (a file, or commands to files; a lone file is named for the package) and ``scripts``."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    bins = data.get("bin")
+    if isinstance(bins, str) and isinstance(data.get("name"), str):
+        bins = {data["name"].rsplit("/", 1)[-1]: bins}
+    scripts = []
+    for key, group in (("bin", "npm_bin"), ("scripts", "npm_script")):
+        table = bins if key == "bin" else data.get("scripts")
+        if not isinstance(table, dict):
+            continue
+        after = next((index for index, line in enumerate(lines) if line.strip().startswith(f'"{key}"')), 0)
+        for name, target in table.items():
+            if isinstance(target, str):
+                line = _line_of(lines, name, after) if key == "scripts" or isinstance(data.get("bin"), dict) else after + 1
+                scripts.append(ConsoleScript(name, target, line, group))
+    return scripts
+
+
+def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
+    """Cargo's ``[[bin]]`` targets, each aimed at the ``main`` of its file (by default ``src/main.rs``
+    for the package's own name, else ``src/bin/<name>.rs``). Binaries Cargo finds by itself
+    (``src/main.rs``, ``src/bin/*.rs``) are their files' main functions."""
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []
+    package = data.get("package") if isinstance(data.get("package"), dict) else {}
+    crate = posixpath.dirname(path)
+    headers = [index for index, line in enumerate(lines) if line.strip() == "[[bin]]"]
+    scripts = []
+    for number, target in enumerate(data.get("bin") or ()):
+        if not isinstance(target, dict) or not isinstance(target.get("name"), str):
+            continue
+        name = target["name"]
+        default = "src/main.rs" if name == package.get("name") else f"src/bin/{name}.rs"
+        source = posixpath.normpath(posixpath.join(crate, str(target.get("path") or default)))
+        after = headers[number] if number < len(headers) else 0
+        main = posixpath.splitext(source)[0].replace("/", ".").replace("-", "_") + ".main"
+        scripts.append(ConsoleScript(name, main, _line_of(lines, "name", after), "cargo_bin"))
     return scripts

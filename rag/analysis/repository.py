@@ -17,7 +17,13 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
-from rag.analysis.console_scripts import pyproject_scripts, setup_cfg_scripts, setup_py_scripts
+from rag.analysis.console_scripts import (
+    cargo_bins,
+    package_json_scripts,
+    pyproject_scripts,
+    setup_cfg_scripts,
+    setup_py_scripts,
+)
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
 from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
@@ -86,6 +92,10 @@ def extract_file(path: str, text: str) -> FileAnalysis:
         analysis.facts = _with_scripts(FileFacts(), pyproject_scripts(text, lines))
     elif name == "setup.cfg":
         analysis.facts = _with_scripts(FileFacts(), setup_cfg_scripts(text, lines))
+    elif name == "package.json":
+        analysis.facts = _with_scripts(FileFacts(), package_json_scripts(text, lines))
+    elif name == "cargo.toml":
+        analysis.facts = _with_scripts(FileFacts(), cargo_bins(path, text, lines))
     return analysis
 
 

@@ -29,11 +29,12 @@ from rag.analysis.facts import (
 from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
 
-ANALYSIS_VERSION = 5
+ANALYSIS_VERSION = 6
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
-entrypoints cover more frameworks and route prefixes, and more files are tests)."""
+entrypoints cover more frameworks and route prefixes, and more files are tests; 6: package.json
+bins and scripts and Cargo.toml ``[[bin]]`` targets are commands)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

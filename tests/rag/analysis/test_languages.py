@@ -457,3 +457,48 @@ def test_c_and_cpp_main_functions_are_entrypoints():
         ("cli_command", "main", "pack", (), "tools.pack.main.main"),
         ("cli_command", "main", "server", (), "src.server.main"),
     }
+
+
+def test_package_json_bins_and_scripts_are_cli_commands():
+    analysis = analyze_repository({
+        "package.json": (
+            '{\n  "name": "@acme/shop",\n  "bin": {\n    "shop": "./bin/shop.js"\n  },\n'
+            '  "scripts": {\n    "build": "tsc -p .",\n    "test": "jest"\n  }\n}\n'
+        ),
+        "tools/package.json": '{\n  "name": "@acme/pack",\n  "bin": "./cli.js"\n}\n',
+        "bin/shop.js": "console.log('shop');\n",
+    })
+    found = {
+        (path, entry.entry_type, entry.framework, entry.route_or_command, entry.handler_raw, entry.start_line)
+        for path, file in analysis.files.items()
+        for entry in file.entrypoints
+    }
+
+    assert found == {
+        ("package.json", "cli_command", "npm_bin", "shop", "./bin/shop.js", 4),
+        ("package.json", "cli_command", "npm_script", "build", "tsc -p .", 7),
+        ("package.json", "cli_command", "npm_script", "test", "jest", 8),
+        ("tools/package.json", "cli_command", "npm_bin", "pack", "./cli.js", 3),
+    }
+
+
+def test_cargo_bins_aim_at_their_files_main_functions():
+    analysis = analyze_repository({
+        "shop/Cargo.toml": (
+            '[package]\nname = "shop"\n\n[[bin]]\nname = "shop"\n\n[[bin]]\nname = "shop-admin"\npath = "src/admin.rs"\n\n'
+            '[[bin]]\nname = "migrate"\n'
+        ),
+        "shop/src/main.rs": "fn main() {}\n",
+        "shop/src/admin.rs": "fn main() {}\n",
+        "shop/src/bin/migrate.rs": "fn main() {}\n",
+    })
+    found = {
+        (entry.route_or_command, entry.handler, entry.start_line) for entry in analysis.files["shop/Cargo.toml"].entrypoints
+    }
+
+    assert found == {
+        ("shop", "shop.src.main.main", 5),
+        ("shop-admin", "shop.src.admin.main", 8),
+        ("migrate", "shop.src.bin.migrate.main", 12),
+    }
+    assert all(entry.framework == "cargo_bin" for entry in analysis.files["shop/Cargo.toml"].entrypoints)
