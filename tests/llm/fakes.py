@@ -564,7 +564,8 @@ class FakeProviderServer:
                     {"choices": [{"delta": {"content": piece, "role": "assistant"}, "index": 0}], "created": created, "model": f"{model}:1.0", "object": "chat.completion"},
                     ensure_ascii=False,
                 )
-            final_delta: dict[str, Any] = {"content": "", "role": "assistant"}
+            # As recorded from the real API: the last delta is an empty content without the role.
+            final_delta: dict[str, Any] = {"content": ""}
             finish = "stop"
             if reply.calls:
                 name, arguments, _ = reply.calls[0]
@@ -576,7 +577,8 @@ class FakeProviderServer:
                     "created": created,
                     "model": f"{model}:1.0",
                     "object": "chat.completion",
-                    "usage": {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)},
+                    "usage": {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts),
+                              "precached_prompt_tokens": 0},
                 },
                 ensure_ascii=False,
             )
@@ -643,7 +645,16 @@ class FakeProviderServer:
             message["function_call"] = {"name": name, "arguments": arguments}
             message["functions_state_id"] = str(uuid.uuid4())
             finish = "function_call"
-        elif reply.calls:
+        if wire == "gigachat":
+            # As recorded from the real API: no id, "chat.completions", cached prompt tokens in the usage.
+            return {
+                "choices": [{"message": message, "index": 0, "finish_reason": finish}],
+                "created": int(time.time()),
+                "model": f"{model}:1.0",
+                "object": "chat.completions",
+                "usage": {**usage, "precached_prompt_tokens": 0},
+            }
+        if reply.calls:
             message["tool_calls"] = [
                 {"id": call_id, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}} for n, a, call_id in reply.calls
             ]
