@@ -174,3 +174,13 @@ async def test_an_error_document_in_the_middle_of_the_stream_keeps_its_message(f
     assert error.type == "error" and isinstance(error.error, ProviderHTTPError)
     assert (error.error.status, error.error.provider_message) == (503, "The model is overloaded.")
     assert error.text == "Part" + "ial "
+
+
+async def test_tool_schemas_go_whole_as_parameters_json_schema(fake_gemini):
+    schema = {"type": "object", "additionalProperties": False, "properties": {"q": {"type": "string", "minLength": 1}}}
+    fake_gemini.script(Reply.text("none needed"))
+
+    await get_provider().complete(ChatRequest(messages=QUESTION.messages, tools=(ToolSpec("search", "Search.", schema),)))
+
+    (declaration,) = fake_gemini.chat_requests[-1].json["tools"][0]["functionDeclarations"]
+    assert declaration["parametersJsonSchema"] == schema and "parameters" not in declaration
