@@ -395,6 +395,8 @@ CHAT = {
     # Websocket messages a page may send: this many a second on average, in bursts of SOCKET_MESSAGE_BURST.
     "SOCKET_MESSAGES_PER_SECOND": env_float("CHAT_SOCKET_MESSAGES_PER_SECOND", 5.0, minimum=0.1),
     "SOCKET_MESSAGE_BURST": env_int("CHAT_SOCKET_MESSAGE_BURST", 20, minimum=1),
+    # Bytes the web server keeps for a page whose socket is full (it does not read) before dropping it.
+    "SOCKET_MAX_UNREAD_BYTES": env_int("CHAT_SOCKET_MAX_UNREAD_BYTES", 2 * 1024 * 1024, minimum=64 * 1024),
     # Chats whose conversation manager (dual-context handover) a server process keeps (chat/conversations.py).
     "ACTIVE_CONVERSATIONS": env_int("CHAT_ACTIVE_CONVERSATIONS", 256, minimum=1),
     # The agent (chat/agent/config.py): tool rounds, retrieval caps, in-turn summarization.

@@ -93,7 +93,7 @@ class Command(BaseCommand):
         manage = str(Path(settings.BASE_DIR) / "manage.py")
         commands = {
             "web": [
-                sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+                sys.executable, "-m", "agentsite.web_server", "-b", host, "-p", str(port),
                 # Websocket messages over this size are refused by the server before the consumer sees them.
                 "--websocket-max-message-size", str(socket_message_limit()),
                 # Behind a proxy the client's address comes from X-Forwarded-For (login throttling uses it).

@@ -1,0 +1,91 @@
+"""The web server: daphne, with a bound on what is kept for a websocket client that does not read.
+
+``python -m agentsite.web_server`` takes daphne's own arguments; ``serve`` runs it.
+
+Twisted writes to a socket until the kernel's buffer is full and keeps the rest
+in memory without a limit, and daphne passes nothing of that back to the
+application: a page that stops reading (or a client that never does, while it
+keeps its chat busy) would have every frame sent to it kept in the web process.
+Daphne's pings do not catch it: they go only to a socket that has sent nothing
+for a while. Here each websocket is its transport's push producer, so it
+learns when the transport's buffer is full (paused) and when it has drained
+(resumed); what is sent while it is full is counted, and past
+``CHAT_SOCKET_MAX_UNREAD_BYTES`` the connection is dropped. A page that
+connects again catches up from the stored answers and the running answer's
+text (``chat.consumers.ChatConsumer._catch_up``), so it loses nothing it shows.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from daphne.cli import CommandLineInterface
+from daphne.server import Server
+from daphne.ws_protocol import WebSocketProtocol
+from django.conf import settings
+from twisted.internet import reactor  # after daphne.server, which installs the asyncio reactor
+
+logger = logging.getLogger(__name__)
+
+
+class BoundedWebSocketProtocol(WebSocketProtocol):
+    """A websocket dropped when more than its limit waits unread behind a full transport."""
+
+    unread_limit = 0
+    sent_while_full = 0
+    transport_full = False
+    dropped = False
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self.unread_limit = settings.CHAT["SOCKET_MAX_UNREAD_BYTES"]
+        # A websocket starts as an HTTP request: twisted's HTTP channel is still the transport's
+        # producer, and a transport takes one. The channel is done with this connection.
+        if getattr(self.transport, "producer", None) is not None:
+            self.transport.unregisterProducer()
+        self.transport.registerProducer(self, True)
+
+    # The transport's push-producer calls.
+    def pauseProducing(self) -> None:
+        self.transport_full = True
+
+    def resumeProducing(self) -> None:
+        self.transport_full, self.sent_while_full = False, 0
+
+    def stopProducing(self) -> None:
+        pass
+
+    def serverSend(self, content, binary: bool = False) -> None:
+        if self.dropped:
+            return
+        if self.transport_full:
+            # Characters of text frames: at most their bytes, which is close enough for a bound.
+            self.sent_while_full += len(content)
+            if self.sent_while_full > self.unread_limit:
+                self.dropped = True
+                logger.warning(
+                    "websocket %s dropped: more than %d bytes unread behind a full socket",
+                    self.client_addr, self.unread_limit,
+                )
+                self.transport.abortConnection()
+                return
+        super().serverSend(content, binary)
+
+
+class WebServer(Server):
+    def run(self) -> None:
+        # Daphne makes its websocket factory inside run(); the protocol is set when the reactor
+        # starts, before it accepts a connection.
+        reactor.callWhenRunning(self._bound_websockets)
+        super().run()
+
+    def _bound_websockets(self) -> None:
+        self.ws_factory.protocol = BoundedWebSocketProtocol
+
+
+class WebServerCommandLine(CommandLineInterface):
+    server_class = WebServer
+
+
+if __name__ == "__main__":
+    WebServerCommandLine.entrypoint()
