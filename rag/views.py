@@ -155,7 +155,14 @@ def search_api(request: HttpRequest, pk: int) -> JsonResponse:
     )
 
 
-_LINES = re.compile(r"^\s*L?(\d+)\s*(?:[-:,]\s*L?(\d+))?\s*$")
+# Line numbers of at most nine digits: a longer one is no line, and Python refuses to convert
+# one of thousands of digits (a server error, not a range).
+_LINE_NUMBER = r"\d{1,9}"
+_LINES = re.compile(rf"^\s*L?({_LINE_NUMBER})\s*(?:[-:,]\s*L?({_LINE_NUMBER}))?\s*$")
+
+
+def _line_number(raw: str) -> int | None:
+    return int(raw) if re.fullmatch(_LINE_NUMBER, raw) else None
 
 
 def parse_line_range(request: HttpRequest) -> tuple[int, int] | None:
@@ -167,9 +174,9 @@ def parse_line_range(request: HttpRequest) -> tuple[int, int] | None:
             return None
         start = int(match.group(1))
         end = int(match.group(2) or start)
-    elif request.GET.get("start", "").isdigit():
-        start = int(request.GET["start"])
-        end = int(request.GET["end"]) if request.GET.get("end", "").isdigit() else start
+    elif (start := _line_number(request.GET.get("start", ""))) is not None:
+        end = _line_number(request.GET.get("end", ""))
+        end = start if end is None else end
     else:
         return None
     start, end = max(1, start), max(1, end)

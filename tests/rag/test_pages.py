@@ -52,6 +52,7 @@ def test_an_htmx_upload_redirects_the_browser(owner_client, owner, upload_dir):
         (make_zip({"../evil.py": "x"}, top=None), "leaves its folder"),
         (add_symlink(make_zip(SMALL_PROJECT), "shop-main/link", "/etc/passwd"), "symbolic link"),
         (make_zip({"zeros.txt": "0" * 2_000_000}), "zip bomb"),
+        (make_zip({"a.py": "x = 1\n", "./a.py": "x = 2\n"}, top=None), "holds &#x27;a.py&#x27; twice"),
     ],
 )
 def test_a_refused_upload_shows_the_reason_on_the_page_and_stores_nothing(owner_client, upload_dir, data, message):
@@ -137,6 +138,25 @@ def test_the_source_view_highlights_and_anchors_the_cited_lines(owner_client, sh
 def test_the_source_view_accepts_start_and_end_parameters(owner_client, shop):
     page = owner_client.get(reverse("rag-source", args=[shop.pk, "shop/models.py"]), {"start": "8", "end": "9"}).content.decode()
     assert re.findall(r'<tr id="L(\d+)" class="cited">', page) == ["8", "9"]
+
+
+def test_the_source_view_renders_a_bounded_window_whatever_range_is_asked(owner, upload_dir, client):
+    from rag.source_view import MAX_RENDERED_LINES
+    from tests.rag.conftest import index_zip
+
+    long_file = "".join(f"value_{number} = {number}\n" for number in range(1, 8_001))
+    run = index_zip(owner, make_zip({"long.py": long_file}), name="long")
+    url = reverse("rag-source", args=[run.repository_id, "long.py"])
+    _login(client, owner)
+
+    page = client.get(url, {"lines": "1-999999999"}).content.decode()
+    assert len(re.findall(r'<tr id="L\d+"', page)) == MAX_RENDERED_LINES
+    # A number too long to be a line is no range (not a server error): the file's start is shown, nothing cited.
+    for query in ({"lines": "1-" + "9" * 5000}, {"start": "9" * 5000}):
+        response = client.get(url, query)
+        assert response.status_code == 200
+        shown = response.content.decode()
+        assert '<tr id="L1"' in shown and 'class="cited"' not in shown
 
 
 def test_the_source_view_escapes_file_content(owner, upload_dir, client):
