@@ -136,7 +136,31 @@ def test_the_generated_secret_key_is_readable_by_its_owner_only(tmp_path):
 
     env = {**os.environ, "AGENTSITE_DATA_DIR": str(tmp_path), "DATABASE_URL": "postgres://nobody@127.0.0.1:9/none"}
     env.pop("SECRET_KEY", None)
-    code = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+    # Before every file operation on the data folder (an audit hook runs before the operation), the modes
+    # of the key's files are noted: a key written first and chmod-ed after is seen readable by others.
+    code = f"""
+import os, sys
+os.umask(0o022)
+DATA, modes, busy = {str(tmp_path)!r}, set(), False
+def note(event, args):
+    global busy
+    if busy or event not in ("open", "os.chmod", "os.link", "os.rename", "os.replace"):
+        return
+    if not any(isinstance(arg, (str, os.PathLike)) and os.fspath(arg).startswith(DATA) for arg in args[:2]):
+        return
+    busy = True
+    try:
+        for name in os.listdir(DATA):
+            if "secret_key" in name:
+                modes.add(os.stat(os.path.join(DATA, name)).st_mode & 0o777)
+    finally:
+        busy = False
+sys.addaudithook(note)
+import django; django.setup()
+from django.conf import settings
+print(settings.SECRET_KEY)
+print(sorted(modes))
+"""
     runs = [
         subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "DJANGO_SETTINGS_MODULE": "agentsite.settings"},
                        capture_output=True, text=True, timeout=60)
@@ -145,6 +169,8 @@ def test_the_generated_secret_key_is_readable_by_its_owner_only(tmp_path):
 
     key_file = tmp_path / "secret_key"
     assert all(run.returncode == 0 for run in runs), runs[0].stderr
+    keys, modes = zip(*(run.stdout.splitlines() for run in runs))
+    assert modes[0] == "[384]"  # 0o600, the only mode the new key's files ever had
     assert key_file.stat().st_mode & 0o777 == 0o600
-    assert runs[0].stdout == runs[1].stdout == key_file.read_text() + "\n"
+    assert keys[0] == keys[1] == key_file.read_text()
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".secret_key")] == []
