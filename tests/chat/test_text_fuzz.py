@@ -39,8 +39,15 @@ def growth(work: Callable[[str], object], unit: str, prefix: str = "", suffix: s
     def text(size: int) -> str:
         return prefix + unit * max(1, size // len(unit)) + suffix
 
-    small = max(fastest_seconds(work, text(SMALL), 5), TIMING_FLOOR)
-    return fastest_seconds(work, text(LARGE), 3) / small
+    # Other work on the machine only ever slows a run, and can slow every run of one size: a ratio
+    # over the bound is measured again, up to three times. Quadratic growth (256x) fails every time.
+    least = float("inf")
+    for _ in range(3):
+        small = max(fastest_seconds(work, text(SMALL), 5), TIMING_FLOOR)
+        least = min(least, fastest_seconds(work, text(LARGE), 3) / small)
+        if least < MAX_GROWTH:
+            break
+    return least
 
 
 def route(text: str) -> object:
@@ -60,7 +67,44 @@ def stream_structured(text: str) -> str:
     return parser.answer
 
 
+def _pieces(text: str, size: int = 8) -> list[str]:
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+def stream_openai(text: str) -> None:
+    """A streamed answer and a tool call's arguments, eight characters a chunk, as a stream of events."""
+    parser = OpenAIStreamParser()
+    for piece in _pieces(text):
+        parser.feed(json.dumps({"choices": [{"index": 0, "delta": {"content": piece}}]}))
+    for piece in _pieces(json.dumps({"query": text})):
+        call = {"index": 0, "id": "call_1", "function": {"name": "search_code", "arguments": piece}}
+        parser.feed(json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}))
+    parser.feed(json.dumps({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}))
+    parser.feed("[DONE]")
+    parser.finish()
+
+
+def stream_gemini(text: str) -> None:
+    parser = GeminiStreamParser()
+    for piece in _pieces(text):
+        parser.feed(json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": piece}]}}]}))
+    parser.feed(json.dumps({"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "STOP"}]}))
+    parser.finish()
+
+
+def stream_gigachat(text: str) -> None:
+    parser = GigaChatStreamParser(None)
+    for piece in _pieces(text):
+        parser.feed(json.dumps({"choices": [{"index": 0, "delta": {"content": piece}}]}))
+    parser.feed(json.dumps({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}))
+    parser.feed("[DONE]")
+    parser.finish()
+
+
 HOSTILE = [
+    pytest.param(stream_openai, "a\\n", "", "", id="stream: OpenAI-compatible events"),
+    pytest.param(stream_gemini, "a\\n", "", "", id="stream: Gemini events"),
+    pytest.param(stream_gigachat, "a\\n", "", "", id="stream: GigaChat events"),
     pytest.param(route, "a-", "", "!", id="router: dashes, no slash"),
     pytest.param(route, "Ab", "", "_", id="router: CamelCase runs"),
     pytest.param(route, "a_", "", "A", id="router: snake_case runs"),
