@@ -45,6 +45,8 @@ SHAPES: tuple[HostileShape, ...] = (
     HostileShape("unclosed traceback paths", "", 'File "', ""),
     HostileShape("traceback lines", "", 'File "a", line 1, in ', "("),
     HostileShape("dotted names", "", "a.", "1"),
+    HostileShape("qualified names", "", "a::", "1"),
+    HostileShape("colons and hashes", "", "a:#", ":"),
     HostileShape("file paths", "", "a/", ".p"),
     HostileShape("calls", "", "a(", ""),
     HostileShape("headings", "", "#a:\n", ""),

@@ -78,10 +78,14 @@ MAX_ANALYSED_CHARS = 64 * 1024
 
 TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?')
 FILE_PATH = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|mjs|cjs|ts|tsx|jsx|go|java|kt|rs|c|h|cc|cpp|hpp|cs|rb|php"
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|mjs|cjs|ts|tsx|jsx|go|java|kts?|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|rb|php"
     r"|html|css|toml|cfg|ini|json|ya?ml))\b"
 )
 DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
+# Qualified names in the other languages' own forms: ``fmt::format_to``, ``crate::walk::WalkBuilder``
+# (C++, Rust, PHP's ``::``), ``JsonParser#nextToken`` (Java and Kotlin docs). A name can start only
+# where no name character or separator is before it, so every attempt starts at a new name.
+QUALIFIED = re.compile(r"(?<![\w:#])[A-Za-z_]\w*+(?:(?:::|#)[A-Za-z_]\w*+)++")
 # Every pattern below is applied to text a user typed, so each is written to
 # run in time linear in its input: possessive quantifiers (``*+``, ``++``) and
 # atomic groups give nothing back where giving back could never lead to a match
@@ -129,8 +133,8 @@ class QueryHints:
 
 def _is_file_like(dotted: str) -> bool:
     return dotted.rsplit(".", 1)[-1] in {
-        "py", "pyi", "md", "rst", "txt", "js", "mjs", "ts", "tsx", "jsx", "go", "java", "kt", "rs", "cpp", "hpp", "cs",
-        "rb", "php", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml",
+        "py", "pyi", "md", "rst", "txt", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "java", "kt", "kts", "rs", "c", "h",
+        "cc", "cpp", "cxx", "hh", "hpp", "hxx", "cs", "rb", "php", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml",
     }
 
 
@@ -154,6 +158,14 @@ def query_hints(query: str) -> QueryHints:
             continue
         hints.dotted.add(value)
         hints.names.add(value.rsplit(".", 1)[-1])
+    for match in QUALIFIED.finditer(query):
+        # The index keeps every language's qualified names with dots (``walk.WalkBuilder.new``).
+        parts = re.split(r"::|#", match.group(0))
+        if parts[0] in ("std", "crate", "self", "super") and len(parts) > 2:
+            parts = parts[1:]
+        if len(parts) <= 7:
+            hints.dotted.add(".".join(parts))
+        hints.names.add(parts[-1])
     for pattern in (CAMEL_CASE, SNAKE_CASE):
         hints.names.update(m.group(0) for m in pattern.finditer(query))
     hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)

@@ -78,3 +78,21 @@ def test_the_catalog_holds_each_languages_symbols_with_their_parents(polyglot):
     assert symbols["com.shop.WarehouseInventory.reserveStock"] == "method"
     assert symbols["web.src.components.ShoppingBasket.ShoppingBasket"] == "function"
     assert symbols["engine.src.shipping.ExpressCourier.cost"] == "method"
+
+
+def test_qualified_names_in_each_languages_own_form_are_read_as_dotted_names():
+    from rag.terms import query_hints
+
+    hints = query_hints("fmt::format_to breaks, and crate::walk::WalkBuilder::new; see JsonParser#nextToken")
+
+    assert {"fmt.format_to", "walk.WalkBuilder.new", "JsonParser.nextToken"} <= hints.dotted
+    assert {"format_to", "new", "nextToken"} <= hints.names
+
+
+def test_a_rust_qualified_name_finds_that_method_before_its_type(polyglot):
+    results = search(polyglot, "ExpressCourier::cost overcharges light parcels", mode="code", limit=10)
+    by_symbol = sorted((r for r in results if "symbol" in r.channels), key=lambda r: r.channels["symbol"])
+
+    # The dotted tier (the method) before the name tier (the type and every ``cost``).
+    assert by_symbol[0].title == "ExpressCourier.cost"
+    assert by_symbol[0].start_line == 10

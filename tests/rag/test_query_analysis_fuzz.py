@@ -23,7 +23,7 @@ GROWTH = settings(derandomize=True, max_examples=25, deadline=None, suppress_hea
 PIECES = [
     *"aAzZ09_.,-/:()<>{}[]\"'=#* \t\n",
     'File "', ", line ", ", in ", "In [1]:", "Out[2]:", ">>> ", "... ", "Traceback (most recent call last):\n",
-    "numpy: ", "==", "  ", ".py", "/<int:pk>", "{id}", "Python 3.11.7", "test_", "_test", "examples/",
+    "numpy: ", "==", "  ", ".py", "/<int:pk>", "{id}", "Python 3.11.7", "test_", "_test", "examples/", "::", "std::",
 ]
 QUERY_TEXT = st.lists(st.sampled_from(PIECES), max_size=300).map("".join)
 
@@ -70,9 +70,11 @@ def test_analysis_reads_no_further_than_its_cap():
 def test_hints_are_taken_from_the_query_itself(query):
     hints = query_hints(query)
 
+    # Qualified names of every language are kept with dots (``a::b`` and ``A#b`` are ``a.b`` and ``A.b``).
+    dotted_query = query.replace("::", ".").replace("#", ".")
     for found in (*hints.names, *hints.dotted, *hints.paths, *hints.routes):
         # A route loses its trailing slash; a frame's path its backslashes.
-        assert found.rstrip("/") in query or found in query.replace("\\", "/")
+        assert found.rstrip("/") in query or found in query.replace("\\", "/") or found in dotted_query
     for frame in hints.frames:
         assert frame.line >= 0
 
