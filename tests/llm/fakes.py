@@ -59,6 +59,12 @@ Fixtures (import them into your test module or conftest):
   chunk index before which a non-JSON ``data:`` line is sent.
   ``reasoning_tokens``: of the completion tokens, a thinking model's thoughts
   (OpenAI ``completion_tokens_details``, Gemini ``thoughtsTokenCount``).
+  ``thought_signature`` (Gemini): a thinking model's ``thoughtSignature`` on the
+  first function-call part. ``refusal`` (OpenAI): the model declines in
+  ``delta.refusal`` (``message.refusal`` whole) and sends no content.
+  ``other_choices`` (OpenAI): the texts of choices 1, 2, ... streamed
+  interleaved with the answer's deltas, as with ``n > 1``. ``null_errors``
+  (OpenAI): every chunk carries ``"error": null``, as some compatible servers send.
 - ``Reply.vectors([[...], ...])`` for ``kind="embeddings"`` scripts exact
   vectors; ``Reply.count(n)`` for ``kind="tokens"`` makes Gemini's count ``n``
   and GigaChat's count of the first input ``n`` (other inputs: their word count).
@@ -121,6 +127,14 @@ class Reply:
     # Of the completion tokens, the ones a thinking model spent on thoughts (OpenAI's
     # completion_tokens_details.reasoning_tokens, Gemini's thoughtsTokenCount).
     reasoning_tokens: int = 0
+    # Gemini: the thoughtSignature a thinking model puts on its (first) function-call part.
+    thought_signature: str = ""
+    # OpenAI: the model's refusal, streamed in delta.refusal instead of content.
+    refusal: str = ""
+    # OpenAI: the texts of the further choices (indexes 1, 2, ...) of an n > 1 request.
+    other_choices: tuple[str, ...] = ()
+    # OpenAI: every chunk carries "error": null.
+    null_errors: bool = False
 
     @classmethod
     def text(cls, text: str, **options: Any) -> Reply:
@@ -585,15 +599,35 @@ class FakeProviderServer:
             yield "[DONE]"
             return
 
-        def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-            return json.dumps(
-                {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]},
-                ensure_ascii=False,
-            )
+        def chunk(delta: dict[str, Any], finish: str | None = None, index: int = 0) -> str:
+            data: dict[str, Any] = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model,
+                                    "choices": [{"index": index, "delta": delta, "finish_reason": finish}]}
+            if reply.null_errors:
+                data["error"] = None
+            return json.dumps(data, ensure_ascii=False)
 
+        if reply.refusal:
+            # As OpenAI declines (json_schema mode included): the refusal in its own field, no content.
+            yield chunk({"role": "assistant", "content": None, "refusal": ""})
+            for piece in Reply(content=reply.refusal, chunk_size=reply.chunk_size).chunks():
+                yield chunk({"refusal": piece})
+            yield chunk({}, "stop")
+            yield from self._openai_usage(reply, body, created, model, counts)
+            yield "[DONE]"
+            return
+        # With n > 1 each chunk carries one choice's delta; the choices' deltas come interleaved.
+        others = [Reply(content=text, chunk_size=reply.chunk_size).chunks() for text in reply.other_choices]
         yield chunk({"role": "assistant", "content": ""})
-        for piece in reply.chunks():
+        for index in range(len(others)):
+            yield chunk({"role": "assistant", "content": ""}, index=index + 1)
+        for position, piece in enumerate(reply.chunks()):
             yield chunk({"content": piece})
+            for index, pieces in enumerate(others):
+                if position < len(pieces):
+                    yield chunk({"content": pieces[position]}, index=index + 1)
+        for index, pieces in enumerate(others):
+            for piece in pieces[len(reply.chunks()):]:
+                yield chunk({"content": piece}, index=index + 1)
         for index, (name, arguments, call_id) in enumerate(reply.calls):
             text = json.dumps(arguments, ensure_ascii=False)
             half = len(text) // 2
@@ -601,20 +635,29 @@ class FakeProviderServer:
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": text[:half]}}]})
             yield chunk({"tool_calls": [{"index": index, "function": {"arguments": text[half:]}}]})
         yield chunk({}, "tool_calls" if reply.calls else reply.finish_reason)
-        if (body.get("stream_options") or {}).get("include_usage"):
-            usage: dict[str, Any] = {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)}
-            if reply.reasoning_tokens:
-                usage["completion_tokens_details"] = {"reasoning_tokens": reply.reasoning_tokens}
-            yield json.dumps(
-                {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model, "choices": [], "usage": usage}
-            )
+        for index in range(len(others)):
+            yield chunk({}, "stop", index=index + 1)
+        yield from self._openai_usage(reply, body, created, model, counts)
         yield "[DONE]"
+
+    @staticmethod
+    def _openai_usage(reply: Reply, body: Mapping[str, Any], created: int, model: str, counts: tuple[int, int]) -> Iterator[str]:
+        if not (body.get("stream_options") or {}).get("include_usage"):
+            return
+        usage: dict[str, Any] = {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)}
+        if reply.reasoning_tokens:
+            usage["completion_tokens_details"] = {"reasoning_tokens": reply.reasoning_tokens}
+        data: dict[str, Any] = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": created, "model": model,
+                                "choices": [], "usage": usage}
+        if reply.null_errors:
+            data["error"] = None
+        yield json.dumps(data)
 
     def _gemini_stream(self, reply: Reply, model: str, counts: tuple[int, int]) -> Iterator[str]:
         pieces = reply.chunks()
         parts_per_chunk: list[list[dict[str, Any]]] = [[{"text": piece}] for piece in pieces]
         if reply.calls:
-            parts_per_chunk.append([{"functionCall": {"name": name, "args": args}} for name, args, _ in reply.calls])
+            parts_per_chunk.append(self._gemini_call_parts(reply))
         if not parts_per_chunk:
             parts_per_chunk.append([{"text": ""}])
         for index, parts in enumerate(parts_per_chunk):
@@ -628,11 +671,19 @@ class FakeProviderServer:
                     data["usageMetadata"]["thoughtsTokenCount"] = reply.reasoning_tokens
             yield json.dumps(data, ensure_ascii=False)
 
+    @staticmethod
+    def _gemini_call_parts(reply: Reply) -> list[dict[str, Any]]:
+        parts: list[dict[str, Any]] = [{"functionCall": {"name": name, "args": args}} for name, args, _ in reply.calls]
+        if reply.thought_signature and parts:
+            # A thinking model signs its first function call of a turn (parallel calls: the first only).
+            parts[0]["thoughtSignature"] = reply.thought_signature
+        return parts
+
     def _whole(self, reply: Reply, wire: str, model: str, counts: tuple[int, int]) -> dict[str, Any]:
         usage = {"prompt_tokens": counts[0], "completion_tokens": counts[1], "total_tokens": sum(counts)}
         if wire == "gemini":
             parts: list[dict[str, Any]] = [{"text": reply.content}] if reply.content else []
-            parts += [{"functionCall": {"name": n, "args": a}} for n, a, _ in reply.calls]
+            parts += self._gemini_call_parts(reply)
             return {
                 "candidates": [{"content": {"parts": parts, "role": "model"}, "finishReason": "STOP", "index": 0}],
                 "usageMetadata": {"promptTokenCount": counts[0], "candidatesTokenCount": counts[1], "totalTokenCount": sum(counts)},
@@ -659,14 +710,24 @@ class FakeProviderServer:
                 {"id": call_id, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}} for n, a, call_id in reply.calls
             ]
             finish = "tool_calls"
-        return {
+        if reply.refusal:
+            message = {"role": "assistant", "content": None, "refusal": reply.refusal}
+        choices = [{"index": 0, "message": message, "finish_reason": finish}]
+        choices += [
+            {"index": index, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            for index, text in enumerate(reply.other_choices, start=1)
+        ]
+        whole: dict[str, Any] = {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": model,
-            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "choices": choices,
             "usage": usage,
         }
+        if reply.null_errors:
+            whole["error"] = None
+        return whole
 
 
 # --- pytest fixtures ------------------------------------------------------------------------------

@@ -184,3 +184,25 @@ async def test_tool_schemas_go_whole_as_parameters_json_schema(fake_gemini):
 
     (declaration,) = fake_gemini.chat_requests[-1].json["tools"][0]["functionDeclarations"]
     assert declaration["parametersJsonSchema"] == schema and "parameters" not in declaration
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_a_signature_from_the_server_goes_back_with_its_function_call_over_the_wire(fake_gemini, stream):
+    tool = ToolSpec("read_file", "Read a file.", {"type": "object", "properties": {"path": {"type": "string"}}})
+    fake_gemini.script(Reply.tool_call("read_file", {"path": "a.py"}, thought_signature="c2lnbmVkIHRob3VnaHQ="),
+                       Reply.text("a.py defines one function."))
+    params = {} if stream else {"stream": False}
+    question = Message("user", "What does a.py do?")
+
+    first = await get_provider().complete(ChatRequest(messages=(question,), tools=(tool,), model_params=params))
+    (call,) = first.tool_calls
+    result = Message("tool", '{"lines": "def f(): pass"}', tool_call_id=call.id, name=call.name)
+    await get_provider().complete(
+        ChatRequest(messages=(question, Message("assistant", "", tool_calls=(call,)), result), tools=(tool,), model_params=params)
+    )
+
+    model_turn = fake_gemini.chat_requests[-1].json["contents"][1]
+    assert model_turn == {
+        "role": "model",
+        "parts": [{"functionCall": {"name": "read_file", "args": {"path": "a.py"}}, "thoughtSignature": "c2lnbmVkIHRob3VnaHQ="}],
+    }

@@ -285,3 +285,44 @@ async def test_a_model_without_a_system_role_gets_the_system_text_in_the_first_u
     assert fake_openai.chat_requests[-1].json["messages"] == [
         {"role": "user", "content": "Cite code.\n\nMaterial: a.py\n\nWhere?"}
     ]
+
+
+# --- the same stream details over HTTP, from the fake server ----------------------------------
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_a_refusal_sent_by_the_server_ends_as_the_providers_refusal(fake_openai, stream):
+    from llm.retry import ModelRefusal
+
+    fake_openai.script(Reply.text("", refusal="I can't help with that request.", chunk_size=6))
+    request = ChatRequest(messages=QUESTION.messages, model_params={} if stream else {"stream": False})
+
+    with pytest.raises(ModelRefusal) as caught:
+        await get_provider().complete(request)
+
+    assert caught.value.provider_message == "I can't help with that request." and not caught.value.retryable
+    assert len(fake_openai.chat_requests) == 1
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_with_several_choices_from_the_server_the_answer_is_the_first_one(fake_openai, stream):
+    fake_openai.script(Reply.text("the first answer", other_choices=("another answer", "a third, longer answer"), chunk_size=4))
+    params = {"n": 3} if stream else {"n": 3, "stream": False}
+
+    completion = await get_provider().complete(ChatRequest(messages=QUESTION.messages, model_params=params))
+
+    assert completion.text == "the first answer" and completion.finish_reason == "stop"
+    assert fake_openai.chat_requests[-1].json["n"] == 3
+
+
+@pytest.mark.parametrize("stream", [True, False])
+async def test_a_server_sending_a_null_error_in_every_chunk_answers_normally(fake_openai, stream):
+    fake_openai.script(Reply.text("all fine here", null_errors=True, usage=(5, 3)),
+                       Reply.tool_call("search", {"query": "cart"}, null_errors=True))
+    params = {} if stream else {"stream": False}
+
+    answer = await get_provider().complete(ChatRequest(messages=QUESTION.messages, model_params=params))
+    call = await get_provider().complete(ChatRequest(messages=QUESTION.messages, model_params=params))
+
+    assert (answer.text, answer.usage.completion_tokens) == ("all fine here", 3)
+    assert [(c.name, dict(c.arguments)) for c in call.tool_calls] == [("search", {"query": "cart"})]

@@ -122,3 +122,29 @@ async def test_a_thinking_models_thoughts_are_counted_as_the_vendors_sdk_reads_t
         usage = genai_types.GenerateContentResponse.model_validate_json(record.response[-1]).usage_metadata
         sdk = (usage.candidates_token_count + usage.thoughts_token_count, usage.thoughts_token_count)
     assert (answer.usage.completion_tokens, answer.usage.reasoning_tokens) == sdk == (30, 20)
+
+
+async def test_the_fake_servers_refusals_choices_null_errors_and_signatures_are_what_the_vendors_sdks_read(fake_llm_server, settings):
+    from llm.retry import ModelRefusal
+
+    settings.LLM = fake_llm_server.llm_settings("openai")
+    fake_llm_server.script(Reply.text("", refusal="I can't help with that."),
+                           Reply.text("first", other_choices=("second",), null_errors=True))
+    question = ChatRequest(messages=(Message("user", "Answer."),), model_params={"n": 2})
+    with pytest.raises(ModelRefusal):
+        await get_provider().complete(question)
+    await get_provider().complete(question)
+    settings.LLM = fake_llm_server.llm_settings("gemini")
+    fake_llm_server.script(Reply.tool_call("search_code", {"query": "cart"}, thought_signature="c2lnbmVk"))
+    await get_provider().complete(ChatRequest(messages=question.messages, tools=(SEARCH,)))
+
+    refusal, choices, signed = [record async for record in LLMCall.objects.filter(kind="chat").order_by("id")]
+    refused = [ChatCompletionChunk.model_validate_json(p) for p in refusal.response if p.strip() != "[DONE]"]
+    assert "".join(c.choices[0].delta.refusal or "" for c in refused if c.choices) == "I can't help with that."
+    chunks = [ChatCompletionChunk.model_validate_json(p) for p in choices.response if p.strip() != "[DONE]"]
+    by_choice = {index: "".join(c.choices[0].delta.content or "" for c in chunks if c.choices and c.choices[0].index == index)
+                 for index in (0, 1)}
+    assert by_choice == {0: "first", 1: "second"}
+    assert all(json.loads(p)["error"] is None for p in choices.response if p.strip() != "[DONE]")
+    (part,) = genai_types.GenerateContentResponse.model_validate_json(signed.response[-1]).candidates[0].content.parts
+    assert part.function_call.name == "search_code" and part.thought_signature == b"signed"
