@@ -175,7 +175,7 @@ class ProjectToolbox:
         if not items:
             note = f" ({'; '.join(response.notes)})" if response.notes else ""
             return ToolOutcome(content=f"No results for {query!r}{note}.", summary="no results")
-        files = rag.rank_files(response.items, limit=self.caps.files, file_ranking=response.file_ranking)
+        files = rag.ranked_files(response, limit=self.caps.files)
         parts = [f"{len(items)} results for {query!r} (layers: {', '.join(response.layers)}):"]
         spans = []
         for number, item in enumerate(items, 1):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from rag.evaluation.crossval import SELECTION_CRITERION, Fold
+from rag.evaluation.learning import FoldResult
 from rag.evaluation.metrics import CUTOFFS, Ranked, Scores, score, score_by_language, score_by_repository
 from rag.evaluation.runner import InstanceResult
 
@@ -103,6 +104,19 @@ def write_records(results: Sequence[InstanceResult], out: IO[str]) -> None:
         out.write(json.dumps(result.as_record(), sort_keys=True) + "\n")
 
 
+def write_features(results: Sequence[InstanceResult], out: IO[str]) -> None:
+    """One JSON line per searched instance: its gold files and its candidate files' feature rows (``rag_train_ranker``)."""
+    for result in results:
+        if result.error or not result.file_features:
+            continue
+        instance = result.instance
+        out.write(json.dumps({
+            "instance_id": instance.instance_id, "repo": instance.repo, "language": instance.language_name,
+            "gold_files": list(instance.gold_files),
+            "candidates": [[path, [round(value, 6) for value in row]] for path, row in result.file_features],
+        }, sort_keys=True) + "\n")
+
+
 def timing_summary(results: Sequence[InstanceResult]) -> str:
     """Median index and search time and how much of each snapshot was reused (varies run to run)."""
     searched = [result for result in results if not result.error]
@@ -125,3 +139,28 @@ def timing_summary(results: Sequence[InstanceResult]) -> str:
     if reused:
         parts.append(f"{reused} snapshots searched in kept index versions")
     return ", ".join(parts)
+
+
+def learned_ranking_table(folds: Sequence[FoldResult]) -> str:
+    """Held-out figures of the learned file ranking per fold, pooled and per language, the fused order beside them."""
+    columns = f"| n | learned Acc@{_CUTOFF_NAMES} | learned MRR | fused Acc@{_CUTOFF_NAMES} | fused MRR |"
+    rule = "---:|---|---:|---|---:|"
+    lines = [
+        f"Learned file ranking, cross-validated by repository: {len(folds)} folds; in each fold the model is fitted "
+        "on the other folds' repositories and ranks the fold's own candidates.",
+        "",
+        "| fold | held-out repositories " + columns,
+        "|---|---|" + rule,
+    ]
+    learned: list[Ranked] = []
+    fused: list[Ranked] = []
+    for fold in folds:
+        learned.extend(fold.learned)
+        fused.extend(fold.fused)
+        lines.append(f"| {fold.number} | {', '.join(fold.held_out)} | {len(fold.learned)} | {_cells(score(fold.learned))} | {_cells(score(fold.fused))} |")
+    lines.append(f"| **held out** | all | {len(learned)} | {_cells(score(learned))} | {_cells(score(fused))} |")
+    lines += ["", "| language " + columns, "|---|" + rule]
+    fused_languages = score_by_language(fused)
+    for name, scores in score_by_language(learned).items():
+        lines.append(f"| {name} | {scores.count} | {_cells(scores)} | {_cells(fused_languages[name])} |")
+    return "\n".join(lines)

@@ -27,7 +27,8 @@ from rag.evaluation.indexing import discard_evaluation_repository, evaluation_ow
 from rag.evaluation.metrics import Ranked, gold_ranks
 from rag.evaluation.snapshots import Snapshot, SnapshotError, commit_timestamp, read_snapshot, resolve_mirror
 from rag.models import IndexRun
-from rag.services import DEFAULT_PARAMS, RankingParams, rank_files, search
+from rag.services import DEFAULT_PARAMS, RankingParams, SearchResponse, ranked_files, search
+from rag.services.file_ranker import candidate_features
 
 # Files kept per instance in the output (Acc@10 needs 10; the rest shows near misses).
 TOP_FILES = 20
@@ -49,6 +50,8 @@ class InstanceResult:
     # ... and every candidate's, by name, in candidate order (empty when the instance failed).
     candidate_files: dict[str, list[str]] = field(default_factory=dict)
     gold_layers: dict[str, list[str]] = field(default_factory=dict)
+    # With ``features``: the first candidate's candidate files, each with its row of the file ranker's features.
+    file_features: list[tuple[str, tuple[float, ...]]] = field(default_factory=list)
     baseline_top_files: list[str] | None = None
     error: str = ""
     # The snapshot was searched in an index version kept from an earlier run.
@@ -103,18 +106,18 @@ class InstanceResult:
 
 def retrieve_files(
     repository, query: str, params: RankingParams = DEFAULT_PARAMS, run=None
-) -> tuple[list[str], dict[str, list[str]]]:
+) -> tuple[list[str], dict[str, list[str]], SearchResponse]:
     """The product's retrieval of an issue text, as the agent runs it with no model: code layers, files from items.
 
-    Returns the ranked files and, per file, the layers of the items that found it.
+    Returns the ranked files, per file the layers of the items that found it, and the search itself.
     """
     response = search(repository, query, mode="code", limit=ITEM_DEPTH, params=params, run=run)
-    ranked = rank_files(response.items, limit=TOP_FILES, params=params, file_ranking=response.file_ranking)
+    ranked = ranked_files(response, limit=TOP_FILES, params=params)
     files = [scored.path for scored in ranked]
     layers: dict[str, set[str]] = {}
     for item in response.items:
         layers.setdefault(item.path, set()).add(item.layer)
-    return files, {path: sorted(found) for path, found in layers.items()}
+    return files, {path: sorted(found) for path, found in layers.items()}, response
 
 
 def evaluate(
@@ -124,6 +127,7 @@ def evaluate(
     baseline: str | None = None,
     candidates: Sequence[Candidate] = (DEFAULT_CANDIDATE,),
     keep: bool = False,
+    features: bool = False,
     on_result: Callable[[InstanceResult], None] | None = None,
 ) -> list[InstanceResult]:
     """Evaluate ``instances`` with every candidate; a snapshot or index failure is recorded on its instance (a miss).
@@ -131,7 +135,8 @@ def evaluate(
     Without ``keep`` each evaluation repository starts empty and is deleted when its walk ends.
     With ``keep`` its versions stay for the next run, and snapshots a kept version was built
     from are searched there instead of being indexed; raises ``EvaluationError`` when
-    ``RAG_KEEP_SUPERSEDED`` is too low to keep every version of this run.
+    ``RAG_KEEP_SUPERSEDED`` is too low to keep every version of this run. With ``features`` each
+    result keeps its candidate files' rows of the file ranker's features (for ``rag_train_ranker``).
     """
     if not candidates:
         raise EvaluationError("at least one candidate ranking is needed")
@@ -144,7 +149,7 @@ def evaluate(
     results: list[InstanceResult] = []
     for repo in sorted(groups):
         results.extend(
-            _evaluate_repository(repo, groups[repo], mirrors_dir, owner, baseline, candidates, keep, on_result)
+            _evaluate_repository(repo, groups[repo], mirrors_dir, owner, baseline, candidates, keep, features, on_result)
         )
     results.sort(key=lambda result: result.instance.instance_id)
     return results
@@ -162,7 +167,7 @@ def check_versions_kept(groups: Iterable[Sequence[Instance]]) -> None:
 
 
 def _evaluate_repository(
-    repo, instances, mirrors_dir, owner, baseline, candidates, keep, on_result
+    repo, instances, mirrors_dir, owner, baseline, candidates, keep, features, on_result
 ) -> list[InstanceResult]:
     results: list[InstanceResult] = []
     try:
@@ -202,7 +207,7 @@ def _evaluate_repository(
             if not indexed.reused:
                 result.index_seconds = time.perf_counter() - started
                 result.stage_seconds = indexed.run.stage_timings
-            _retrieve_candidates(result, indexed.repository, indexed.run, candidates)
+            _retrieve_candidates(result, indexed.repository, indexed.run, candidates, features)
             results.append(_report(result, on_result))
     finally:
         if not keep:
@@ -210,17 +215,22 @@ def _evaluate_repository(
     return results
 
 
-def _retrieve_candidates(result: InstanceResult, repository, run: IndexRun, candidates: Sequence[Candidate]) -> None:
-    """Rank the instance's files with every candidate in ``run``; the first one's timing and layers are kept."""
+def _retrieve_candidates(
+    result: InstanceResult, repository, run: IndexRun, candidates: Sequence[Candidate], features: bool = False
+) -> None:
+    """Rank the instance's files with every candidate in ``run``; the first one's timing, layers and features are kept."""
     instance = result.instance
     for position, candidate in enumerate(candidates):
         started = time.perf_counter()
-        files, layers = retrieve_files(repository, instance.query, candidate.params, run=run)
+        files, layers, response = retrieve_files(repository, instance.query, candidate.params, run=run)
         result.candidate_files[candidate.name] = files
         if position == 0:
             result.search_seconds = time.perf_counter() - started
             result.top_files = files
             result.gold_layers = {path: layers.get(path, []) for path in instance.gold_files}
+            if features:
+                depth = candidate.params.learned_depth
+                result.file_features = [(c.path, c.features) for c in candidate_features(response, depth=depth, params=candidate.params)]
 
 
 def _timestamp(git_dir: Path, commit: str) -> int:

@@ -38,13 +38,13 @@ from rag.services.retrieval import (
     SearchResult,
     rank_files,
     search,
-    search_files,
 )
+from rag.services.file_ranker import ranked_files, search_files
 from rag.services.source import SourceNotFound, SourceSlice, list_files, read_source
 
 __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileScore", "GraphEdge", "RankingParams", "SearchError", "SearchResponse",
     "SearchResult", "SourceNotFound", "SourceSlice", "SymbolInfo", "activate_index", "callees", "cancel_index_run", "callers",
-    "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files",
+    "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
     "read_source", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
 ]

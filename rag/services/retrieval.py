@@ -113,6 +113,11 @@ class RankingParams:
     file_only_depth: int = 10
     # Count the query's common words per file too (in SQL) for the whole-file ranking.
     file_common_words: bool = True
+    # How files are ranked from a search: "fusion" (``rank_files``: item scores and the whole-file rank,
+    # weighted as above) or "learned" (``rag.services.file_ranker``: a model over each candidate file's
+    # features re-orders the fused ranking's first ``learned_depth`` files).
+    file_ranker: str = "fusion"
+    learned_depth: int = 30
 
 
 DEFAULT_PARAMS = RankingParams()
@@ -157,6 +162,9 @@ class SearchResponse:
     notes: list[str] = field(default_factory=list)
     # Whole files ranked by full text (BM25 scoring only), best first; ``rank_files`` fuses it in.
     file_ranking: list[str] = field(default_factory=list)
+    # What the query's text named (for the file ranking's features) and the index version searched.
+    hints: QueryHints | None = None
+    run_id: int | None = None
 
     def __iter__(self) -> Iterator[SearchResult]:
         return iter(self.items)
@@ -330,7 +338,7 @@ def _lexical_bm25(
     postings = cursor.fetchall()
     if not postings:
         return [], []
-    statistics = _group_statistics(cursor, run.pk, tuple(layers), docs)
+    statistics = group_statistics(cursor, run.pk, tuple(layers), docs)
     total, file_lengths = statistics.items, statistics.file_lengths
     frequency: dict[int, int] = {}
     for ord_, *_ in postings:
@@ -455,7 +463,7 @@ _STATISTICS_LOCK = threading.Lock()
 _STATISTICS_KEPT = 16
 
 
-def _group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -> GroupStatistics:
+def group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -> GroupStatistics:
     """The statistics of a layer group of an index version, computed once per process and version.
 
     A long vendored script or changelog matches many words only because it
@@ -592,13 +600,13 @@ def _symbol(
 
 
 # Folders of examples, tutorials, documentation and benchmarks: code, but not the project's own.
-_AUXILIARY = re.compile(r"(?:^|/)(?:examples?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE)
+AUXILIARY_FOLDERS = re.compile(r"(?:^|/)(?:examples?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE)
 
 
 def _path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams) -> float:
     """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``)."""
     prior = params.window_weight if window else 1.0
-    if params.example_penalty != 1.0 and _AUXILIARY.search(path) and not hints.about_examples:
+    if params.example_penalty != 1.0 and AUXILIARY_FOLDERS.search(path) and not hints.about_examples:
         prior *= params.example_penalty
     return prior
 
@@ -691,7 +699,7 @@ def _search_group(
                 fused[item_id] += weights[channel] / (params.rrf_k + rank)
                 ranks[item_id][channel] = rank
         if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
-            windows = _group_statistics(cursor, run.pk, tuple(layers), docs).window_files
+            windows = group_statistics(cursor, run.pk, tuple(layers), docs).window_files
             cursor.execute("SELECT id, path FROM rag_item WHERE run_id = %s AND id = ANY(%s)", [run.pk, list(fused)])
             for item_id, path in cursor.fetchall():
                 ranks[item_id]["_prior"] *= _path_prior(path, path in windows, hints, params)
@@ -787,7 +795,7 @@ def search(
             if fallback is not None:
                 results, used, file_ranking = fallback
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
-    return SearchResponse(results, resolved_mode, used, vector is not None, notes, file_ranking)
+    return SearchResponse(results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk)
 
 
 def rank_files(
@@ -818,20 +826,3 @@ def rank_files(
             scored.append(FileScore(path=path, score=params.weight_file_lexical / (params.file_rrf_k + rank), best=None))
     scored.sort(key=lambda f: (-f.score, f.path))
     return scored[:limit]
-
-
-def search_files(
-    repository: Repository,
-    query: str,
-    *,
-    limit: int = 10,
-    mode: Mode = "code",
-    path_glob: str | None = None,
-    params: RankingParams = DEFAULT_PARAMS,
-    run: IndexRun | None = None,
-) -> list[FileScore]:
-    """The top files for a query (searches more items than files asked for, then ``rank_files``)."""
-    response = search(
-        repository, query, mode=mode, path_glob=path_glob, limit=min(200, max(limit * 5, 40)), params=params, run=run
-    )
-    return rank_files(response.items, limit=limit, params=params, file_ranking=response.file_ranking)

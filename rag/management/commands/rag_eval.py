@@ -11,7 +11,7 @@ from agentsite.first_run import prepare_database
 from rag.evaluation.candidates import DEFAULT_CANDIDATE, CandidateError, load_candidates
 from rag.evaluation.crossval import CrossValidationError, assign_folds, cross_validate, fold_count
 from rag.evaluation.dataset import DatasetError, load_dataset, select_instances
-from rag.evaluation.report import cross_validation_table, summary_table, timing_summary, write_records
+from rag.evaluation.report import cross_validation_table, summary_table, timing_summary, write_features, write_records
 from rag.evaluation.runner import EvaluationError, InstanceResult, evaluate
 
 
@@ -29,6 +29,10 @@ class Command(BaseCommand):
         parser.add_argument("--instances", default="", help="comma-separated instance ids")
         parser.add_argument("--limit", type=int, help="at most this many instances (after the filters, in id order)")
         parser.add_argument("--out", help="write one JSON line per instance to this file")
+        parser.add_argument(
+            "--features", help="write each instance's candidate files with the file ranker's features to this file "
+            "(JSON lines, for rag_train_ranker)",
+        )
         parser.add_argument(
             "--keep", action="store_true",
             help="keep the index versions for later runs and search the kept version of a snapshot instead of "
@@ -87,13 +91,16 @@ class Command(BaseCommand):
         try:
             results = evaluate(
                 instances, options["mirrors"], baseline=options["baseline"], candidates=candidates,
-                keep=options["keep"], on_result=progress,
+                keep=options["keep"], features=bool(options["features"]), on_result=progress,
             )
         except EvaluationError as exc:
             raise CommandError(str(exc)) from exc
         if options["out"]:
             with open(options["out"], "w", encoding="utf-8") as out:
                 write_records(results, out)
+        if options["features"]:
+            with open(options["features"], "w", encoding="utf-8") as out:
+                write_features(results, out)
         self.stdout.write(summary_table(results))
         if options["cv"]:
             report = cross_validate(results, [candidate.name for candidate in candidates], folds)

@@ -118,3 +118,24 @@ def test_the_command_prints_the_table_and_writes_deterministic_json_lines(db, up
     assert [line["instance_id"] for line in lines] == ["store-1", "store-2"]
     printed = capsys.readouterr().out
     assert "| **overall** | 2 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 |" in printed
+
+
+def test_features_are_kept_for_every_candidate_file_in_the_fused_order(db, upload_dir, mirrors, tmp_path):
+    from rag.evaluation.report import write_features
+    from rag.services.file_ranker import FEATURES
+
+    root, first, second = mirrors
+    results = evaluate(_instances(first, second), root, features=True)
+
+    by_id = {result.instance.instance_id: result for result in results}
+    paths = [path for path, _ in by_id["store-1"].file_features]
+    assert paths[: len(by_id["store-1"].top_files)] == by_id["store-1"].top_files[: len(paths)]
+    assert all(len(row) == len(FEATURES) for _, row in by_id["store-1"].file_features)
+    billing = dict(by_id["store-1"].file_features)["store/billing.py"]
+    # compute_invoice_total is defined there and nowhere else; the query does not name the file.
+    assert billing[FEATURES.index("defines_name")] == 1.0
+    assert billing[FEATURES.index("named_in_query")] == 0.0
+    out = tmp_path / "features.jsonl"
+    with open(out, "w") as handle:
+        write_features(results, handle)
+    assert [json.loads(line)["instance_id"] for line in out.read_text().splitlines()] == ["store-1", "store-2", "store-3"]

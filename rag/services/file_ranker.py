@@ -1,0 +1,256 @@
+"""Files ranked by a learned model over what a search already knows of each candidate file.
+
+The fused ranking (``rank_files``) adds item scores and the whole-file BM25
+rank with weights chosen by hand. A search knows more of each file than that
+sum keeps: which channel found its items and how high, which layer they are
+in, whether the file defines a name the query uses (and how rare that name's
+definition is), whether the query names the file, what kind of file it is.
+``candidate_features`` turns that into one row of numbers per candidate file;
+a logistic model over the rows (weights in ``file_ranker.json`` beside this
+module, trained by ``manage.py rag_train_ranker`` on the evaluation sets with
+folds grouped by repository) orders the candidates.
+
+Only the order of the fused ranking's first ``depth`` files (and the
+whole-file ranking's first ``file_only_depth``) changes: the model re-ranks,
+it finds nothing new.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from django.db import connection
+
+from rag.models import IndexRun, Repository
+from rag.services.retrieval import (
+    AUXILIARY_FOLDERS,
+    DEFAULT_PARAMS,
+    FileScore,
+    Mode,
+    RankingParams,
+    SearchResponse,
+    group_statistics,
+    rank_files,
+    search,
+)
+from rag.terms import looks_like_test_path
+
+MODEL_PATH = Path(__file__).with_name("file_ranker.json")
+
+# One row per candidate file, in this order (the model file names them, so a model
+# trained on other features is refused instead of misread).
+FEATURES = (
+    "fused",  # the fused score over the best fused score of the query
+    "fused_rank",  # 1 / rank in the fused ranking
+    "whole_file_rank",  # 1 / rank in the whole-file BM25 ranking (0: not in it)
+    "items",  # log(1 + the file's items among the search's results)
+    "best_item_rank",  # 1 / rank of the file's best item among the results
+    "lexical_rank",  # 1 / best rank of the file's items in each channel (0: not found by it)
+    "vector_rank",
+    "symbol_rank",
+    "symbol_layer",  # the file's best item is a symbol (C1), an entrypoint (C3), a graph edge (C2)
+    "entrypoint_layer",
+    "graph_layer",
+    "defines_name",  # 1 / files defining the rarest query name the file defines (0: none)
+    "names_defined",  # log(1 + query names the file defines)
+    "named_in_query",  # the query names the file (its path, or its name without suffix)
+    "window",  # read as plain windows of lines (no parser knew its language)
+    "test",
+    "auxiliary",  # under examples/, docs/, benchmarks/ ...
+    "length",  # log(1 + the file's indexed words)
+)
+
+
+@dataclass(frozen=True)
+class FileCandidate:
+    path: str
+    features: tuple[float, ...]
+    fused: FileScore
+
+
+class FileRankerError(ValueError):
+    """The model file cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class FileRankerModel:
+    """A logistic model over standardised features: score = bias + sum(w * (x - mean) / scale)."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    bias: float = 0.0
+    # How the weights were chosen, for people reading the file.
+    trained_on: str = ""
+
+    def score(self, row: Sequence[float]) -> float:
+        return self.bias + sum(w * (x - m) / s for w, x, m, s in zip(self.weights, row, self.means, self.scales))
+
+    def as_json(self) -> dict:
+        return {
+            "features": list(self.features), "weights": [round(w, 6) for w in self.weights],
+            "means": [round(m, 6) for m in self.means], "scales": [round(s, 6) for s in self.scales],
+            "bias": round(self.bias, 6), "trained_on": self.trained_on,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> FileRankerModel:
+        features = tuple(data.get("features", ()))
+        if features != FEATURES:
+            raise FileRankerError(f"the model's features {features} are not this ranker's {FEATURES}")
+        columns = [tuple(float(v) for v in data[key]) for key in ("weights", "means", "scales")]
+        if any(len(column) != len(FEATURES) for column in columns) or any(s <= 0 for s in columns[2]):
+            raise FileRankerError("the model needs one weight, mean and positive scale per feature")
+        return cls(features, *columns, bias=float(data.get("bias", 0.0)), trained_on=str(data.get("trained_on", "")))
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str = str(MODEL_PATH)) -> FileRankerModel:
+    try:
+        return FileRankerModel.from_json(json.loads(Path(path).read_text()))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise FileRankerError(f"the file ranking model {path} cannot be read: {exc}") from exc
+
+
+def candidate_features(response: SearchResponse, *, depth: int = 30, params: RankingParams = DEFAULT_PARAMS) -> list[FileCandidate]:
+    """The fused ranking's first ``depth`` files, each with its row of ``FEATURES``."""
+    fused = rank_files(response.items, limit=depth, params=params, file_ranking=response.file_ranking)
+    if not fused:
+        return []
+    whole_file = {path: rank for rank, path in enumerate(response.file_ranking, start=1)}
+    best_fused = max(fused[0].score, 1e-9)
+    per_file: dict[str, dict[str, float]] = {}
+    for rank, item in enumerate(response.items, start=1):
+        seen = per_file.setdefault(item.path, {"items": 0, "best": 0.0, "lexical": 0.0, "vector": 0.0, "symbol": 0.0})
+        seen["items"] += 1
+        seen["best"] = max(seen["best"], 1 / rank)
+        for channel in ("lexical", "vector", "symbol"):
+            if channel in item.channels:
+                seen[channel] = max(seen[channel], 1 / item.channels[channel])
+    best_layer = {}
+    for item in response.items:
+        best_layer.setdefault(item.path, item.layer)
+    definitions = _definitions(response)
+    named = _named_in_query(response, [f.path for f in fused])
+    statistics = _statistics(response)
+    candidates = []
+    for rank, scored in enumerate(fused, start=1):
+        path = scored.path
+        seen = per_file.get(path, {})
+        rarest, count = definitions.get(path, (0.0, 0))
+        layer = best_layer.get(path, "")
+        length = statistics.file_lengths.get(path, 0) if statistics else 0
+        row = (
+            scored.score / best_fused,
+            1 / rank,
+            1 / whole_file[path] if path in whole_file else 0.0,
+            math.log1p(seen.get("items", 0)),
+            seen.get("best", 0.0),
+            seen.get("lexical", 0.0),
+            seen.get("vector", 0.0),
+            seen.get("symbol", 0.0),
+            float(layer == "C1_SYMBOL_CATALOG"),
+            float(layer == "C3_ENTRYPOINTS"),
+            float(layer == "C2_DEPENDENCY_GRAPH"),
+            rarest,
+            math.log1p(count),
+            float(path in named),
+            float(bool(statistics) and path in statistics.window_files),
+            float(looks_like_test_path(path)),
+            float(bool(AUXILIARY_FOLDERS.search(path))),
+            math.log1p(length),
+        )
+        candidates.append(FileCandidate(path, row, scored))
+    return candidates
+
+
+def ranked_files(response: SearchResponse, *, limit: int = 10, params: RankingParams = DEFAULT_PARAMS) -> list[FileScore]:
+    """The files of a search's results, ranked as ``params.file_ranker`` says."""
+    if params.file_ranker == "learned":
+        return rank_files_learned(response, limit=limit, params=params)
+    return rank_files(response.items, limit=limit, params=params, file_ranking=response.file_ranking)
+
+
+def search_files(
+    repository: Repository,
+    query: str,
+    *,
+    limit: int = 10,
+    mode: Mode = "code",
+    path_glob: str | None = None,
+    params: RankingParams = DEFAULT_PARAMS,
+    run: IndexRun | None = None,
+) -> list[FileScore]:
+    """The top files for a query (searches more items than files asked for, then ranks their files)."""
+    response = search(
+        repository, query, mode=mode, path_glob=path_glob, limit=min(200, max(limit * 5, 40)), params=params, run=run
+    )
+    return ranked_files(response, limit=limit, params=params)
+
+
+def rank_files_learned(
+    response: SearchResponse, *, limit: int = 10, params: RankingParams = DEFAULT_PARAMS, model: FileRankerModel | None = None
+) -> list[FileScore]:
+    """The candidate files of ``response`` in the model's order (ties keep the fused order)."""
+    model = model or load_model()
+    candidates = candidate_features(response, depth=max(limit, params.learned_depth), params=params)
+    scored = sorted(
+        ((model.score(c.features), position, c) for position, c in enumerate(candidates)), key=lambda t: (-t[0], t[1])
+    )
+    return [FileScore(c.path, score, c.fused.best) for score, _, c in scored[:limit]]
+
+
+def _definitions(response: SearchResponse) -> dict[str, tuple[float, int]]:
+    """Per file: 1 / how many files define the rarest query name it defines, and how many query names it defines."""
+    hints = response.hints
+    if response.run_id is None or hints is None or not hints.names:
+        return {}
+    names = sorted(hints.names)[:200]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name, path FROM rag_symbol WHERE run_id = %s AND name = ANY(%s) GROUP BY name, path",
+            [response.run_id, names],
+        )
+        rows = cursor.fetchall()
+    files_per_name: dict[str, int] = {}
+    for name, _ in rows:
+        files_per_name[name] = files_per_name.get(name, 0) + 1
+    found: dict[str, tuple[float, int]] = {}
+    for name, path in rows:
+        rarest, count = found.get(path, (0.0, 0))
+        found[path] = (max(rarest, 1 / files_per_name[name]), count + 1)
+    return found
+
+
+_STEM = re.compile(r"[^/]+?(?=\.[^./]+$)|[^/]+$")
+
+
+def _named_in_query(response: SearchResponse, paths: Sequence[str]) -> set[str]:
+    """Files the query names: by a path ending in theirs, or by their name without its suffix as a word of it."""
+    hints = response.hints
+    if hints is None:
+        return set()
+    words = {name.lower() for name in hints.names} | {d.rsplit(".", 1)[-1].lower() for d in hints.dotted}
+    named = set()
+    for path in paths:
+        if any(path == p or path.endswith("/" + p.lstrip("./")) for p in hints.paths):
+            named.add(path)
+            continue
+        stem = _STEM.search(path.rsplit("/", 1)[-1])
+        if stem and len(stem.group(0)) > 3 and stem.group(0).lower() in words:
+            named.add(path)
+    return named
+
+
+def _statistics(response: SearchResponse):
+    if response.run_id is None or not response.layers:
+        return None
+    with connection.cursor() as cursor:
+        return group_statistics(cursor, response.run_id, tuple(response.layers), response.mode == "docs")
