@@ -35,8 +35,15 @@ TIMING_FLOOR = 2e-4
 
 
 def growth(shape: HostileShape) -> float:
-    small = max(analysis_seconds(shape.text(SMALL), repeats=5), TIMING_FLOOR)
-    return analysis_seconds(shape.text(LARGE), repeats=3) / small
+    # Other work on the machine only ever slows a run, and can slow every run of one size: a ratio
+    # over the bound is measured again, up to three times. Quadratic growth (256x) fails every time.
+    least = float("inf")
+    for _ in range(3):
+        small = max(analysis_seconds(shape.text(SMALL), repeats=5), TIMING_FLOOR)
+        least = min(least, analysis_seconds(shape.text(LARGE), repeats=3) / small)
+        if least < MAX_GROWTH:
+            break
+    return least
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=[shape.name for shape in SHAPES])
