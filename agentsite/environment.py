@@ -103,5 +103,6 @@ def env_list(name: str, default: list[str], environ: Mapping[str, str] | None = 
 def env_choice(name: str, default: str, choices: tuple[str, ...], environ: Mapping[str, str] | None = None) -> str:
     value = env_str(name, default, environ).strip().lower()
     if value not in choices:
-        raise ImproperlyConfigured(f"{name}={value!r} must be one of: {', '.join(choices)}")
+        shown = ", ".join(choice or "empty" for choice in choices)
+        raise ImproperlyConfigured(f"{name}={value!r} must be one of: {shown}")
     return value

@@ -330,6 +330,8 @@ LLM = {
             "EMBED_BATCH_SIZE": env_int("OPENAI_EMBED_BATCH_SIZE", 64, minimum=1, maximum=2048),
             # Reasoning models (o-series and newer) take max_completion_tokens instead of max_tokens.
             "REASONING_MODEL": env_bool("OPENAI_REASONING_MODEL", False),
+            # Their reasoning_effort on every call (empty: the model's default effort).
+            "REASONING_EFFORT": env_choice("OPENAI_REASONING_EFFORT", "", ("", "low", "medium", "high")),
             # False for models whose chat template has no system role: system text goes into the first user message.
             "SYSTEM_ROLE": env_bool("OPENAI_SYSTEM_ROLE", True),
             "MODELS": {
@@ -363,6 +365,10 @@ LLM = {
         },
     },
 }
+
+if LLM["PROVIDERS"]["openai"]["REASONING_EFFORT"] and not LLM["PROVIDERS"]["openai"]["REASONING_MODEL"]:
+    # Other models refuse reasoning_effort, so the adapter would leave it out without a word.
+    raise ImproperlyConfigured("OPENAI_REASONING_EFFORT needs OPENAI_REASONING_MODEL=true: other models refuse reasoning_effort")
 
 # RAG: repository intake limits, indexing and retrieval (rag/).
 RAG = {

@@ -217,7 +217,12 @@ class OpenAIProvider(Provider):
         return _structured_mode.get((self.base_url, model), STRUCTURED_MODES[0])
 
     def payload(self, request: ChatRequest, model: str) -> dict[str, Any]:
-        translated = translate_openai(request.model_params, reasoning=bool(self.config.get("REASONING_MODEL")))
+        params = request.model_params
+        effort = self.config.get("REASONING_EFFORT")
+        if effort and "reasoning_effort" not in params:
+            # The deployment's effort for every call; a caller's own reasoning_effort wins.
+            params = {**params, "reasoning_effort": effort}
+        translated = translate_openai(params, reasoning=bool(self.config.get("REASONING_MODEL")))
         messages = [wire_message(m) for m in request.messages]
         schema = translated.json_schema
         mode = self.structured_mode(model) if schema is not None else None

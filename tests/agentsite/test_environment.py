@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -174,3 +175,36 @@ print(sorted(modes))
     assert key_file.stat().st_mode & 0o777 == 0o600
     assert keys[0] == keys[1] == key_file.read_text()
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".secret_key")] == []
+
+
+def _settings_of(env: dict[str, str], tmp_path) -> subprocess.CompletedProcess[str]:
+    """Import the settings module in a child process with only ``env`` set."""
+    import sys
+
+    from tests.conftest import ROOT
+
+    code = "import json, agentsite.settings as s; print(json.dumps(s.LLM['PROVIDERS']['openai']['REASONING_EFFORT']))"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+        env={"PATH": "/usr/bin:/bin", "AGENTSITE_DATA_DIR": str(tmp_path), **env},
+    )
+
+
+def test_the_reasoning_effort_is_empty_by_default_and_read_for_a_reasoning_model(tmp_path):
+    assert _settings_of({}, tmp_path).stdout.strip() == '""'
+    chosen = _settings_of({"OPENAI_REASONING_MODEL": "true", "OPENAI_REASONING_EFFORT": "Medium"}, tmp_path)
+    assert chosen.stdout.strip() == '"medium"', chosen.stderr
+
+
+def test_a_reasoning_effort_that_is_no_level_is_refused(tmp_path):
+    result = _settings_of({"OPENAI_REASONING_MODEL": "true", "OPENAI_REASONING_EFFORT": "extreme"}, tmp_path)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: OPENAI_REASONING_EFFORT='extreme' must be one of: empty, low, medium, high" in result.stderr
+
+
+def test_a_reasoning_effort_without_the_reasoning_model_switch_is_refused(tmp_path):
+    result = _settings_of({"OPENAI_REASONING_EFFORT": "high"}, tmp_path)
+
+    assert result.returncode != 0
+    assert "OPENAI_REASONING_EFFORT needs OPENAI_REASONING_MODEL=true" in result.stderr

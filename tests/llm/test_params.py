@@ -273,3 +273,28 @@ async def test_stream_false_gets_whole_answers_from_gigachat_and_gemini(fake_gig
     assert gemini.text == "ok"
     assert fake_gigachat.chat_requests[-1].path == "/v1beta/models/gemini-2.0-flash:generateContent"
     assert "stream" not in fake_gigachat.chat_requests[-1].json
+
+
+@pytest.mark.usefixtures("without_audit_rows")
+async def test_the_deployments_reasoning_effort_reaches_every_call_of_a_reasoning_model(fake_openai, settings):
+    openai = settings.LLM["PROVIDERS"]["openai"]
+    settings.LLM = {**settings.LLM, "PROVIDERS": {**settings.LLM["PROVIDERS"],
+                                                  "openai": {**openai, "REASONING_MODEL": True, "REASONING_EFFORT": "low"}}}
+
+    await get_provider().complete(ChatRequest(messages=MESSAGES, model_params={"max_tokens": 64}))
+    await get_provider().complete(ChatRequest(messages=MESSAGES, model_params={"reasoning_effort": "high"}))
+
+    first, second = (request.json for request in fake_openai.chat_requests)
+    assert (first["reasoning_effort"], first["max_completion_tokens"]) == ("low", 64)
+    # A call that asks for its own effort keeps it.
+    assert second["reasoning_effort"] == "high"
+
+
+@pytest.mark.usefixtures("without_audit_rows")
+async def test_without_an_effort_setting_none_is_sent(fake_openai, settings):
+    openai = settings.LLM["PROVIDERS"]["openai"]
+    settings.LLM = {**settings.LLM, "PROVIDERS": {**settings.LLM["PROVIDERS"], "openai": {**openai, "REASONING_MODEL": True}}}
+
+    await get_provider().complete(ChatRequest(messages=MESSAGES))
+
+    assert "reasoning_effort" not in fake_openai.chat_requests[-1].json
