@@ -180,9 +180,11 @@ async def stream_model(
                 services.usage.add(usage, event.model)
                 if parser is not None:
                     await show_structured(parser.finish(), final=True)
-                if event.finish_reason == "length" and text:
-                    # Said where the text stops, so a cut answer is not taken for a whole one.
-                    await show(LENGTH_LIMIT_NOTE)
+                if event.finish_reason == "length":
+                    # Said where the text stops, so a cut answer is not taken for a whole one; with
+                    # no text at all (a reasoning model that spent the whole limit thinking) the
+                    # note is the answer, not an empty message.
+                    await show(LENGTH_LIMIT_NOTE if text else LENGTH_LIMIT_NOTE.lstrip())
                 return Completion(
                     text="".join(text),
                     tool_calls=tuple(calls),

@@ -344,6 +344,23 @@ async def test_an_answer_stopped_at_its_length_limit_says_so(fake_openai, owner_
     assert "reached its length limit" in stored.content
 
 
+async def test_a_reasoning_model_that_spent_its_whole_limit_thinking_shows_the_length_note_not_an_empty_answer(
+    fake_openai, owner_chat, owner_cookie
+):
+    fake_openai.script(ROUTE_GENERAL, Reply.text("", finish_reason="length", usage=(40, 400), reasoning_tokens=400))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "prove the theorem")
+    frames = await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    stored = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert stored.status == "complete"
+    assert stored.content == "*(The answer reached its length limit.)*"
+    assert "reached its length limit" in "".join(delta for frame in frames for delta in token_deltas(frame))
+    assert stored.metrics["tokens_thinking"] == 400
+
+
 async def test_a_provider_failure_that_outlasts_the_retries_says_what_the_provider_said(fake_openai, owner_chat, owner_cookie):
     fake_openai.script(ROUTE_GENERAL, Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"),
                        Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"))
