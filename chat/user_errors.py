@@ -28,7 +28,7 @@ PROVIDER_UNREACHABLE = "The model could not be reached. The text so far is kept;
 PROVIDER_REFUSED_CREDENTIALS = "The model provider refused the configured credentials. An administrator must fix the key."
 PROVIDER_RATE_LIMITED = "The model provider is busy (rate limited). The text so far is kept; try again in a minute."
 MODEL_REFUSED = "The model declined to answer ({reason}). The text so far is kept; rephrase the question."
-PROVIDER_SERVER_ERROR = "The model provider failed (HTTP {status}: {reason}), also on retrying. The text so far is kept; try again later."
+PROVIDER_SERVER_ERROR = "The model provider failed (HTTP {status}: {reason}){tries}. The text so far is kept; try again later."
 PROVIDER_FAILED = "The model stopped with an error. The text so far is kept; try again."
 INTERRUPTED = "This answer was interrupted (the server stopped while writing it). The text so far is kept; ask again."
 INTERNAL_ERROR = "Something went wrong while answering. The text so far is kept; try again."
@@ -38,6 +38,17 @@ def _reason(error: LLMError) -> str:
     """The provider's own words, cut short (they go on the page as text)."""
     reason = " ".join((error.provider_message or "no reason given").split())
     return reason if len(reason) <= 200 else f"{reason[:200]}..."
+
+
+def _tries(error: LLMError) -> str:
+    """How often the call was made, when the retry policy that gave up said so."""
+    if error.attempts is None:
+        return ", also on retrying"
+    retries = error.attempts - 1
+    if retries < 1:
+        # Not retried (the answer had begun, or retries are off): say nothing of retrying.
+        return ""
+    return ", retried once" if retries == 1 else f", retried {retries} times"
 
 
 def for_provider_error(error: Exception | None) -> str:
@@ -52,7 +63,7 @@ def for_provider_error(error: Exception | None) -> str:
     if isinstance(error, ModelRefusal):
         return MODEL_REFUSED.format(reason=_reason(error))
     if isinstance(error, ProviderHTTPError) and error.status >= 500:
-        return PROVIDER_SERVER_ERROR.format(status=error.status, reason=_reason(error))
+        return PROVIDER_SERVER_ERROR.format(status=error.status, reason=_reason(error), tries=_tries(error))
     if isinstance(error, LLMError):
         return PROVIDER_FAILED
     return INTERNAL_ERROR

@@ -23,7 +23,8 @@ class LLMError(Exception):
 
     ``retryable`` is False for errors that another attempt cannot fix (bad
     request, forbidden, validation); ``retry_after`` is the provider's own
-    wait hint in seconds.
+    wait hint in seconds. ``attempts`` is how many times the call was made
+    before giving up, set by the retry policy around the call (None: unknown).
     """
 
     def __init__(
@@ -42,6 +43,7 @@ class LLMError(Exception):
         self.retryable = retryable
         self.retry_after = retry_after
         self.provider_message = provider_message
+        self.attempts: int | None = None
 
     def __str__(self) -> str:
         parts = [super().__str__()]
@@ -153,6 +155,10 @@ class RetryPolicy:
                 raise
             except Exception as exc:
                 if attempt >= self.max_attempts or not self.retry_on(exc):
+                    if isinstance(exc, LLMError) and exc.attempts is None:
+                        # The innermost policy counts the calls; an outer one (a graph node's) re-raising
+                        # the same error counts runs of a node, not calls, and leaves the count alone.
+                        exc.attempts = attempt
                     raise
                 wait = self.delay(attempt, exc)
                 if on_retry is not None:

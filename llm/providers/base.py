@@ -190,6 +190,7 @@ class Provider(ABC):
                         await asyncio.sleep(wait)
                         attempt += 1
                         continue
+                    exc.attempts = attempt
                     error_event = StreamEvent(type="error", error=exc, text="".join(text_parts), model=model)
                     trace.add_event(error_event)
                     yield error_event

@@ -370,7 +370,9 @@ async def test_a_provider_failure_that_outlasts_the_retries_says_what_the_provid
     frames = await frames_until_done(communicator)
     await communicator.disconnect()
 
-    assert "HTTP 500: upstream model crashed" in "".join(frames)
+    # LLM_MAX_RETRIES is 3: four calls, then the page says so.
+    assert "HTTP 500: upstream model crashed), retried 3 times." in "".join(frames)
+    assert len(fake_openai.chat_requests) == 1 + 4
 
 
 async def test_a_server_that_refuses_json_schema_costs_one_refusal_then_questions_go_straight_to_what_it_takes(

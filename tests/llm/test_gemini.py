@@ -206,3 +206,16 @@ async def test_a_signature_from_the_server_goes_back_with_its_function_call_over
         "role": "model",
         "parts": [{"functionCall": {"name": "read_file", "args": {"path": "a.py"}}, "thoughtSignature": "c2lnbmVkIHRob3VnaHQ="}],
     }
+
+
+async def test_a_server_error_after_the_answer_began_is_not_said_to_be_retried(fake_gemini):
+    from chat.user_errors import for_provider_error
+
+    fake_gemini.script(Reply.text("Partial answer that", chunk_size=4, error_document_at=2, error_message="The model is overloaded."))
+    events = [event async for event in get_provider().stream(QUESTION)]
+
+    # Text had reached the reader, so the call was not made again.
+    assert len(fake_gemini.chat_requests) == 1 and events[-1].error.attempts == 1
+    assert for_provider_error(events[-1].error) == (
+        "The model provider failed (HTTP 503: The model is overloaded.). The text so far is kept; try again later."
+    )

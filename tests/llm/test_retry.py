@@ -93,3 +93,27 @@ async def test_run_stops_at_a_permanent_error_and_after_the_last_attempt():
     with pytest.raises(LLMError):
         await RetryPolicy(max_attempts=3).run(always_down, sleep=no_sleep)
     assert len(calls) == 3
+
+
+async def test_an_error_the_policy_gave_up_on_says_how_many_attempts_were_made():
+    async def always_down():
+        raise ProviderHTTPError("down", status=503)
+
+    async def bad_request():
+        raise ProviderHTTPError("bad", status=400)
+
+    async def no_sleep(seconds):
+        pass
+
+    with pytest.raises(LLMError) as down:
+        await RetryPolicy(max_attempts=3).run(always_down, sleep=no_sleep)
+    with pytest.raises(LLMError) as refused:
+        await RetryPolicy(max_attempts=3).run(bad_request, sleep=no_sleep)
+
+    assert (down.value.attempts, refused.value.attempts) == (3, 1)
+
+    # A policy around the one that gave up (a graph node's) does not recount the calls.
+    with pytest.raises(LLMError) as nested:
+        await RetryPolicy(max_attempts=1).run(lambda: RetryPolicy(max_attempts=3).run(always_down, sleep=no_sleep))
+    assert nested.value.attempts == 3
+    assert ProviderHTTPError("never run", status=503).attempts is None
