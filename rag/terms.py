@@ -93,7 +93,11 @@ QUALIFIED = re.compile(r"(?<![\w:#])[A-Za-z_]\w*+(?:(?:::|#)[A-Za-z_]\w*+)++")
 # (``<int:pk>``) cannot contain their own opening bracket or a slash, so no
 # match attempt scans past the next segment. ``tests/rag/test_query_analysis_fuzz.py``
 # holds them to linear growth on adversarial inputs.
-CAMEL_CASE = re.compile(r"\b[A-Z][a-z0-9]++(?:[A-Z][A-Za-z0-9]*+)++\b|\b[a-z]++[A-Z][A-Za-z0-9]*+\b")
+# A word of letters and digits; it is a CamelCase name when it has a lower-case letter and a capital
+# after its first character (``HttpResponse``, ``getUser``, and acronym-led ``URLField``, ``IOError``).
+WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9]*+\b")
+_CAPITAL_INSIDE = re.compile(r".[A-Z]")
+_LOWER = re.compile(r"[a-z]")
 SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*+(?:_[a-z0-9]++)++_{0,2}\b")
 # URL paths such as /shop/checkout or /orders/<int:pk>/ (at least one letter, not a file path).
 _ROUTE_SEGMENT = r"(?:[A-Za-z0-9_\-.]++|<[^<>/\s]++>|\{[^{}/\s]++\})"
@@ -166,8 +170,11 @@ def query_hints(query: str) -> QueryHints:
         if len(parts) <= 7:
             hints.dotted.add(".".join(parts))
         hints.names.add(parts[-1])
-    for pattern in (CAMEL_CASE, SNAKE_CASE):
-        hints.names.update(m.group(0) for m in pattern.finditer(query))
+    for match in WORD.finditer(query):
+        word = match.group(0)
+        if _CAPITAL_INSIDE.search(word) and _LOWER.search(word):
+            hints.names.add(word)
+    hints.names.update(m.group(0) for m in SNAKE_CASE.finditer(query))
     hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)
     hints.names = {n for n in hints.names if len(n) > 2 and n.lower() not in STOP_WORDS}
     return hints

@@ -171,3 +171,40 @@ def test_counts_of_common_words_are_kept_between_searches_of_a_version(project):
     # Another query with only words already counted needs no count either.
     assert grouped_counts(other.captured_queries) == 0
     assert ranked[0] == "lib/parser.py"
+
+
+# A short question naming an acronym-led class among files full of the question's other words.
+FORMS_PROJECT: dict[str, str] = {
+    "forms/__init__.py": "",
+    "forms/fields.py": (
+        "class Field:\n    def clean(self, value):\n        return value\n\n\n"
+        "class CharField(Field):\n    pass\n\n\n"
+        "class URLField(CharField):\n"
+        "    def to_python(self, value):\n        return split_url(value)\n"
+    ),
+    "core/__init__.py": "",
+    "core/exceptions.py": (
+        "class ValidationError(Exception):\n"
+        '    """Raised by clean() when a value is not valid."""\n'
+    ),
+    # Files that use the class and are full of the question's other words; only one defines it.
+    **{
+        f"{folder}/{name}.py": (
+            "from forms.fields import URLField\n\n\n"
+            f"def clean_{name}(value):\n"
+            f'    """Clean a {name} with a URLField: raise ValueError instead of returning an invalid {name}."""\n'
+            f"    if not URLField().clean(value):\n        raise ValueError('invalid {name}')\n"
+            f"    try:\n        return value.strip()\n    except ValueError:\n        raise ValueError('cannot clean {name}')\n"
+        )
+        for folder, name in (("utils", "ipv6"), ("utils", "dates"), ("forms", "widgets"), ("db", "base"), ("db", "lookups"))
+    },
+}
+
+
+def test_a_class_named_in_a_short_question_puts_its_file_near_the_top(owner, upload_dir):
+    run = index_zip(owner, make_zip(FORMS_PROJECT), name="forms")
+    assert run.status == IndexRun.Status.READY, run.error
+
+    files = [f.path for f in search_files(run.repository, "URLField throws ValueError instead of ValidationError on clean", limit=3)]
+
+    assert "forms/fields.py" in files
