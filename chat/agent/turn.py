@@ -102,6 +102,13 @@ def model_params(ctx: AgentContext[Any]) -> dict[str, Any]:
     return {} if ctx.settings.temperature is None else {"temperature": ctx.settings.temperature}
 
 
+def limited_to_the_answer_reserve(params: dict[str, Any], services: TurnServices) -> dict[str, Any]:
+    """``params`` of a call whose text the user reads, with the room the conversation manager left for the answer."""
+    if services.max_answer_tokens:
+        params["max_tokens"] = services.max_answer_tokens
+    return params
+
+
 def answer_params(ctx: AgentContext[Any], services: TurnServices, *, with_tools: bool) -> dict[str, Any]:
     """``model_params`` of a call that may answer the user.
 
@@ -110,10 +117,7 @@ def answer_params(ctx: AgentContext[Any], services: TurnServices, *, with_tools:
     JSON response type beside function declarations, so a call offering tools
     gets the format from the prompt alone (``structured_prompt_notes``).
     """
-    params = model_params(ctx)
-    if services.max_answer_tokens:
-        # The room the conversation manager left for the answer in the model's window.
-        params["max_tokens"] = services.max_answer_tokens
+    params = limited_to_the_answer_reserve(model_params(ctx), services)
     if services.structured_answers and not with_tools and services.provider.supports_json_schema:
         params.update(structured.model_params())
     return params

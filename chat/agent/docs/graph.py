@@ -67,7 +67,7 @@ from chat.agent.docs.progress import report_step
 from chat.agent.docs.reference import entrypoint_tables, reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
-from chat.agent.turn import TurnServices, stream_model
+from chat.agent.turn import TurnServices, limited_to_the_answer_reserve, stream_model
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.retry import LLMError
 from llm.types import ChatRequest, Message
@@ -578,7 +578,8 @@ async def docs_execution_summary(ctx: AgentContext[str], runtime: Runtime[TurnSe
     prompt = await load_prompt("docs_execution_summary")
     request = ChatRequest(
         messages=(await system_message(prompt), Message("user", f"Run record:\n{_run_record(run)}")),
-        model_params={"temperature": 0.2},
+        # Streamed to the user above the document: limited like every answer.
+        model_params=limited_to_the_answer_reserve({"temperature": 0.2}, runtime.services),
         prompt_name=prompt.name,
         prompt_version=prompt.version,
     )

@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 
 from chat.agent.prompting import load_prompt, system_message, unfenced
-from chat.agent.turn import TurnServices
+from chat.agent.turn import TurnServices, limited_to_the_answer_reserve
 from llm.graph import Runtime
 from llm.types import ChatRequest, Completion, Message
 
@@ -129,8 +129,6 @@ async def ask_json(
 
 async def ask_text(runtime: Runtime[TurnServices], prompt_name: str, content: str, *, temperature: float = 0.2) -> str:
     """Text the user reads (a section of a document): limited to the room left for an answer."""
-    params: dict[str, Any] = {"temperature": temperature}
-    if runtime.services.max_answer_tokens:
-        params["max_tokens"] = runtime.services.max_answer_tokens
+    params = limited_to_the_answer_reserve({"temperature": temperature}, runtime.services)
     completion = await complete(runtime, prompt_name, content, params=params)
     return completion.text

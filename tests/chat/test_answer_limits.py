@@ -1,0 +1,80 @@
+"""Every model call that writes to the user carries ``max_tokens`` from the conversation manager's
+answer reserve: the tool rounds of a project question and the calls writing a document, not only
+the general answer. The chat runs through the websocket on an indexed repository, against the fake
+model over HTTP."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+
+from chat.agent.config import AgentConfig
+from chat.models import ChatSession, Message
+from tests.chat.conftest import Reply, frames_until_done, indexed_shopapp, session_cookie, socket, stored_answer
+from tests.chat.docs_edits.test_docs_graph import DISCOUNTS_FIXED, OK, TAXES, ScriptedWriter, user_text
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def shop_chat(transactional_db, tmp_path_factory, django_db_blocker, client) -> Iterator[tuple[ChatSession, str]]:
+    """A chat on the indexed shopapp project, and its owner's session cookie."""
+    with indexed_shopapp("shop-owner", tmp_path_factory, django_db_blocker) as repository:
+        chat = ChatSession.objects.create(owner=repository.owner, title="The shop", repository=repository)
+        yield chat, session_cookie(client, repository.owner)
+
+
+def answer_reserve() -> int:
+    """The room the chat's conversation manager leaves for an answer (of the dialog's share of the window)."""
+    conversation = settings.LLM["CONVERSATION"]
+    window = int(settings.LLM["PROVIDERS"]["openai"]["CONTEXT_WINDOWS"]["main"] * AgentConfig.from_settings().history_share)
+    return min(int(window * conversation["ANSWER_RESERVE_RATIO"]), conversation["MAX_ANSWER_TOKENS"])
+
+
+def route(intent: str) -> Reply:
+    return Reply.text(json.dumps({"intent": intent, "reason": "scripted"}), usage=(0, 0))
+
+
+async def ask_and_wait(chat: ChatSession, cookie: str, text: str) -> Message:
+    communicator = socket(chat.pk, cookie)
+    await communicator.connect()
+    await communicator.send_json_to({"action": "send", "text": text})
+    await frames_until_done(communicator, timeout=30)
+    await communicator.disconnect()
+    latest = await Message.objects.filter(session=chat, role="assistant").alatest("id")
+    return await stored_answer(latest.pk, timeout=30)
+
+
+async def test_every_tool_round_of_a_project_question_is_limited_to_the_answer_reserve(fake_openai, shop_chat):
+    chat, cookie = shop_chat
+    fake_openai.script(
+        route("project_qa"),
+        Reply.tool_call("read_file", {"path": "src/shopapp/pricing.py", "start": 1, "end": 20}, text="Let me read pricing."),
+        Reply.tool_call("search_code", {"query": "apply_discount"}),
+        Reply.text("Discounts are applied in src/shopapp/pricing.py:14-19."),
+    )
+
+    answer = await ask_and_wait(chat, cookie, "How are discounts applied?")
+
+    assert answer.status == "complete" and answer.intent == "project_qa"
+    rounds = [request.json for request in fake_openai.chat_requests[1:]]
+    assert [bool(body.get("tools")) for body in rounds] == [True, True, True]
+    assert [body.get("max_tokens") for body in rounds] == [answer_reserve()] * 3
+
+
+async def test_the_calls_writing_a_document_are_limited_to_the_answer_reserve(fake_openai, shop_chat):
+    chat, cookie = shop_chat
+    fake_openai.script(route("docs"))
+    fake_openai.fallback = ScriptedWriter(sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]},
+                                          checks={"Taxes": [OK], "Discounts": [OK]})
+
+    answer = await ask_and_wait(chat, cookie, "Document the pricing module")
+
+    assert answer.status == "complete" and answer.intent == "docs" and TAXES in answer.content
+    # Each section as written ("Document: ...") and the summary streamed above the document ("Run record: ...").
+    writing = [request.json for request in fake_openai.chat_requests if user_text(request).startswith(("Document:", "Run record:"))]
+    assert len(writing) == 3
+    assert [body.get("max_tokens") for body in writing] == [answer_reserve()] * 3
