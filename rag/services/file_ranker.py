@@ -36,6 +36,7 @@ from rag.services.retrieval import (
     RankingParams,
     SearchResponse,
     group_statistics,
+    is_vendored,
     rank_files,
     search,
 )
@@ -60,7 +61,7 @@ FEATURES = (
     "defines_name",  # 1 / files defining the rarest query name the file defines (0: none)
     "names_defined",  # log(1 + query names the file defines)
     "named_in_query",  # the query names the file (its path, or its name without suffix)
-    "window",  # read as plain windows of lines (no parser knew its language)
+    "window",  # read as plain windows of lines (no parser knew its language), or vendored
     "test",
     "auxiliary",  # under examples/, docs/, benchmarks/ ...
     "length",  # log(1 + the file's indexed words)
@@ -162,7 +163,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
             rarest,
             math.log1p(count),
             float(path in named),
-            float(bool(statistics) and path in statistics.window_files),
+            float(bool(statistics) and path in statistics.window_files or is_vendored(path)),
             float(looks_like_test_path(path)),
             float(bool(AUXILIARY_FOLDERS.search(path))),
             math.log1p(length),

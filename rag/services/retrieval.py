@@ -58,7 +58,7 @@ class RankingParams:
         }
     )
     # Multiplier for items of files read as plain windows of lines (no parser knew their language:
-    # configuration, data, vendored scripts) when searching code.
+    # configuration, data, shell scripts) and of vendored files (``VENDORED``) when searching code.
     window_weight: float = 0.3
     # Multiplier for items under examples/, tutorials/, docs/, benchmarks/ ... when the query names none of them.
     example_penalty: float = 0.5
@@ -603,9 +603,27 @@ def _symbol(
 AUXILIARY_FOLDERS = re.compile(r"(?:^|/)(?:examples?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE)
 
 
+# Code the project carries but did not write (GitHub Linguist's "vendored" files): folders of
+# other projects' code, minified assets and versioned copies of libraries (``jquery-3.5.1.js``).
+# Now that their languages are parsed, they would otherwise rank as the project's own code.
+VENDORED = re.compile(
+    r"(?:^|/)(?:vendor(?:ed|s)?|third[_-]?party|node_modules|bower_components)/"
+    r"|\.min\.(?:js|css|mjs)$"
+    r"|(?:^|/)[^/]*?[-.]v?\d+\.\d+(?:\.\d+)*(?:[-.][a-z0-9]+)?(?:\.min)?\.(?:js|mjs|css)$",
+    re.IGNORECASE,
+)
+
+
+def is_vendored(path: str) -> bool:
+    return bool(VENDORED.search(path))
+
+
 def _path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams) -> float:
-    """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``)."""
-    prior = params.window_weight if window else 1.0
+    """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``).
+
+    Vendored files weigh as plain windows do: code, but not the project's.
+    """
+    prior = params.window_weight if window or is_vendored(path) else 1.0
     if params.example_penalty != 1.0 and AUXILIARY_FOLDERS.search(path) and not hints.about_examples:
         prior *= params.example_penalty
     return prior

@@ -208,3 +208,21 @@ def test_a_class_named_in_a_short_question_puts_its_file_near_the_top(owner, upl
     files = [f.path for f in search_files(run.repository, "URLField throws ValueError instead of ValidationError on clean", limit=3)]
 
     assert "forms/fields.py" in files
+
+
+def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, upload_dir):
+    words = "search index highlight results query terms"
+    project = {
+        "site/search.py": f'def highlight_results(query, results):\n    """Highlight the query terms in the search results."""\n    return results\n',
+        # A versioned copy of a library the project ships: long, and full of the question's words.
+        "site/static/searchlib-3.5.1.js": "".join(
+            f"function {name}(query, results) {{\n  // {words}\n  return results;\n}}\n"
+            for name in ("searchIndex", "highlightTerms", "queryResults", "indexTerms", "searchHighlight")
+        ),
+    }
+    run = index_zip(owner, make_zip(project), name="vendored")
+    assert run.status == IndexRun.Status.READY, run.error
+
+    files = [f.path for f in search_files(run.repository, "search results do not highlight the query terms", limit=2)]
+
+    assert files[0] == "site/search.py"
