@@ -40,7 +40,7 @@ from rag.services.retrieval import (
     rank_files,
     search,
 )
-from rag.terms import looks_like_test_path
+from rag.terms import STOP_WORDS, looks_like_test_path, split_identifier
 
 MODEL_PATH = Path(__file__).with_name("file_ranker.json")
 
@@ -61,6 +61,8 @@ FEATURES = (
     "defines_name",  # 1 / files defining the rarest query name the file defines (0: none)
     "names_defined",  # log(1 + query names the file defines)
     "named_in_query",  # the query names the file (its path, or its name without suffix)
+    "name_words",  # share of the words of the file's name (without suffix) that the query uses
+    "folder_words",  # share of the words of the file's folders that the query uses
     "window",  # read as plain windows of lines (no parser knew its language), or vendored
     "test",
     "auxiliary",  # under examples/, docs/, benchmarks/ ...
@@ -163,6 +165,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
             rarest,
             math.log1p(count),
             float(path in named),
+            *_path_word_shares(path, response.words),
             float(bool(statistics) and path in statistics.window_files or is_vendored(path)),
             float(looks_like_test_path(path)),
             float(bool(AUXILIARY_FOLDERS.search(path))),
@@ -248,6 +251,18 @@ def _named_in_query(response: SearchResponse, paths: Sequence[str]) -> set[str]:
         if stem and len(stem.group(0)) > 3 and stem.group(0).lower() in words:
             named.add(path)
     return named
+
+
+def _path_word_shares(path: str, words: frozenset[str]) -> tuple[float, float]:
+    """How much of the file's name, and of its folders, is words of the query (``dayjs/src/plugin/utc``, "utc plugin")."""
+    *folders, name = path.split("/")
+    stem = name.split(".", 1)[0]
+
+    def share(parts: Sequence[str]) -> float:
+        found = {word for part in parts for word in split_identifier(part) if len(word) > 1 and word not in STOP_WORDS}
+        return len(found & words) / len(found) if found else 0.0
+
+    return share([stem]), share(folders)
 
 
 def _statistics(response: SearchResponse):

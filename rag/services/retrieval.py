@@ -165,6 +165,8 @@ class SearchResponse:
     # What the query's text named (for the file ranking's features) and the index version searched.
     hints: QueryHints | None = None
     run_id: int | None = None
+    # The query's distinct words (identifiers split, stop words out), lower-case and unstemmed.
+    words: frozenset[str] = frozenset()
 
     def __iter__(self) -> Iterator[SearchResult]:
         return iter(self.items)
@@ -813,7 +815,8 @@ def search(
             if fallback is not None:
                 results, used, file_ranking = fallback
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
-    return SearchResponse(results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk)
+    words = frozenset(lexical_words(matched_text, limit=params.max_query_words))
+    return SearchResponse(results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk, words)
 
 
 def rank_files(

@@ -80,3 +80,23 @@ def test_the_command_prints_held_out_figures_and_writes_a_model_the_product_read
     model = FileRankerModel.from_json(json.loads(out.read_text()))
     assert model.trained_on.startswith("12 instances of 3 repositories")
     assert len(load_queries([rows])) == 12
+
+
+def test_a_files_name_and_folders_count_by_the_share_of_their_words_the_query_uses():
+    from rag.services import SearchResponse
+    from rag.services.file_ranker import candidate_features
+    from rag.terms import query_hints
+
+    query = "the utc plugin breaks parseZone"
+    response = SearchResponse(
+        [], "code", (), False, file_ranking=["src/plugin/utc/index.js", "src/parseZone.js", "src/index.js"],
+        hints=query_hints(query), words=frozenset({"utc", "plugin", "breaks", "parse", "zone"}),
+    )
+
+    rows = {c.path: dict(zip(FEATURES, c.features)) for c in candidate_features(response)}
+
+    assert rows["src/plugin/utc/index.js"]["folder_words"] == pytest.approx(2 / 3)
+    assert rows["src/plugin/utc/index.js"]["name_words"] == 0.0
+    assert rows["src/parseZone.js"]["name_words"] == 1.0
+    assert rows["src/parseZone.js"]["named_in_query"] == 1.0
+    assert rows["src/index.js"]["folder_words"] == 0.0
