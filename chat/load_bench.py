@@ -363,7 +363,7 @@ def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int
         CHAT_MAX_RUNNING_GENERATIONS=str(chats + 1),
         LOG_LEVEL="warning",
     )
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"]
+    command = [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"]
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     # A file, not a pipe: a pipe nobody reads during the run would stop the server once full.
     log = tempfile.TemporaryFile("w+")

@@ -63,13 +63,13 @@ def browser(transactional_db, allow_orm_beside_playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def site(transactional_db, fake_llm_server: FakeProviderServer) -> Iterator[str]:  # noqa: F811
-    """The product's web process (daphne) on a free port, using the test database and the fake model."""
+    """The product's web process (daphne, as serve runs it: agentsite.web_server) on a free port, using the test database and the fake model."""
     port = _free_port()
     env = product_process_env()
     env.update(fake_llm_server.env("openai"))
     env["CHAT_FLUSH_SECONDS"] = "0.2"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
+        [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
