@@ -116,7 +116,7 @@ class RankingParams:
     # How files are ranked from a search: "fusion" (``rank_files``: item scores and the whole-file rank,
     # weighted as above) or "learned" (``rag.services.file_ranker``: a model over each candidate file's
     # features re-orders the fused ranking's first ``learned_depth`` files).
-    file_ranker: str = "fusion"
+    file_ranker: str = "learned"
     learned_depth: int = 30
 
 

@@ -226,3 +226,21 @@ def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, u
     files = [f.path for f in search_files(run.repository, "search results do not highlight the query terms", limit=2)]
 
     assert files[0] == "site/search.py"
+
+
+def test_files_are_ranked_by_the_shipped_model_unless_told_to_fuse(owner, upload_dir):
+    from rag.services import ranked_files
+    from rag.services.file_ranker import FEATURES, load_model, rank_files_learned
+
+    run = index_zip(owner, make_zip(FORMS_PROJECT), name="forms")
+    response = search(run.repository, "URLField throws ValueError instead of ValidationError on clean", mode="code", limit=36)
+    model = load_model()
+
+    assert model.features == FEATURES and model.trained_on
+    learned = [f.path for f in ranked_files(response, limit=5)]
+    assert learned == [f.path for f in rank_files_learned(response, limit=5, model=model)]
+    fused = ranked_files(response, limit=5, params=RankingParams(file_ranker="fusion"))
+    assert [f.path for f in fused] == [f.path for f in rank_files(response.items, limit=5, file_ranking=response.file_ranking)]
+    # The model re-orders the fused ranking's first files; it finds none of its own.
+    depth = rank_files(response.items, limit=RankingParams().learned_depth, file_ranking=response.file_ranking)
+    assert set(learned) <= {f.path for f in depth}
