@@ -63,6 +63,7 @@ FEATURES = (
     "named_in_query",  # the query names the file (its path, or its name without suffix)
     "name_words",  # share of the words of the file's name (without suffix) that the query uses
     "folder_words",  # share of the words of the file's folders that the query uses
+    "near_top",  # share of the fused ranking's first three other files in the file's folder (fixes touch neighbours)
     "window",  # read as plain windows of lines (no parser knew its language), or vendored
     "test",
     "auxiliary",  # under examples/, docs/, benchmarks/ ...
@@ -143,6 +144,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
     definitions = _definitions(response)
     named = _named_in_query(response, [f.path for f in fused])
     statistics = _statistics(response)
+    top_folders = [f.path.rsplit("/", 1)[0] if "/" in f.path else "" for f in fused[:3]]
     candidates = []
     for rank, scored in enumerate(fused, start=1):
         path = scored.path
@@ -166,6 +168,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
             math.log1p(count),
             float(path in named),
             *_path_word_shares(path, response.words),
+            _near_top(path, rank, top_folders),
             float(bool(statistics) and path in statistics.window_files or is_vendored(path)),
             float(looks_like_test_path(path)),
             float(bool(AUXILIARY_FOLDERS.search(path))),
@@ -263,6 +266,12 @@ def _path_word_shares(path: str, words: frozenset[str]) -> tuple[float, float]:
         return len(found & words) / len(found) if found else 0.0
 
     return share([stem]), share(folders)
+
+
+def _near_top(path: str, rank: int, top_folders: Sequence[str]) -> float:
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    others = [top for position, top in enumerate(top_folders, start=1) if position != rank]
+    return sum(top == folder for top in others) / 3
 
 
 def _statistics(response: SearchResponse):
