@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from chat.models import ChatSession, Message
 from rag.models import Repository
@@ -16,6 +18,15 @@ def test_the_list_shows_only_the_users_own_chats(owner_client, owner, other_user
     ChatSession.objects.create(owner=other_user, title="Theirs")
     page = owner_client.get(reverse("chat-sessions")).content.decode()
     assert "Mine" in page and "Theirs" not in page
+
+
+def test_the_list_says_just_now_for_a_chat_active_this_minute(owner_client, owner):
+    ChatSession.objects.create(owner=owner, title="Fresh")
+    ChatSession.objects.create(owner=owner, title="Older", last_activity_at=timezone.now() - timedelta(hours=2))
+    page = owner_client.get(reverse("chat-sessions")).content.decode()
+    assert page.count("just now") == 1
+    assert "2\xa0hours ago" in page
+    assert "0\xa0minutes" not in page
 
 
 def test_a_new_chat_can_be_tied_to_an_own_repository(owner_client, owner):

@@ -81,6 +81,13 @@ def test_a_repository_page_shows_counts_per_layer(owner_client, shop):
     assert 'hx-trigger="every 1s"' not in page
 
 
+def test_a_repository_indexed_this_minute_says_just_now(owner_client, shop):
+    listing = owner_client.get(reverse("rag-repositories")).content.decode()
+    page = owner_client.get(reverse("rag-repository", args=[shop.pk])).content.decode()
+    assert "just now" in listing and "built just now" in page
+    assert "0\xa0minutes" not in listing + page
+
+
 @pytest.mark.parametrize("name", ["rag-repository", "rag-search", "rag-delete"])
 def test_another_user_gets_404_for_every_repository_url(client, shop, other_user, name):
     _login(client, other_user)
