@@ -62,7 +62,6 @@ def upload(request: HttpRequest) -> HttpResponse:
         except IntakeError as exc:
             error = exc.message
         else:
-            messages.success(request, f"Uploaded {archive.name}; indexing has started.")
             target = reverse("rag-repository", args=[run.repository_id])
             return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
     if error:
@@ -96,12 +95,12 @@ def repository_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def repository_reindex(request: HttpRequest, pk: int) -> HttpResponse:
     repository = get_repository_for_user(request.user, pk)
+    # A started run is announced by the runs section itself (it follows the run), not by a
+    # message that would stay on the page after the run ends.
     try:
         reindex(repository, created_by=request.user, trigger=IndexRun.Trigger.REINDEX)
     except IntakeError as exc:
         messages.error(request, exc.message)
-    else:
-        messages.success(request, "Reindexing has started.")
     return redirect("rag-repository", pk=repository.pk)
 
 

@@ -88,6 +88,45 @@ def test_a_repository_indexed_this_minute_says_just_now(owner_client, shop):
     assert "0\xa0minutes" not in listing + page
 
 
+def test_a_finished_index_says_what_it_holds_and_starts_a_chat_on_the_repository(owner_client, shop):
+    from chat.models import ChatSession
+
+    counts = shop.active_run.counts
+    page = owner_client.get(reverse("rag-repository", args=[shop.pk])).content.decode()
+    assert f"Indexed {counts['files']} files, {counts['symbols']} symbols." in page
+    assert "has started" not in page
+    within_form = r"(?:(?!</form>).)*"
+    form = re.search(
+        rf'<form method="post" action="([^"]+)">{within_form}name="repository" value="(\d+)"{within_form}Start a chat about shop',
+        page,
+        re.S,
+    )
+    assert form and form.group(1) == reverse("chat-create") and form.group(2) == str(shop.pk)
+
+    response = owner_client.post(form.group(1), {"repository": form.group(2)})
+    session = ChatSession.objects.get(owner=shop.owner)
+    assert response["Location"] == reverse("chat-session", args=[session.pk]) and session.repository == shop
+
+
+def test_the_started_banner_is_gone_once_the_run_has_finished(owner_client, owner, upload_dir):
+    from rag.services import run_index
+
+    response = owner_client.post(reverse("rag-upload"), {"archive": _zip_upload(make_zip(SMALL_PROJECT)), "name": ""})
+    page = owner_client.get(response["Location"]).content.decode()
+    assert "Indexing has started." in page and "Indexed " not in page
+
+    run = run_index(Repository.objects.get(owner=owner).runs.get().pk)
+    assert run.status == IndexRun.Status.READY, run.error
+    poll = owner_client.get(response["Location"], HTTP_HX_REQUEST="true", HTTP_HX_TARGET="runs").content.decode()
+    assert f"Indexed {run.counts['files']} files" in poll and "Start a chat about shop" in poll
+    assert "has started" not in poll and 'hx-trigger="every 1s"' not in poll
+
+
+def test_only_the_owner_is_offered_a_chat_on_the_repository(client, shop, staff_user):
+    page = _login(client, staff_user).get(reverse("rag-repository", args=[shop.pk])).content.decode()
+    assert "Indexed " in page and "Start a chat about" not in page
+
+
 @pytest.mark.parametrize("name", ["rag-repository", "rag-search", "rag-delete"])
 def test_another_user_gets_404_for_every_repository_url(client, shop, other_user, name):
     _login(client, other_user)
