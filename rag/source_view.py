@@ -29,6 +29,10 @@ class SourceView:
     first: int
     last: int
     total: int
+    # The lines marked as cited: the asked range, cut at the file's end.
+    cited: tuple[int, int] | None = None
+    # The asked range when it starts past the file's last line (nothing is cited then).
+    beyond_end: tuple[int, int] | None = None
 
     @property
     def truncated(self) -> bool:
@@ -52,9 +56,15 @@ def render_source(path: str, text: str, cited: tuple[int, int] | None) -> Source
     if lines and lines[-1] == "":
         lines.pop()
     total = len(lines)
+    beyond_end = None
+    if cited and cited[0] > total:
+        # Nothing to mark: the page says so and shows the file's end instead.
+        beyond_end, cited = cited, None
+    elif cited:
+        cited = (cited[0], min(cited[1], total))
     first, last = 1, total
     if total > MAX_RENDERED_LINES:
-        centre = cited[0] if cited else 1
+        centre = cited[0] if cited else (total if beyond_end else 1)
         first = max(1, centre - CONTEXT_LINES)
         # However long the cited range (``?lines=1-999999999``), at most MAX_RENDERED_LINES are rendered.
         last = min(total, (cited[1] if cited else centre) + CONTEXT_LINES, first + MAX_RENDERED_LINES - 1)
@@ -68,5 +78,7 @@ def render_source(path: str, text: str, cited: tuple[int, int] | None) -> Source
         markup = rendered[offset] if offset < len(rendered) else ""
         is_cited = bool(cited and cited[0] <= number <= cited[1])
         out.append(SourceLine(number=number, html=mark_safe(markup), cited=is_cited))
-    return SourceView(lines=out, language=lexer.name, first=first, last=last, total=total)
+    return SourceView(
+        lines=out, language=lexer.name, first=first, last=last, total=total, cited=cited, beyond_end=beyond_end
+    )
 

@@ -189,8 +189,5 @@ def source(request: HttpRequest, pk: int, path: str) -> HttpResponse:
         whole = read_source(repository, path, max_lines=10**9)
     except SourceNotFound:
         raise Http404("No such file in this repository's index") from None
-    cited = parse_line_range(request)
-    view = render_source(whole.path, whole.text, cited)
-    return render(
-        request, "rag/source.html", {"repository": repository, "source": whole, "view": view, "cited": cited}
-    )
+    view = render_source(whole.path, whole.text, parse_line_range(request))
+    return render(request, "rag/source.html", {"repository": repository, "source": whole, "view": view})

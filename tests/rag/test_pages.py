@@ -205,6 +205,22 @@ def test_the_source_view_renders_a_bounded_window_whatever_range_is_asked(owner,
         assert '<tr id="L1"' in shown and 'class="cited"' not in shown
 
 
+def test_a_range_past_the_end_of_the_file_is_said_to_be_so_and_the_end_is_shown(owner, upload_dir, client):
+    from tests.rag.conftest import index_zip
+
+    text = "".join(f"value_{number} = {number}\n" for number in range(1, 541))
+    run = index_zip(owner, make_zip({"short.py": text}), name="short")
+    url = reverse("rag-source", args=[run.repository_id, "short.py"])
+    page = _login(client, owner).get(url, {"lines": "5000-6000"}).content.decode()
+
+    assert "highlighted" not in page and 'class="cited"' not in page
+    assert "Lines 5000–6000 are past the end of the file (540 lines); its end is shown." in page
+    assert 'data-show="end"' in page and '<tr id="L540"' in page
+    overlapping = client.get(url, {"lines": "530-600"}).content.decode()
+    assert "lines 530–540 highlighted" in overlapping and "past the end" not in overlapping
+    assert re.findall(r'<tr id="L(\d+)" class="cited">', overlapping) == [str(n) for n in range(530, 541)]
+
+
 def test_the_source_view_escapes_file_content(owner, upload_dir, client):
     from tests.rag.conftest import index_zip
 

@@ -27,3 +27,17 @@ def test_a_short_file_is_rendered_whole():
     view = render_source("small.py", "a = 1\nb = 2\n", (2, 999_999_999))
 
     assert [line.number for line in view.lines] == [1, 2] and not view.truncated
+
+
+def test_a_range_past_the_end_cites_nothing_and_shows_the_end_of_a_long_file():
+    view = render_source("big.py", LONG_FILE, (30_000, 31_000))
+
+    assert view.cited is None and view.beyond_end == (30_000, 31_000)
+    assert (view.first, view.last) == (20_000 - CONTEXT_LINES, 20_000)
+    assert not any(line.cited for line in view.lines)
+
+
+def test_a_range_running_past_the_end_is_cut_at_the_last_line():
+    view = render_source("small.py", "a = 1\nb = 2\n", (2, 9))
+
+    assert view.cited == (2, 2) and view.beyond_end is None
