@@ -47,3 +47,21 @@ def test_logout_requires_post_and_ends_the_session(owner_client):
     response = owner_client.post(reverse("logout"))
     assert response.status_code == 302
     assert owner_client.get(reverse("chat-sessions")).status_code == 302
+
+
+def test_a_missing_page_is_shown_in_the_sites_layout(owner_client, owner):
+    response = owner_client.get("/no/such/page/")
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert "Page not found" in html and 'class="site-header"' in html
+    assert owner.username in html and 'href="/chats/"' in html  # the signed-in header, from the request
+
+
+def test_the_server_error_page_renders_in_the_sites_layout_without_a_request_context(rf):
+    from django.views.defaults import server_error
+
+    response = server_error(rf.get("/"))
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert "Something went wrong" in html and 'class="site-header"' in html and "css/site.css" in html
+    assert "Log out" not in html
