@@ -122,6 +122,29 @@ def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
     return scripts
 
 
+def cargo_crate_name(text: str) -> str | None:
+    """The name Rust code ``use``s a package's library by: ``[lib] name``, else ``[package] name``
+    with ``-`` read as ``_``; None for a workspace manifest without a package."""
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    for table in ("lib", "package"):
+        section = data.get(table)
+        if isinstance(section, dict) and isinstance(section.get("name"), str):
+            return section["name"].replace("-", "_")
+    return None
+
+
+def go_module_path(text: str) -> str | None:
+    """The module path a ``go.mod`` declares (``module example.com/shop``)."""
+    for line in text.splitlines():
+        words = line.split("//", 1)[0].split()
+        if len(words) == 2 and words[0] == "module":
+            return words[1].strip('"`')
+    return None
+
+
 def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
     """Cargo's ``[[bin]]`` targets, each aimed at the ``main`` of its file (by default ``src/main.rs``
     for the package's own name, else ``src/bin/<name>.rs``). Binaries Cargo finds by itself

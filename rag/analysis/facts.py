@@ -194,3 +194,6 @@ class FileFacts:
     # Entrypoints a file of a tree-sitter language declares by itself (a main function, a route
     # registration), already named within the file (rag/analysis/languages/*/entrypoints.scm).
     entrypoints: tuple[Entrypoint, ...] = ()
+    # The name a manifest gives what it builds, as other code imports it: a ``Cargo.toml``'s crate
+    # (``[lib] name``, else ``[package] name``, ``-`` read as ``_``), a ``go.mod``'s module path.
+    manifest_name: str | None = None

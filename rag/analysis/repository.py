@@ -19,6 +19,8 @@ from dataclasses import replace
 from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
 from rag.analysis.console_scripts import (
     cargo_bins,
+    cargo_crate_name,
+    go_module_path,
     package_json_scripts,
     pyproject_scripts,
     setup_cfg_scripts,
@@ -95,7 +97,9 @@ def extract_file(path: str, text: str) -> FileAnalysis:
     elif name == "package.json":
         analysis.facts = _with_scripts(FileFacts(), package_json_scripts(text, lines))
     elif name == "cargo.toml":
-        analysis.facts = _with_scripts(FileFacts(), cargo_bins(path, text, lines))
+        analysis.facts = _with_scripts(FileFacts(manifest_name=cargo_crate_name(text)), cargo_bins(path, text, lines))
+    elif name == "go.mod":
+        analysis.facts = FileFacts(manifest_name=go_module_path(text))
     return analysis
 
 

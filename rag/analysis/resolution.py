@@ -28,6 +28,7 @@ from rag.analysis.facts import (
     RouteRegistration,
     UrlPattern,
 )
+from rag.analysis.languages import spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.records import Edge, Entrypoint, FileAnalysis, RepositoryAnalysis, Symbol
 
@@ -320,8 +321,9 @@ _IMPORT_SUFFIXES = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts
 
 class ImportTargets:
     """Where the imports of the tree-sitter languages lead inside the repository, as the module
-    systems allow: a file by path (ES modules, C includes), a package folder by the end of its
-    import path (Go), a symbol by qualified name (Java, Kotlin, Rust ``use``)."""
+    systems allow: a file by path (ES modules, C includes), a package folder by its import path
+    (Go: below the go.mod whose module path starts it), a symbol by qualified name (Java, Kotlin),
+    a module file or an item of it by the crate's module tree (Rust ``use``)."""
 
     def __init__(self, analyses: Iterable[FileAnalysis]) -> None:
         # Keyed by language where names could meet across languages (com.shop.Cart in Java and Kotlin).
@@ -330,20 +332,40 @@ class ImportTargets:
         self.by_basename: dict[str, list[str]] = {}
         self.qnames: set[tuple[str, str]] = set()
         self.by_tail: dict[tuple[str, str], list[str]] = {}
+        self.systems: dict[str, str] = {}
+        # Manifests by folder: Cargo.toml crate names (None for a workspace without a package), go.mod module paths.
+        self.cargo: dict[str, str | None] = {}
+        self.go_modules: dict[str, str] = {}
         for analysis in analyses:
-            if analysis.language == "python" or not analysis.symbols:
+            name = posixpath.basename(analysis.path)
+            manifest = analysis.facts.manifest_name if analysis.facts is not None else None
+            if name == "Cargo.toml":
+                self.cargo[posixpath.dirname(analysis.path)] = manifest
+            elif name == "go.mod" and manifest:
+                self.go_modules[manifest] = posixpath.dirname(analysis.path)
+            if analysis.language == "python":
+                continue
+            spec = spec_named(analysis.language)
+            if spec is None or (not analysis.symbols and spec.unit == "package"):
                 continue
             language = analysis.language
-            unit = analysis.symbols[0].module
+            self.systems[language] = spec.module_system
+            unit = analysis.symbols[0].module if analysis.symbols else unit_name(analysis.path, spec)
             self.units[analysis.path] = unit
             self.folders.setdefault((language, posixpath.dirname(analysis.path)), unit)
-            self.by_basename.setdefault(posixpath.basename(analysis.path), []).append(analysis.path)
+            self.by_basename.setdefault(name, []).append(analysis.path)
             for symbol in analysis.symbols:
                 self.qnames.add((language, symbol.qname))
                 self.by_tail.setdefault((language, ".".join(symbol.qname.split(".")[-2:])), []).append(symbol.qname)
+        self.crates = {crate: folder for folder, crate in self.cargo.items() if crate}
 
     def target(self, raw: str, importer: FileAnalysis) -> str | None:
         language = importer.language
+        system = self.systems.get(language, "")
+        if system == "cargo":
+            return self._rust(raw, importer)
+        if system == "go" and self.go_modules:
+            return self._go(raw, language)
         dotted = raw.replace("::", ".").removeprefix("crate.").removeprefix("self.")
         if (language, dotted) in self.qnames:
             return dotted
@@ -356,8 +378,8 @@ class ImportTargets:
             ending = [path for path in self.by_basename.get(posixpath.basename(raw), ()) if path.endswith("/" + raw) or path == raw]
             return self.units[ending[0]] if len(ending) == 1 else None
         if "/" in raw:
-            # A Go import path ends with the package's folder in the repository (the module path comes first):
-            # the longest such ending wins.
+            # A Go import path without a go.mod in the tree ends with the package's folder in the
+            # repository (the module path comes first): the longest such ending wins.
             parts = raw.split("/")
             for start in range(len(parts)):
                 candidate = (language, "/".join(parts[start:]))
@@ -367,6 +389,100 @@ class ImportTargets:
         tail = ".".join(dotted.split(".")[-2:])
         matches = [qname for qname in self.by_tail.get((language, tail), ()) if qname.endswith("." + dotted) or qname == dotted]
         return matches[0] if len(matches) == 1 else None
+
+    # -- Go: module paths ---------------------------------------------------------
+
+    def _go(self, raw: str, language: str) -> str | None:
+        """The package folder of an import path under the module path of one of the tree's go.mod
+        files (the longest such module path); the standard library and other modules stay partial."""
+        owners = [module for module in self.go_modules if raw == module or raw.startswith(module + "/")]
+        if not owners:
+            return None
+        module = max(owners, key=len)
+        folder = posixpath.join(self.go_modules[module], raw[len(module) + 1 :]).strip("/") if raw != module else self.go_modules[module]
+        return self.folders.get((language, posixpath.normpath(folder) if folder else ""))
+
+    # -- Rust: crates and their module trees ----------------------------------------
+
+    def _crate_of(self, path: str) -> tuple[str, tuple[str, ...], list[str]] | None:
+        """(the folder module paths start from, the file's module path, the crate root files) of a
+        Rust file: below ``src/`` of the nearest Cargo.toml (``lib.rs``/``main.rs`` are the root;
+        every file directly in ``src/bin``, ``tests``, ``benches`` or ``examples`` is a root of its own),
+        or below the nearest ``src`` folder when no Cargo.toml holds the file."""
+        parts = path.split("/")
+        found = None
+        for index in range(len(parts) - 2, -1, -1):
+            if parts[index] in _RUST_ROOTS and "/".join(parts[:index]) in self.cargo:
+                found = index
+                break
+        if found is None:
+            found = next((index for index in range(len(parts) - 2, -1, -1) if parts[index] == "src"), None)
+            if found is None:
+                return None
+        own_roots = parts[found] != "src" or (found + 2 < len(parts) and parts[found + 1] == "bin")
+        if parts[found] == "src" and own_roots:
+            found += 1  # src/bin
+        root = "/".join(parts[: found + 1])
+        module = [*parts[found + 1 : -1], posixpath.splitext(parts[-1])[0]]
+        if own_roots and len(module) == 1:
+            return root, (), [path]
+        if module[-1] == "mod" or (len(module) == 1 and module[0] in ("lib", "main")):
+            module.pop()
+        # A module below a folder of root files (tests/common/mod.rs) has no root of its own to name.
+        return root, tuple(module), [] if own_roots else [f"{root}/lib.rs", f"{root}/main.rs"]
+
+    def _module_files(self, root: str, module: tuple[str, ...], roots: list[str]) -> list[str]:
+        if not module:
+            return [path for path in roots if path in self.units]
+        if len(module) == 1 and module[0] in ("lib", "main"):
+            return []  # src/lib.rs and src/main.rs are roots, no modules
+        base = posixpath.join(root, *module)
+        return [path for path in (base + ".rs", base + "/mod.rs") if path in self.units]
+
+    def _rust(self, raw: str, importer: FileAnalysis) -> str | None:
+        """A ``use`` path through the module tree: ``crate::``, ``self::``, ``super::``, a module in
+        scope, or a crate of the same repository by its name; then the item defined in the module
+        file it reaches, else that file (a re-export, a glob)."""
+        place = self._crate_of(importer.path)
+        segments = [segment for segment in raw.removeprefix("::").split("::") if segment]
+        if place is None or not segments or segments[0] in _RUST_LIBRARIES:
+            return None
+        root, module, roots = place
+        first = segments[0]
+        if first in ("crate", "$crate"):
+            module, segments = (), segments[1:]
+        elif first in ("self", "super"):
+            while segments and segments[0] in ("self", "super"):
+                if segments.pop(0) == "super":
+                    if not module:
+                        return None
+                    module = module[:-1]
+        elif self._module_files(root, (*module, first), roots) or ("rust", f"{self.units[importer.path]}.{first}") in self.qnames:
+            pass  # a module or an item in scope of the file's own module (Rust 2018 paths)
+        elif first in self.crates:
+            root, module, segments = posixpath.join(self.crates[first], "src"), (), segments[1:]
+            roots = [f"{root}/lib.rs"]
+        else:
+            return None
+        while segments and self._module_files(root, (*module, segments[0]), roots):
+            module, segments = (*module, segments[0]), segments[1:]
+        files = self._module_files(root, module, roots)
+        if not files:
+            return None
+        item = [segment for segment in segments if segment not in ("*", "self")]
+        for path in files:
+            unit = self.units[path]
+            for cut in range(len(item), 0, -1):
+                qname = ".".join([unit, *item[:cut]])
+                if ("rust", qname) in self.qnames:
+                    return qname
+        return self.units[files[0]]
+
+
+# Where a Rust crate's root files are, below the folder of its Cargo.toml.
+_RUST_ROOTS = ("src", "tests", "benches", "examples")
+# Crates of the toolchain: always libraries.
+_RUST_LIBRARIES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 
 
 def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTargets, analysis: FileAnalysis) -> list[Edge]:

@@ -29,12 +29,13 @@ from rag.analysis.facts import (
 from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
 
-ANALYSIS_VERSION = 6
+ANALYSIS_VERSION = 7
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
 entrypoints cover more frameworks and route prefixes, and more files are tests; 6: package.json
-bins and scripts and Cargo.toml ``[[bin]]`` targets are commands)."""
+bins and scripts and Cargo.toml ``[[bin]]`` targets are commands; 7: Cargo.toml and go.mod record the
+name they are imported by, and a Rust ``use`` of a group is one import per path)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
@@ -118,6 +119,7 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
         ),
         argparse_commands=tuple(ArgparseCommand(**item) for item in data["argparse_commands"]),
         console_scripts=tuple(ConsoleScript(**item) for item in data["console_scripts"]),
+        manifest_name=data["manifest_name"],
         management_command=data["management_command"],
         entry_candidates=frozenset(data["entry_candidates"]),
         entrypoints=tuple(Entrypoint(**{**item, "methods": tuple(item["methods"])}) for item in data.get("entrypoints", ())),

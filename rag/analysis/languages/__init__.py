@@ -84,6 +84,12 @@ class LanguageSpec:
     extends: tuple[str, ...] = ()
     # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route).
     file_routes: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # What joins an import's path when braces group several imports under one (Rust's ``::``:
+    # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``); empty when the language has no such groups.
+    import_separator: str = ""
+    # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
+    # trees), ``go`` (module paths of go.mod files); empty for the generic rules.
+    module_system: str = ""
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -105,6 +111,8 @@ class LanguageSpec:
             test_paths=tuple(table.get("test_paths", ())),
             extends=extends,
             file_routes=tuple(file_routes),
+            import_separator=table.get("import_separator", ""),
+            module_system=table.get("module_system", ""),
             folder=folder,
         )
 
@@ -139,6 +147,10 @@ def specs() -> dict[str, LanguageSpec]:
 
 def spec_for(path: str) -> LanguageSpec | None:
     return specs().get(posixpath.splitext(path)[1].lower())
+
+
+def spec_named(language: str) -> LanguageSpec | None:
+    return next((spec for spec in specs().values() if spec.name == language), None)
 
 
 @cache
@@ -245,6 +257,38 @@ def _doc(node: tree_sitter.Node) -> str:
     return "\n".join(cleaned)
 
 
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_ALIAS = re.compile(r"\s+as\s+\w+")
+
+
+def import_paths(written: str, separator: str) -> list[str]:
+    """Each path an import names, its braces' groups spread out and aliases dropped:
+    ``a::{self, b as c, d::{E, *}}`` is ``a``, ``a::b``, ``a::d::E`` and ``a::d::*``."""
+    text = re.sub(r"\s+", "", _ALIAS.sub("", _COMMENTS.sub("", written)))
+    return [path for path in _spread(text, separator) if path]
+
+
+def _spread(text: str, separator: str) -> list[str]:
+    opening = text.find("{")
+    if opening < 0 or not text.endswith("}"):
+        return [text]
+    prefix, inner = text[:opening], text[opening + 1 : -1]
+    members: list[str] = []
+    depth = start = 0
+    for index, character in enumerate(inner):
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        if character == "," and depth == 0:
+            members.append(inner[start:index])
+            start = index + 1
+    members.append(inner[start:])
+    paths = []
+    for member in filter(None, members):
+        for path in _spread(member, separator):
+            # ``a::{self}`` is ``a`` itself.
+            paths.append(prefix.removesuffix(separator) if path == "self" else prefix + path)
+    return paths
+
+
 def _signature(node: tree_sitter.Node) -> str:
     first = _text(node).split("\n", 1)[0]
     return first.split("{", 1)[0].strip()[:SIGNATURE_CHARS]
@@ -272,7 +316,9 @@ def extract_tree_sitter(
             continue
         if "import" in captures:
             node = captures["import"][0]
-            imports.append(Reference(kind="imports", scope=unit, raw=_text(node), line=node.start_point[0] + 1))  # type: ignore[arg-type]
+            written = _text(node)
+            for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
+                imports.append(Reference(kind="imports", scope=unit, raw=raw, line=node.start_point[0] + 1))  # type: ignore[arg-type]
             continue
         names = captures.get("name")
         if not names:

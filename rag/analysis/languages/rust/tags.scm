@@ -2,5 +2,6 @@
 (impl_item type: [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @container
 ; A trait implementation: the type inherits the trait.
 (impl_item trait: [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @reference.implementation
-(use_declaration argument: (scoped_identifier) @import)
-(use_declaration argument: (scoped_use_list path: (_) @import))
+; A use declaration, pub or not, with its groups (`use a::{b, c::D}`), globs and aliases: one import
+; per path, found through the crate's module tree.
+(use_declaration argument: (_) @import)

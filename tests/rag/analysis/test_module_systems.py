@@ -1,0 +1,119 @@
+"""Imports through the module systems of Rust (Cargo crates and their module trees) and Go (go.mod)."""
+
+from __future__ import annotations
+
+from rag.analysis.languages import import_paths
+from rag.analysis.repository import analyze_repository
+from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to_dict
+
+# A workspace of two crates: ``shop-core`` (a library with nested modules) and ``shop`` (a binary using it).
+WORKSPACE: dict[str, str] = {
+    "Cargo.toml": '[workspace]\nmembers = ["core", "app"]\n',
+    "core/Cargo.toml": '[package]\nname = "shop-core"\nversion = "0.1.0"\n',
+    "core/src/lib.rs": "pub mod cart;\npub mod pricing;\npub use crate::cart::Cart;\npub fn version() -> u32 { 1 }\n",
+    "core/src/cart.rs": "pub mod line;\nuse super::pricing::{self, Rule, tax::Vat};\npub struct Cart;\n",
+    "core/src/cart/line.rs": "use super::Cart;\nuse crate::pricing::tax;\nuse self::detail::Row;\nmod detail { pub struct Row; }\npub struct Line;\n",
+    "core/src/pricing/mod.rs": "pub mod tax;\npub struct Rule;\nuse tax::Vat as V;\n",
+    "core/src/pricing/tax.rs": "pub struct Vat;\npub fn rate() -> u32 { 20 }\n",
+    "app/Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n\n[dependencies]\nshop-core = { path = "../core" }\nserde = "1"\n',
+    "app/src/main.rs": (
+        "mod cli;\nuse shop_core::{Cart, cart::line::Line, pricing::tax::rate};\nuse shop_core::pricing::*;\n"
+        "use std::collections::HashMap;\nuse serde::Serialize;\nuse cli::Args;\nfn main() {}\n"
+    ),
+    "app/src/cli.rs": "use crate::main;\npub struct Args;\n",
+    "app/tests/smoke.rs": "use shop_core::version;\nmod common;\nuse common::setup;\n",
+    "app/tests/common/mod.rs": "pub fn setup() {}\n",
+}
+
+
+def _imports(files: dict[str, str]) -> dict[tuple[str, str], str | None]:
+    analysis = analyze_repository(files)
+    return {
+        (path, edge.raw): edge.dst
+        for path, file in analysis.files.items()
+        for edge in file.edges
+        if edge.kind == "imports"
+    }
+
+
+def test_a_group_is_one_import_per_path_without_aliases():
+    assert import_paths("a::{self, b as c, d::{E, *}}", "::") == ["a", "a::b", "a::d::E", "a::d::*"]
+    assert import_paths("std::{\n    // why\n    io::{self, Write},\n}", "::") == ["std::io", "std::io::Write"]
+
+
+def test_rust_uses_follow_the_crates_module_trees():
+    imports = _imports(WORKSPACE)
+
+    assert imports == {
+        # A re-export at the crate root: the item of the module it names.
+        ("core/src/lib.rs", "crate::cart::Cart"): "core.src.cart.Cart",
+        # super:: from a file module is its parent (the crate root); a group is one import per path.
+        ("core/src/cart.rs", "super::pricing"): "core.src.pricing.mod",
+        ("core/src/cart.rs", "super::pricing::Rule"): "core.src.pricing.mod.Rule",
+        ("core/src/cart.rs", "super::pricing::tax::Vat"): "core.src.pricing.tax.Vat",
+        # cart/line.rs is module cart::line: super:: is cart, self:: is itself (an inline module's item).
+        ("core/src/cart/line.rs", "super::Cart"): "core.src.cart.Cart",
+        ("core/src/cart/line.rs", "crate::pricing::tax"): "core.src.pricing.tax",
+        ("core/src/cart/line.rs", "self::detail::Row"): "core.src.cart.line.detail.Row",
+        # A module in scope of the file's own module (pricing/mod.rs declares tax).
+        ("core/src/pricing/mod.rs", "tax::Vat"): "core.src.pricing.tax.Vat",
+        # Another crate of the workspace by its package name, ``-`` read as ``_``; its root's
+        # re-export resolves to the root file, a glob to the module file.
+        ("app/src/main.rs", "shop_core::Cart"): "core.src.lib",
+        ("app/src/main.rs", "shop_core::cart::line::Line"): "core.src.cart.line.Line",
+        ("app/src/main.rs", "shop_core::pricing::tax::rate"): "core.src.pricing.tax.rate",
+        ("app/src/main.rs", "shop_core::pricing::*"): "core.src.pricing.mod",
+        ("app/src/main.rs", "cli::Args"): "app.src.cli.Args",
+        # The standard library and external crates stay partial.
+        ("app/src/main.rs", "std::collections::HashMap"): None,
+        ("app/src/main.rs", "serde::Serialize"): None,
+        ("app/src/cli.rs", "crate::main"): "app.src.main.main",
+        # An integration test is a crate of its own: its modules sit beside it.
+        ("app/tests/smoke.rs", "shop_core::version"): "core.src.lib.version",
+        ("app/tests/smoke.rs", "common::setup"): "app.tests.common.mod.setup",
+    }
+
+
+def test_a_name_only_the_tail_of_shares_stays_partial():
+    # A crate that is not in the tree does not resolve to a module of the same name inside it.
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": "pub mod regex;\n",
+        "src/regex.rs": "pub struct Regex;\n",
+        "src/search.rs": "use regex::Regex;\nuse crate::regex::Regex as Own;\n",
+    }
+
+    assert _imports(files) == {
+        ("src/search.rs", "regex::Regex"): None,
+        ("src/search.rs", "crate::regex::Regex"): "src.regex.Regex",
+    }
+
+
+GO_MODULES: dict[str, str] = {
+    "services/shop/go.mod": "module github.com/acme/shop\n\ngo 1.22\n\nrequire github.com/acme/kit v1.0.0\n",
+    "services/shop/internal/cart/cart.go": "package cart\n\nfunc Total() int { return 0 }\n",
+    "services/shop/cmd/server/main.go": (
+        'package main\n\nimport (\n\t"fmt"\n\tc "github.com/acme/shop/internal/cart"\n\t"github.com/acme/kit/cart"\n)\n\n'
+        "func main() { fmt.Println(c.Total(), cart.X) }\n"
+    ),
+    "cart/cart.go": "package cart\n\nvar X = 1\n",
+}
+
+
+def test_go_import_paths_resolve_below_the_go_mod_of_their_module():
+    imports = _imports(GO_MODULES)
+
+    assert imports == {
+        ("services/shop/cmd/server/main.go", "fmt"): None,
+        ("services/shop/cmd/server/main.go", "github.com/acme/shop/internal/cart"): "services.shop.internal.cart",
+        # Another module's package of the same folder name is no package of this tree.
+        ("services/shop/cmd/server/main.go", "github.com/acme/kit/cart"): None,
+    }
+
+
+def test_manifest_names_survive_a_stored_analysis():
+    analysis = analyze_repository(WORKSPACE | GO_MODULES).extracted
+    for path, name in (("core/Cargo.toml", "shop_core"), ("services/shop/go.mod", "github.com/acme/shop")):
+        stored = file_analysis_from_dict(file_analysis_to_dict(analysis[path]))
+        assert stored is not None and stored.facts is not None
+        assert stored.facts.manifest_name == name
