@@ -65,3 +65,15 @@ def test_the_server_error_page_renders_in_the_sites_layout_without_a_request_con
     assert response.status_code == 500
     assert "Something went wrong" in html and 'class="site-header"' in html and "css/site.css" in html
     assert "Log out" not in html
+
+
+def test_pages_link_the_sites_own_icon_and_favicon_ico_leads_to_it(client, db):
+    from django.contrib.staticfiles import finders
+
+    login_page = client.get(reverse("login")).content.decode()
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in login_page
+    icon = finders.find("favicon.svg")
+    assert icon and open(icon, encoding="utf-8").read().startswith("<svg ")
+
+    response = client.get("/favicon.ico")  # anonymous: no login redirect for the icon
+    assert response.status_code == 301 and response["Location"] == "/static/favicon.svg"
