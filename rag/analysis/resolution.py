@@ -16,6 +16,7 @@ resolution ``partial``.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -336,6 +337,8 @@ class ImportTargets:
         # Manifests by folder: Cargo.toml crate names (None for a workspace without a package), go.mod module paths.
         self.cargo: dict[str, str | None] = {}
         self.go_modules: dict[str, str] = {}
+        # Rust modules written inline (``mod tests { ... }``): a ``use`` inside one is relative to it.
+        self.inline_modules: set[str] = set()
         for analysis in analyses:
             name = posixpath.basename(analysis.path)
             manifest = analysis.facts.manifest_name if analysis.facts is not None else None
@@ -356,14 +359,16 @@ class ImportTargets:
             self.by_basename.setdefault(name, []).append(analysis.path)
             for symbol in analysis.symbols:
                 self.qnames.add((language, symbol.qname))
+                if spec.module_system == "cargo" and _RUST_MODULE.match(symbol.signature):
+                    self.inline_modules.add(symbol.qname)
                 self.by_tail.setdefault((language, ".".join(symbol.qname.split(".")[-2:])), []).append(symbol.qname)
         self.crates = {crate: folder for folder, crate in self.cargo.items() if crate}
 
-    def target(self, raw: str, importer: FileAnalysis) -> str | None:
+    def target(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
         language = importer.language
         system = self.systems.get(language, "")
         if system == "cargo":
-            return self._rust(raw, importer)
+            return self._rust(raw, importer, scope)
         if system == "go" and self.go_modules:
             return self._go(raw, language)
         dotted = raw.replace("::", ".").removeprefix("crate.").removeprefix("self.")
@@ -417,8 +422,17 @@ class ImportTargets:
                 break
         if found is None:
             found = next((index for index in range(len(parts) - 2, -1, -1) if parts[index] == "src"), None)
-            if found is None:
-                return None
+        if found is None:
+            # A crate whose Cargo.toml names its root file elsewhere (``[[bin]] path = "crates/core/main.rs"``):
+            # the nearest folder holding a lib.rs or main.rs.
+            for index in range(len(parts) - 1, 0, -1):
+                folder = "/".join(parts[:index])
+                if f"{folder}/lib.rs" in self.units or f"{folder}/main.rs" in self.units:
+                    module = [*parts[index:-1], posixpath.splitext(parts[-1])[0]]
+                    if module[-1] == "mod" or (len(module) == 1 and module[0] in ("lib", "main")):
+                        module.pop()
+                    return folder, tuple(module), [f"{folder}/lib.rs", f"{folder}/main.rs"]
+            return None
         own_roots = parts[found] != "src" or (found + 2 < len(parts) and parts[found + 1] == "bin")
         if parts[found] == "src" and own_roots:
             found += 1  # src/bin
@@ -439,7 +453,7 @@ class ImportTargets:
         base = posixpath.join(root, *module)
         return [path for path in (base + ".rs", base + "/mod.rs") if path in self.units]
 
-    def _rust(self, raw: str, importer: FileAnalysis) -> str | None:
+    def _rust(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
         """A ``use`` path through the module tree: ``crate::``, ``self::``, ``super::``, a module in
         scope, or a crate of the same repository by its name; then the item defined in the module
         file it reaches, else that file (a re-export, a glob)."""
@@ -448,37 +462,53 @@ class ImportTargets:
         if place is None or not segments or segments[0] in _RUST_LIBRARIES:
             return None
         root, module, roots = place
+        own = self.units[importer.path]
+        # The inline modules around the use (``mod tests { use super::*; }``), outermost first.
+        inline: list[str] = []
+        if scope.startswith(own + "."):
+            names = scope[len(own) + 1 :].split(".")
+            inline = [name for cut, name in enumerate(names, 1) if ".".join([own, *names[:cut]]) in self.inline_modules]
+            inline = names[: len(inline)] if inline == names[: len(inline)] else []
         first = segments[0]
         if first in ("crate", "$crate"):
-            module, segments = (), segments[1:]
+            module, inline, segments = (), [], segments[1:]
         elif first in ("self", "super"):
             while segments and segments[0] in ("self", "super"):
                 if segments.pop(0) == "super":
-                    if not module:
+                    if inline:
+                        inline.pop()
+                    elif module:
+                        module = module[:-1]
+                    else:
                         return None
-                    module = module[:-1]
-        elif self._module_files(root, (*module, first), roots) or ("rust", f"{self.units[importer.path]}.{first}") in self.qnames:
-            pass  # a module or an item in scope of the file's own module (Rust 2018 paths)
+        elif inline and ("rust", ".".join([own, *inline, first])) in self.qnames:
+            pass  # an item or module of the inline module itself
+        elif self._module_files(root, (*module, first), roots) or ("rust", f"{own}.{first}") in self.qnames:
+            inline = []  # a module or an item in scope of the file's own module (Rust 2018 paths)
         elif first in self.crates:
-            root, module, segments = posixpath.join(self.crates[first], "src"), (), segments[1:]
+            root, module, inline, segments = posixpath.join(self.crates[first], "src"), (), [], segments[1:]
             roots = [f"{root}/lib.rs"]
         else:
             return None
-        while segments and self._module_files(root, (*module, segments[0]), roots):
+        while not inline and segments and self._module_files(root, (*module, segments[0]), roots):
             module, segments = (*module, segments[0]), segments[1:]
         files = self._module_files(root, module, roots)
         if not files:
             return None
         item = [segment for segment in segments if segment not in ("*", "self")]
         for path in files:
-            unit = self.units[path]
+            unit = ".".join([self.units[path], *inline]) if path == importer.path else self.units[path]
             for cut in range(len(item), 0, -1):
                 qname = ".".join([unit, *item[:cut]])
                 if ("rust", qname) in self.qnames:
                     return qname
+        if inline and importer.path in files:
+            return ".".join([own, *inline])
         return self.units[files[0]]
 
 
+# A Rust module's signature (``mod tests``, ``pub(crate) mod imp``).
+_RUST_MODULE = re.compile(r"(pub(\([^)]*\))?\s+)?mod\s")
 # Where a Rust crate's root files are, below the folder of its Cargo.toml.
 _RUST_ROOTS = ("src", "tests", "benches", "examples")
 # Crates of the toolchain: always libraries.
@@ -500,7 +530,7 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
     edges: list[Edge] = []
     for reference in facts.references:
         if reference.kind == "imports":
-            target = imports.target(reference.raw, analysis)
+            target = imports.target(reference.raw, analysis, reference.scope)
             edges.append(_edge("imports", reference.scope, reference.raw, target, analysis, reference.line))
             continue
         candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]

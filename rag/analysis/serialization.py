@@ -29,13 +29,14 @@ from rag.analysis.facts import (
 from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
 
-ANALYSIS_VERSION = 7
+ANALYSIS_VERSION = 8
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
 entrypoints cover more frameworks and route prefixes, and more files are tests; 6: package.json
 bins and scripts and Cargo.toml ``[[bin]]`` targets are commands; 7: Cargo.toml and go.mod record the
-name they are imported by, and a Rust ``use`` of a group is one import per path)."""
+name they are imported by, and a Rust ``use`` of a group is one import per path;
+8: an import's scope is the definition around it, a Rust ``mod tests`` for instance)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -309,7 +309,7 @@ def extract_tree_sitter(
     # must not make a definition call itself.
     defined_at: set[tuple[int, int]] = set()
     calls: list[tuple[tree_sitter.Node, str, str]] = []
-    imports: list[Reference] = []
+    imports: list[tuple[tree_sitter.Node, str]] = []
     for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
         if "package" in captures and spec.unit == "package":
             unit = _text(captures["package"][0]).replace("::", ".")
@@ -318,7 +318,7 @@ def extract_tree_sitter(
             node = captures["import"][0]
             written = _text(node)
             for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
-                imports.append(Reference(kind="imports", scope=unit, raw=raw, line=node.start_point[0] + 1))  # type: ignore[arg-type]
+                imports.append((node, raw))
             continue
         names = captures.get("name")
         if not names:
@@ -378,8 +378,12 @@ def extract_tree_sitter(
             for node, name, kind in calls
             if name and (node.start_byte, node.end_byte) not in defined_at
         ]
-        # Imports name the file's unit as their scope, which the package capture may have set after them.
-        + [Reference(kind="imports", scope=unit, raw=ref.raw, line=ref.line) for ref in imports]  # type: ignore[arg-type]
+        # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
+        # unit, which the package capture may have set after them.
+        + [
+            Reference(kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1)  # type: ignore[arg-type]
+            for node, raw in imports
+        ]
     ))
     entrypoints = _entrypoints(path, spec, root, definitions, unit)
     top_level = tuple(definition.name for definition in roots)

@@ -74,6 +74,39 @@ def test_rust_uses_follow_the_crates_module_trees():
     }
 
 
+def test_a_use_inside_an_inline_module_is_relative_to_it():
+    files = {
+        "Cargo.toml": '[package]\nname = "globs"\n',
+        "src/lib.rs": "pub mod glob;\npub struct Set;\n",
+        "src/glob.rs": (
+            "pub struct Glob;\n\n#[cfg(test)]\nmod tests {\n    use super::{Glob, *};\n    use super::super::Set;\n"
+            "    mod fixtures { pub fn one() {} }\n    use self::fixtures::one;\n\n    fn check() { use super::Glob; }\n}\n"
+        ),
+    }
+
+    assert _imports(files) == {
+        ("src/glob.rs", "super::Glob"): "src.glob.Glob",
+        ("src/glob.rs", "super::*"): "src.glob",
+        ("src/glob.rs", "super::super::Set"): "src.lib.Set",
+        ("src/glob.rs", "self::fixtures::one"): "src.glob.tests.fixtures.one",
+    }
+
+
+def test_a_crate_whose_manifest_names_its_root_elsewhere_starts_at_that_root():
+    # ripgrep's binary: ``[[bin]] path = "crates/core/main.rs"``, no ``src`` folder.
+    files = {
+        "Cargo.toml": '[package]\nname = "rg"\n\n[[bin]]\nname = "rg"\npath = "crates/core/main.rs"\n',
+        "crates/core/main.rs": "mod flags;\nuse crate::flags::parse;\nfn main() {}\n",
+        "crates/core/flags/mod.rs": "mod config;\npub fn parse() {}\n",
+        "crates/core/flags/config.rs": "use super::parse;\n",
+    }
+
+    assert _imports(files) == {
+        ("crates/core/main.rs", "crate::flags::parse"): "crates.core.flags.mod.parse",
+        ("crates/core/flags/config.rs", "super::parse"): "crates.core.flags.mod.parse",
+    }
+
+
 def test_a_name_only_the_tail_of_shares_stays_partial():
     # A crate that is not in the tree does not resolve to a module of the same name inside it.
     files = {
