@@ -27,7 +27,7 @@ from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol
 from rag.services import delete_repository, run_index, search, start_index_run
-from rag.terms import lexical_words
+from rag.query_analysis import lexical_words
 
 BENCH_USER = "bench-index"
 

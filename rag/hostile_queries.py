@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.terms import lexical_words, query_hints, without_boilerplate
+from rag.query_analysis import lexical_words, query_hints, without_boilerplate
 
 
 @dataclass(frozen=True)

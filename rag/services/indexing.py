@@ -41,6 +41,7 @@ ITEM_ROW_VERSION = 1
 # Part of every row hash: a row carried from the previous version must hold exactly what a
 # full build would store, and the derived columns (terms, is_test) come from rag.terms and
 # the tsvector from the search expression, so a change to either makes no row carry over.
+# (Query analysis lives in rag.query_analysis: changing how queries are read re-derives nothing.)
 _ROW_HASH_SALT = hashlib.blake2b(
     f"{ITEM_ROW_VERSION}\x00{storage.SEARCH_EXPRESSION}\x00".encode() + Path(terms.__file__).read_bytes()
 ).digest()

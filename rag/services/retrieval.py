@@ -25,13 +25,8 @@ from django.db import connection
 
 from rag.embeddings import embedder_for_index
 from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS, IndexRun, Repository
-from rag.terms import (
-    QueryHints,
-    lexical_words,
-    looks_like_test_path,
-    query_hints,
-    without_boilerplate,
-)
+from rag.query_analysis import QueryHints, lexical_words, query_hints, without_boilerplate
+from rag.terms import looks_like_test_path
 
 Mode = Literal["code", "docs", "auto"]
 DEFAULT_LIMIT = 8

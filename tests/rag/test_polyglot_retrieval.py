@@ -81,7 +81,7 @@ def test_the_catalog_holds_each_languages_symbols_with_their_parents(polyglot):
 
 
 def test_qualified_names_in_each_languages_own_form_are_read_as_dotted_names():
-    from rag.terms import query_hints
+    from rag.query_analysis import query_hints
 
     hints = query_hints("fmt::format_to breaks, and crate::walk::WalkBuilder::new; see JsonParser#nextToken")
 

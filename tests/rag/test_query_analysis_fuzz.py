@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rag.hostile_queries import SHAPES, HostileShape, analysis_seconds
-from rag.terms import MAX_ANALYSED_CHARS, lexical_words, query_hints, without_boilerplate
+from rag.query_analysis import MAX_ANALYSED_CHARS, lexical_words, query_hints, without_boilerplate
 
 # A fixed seed and a fixed budget: the same examples on every run.
 FUZZ = settings(derandomize=True, max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,7 +6,7 @@ import pytest
 
 from rag.models import IndexRun
 from rag.services import RankingParams, SearchResult, rank_files, search, search_files
-from rag.terms import without_boilerplate
+from rag.query_analysis import without_boilerplate
 from tests.rag.conftest import index_zip, make_zip
 
 # The same three words everywhere but one rare word, plus code under examples/ and a plain-text

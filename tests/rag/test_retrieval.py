@@ -8,7 +8,8 @@ import pytest
 
 from rag.services import RankingParams, SearchError, SearchResult, rank_files, search, search_files
 from rag.services.retrieval import glob_to_regex
-from rag.terms import lexical_words, query_hints, split_identifier, split_terms
+from rag.query_analysis import lexical_words, query_hints
+from rag.terms import split_identifier, split_terms
 
 
 def test_results_carry_their_line_spans(shop):

@@ -85,7 +85,7 @@ def test_the_command_prints_held_out_figures_and_writes_a_model_the_product_read
 def test_a_files_name_and_folders_count_by_the_share_of_their_words_the_query_uses():
     from rag.services import SearchResponse
     from rag.services.file_ranker import candidate_features
-    from rag.terms import query_hints
+    from rag.query_analysis import query_hints
 
     query = "the utc plugin breaks parseZone"
     response = SearchResponse(
