@@ -440,6 +440,9 @@ class ImportTargets:
         module = [*parts[found + 1 : -1], posixpath.splitext(parts[-1])[0]]
         if own_roots and len(module) == 1:
             return root, (), [path]
+        if own_roots and f"{root}/{module[0]}/main.rs" in self.units:
+            # A root of its own in a folder (tests/filters/main.rs), with its modules beside it.
+            root, module, own_roots = f"{root}/{module[0]}", module[1:], False
         if module[-1] == "mod" or (len(module) == 1 and module[0] in ("lib", "main")):
             module.pop()
         # A module below a folder of root files (tests/common/mod.rs) has no root of its own to name.
@@ -457,11 +460,14 @@ class ImportTargets:
         """A ``use`` path through the module tree: ``crate::``, ``self::``, ``super::``, a module in
         scope, or a crate of the same repository by its name; then the item defined in the module
         file it reaches, else that file (a re-export, a glob)."""
-        place = self._crate_of(importer.path)
         segments = [segment for segment in raw.removeprefix("::").split("::") if segment]
-        if place is None or not segments or segments[0] in _RUST_LIBRARIES:
+        if not segments or segments[0] in _RUST_LIBRARIES:
             return None
-        root, module, roots = place
+        place = self._crate_of(importer.path)
+        if place is None and segments[0] not in self.crates:
+            return None
+        # A file in no crate's module tree (a fuzz target) can still use the repository's crates.
+        root, module, roots = place or ("", (), [])
         own = self.units[importer.path]
         # The inline modules around the use (``mod tests { use super::*; }``), outermost first.
         inline: list[str] = []
@@ -470,9 +476,10 @@ class ImportTargets:
             inline = [name for cut, name in enumerate(names, 1) if ".".join([own, *names[:cut]]) in self.inline_modules]
             inline = names[: len(inline)] if inline == names[: len(inline)] else []
         first = segments[0]
-        if first in ("crate", "$crate"):
+        local = place is not None
+        if local and first in ("crate", "$crate"):
             module, inline, segments = (), [], segments[1:]
-        elif first in ("self", "super"):
+        elif local and first in ("self", "super"):
             while segments and segments[0] in ("self", "super"):
                 if segments.pop(0) == "super":
                     if inline:
@@ -481,9 +488,9 @@ class ImportTargets:
                         module = module[:-1]
                     else:
                         return None
-        elif inline and ("rust", ".".join([own, *inline, first])) in self.qnames:
+        elif local and inline and ("rust", ".".join([own, *inline, first])) in self.qnames:
             pass  # an item or module of the inline module itself
-        elif self._module_files(root, (*module, first), roots) or ("rust", f"{own}.{first}") in self.qnames:
+        elif local and (self._module_files(root, (*module, first), roots) or ("rust", f"{own}.{first}") in self.qnames):
             inline = []  # a module or an item in scope of the file's own module (Rust 2018 paths)
         elif first in self.crates:
             root, module, inline, segments = posixpath.join(self.crates[first], "src"), (), [], segments[1:]

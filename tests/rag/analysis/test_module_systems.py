@@ -74,6 +74,23 @@ def test_rust_uses_follow_the_crates_module_trees():
     }
 
 
+def test_a_test_crate_in_a_folder_and_a_file_outside_any_crate_tree():
+    files = WORKSPACE | {
+        "app/tests/filters/main.rs": "mod boxed;\nfn helper() {}\n",
+        "app/tests/filters/boxed.rs": "use super::*;\nuse super::helper;\n",
+        "fuzz/fuzz_targets/cart.rs": "use shop_core::cart::Cart;\nuse crate::x::Y;\n",
+    }
+    imports = _imports(files)
+
+    assert {key: dst for key, dst in imports.items() if key[0].startswith(("app/tests/filters/", "fuzz/"))} == {
+        # tests/filters/main.rs is the root of a test crate whose modules sit beside it.
+        ("app/tests/filters/boxed.rs", "super::*"): "app.tests.filters.main",
+        ("app/tests/filters/boxed.rs", "super::helper"): "app.tests.filters.main.helper",
+        ("fuzz/fuzz_targets/cart.rs", "shop_core::cart::Cart"): "core.src.cart.Cart",
+        ("fuzz/fuzz_targets/cart.rs", "crate::x::Y"): None,
+    }
+
+
 def test_a_use_inside_an_inline_module_is_relative_to_it():
     files = {
         "Cargo.toml": '[package]\nname = "globs"\n',
