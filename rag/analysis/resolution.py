@@ -327,6 +327,7 @@ class ImportTargets:
     a module file or an item of it by the crate's module tree (Rust ``use``)."""
 
     def __init__(self, analyses: Iterable[FileAnalysis]) -> None:
+        analyses = list(analyses)
         # Keyed by language where names could meet across languages (com.shop.Cart in Java and Kotlin).
         self.units: dict[str, str] = {}
         self.folders: dict[tuple[str, str], str] = {}
@@ -363,12 +364,21 @@ class ImportTargets:
                     self.inline_modules.add(symbol.qname)
                 self.by_tail.setdefault((language, ".".join(symbol.qname.split(".")[-2:])), []).append(symbol.qname)
         self.crates = {crate: folder for folder, crate in self.cargo.items() if crate}
+        # The paths each Rust file's top-level uses bring in, by the name they end with.
+        self.rust_uses: dict[str, dict[str, list[str]]] = {}
+        for analysis in analyses:
+            if self.systems.get(analysis.language) == "cargo" and analysis.facts is not None:
+                for reference in analysis.facts.references:
+                    if reference.kind == "imports" and reference.scope == self.units.get(analysis.path):
+                        name = reference.raw.rsplit("::", 1)[-1]
+                        if name not in ("*", "self", "crate", "super"):
+                            self.rust_uses.setdefault(analysis.path, {}).setdefault(name, []).append(reference.raw)
 
     def target(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
         language = importer.language
         system = self.systems.get(language, "")
         if system == "cargo":
-            return self._rust(raw, importer, scope)
+            return self._rust(raw, importer.path, scope)
         if system == "go" and self.go_modules:
             return self._go(raw, language)
         dotted = raw.replace("::", ".").removeprefix("crate.").removeprefix("self.")
@@ -456,19 +466,20 @@ class ImportTargets:
         base = posixpath.join(root, *module)
         return [path for path in (base + ".rs", base + "/mod.rs") if path in self.units]
 
-    def _rust(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
+    def _rust(self, raw: str, importer: str, scope: str = "", depth: int = 0) -> str | None:
         """A ``use`` path through the module tree: ``crate::``, ``self::``, ``super::``, a module in
         scope, or a crate of the same repository by its name; then the item defined in the module
-        file it reaches, else that file (a re-export, a glob)."""
+        file it reaches, or what that file's own ``use`` of the name leads to (a re-export), else that
+        file (a glob, a name of a library)."""
         segments = [segment for segment in raw.removeprefix("::").split("::") if segment]
         if not segments or segments[0] in _RUST_LIBRARIES:
             return None
-        place = self._crate_of(importer.path)
+        place = self._crate_of(importer)
         if place is None and segments[0] not in self.crates:
             return None
         # A file in no crate's module tree (a fuzz target) can still use the repository's crates.
         root, module, roots = place or ("", (), [])
-        own = self.units[importer.path]
+        own = self.units[importer]
         # The inline modules around the use (``mod tests { use super::*; }``), outermost first.
         inline: list[str] = []
         if scope.startswith(own + "."):
@@ -504,13 +515,19 @@ class ImportTargets:
             return None
         item = [segment for segment in segments if segment not in ("*", "self")]
         for path in files:
-            unit = ".".join([self.units[path], *inline]) if path == importer.path else self.units[path]
+            unit = ".".join([self.units[path], *inline]) if path == importer else self.units[path]
             for cut in range(len(item), 0, -1):
                 qname = ".".join([unit, *item[:cut]])
                 if ("rust", qname) in self.qnames:
                     return qname
-        if inline and importer.path in files:
+        if inline and importer in files:
             return ".".join([own, *inline])
+        if item and depth < MAX_DEPTH:
+            for path in files:
+                for written in self.rust_uses.get(path, {}).get(item[0], ()):
+                    found = self._rust("::".join([written, *item[1:]]), path, depth=depth + 1)
+                    if found is not None:
+                        return found
         return self.units[files[0]]
 
 

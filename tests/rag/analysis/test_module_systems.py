@@ -10,14 +10,16 @@ from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to
 WORKSPACE: dict[str, str] = {
     "Cargo.toml": '[workspace]\nmembers = ["core", "app"]\n',
     "core/Cargo.toml": '[package]\nname = "shop-core"\nversion = "0.1.0"\n',
-    "core/src/lib.rs": "pub mod cart;\npub mod pricing;\npub use crate::cart::Cart;\npub fn version() -> u32 { 1 }\n",
+    "core/src/lib.rs": (
+        "pub mod cart;\npub mod pricing;\npub use crate::cart::Cart;\npub use std::fmt::Debug;\npub fn version() -> u32 { 1 }\n"
+    ),
     "core/src/cart.rs": "pub mod line;\nuse super::pricing::{self, Rule, tax::Vat};\npub struct Cart;\n",
     "core/src/cart/line.rs": "use super::Cart;\nuse crate::pricing::tax;\nuse self::detail::Row;\nmod detail { pub struct Row; }\npub struct Line;\n",
     "core/src/pricing/mod.rs": "pub mod tax;\npub struct Rule;\nuse tax::Vat as V;\n",
     "core/src/pricing/tax.rs": "pub struct Vat;\npub fn rate() -> u32 { 20 }\n",
     "app/Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n\n[dependencies]\nshop-core = { path = "../core" }\nserde = "1"\n',
     "app/src/main.rs": (
-        "mod cli;\nuse shop_core::{Cart, cart::line::Line, pricing::tax::rate};\nuse shop_core::pricing::*;\n"
+        "mod cli;\nuse shop_core::{Cart, Debug, cart::line::Line, pricing::tax::rate};\nuse shop_core::pricing::*;\n"
         "use std::collections::HashMap;\nuse serde::Serialize;\nuse cli::Args;\nfn main() {}\n"
     ),
     "app/src/cli.rs": "use crate::main;\npub struct Args;\n",
@@ -47,6 +49,7 @@ def test_rust_uses_follow_the_crates_module_trees():
     assert imports == {
         # A re-export at the crate root: the item of the module it names.
         ("core/src/lib.rs", "crate::cart::Cart"): "core.src.cart.Cart",
+        ("core/src/lib.rs", "std::fmt::Debug"): None,
         # super:: from a file module is its parent (the crate root); a group is one import per path.
         ("core/src/cart.rs", "super::pricing"): "core.src.pricing.mod",
         ("core/src/cart.rs", "super::pricing::Rule"): "core.src.pricing.mod.Rule",
@@ -58,11 +61,13 @@ def test_rust_uses_follow_the_crates_module_trees():
         # A module in scope of the file's own module (pricing/mod.rs declares tax).
         ("core/src/pricing/mod.rs", "tax::Vat"): "core.src.pricing.tax.Vat",
         # Another crate of the workspace by its package name, ``-`` read as ``_``; its root's
-        # re-export resolves to the root file, a glob to the module file.
-        ("app/src/main.rs", "shop_core::Cart"): "core.src.lib",
+        # re-export leads on to the item it names, a glob to the module file.
+        ("app/src/main.rs", "shop_core::Cart"): "core.src.cart.Cart",
         ("app/src/main.rs", "shop_core::cart::line::Line"): "core.src.cart.line.Line",
         ("app/src/main.rs", "shop_core::pricing::tax::rate"): "core.src.pricing.tax.rate",
         ("app/src/main.rs", "shop_core::pricing::*"): "core.src.pricing.mod",
+        # A re-export of a library's name: the root file that re-exports it.
+        ("app/src/main.rs", "shop_core::Debug"): "core.src.lib",
         ("app/src/main.rs", "cli::Args"): "app.src.cli.Args",
         # The standard library and external crates stay partial.
         ("app/src/main.rs", "std::collections::HashMap"): None,
