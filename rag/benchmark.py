@@ -9,6 +9,7 @@ files changed, against the full build of the same command.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
@@ -26,7 +27,7 @@ from django.db import connection
 from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol
-from rag.services import delete_repository, run_index, search, start_index_run
+from rag.services import RankingParams, delete_repository, ranked_files, run_index, search, start_index_run
 from rag.query_analysis import lexical_words
 
 BENCH_USER = "bench-index"
@@ -233,6 +234,34 @@ def bench_queries(run: IndexRun, count: int, seed: int = 7) -> list[str]:
         else:
             queries.append(f"what does {path} do")
     return queries
+
+
+def issue_texts(dataset: Path, count: int, repo: str = "") -> list[str]:
+    """The first ``count`` issue texts (``query``) of a JSON-lines dataset, of repositories whose name holds ``repo``."""
+    texts: list[str] = []
+    with open(dataset, encoding="utf-8") as lines:
+        for line in lines:
+            if len(texts) == count:
+                break
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if repo.lower() in str(record.get("repo", "")).lower() and record.get("query"):
+                texts.append(record["query"])
+    return texts
+
+
+def issue_latencies(repository: Repository, texts: list[str]) -> list[Latency]:
+    """An issue text as the agent's search tool runs it: code layers at its item depth, then its files ranked."""
+
+    def agent_search(text: str, params: RankingParams) -> Callable[[], object]:
+        return lambda: ranked_files(search(repository, text, mode="code", limit=36, params=params), limit=20, params=params)
+
+    learned, fused = RankingParams(file_ranker="learned"), RankingParams(file_ranker="fusion")
+    return [
+        time_calls("issue text: search + learned files", [agent_search(t, learned) for t in texts]),
+        time_calls("issue text: search + fused files", [agent_search(t, fused) for t in texts]),
+    ]
 
 
 def time_calls(name: str, calls: list[Callable[[], object]]) -> Latency:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from rag.models import Repository
 from tests.fixtures.projects import SHOPAPP
@@ -21,3 +23,25 @@ def test_bench_index_prints_indexing_and_latency_figures(db, upload_dir, capsys)
         assert re.search(re.escape(name) + r"\s+[\d.]+ ms /\s+[\d.]+ ms", out), name
     assert "retrieval over 20 queries" in out
     assert not Repository.objects.filter(name="bench-django").exists()  # removed without --keep
+
+
+def test_bench_index_times_issue_texts_as_the_agent_searches_them(db, upload_dir, tmp_path, capsys):
+    dataset = tmp_path / "issues.jsonl"
+    dataset.write_text(
+        '{"repo": "shop/app", "query": "Checkout fails when the cart is empty\\nTraceback ..."}\n'
+        '{"repo": "other/lib", "query": "not this one"}\n'
+        '{"repo": "shop/app", "query": "Discounts are applied twice to orders"}\n'
+    )
+    call_command("bench_index", "--path", str(SHOPAPP), "--queries", "5", "--issue-texts", str(dataset), "--issue-repo", "shop")
+    out = capsys.readouterr().out
+
+    assert "the issue-text lines: 2 issue texts" in out
+    for name in ("issue text: search + learned files", "issue text: search + fused files"):
+        assert re.search(re.escape(name) + r"\s+[\d.]+ ms /\s+[\d.]+ ms", out), name
+
+
+def test_bench_index_refuses_a_dataset_without_matching_issue_texts(db, tmp_path):
+    dataset = tmp_path / "issues.jsonl"
+    dataset.write_text('{"repo": "other/lib", "query": "x"}\n')
+    with pytest.raises(CommandError, match="no issue text"):
+        call_command("bench_index", "--path", str(SHOPAPP), "--issue-texts", str(dataset), "--issue-repo", "shop")

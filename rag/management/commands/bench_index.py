@@ -1,4 +1,4 @@
-"""python manage.py bench_index [--path DIR] [--queries 200] [--keep] [--reindex] [--incremental [--runs 3] [--changed 3]]"""
+"""python manage.py bench_index [--path DIR] [--queries 200] [--issue-texts DATASET.jsonl [--issue-repo NAME]] [--keep] [--reindex] [--incremental [--runs 3] [--changed 3]]"""
 
 from __future__ import annotations
 
@@ -21,6 +21,12 @@ class Command(BaseCommand):
         parser.add_argument("--path", default=None, help="directory to index (default: the installed django package)")
         parser.add_argument("--name", default="bench-django")
         parser.add_argument("--queries", type=int, default=200)
+        parser.add_argument(
+            "--issue-texts", default=None,
+            help="also time issue-length queries: the first --queries issue texts (query) of this JSON-lines dataset, "
+            "searched as the agent's search tool does (files ranked from its item depth)",
+        )
+        parser.add_argument("--issue-repo", default="", help="only issue texts of repositories whose name holds this")
         parser.add_argument("--keep", action="store_true", help="keep the benchmark repository afterwards")
         parser.add_argument("--reindex", action="store_true", help="also time a reindex of the unchanged tree")
         parser.add_argument(
@@ -32,9 +38,17 @@ class Command(BaseCommand):
 
     def handle(
         self, *args, path: str | None, name: str, queries: int, keep: bool, reindex: bool, incremental: bool,
-        runs: int, changed: int, **options,
+        runs: int, changed: int, issue_texts: str | None, issue_repo: str, **options,
     ) -> None:
         prepare_database(self.stdout)
+        texts: list[str] = []
+        if issue_texts:
+            try:
+                texts = benchmark.issue_texts(Path(issue_texts), queries, issue_repo)
+            except (OSError, ValueError) as exc:
+                raise CommandError(f"cannot read issue texts from {issue_texts}: {exc}") from exc
+            if not texts:
+                raise CommandError(f"no issue text in {issue_texts}" + (f" of a repository named like {issue_repo!r}" if issue_repo else ""))
         tree = Path(path) if path else benchmark.django_tree()
         if not tree.is_dir():
             raise CommandError(f"{tree} is not a directory")
@@ -97,6 +111,9 @@ class Command(BaseCommand):
         latencies = benchmark.retrieval_latencies(run.repository, query_texts)
         out(f"retrieval over {len(query_texts)} queries (p50 / p95):")
         floor = next((l for l in latencies if l.name.startswith("raw HNSW")), None)
+        if texts:
+            latencies += benchmark.issue_latencies(run.repository, texts)
+            out(f"  (the issue-text lines: {len(texts)} issue texts, median {statistics.median(len(t) for t in texts):.0f} characters)")
         for latency in latencies:
             ratio = f"  ({latency.p95_ms / floor.p95_ms:.1f}x the HNSW floor at p95)" if floor and latency is not floor else ""
             out(f"  {latency.name:<36} {latency.p50_ms:7.2f} ms / {latency.p95_ms:7.2f} ms{ratio}")
