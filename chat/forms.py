@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from chat import services
 from chat.models import TITLE_MAX_LENGTH, ChatSession
 from rag.models import Repository
 
@@ -20,6 +21,7 @@ class NewSessionForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Only the user's own repositories can be chosen.
         self.fields["repository"].queryset = Repository.objects.filter(owner=user).order_by("name")
+        self.fields["repository"].initial = services.default_repository(user)
 
 
 class RenameSessionForm(forms.ModelForm):

@@ -21,6 +21,7 @@ from chat.conversations import CONVERSATIONS, conversation_key
 from chat.models import DEFAULT_TITLE, TITLE_MAX_LENGTH, ChatSession, Message
 from llm import audit
 from llm.conversation.store import forget_summaries
+from rag.models import IndexRun, Repository
 
 
 def sessions_for_user(user) -> QuerySet[ChatSession]:
@@ -45,6 +46,12 @@ def get_session_for_user(user, pk: int) -> ChatSession:
 
 def clean_title(title: str) -> str:
     return " ".join(title.split())[:TITLE_MAX_LENGTH] or DEFAULT_TITLE
+
+
+def default_repository(user) -> Repository | None:
+    """The user's indexed repository when there is exactly one: new chats are about it unless told otherwise."""
+    indexed = list(Repository.objects.filter(owner=user, active_run__status=IndexRun.Status.READY)[:2])
+    return indexed[0] if len(indexed) == 1 else None
 
 
 def create_session(user, *, title: str = "", repository=None) -> ChatSession:

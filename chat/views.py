@@ -24,9 +24,11 @@ def session_create(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         sessions = services.sessions_for_user(request.user).select_related("repository")
         return render(request, "chat/session_list.html", {"sessions": sessions, "form": form}, status=400)
-    session = services.create_session(
-        request.user, title=form.cleaned_data["title"], repository=form.cleaned_data["repository"]
-    )
+    repository = form.cleaned_data["repository"]
+    if "repository" not in request.POST:
+        # No choice made (an empty choice is the general chat): the user's one indexed repository.
+        repository = services.default_repository(request.user)
+    session = services.create_session(request.user, title=form.cleaned_data["title"], repository=repository)
     return redirect("chat-session", pk=session.pk)
 
 

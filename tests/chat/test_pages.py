@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from rag.models import Repository
+from rag.models import IndexRun, Repository
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,39 @@ def test_a_new_chat_can_be_tied_to_an_own_repository(owner_client, owner):
     session = ChatSession.objects.get(owner=owner)
     assert response.status_code == 302 and response["Location"] == reverse("chat-session", args=[session.pk])
     assert session.repository == repo and session.title == "About the shop"
+
+
+def _indexed(owner, name: str) -> Repository:
+    repository = Repository.objects.create(owner=owner, name=name)
+    repository.active_run = IndexRun.objects.create(repository=repository, status=IndexRun.Status.READY)
+    repository.save(update_fields=["active_run"])
+    return repository
+
+
+def test_a_new_chat_defaults_to_the_users_one_indexed_repository(owner_client, owner, other_user):
+    repository = _indexed(owner, "shop")
+    Repository.objects.create(owner=owner, name="not-indexed-yet")
+    _indexed(other_user, "theirs")
+    page = owner_client.get(reverse("chat-sessions")).content.decode()
+    assert f'<option value="{repository.pk}" selected>shop</option>' in page
+    response = owner_client.post(reverse("chat-create"), {"title": ""})
+    session = ChatSession.objects.get(owner=owner)
+    assert response["Location"] == reverse("chat-session", args=[session.pk])
+    assert session.repository == repository
+
+
+def test_a_new_chat_has_no_default_among_several_indexed_repositories(owner_client, owner):
+    _indexed(owner, "shop")
+    _indexed(owner, "blog")
+    assert '<option value="" selected>' in owner_client.get(reverse("chat-sessions")).content.decode()
+    owner_client.post(reverse("chat-create"), {"title": ""})
+    assert ChatSession.objects.get(owner=owner).repository is None
+
+
+def test_a_new_chat_stays_general_when_the_user_chooses_no_repository(owner_client, owner):
+    _indexed(owner, "shop")
+    owner_client.post(reverse("chat-create"), {"title": "", "repository": ""})
+    assert ChatSession.objects.get(owner=owner).repository is None
 
 
 def test_a_new_chat_cannot_use_another_users_repository(owner_client, owner, other_user):
