@@ -55,6 +55,15 @@ def default_repository(user) -> Repository | None:
 
 
 def create_session(user, *, title: str = "", repository=None) -> ChatSession:
+    """A new chat, or the user's chat on the same repository that has no messages yet (renamed when
+    ``title`` is given): pressing "Start chat" again opens that one instead of piling up empty chats."""
+    empty = (
+        ChatSession.objects.filter(owner=user, repository=repository, messages__isnull=True)
+        .order_by("-last_activity_at", "-id")
+        .first()
+    )
+    if empty is not None:
+        return rename_session(empty, title) if title.strip() else empty
     session = ChatSession(owner=user, title=clean_title(title))
     if repository is not None:
         session.repository = repository

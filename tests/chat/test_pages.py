@@ -70,6 +70,20 @@ def test_a_new_chat_stays_general_when_the_user_chooses_no_repository(owner_clie
     assert ChatSession.objects.get(owner=owner).repository is None
 
 
+def test_start_chat_opens_the_empty_chat_on_the_same_repository_instead_of_another(owner_client, owner):
+    shop = Repository.objects.create(owner=owner, name="shop")
+    first = owner_client.post(reverse("chat-create"), {"title": "", "repository": shop.pk})
+    again = owner_client.post(reverse("chat-create"), {"title": "Checkout", "repository": shop.pk})
+    general = owner_client.post(reverse("chat-create"), {"title": "", "repository": ""})
+    session = ChatSession.objects.get(owner=owner, repository=shop)
+    assert first["Location"] == again["Location"] == reverse("chat-session", args=[session.pk])
+    assert session.title == "Checkout"
+    assert general["Location"] != first["Location"]
+    Message.objects.create(session=session, role=Message.Role.USER, content="Where is the cart?")
+    owner_client.post(reverse("chat-create"), {"title": "", "repository": shop.pk})
+    assert ChatSession.objects.filter(owner=owner, repository=shop).count() == 2
+
+
 def test_a_new_chat_cannot_use_another_users_repository(owner_client, owner, other_user):
     theirs = Repository.objects.create(owner=other_user, name="secret")
     response = owner_client.post(reverse("chat-create"), {"title": "x", "repository": theirs.pk})
