@@ -278,7 +278,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 # A new question replaces the answer still being written in this chat.
                 if not await self._still_allowed():
                     return
-                await REGISTRY.cancel(session_id)
+                await REGISTRY.cancel(session_id, reason=user_errors.STOPPED_BY_NEW_QUESTION)
             begun = await _begin_turn(self.scope.get("user"), session_id, text)
             if begun is None:
                 await self.close(code=CLOSE_FORBIDDEN)

@@ -92,6 +92,8 @@ class Generation:
     structured: dict[str, Any] = field(default_factory=dict)
     status: str = Message.Status.COMPLETE
     error: str = ""
+    # Why the answer was stopped when the user did not press Stop; shown in it if it ends stopped.
+    stop_note: str = ""
     task: asyncio.Task | None = None
 
     @property
@@ -165,11 +167,15 @@ class GenerationRegistry:
     def running(self) -> list[Generation]:
         return list(self._by_session.values())
 
-    async def cancel(self, session_id: int) -> None:
-        """Stop the session's running answer (if any) and wait until its final state is stored."""
+    async def cancel(self, session_id: int, *, reason: str = "") -> None:
+        """Stop the session's running answer (if any) and wait until its final state is stored.
+
+        ``reason`` is a note shown in the stopped answer (why it was stopped, when the user did not press Stop).
+        """
         generation = self._by_session.get(session_id)
         if generation is None or generation.task is None:
             return
+        generation.stop_note = generation.stop_note or reason
         # Cancel once: a second cancel would interrupt the run while it stores its final state.
         if not generation.task.cancelling():
             generation.task.cancel()
@@ -316,6 +322,8 @@ async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegi
     except Exception:
         log.exception("answer %s failed", generation.message_id)
         generation.status, generation.error = Message.Status.ERROR, user_errors.INTERNAL_ERROR
+    if generation.status == Message.Status.CANCELLED and not generation.error:
+        generation.error = generation.stop_note
     try:
         await _store_final_state(generation)
     finally:
@@ -350,6 +358,6 @@ async def _store_final_state(generation: Generation) -> None:
             await asyncio.sleep(delay)
     if message is None:
         return
-    if generation.error:
+    if generation.error and generation.status == Message.Status.ERROR:
         await _broadcast(generation.session_id, frames.error(generation.error, message_id=generation.message_id))
     await _broadcast(generation.session_id, frames.done(message, generation.repository_id))

@@ -30,6 +30,7 @@ PROVIDER_RATE_LIMITED = "The model provider is busy (rate limited). The text so 
 MODEL_REFUSED = "The model declined to answer ({reason}). The text so far is kept; rephrase the question."
 PROVIDER_SERVER_ERROR = "The model provider failed (HTTP {status}: {reason}){tries}. The text so far is kept; try again later."
 PROVIDER_FAILED = "The model stopped with an error. The text so far is kept; try again."
+STOPPED_BY_NEW_QUESTION = "Stopped: a new question was sent."
 INTERRUPTED = "This answer was interrupted (the server stopped while writing it). The text so far is kept; ask again."
 INTERNAL_ERROR = "Something went wrong while answering. The text so far is kept; try again."
 

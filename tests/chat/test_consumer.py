@@ -134,13 +134,18 @@ async def test_a_new_question_cancels_the_answer_being_written(fake_openai, owne
     await ask(communicator, "second")
     # The first answer's final frame (cancelled), then the second's; frames close together share
     # one websocket message, so both can arrive in one.
-    done = 0
-    while done < 2:
-        done += len(DONE_FRAME.findall(await communicator.receive_from(timeout=10)))
+    received = []
+    while sum(len(DONE_FRAME.findall(frame)) for frame in received) < 2:
+        received.append(await communicator.receive_from(timeout=10))
     await communicator.disconnect()
 
     first, second = [m async for m in Message.objects.filter(session=owner_chat, role="assistant").order_by("id")]
     assert first.status == "cancelled" and first.content.startswith("slow")
+    # The page says why the first answer stopped, in that answer, not as an error.
+    assert first.error == "Stopped: a new question was sent."
+    stopped = next(frame for frame in received if f'id="msg-{first.pk}"' in frame)
+    assert '<p class="msg-note">Stopped: a new question was sent.</p>' in stopped
+    assert not any("notice-error" in frame for frame in received)
     second = await stored_answer(second.pk)
     assert second.status == "complete" and second.content == "Second answer."
     history = fake_openai.chat_requests[-1].json["messages"]
