@@ -25,6 +25,7 @@ from django.conf import settings
 
 from agentsite.database import in_database_pool
 from chat import frames, services, user_errors
+from chat.agent.citing import Span, used_citations
 from chat.agent.events import AgentEvent
 from chat.agent.runner import TurnInput, run_turn
 from chat.conversations import CONVERSATIONS
@@ -83,6 +84,8 @@ class Generation:
     intent: str = ""
     steps: list[dict[str, Any]] = field(default_factory=list)
     citations: list[dict[str, Any]] = field(default_factory=list)
+    # The code spans the agent has seen: what a stopped answer's text is cited against.
+    seen: list[Span] = field(default_factory=list)
     artifacts: list[dict[str, Any]] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
     # The conversation manager's figures of the turn (context handovers, summary cache).
@@ -255,6 +258,8 @@ async def _handle(generation: Generation, event: AgentEvent) -> None:
         await _broadcast(generation.session_id, frames.step(generation.message_id, step=step_context(record)))
     elif event.type == "citations":
         generation.citations = [asdict(citation) for citation in event.citations]
+    elif event.type == "sources":
+        generation.seen.extend(Span(**asdict(citation)) for citation in event.citations)
     elif event.type == "artifact":
         generation.artifacts.append(dict(event.detail))
     elif event.type == "usage":
@@ -322,8 +327,11 @@ async def _run(generation: Generation, turn: TurnInput, registry: GenerationRegi
     except Exception:
         log.exception("answer %s failed", generation.message_id)
         generation.status, generation.error = Message.Status.ERROR, user_errors.INTERNAL_ERROR
-    if generation.status == Message.Status.CANCELLED and not generation.error:
-        generation.error = generation.stop_note
+    if generation.status == Message.Status.CANCELLED:
+        generation.error = generation.error or generation.stop_note
+        if not generation.citations:
+            # Stopped before the agent cited its answer: the text so far keeps its links and sources.
+            generation.citations = [asdict(c) for c in used_citations(generation.text, generation.seen)]
     try:
         await _store_final_state(generation)
     finally:

@@ -30,6 +30,8 @@ class AgentEvent:
       ``detail`` (tool name, arguments and a short result for tool calls).
     - ``text``: ``text`` is a new delta of the answer.
     - ``citations``: the citations the answer used.
+    - ``sources``: ``citations`` holds code spans the agent has just seen; an
+      answer stopped before it is cited is cited against them.
     - ``artifact``: ``detail`` holds ``{"kind": "markdown"|"patch", "name", "content"}``.
     - ``usage``: ``detail`` holds ``{"tokens_in", "tokens_out", "tokens_thinking", "model"}``.
     - ``verdict``: structured answers only: ``detail["is_safe"]``, the turn's
@@ -41,7 +43,7 @@ class AgentEvent:
     - ``error``: ``text`` is a user-facing message; the turn is over.
     """
 
-    type: Literal["intent", "step", "text", "citations", "artifact", "usage", "verdict", "structured", "done", "error"]
+    type: Literal["intent", "step", "text", "citations", "sources", "artifact", "usage", "verdict", "structured", "done", "error"]
     text: str = ""
     intent: Intent | None = None
     node: str = ""

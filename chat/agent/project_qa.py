@@ -30,10 +30,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Any
 
 from chat.agent.citing import Span, used_citations
-from chat.agent.events import AgentEvent
+from chat.agent.events import AgentEvent, Citation
 from chat.agent.offline import extractive_answer
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.summarize import compact_if_needed
@@ -68,6 +69,7 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
     started = time.perf_counter()
     found = await toolbox.call(search)
     await emit_tool_step(runtime, search, found, started)
+    await emit_sources(runtime, found.spans)
     notes = [
         f"The repository is {services.repository_name!r}." if services.repository_name else "",
         f"Retrieved material (a search of the index with the question):\n\n{found.content}",
@@ -140,6 +142,12 @@ async def emit_tool_step(runtime: Runtime[TurnServices], call: ToolCall, outcome
     )
 
 
+async def emit_sources(runtime: Runtime[TurnServices], spans: Sequence[Span]) -> None:
+    """The spans just seen, so an answer stopped before ``cite_sources`` still cites against them."""
+    if spans:
+        await runtime.emit(AgentEvent(type="sources", citations=tuple(Citation(**asdict(span)) for span in spans)))
+
+
 @node(name="run_tools")
 async def run_tools(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     """Answer every pending call, in order; a failing or unknown tool answers with its error."""
@@ -154,6 +162,7 @@ async def run_tools(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> A
         results.append(Message("tool", outcome.content, tool_call_id=call.id, name=call.name))
         spans.extend(outcome.spans)
         await emit_tool_step(runtime, call, outcome, started)
+        await emit_sources(runtime, outcome.spans)
     transcript = (*ctx.state["transcript"], *results)
     return ctx.with_state(transcript=transcript, pending=(), rounds=int(ctx.state["rounds"]) + 1, spans=tuple(spans))
 

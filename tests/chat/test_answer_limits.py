@@ -78,3 +78,36 @@ async def test_the_calls_writing_a_document_are_limited_to_the_answer_reserve(fa
     writing = [request.json for request in fake_openai.chat_requests if user_text(request).startswith(("Document:", "Run record:"))]
     assert len(writing) == 3
     assert [body.get("max_tokens") for body in writing] == [answer_reserve()] * 3
+
+
+async def test_a_stopped_answer_keeps_its_citations_as_links_and_its_sources(fake_openai, shop_chat):
+    chat, cookie = shop_chat
+    fake_openai.script(
+        route("project_qa"),
+        Reply.tool_call("read_file", {"path": "src/shopapp/pricing.py", "start": 1, "end": 20}),
+        # The answer document of structured answers: only its "answer" is streamed.
+        Reply.text(
+            json.dumps({
+                "internal_thought": "", "is_safe": True,
+                "answer": "Discounts are applied in `src/shopapp/pricing.py:14-19`. " + "more " * 400,
+            }),
+            chunk_size=5,
+            interval=0.01,
+        ),
+    )
+    communicator = socket(chat.pk, cookie)
+    await communicator.connect()
+    await communicator.send_json_to({"action": "send", "text": "How are discounts applied?"})
+    streamed = ""
+    while streamed.count("more") < 3:
+        streamed += await communicator.receive_from(timeout=30)
+    await communicator.send_json_to({"action": "stop"})
+    frames = await frames_until_done(communicator, timeout=30)
+    await communicator.disconnect()
+
+    answer = await stored_answer((await Message.objects.filter(session=chat, role="assistant").alatest("id")).pk)
+    assert answer.status == "cancelled"
+    assert [(c["path"], c["start_line"], c["end_line"]) for c in answer.citations] == [("src/shopapp/pricing.py", 14, 19)]
+    link = f'href="/repositories/{chat.repository_id}/source/src/shopapp/pricing.py?start=14&amp;end=19#L14"'
+    assert frames[-1].count(link) == 2  # in the text and in the Sources list
+    assert "Sources of this answer" in frames[-1]
