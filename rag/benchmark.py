@@ -27,7 +27,8 @@ from django.db import connection
 from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol
-from rag.services import RankingParams, delete_repository, ranked_files, run_index, search, start_index_run
+from rag.evaluation.runner import retrieve_files
+from rag.services import RankingParams, delete_repository, run_index, search, start_index_run
 from rag.query_analysis import lexical_words
 
 BENCH_USER = "bench-index"
@@ -252,10 +253,10 @@ def issue_texts(dataset: Path, count: int, repo: str = "") -> list[str]:
 
 
 def issue_latencies(repository: Repository, texts: list[str]) -> list[Latency]:
-    """An issue text as the agent's search tool runs it: code layers at its item depth, then its files ranked."""
+    """An issue text as the evaluation retrieves it (``retrieve_files``): code layers at the agent's item depth, files ranked."""
 
     def agent_search(text: str, params: RankingParams) -> Callable[[], object]:
-        return lambda: ranked_files(search(repository, text, mode="code", limit=36, params=params), limit=20, params=params)
+        return lambda: retrieve_files(repository, text, params)
 
     learned, fused = RankingParams(file_ranker="learned"), RankingParams(file_ranker="fusion")
     return [

@@ -36,7 +36,6 @@ from rag.services.retrieval import (
     RankingParams,
     SearchResponse,
     group_statistics,
-    is_vendored,
     rank_files,
     search,
 )
@@ -131,16 +130,16 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
     whole_file = {path: rank for rank, path in enumerate(response.file_ranking, start=1)}
     best_fused = max(fused[0].score, 1e-9)
     per_file: dict[str, dict[str, float]] = {}
+    # Results come best first: a file's first item is its best one.
+    best_layer: dict[str, str] = {}
     for rank, item in enumerate(response.items, start=1):
+        best_layer.setdefault(item.path, item.layer)
         seen = per_file.setdefault(item.path, {"items": 0, "best": 0.0, "lexical": 0.0, "vector": 0.0, "symbol": 0.0})
         seen["items"] += 1
         seen["best"] = max(seen["best"], 1 / rank)
         for channel in ("lexical", "vector", "symbol"):
             if channel in item.channels:
                 seen[channel] = max(seen[channel], 1 / item.channels[channel])
-    best_layer = {}
-    for item in response.items:
-        best_layer.setdefault(item.path, item.layer)
     definitions = _definitions(response)
     named = _named_in_query(response, [f.path for f in fused])
     statistics = _statistics(response)
@@ -169,7 +168,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
             float(path in named),
             *_path_word_shares(path, response.words),
             _near_top(path, rank, top_folders),
-            float(bool(statistics) and path in statistics.window_files or is_vendored(path)),
+            float(bool(statistics) and path in statistics.window_files),
             float(looks_like_test_path(path)),
             float(bool(AUXILIARY_FOLDERS.search(path))),
             math.log1p(length),

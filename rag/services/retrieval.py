@@ -240,12 +240,16 @@ def query_lexemes(query: str, max_words: int = DEFAULT_PARAMS.max_query_words) -
     return list(query_terms(query, max_words))
 
 
-def query_terms(query: str, max_words: int = DEFAULT_PARAMS.max_query_words) -> dict[str, QueryTerm]:
+def query_terms(
+    query: str, max_words: int = DEFAULT_PARAMS.max_query_words, *, words: Sequence[str] | None = None
+) -> dict[str, QueryTerm]:
     """The query's lexemes in query order, each with how often the query uses it and whether its title does.
 
-    The title is the first line of a query of several lines (an issue's title).
+    The title is the first line of a query of several lines (an issue's title). ``words``: the query's
+    ``lexical_words(query, limit=max_words, repeats=True)`` when the caller has them already.
     """
-    words = lexical_words(query, limit=max_words, repeats=True)
+    if words is None:
+        words = lexical_words(query, limit=max_words, repeats=True)
     if not words:
         return {}
     lines = query.strip().splitlines()
@@ -450,7 +454,8 @@ class GroupStatistics:
     items: int
     # A file's length: its items' words, matched or not.
     file_lengths: dict[str, int]
-    # Files read as plain windows of lines (no parser knew their language).
+    # Files that weigh as plain windows of lines: read as windows (no parser knew their
+    # language), or vendored (``VENDORED``), decided once per version rather than per query.
     window_files: frozenset[str]
 
 
@@ -483,7 +488,7 @@ def group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -
     for path, items, words, window in cursor.fetchall():
         total += items
         lengths[path] = int(words or 0)
-        if window:
+        if window or is_vendored(path):
             windows.add(path)
     statistics = GroupStatistics(items=total, file_lengths=lengths, window_files=frozenset(windows))
     with _STATISTICS_LOCK:
@@ -618,9 +623,9 @@ def is_vendored(path: str) -> bool:
 def _path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams) -> float:
     """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``).
 
-    Vendored files weigh as plain windows do: code, but not the project's.
+    ``window``: the file weighs as plain windows (``GroupStatistics.window_files``, vendored files included).
     """
-    prior = params.window_weight if window or is_vendored(path) else 1.0
+    prior = params.window_weight if window else 1.0
     if params.example_penalty != 1.0 and AUXILIARY_FOLDERS.search(path) and not hints.about_examples:
         prior *= params.example_penalty
     return prior
@@ -773,7 +778,8 @@ def search(
     # Version and environment reports pasted into issues say nothing about where the problem is.
     matched_text = (without_boilerplate(query) or query) if params.strip_boilerplate else query
     hints = query_hints(matched_text)
-    terms = query_terms(matched_text, params.max_query_words)
+    occurrences = lexical_words(matched_text, limit=params.max_query_words, repeats=True)
+    terms = query_terms(matched_text, params.max_query_words, words=occurrences)
     path_regex = glob_to_regex(path_glob) if path_glob else None
     notes: list[str] = []
     vector = _query_vector(run, matched_text, notes)
@@ -810,8 +816,9 @@ def search(
             if fallback is not None:
                 results, used, file_ranking = fallback
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
-    words = frozenset(lexical_words(matched_text, limit=params.max_query_words))
-    return SearchResponse(results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk, words)
+    return SearchResponse(
+        results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk, frozenset(occurrences)
+    )
 
 
 def rank_files(
