@@ -1,5 +1,5 @@
 # Two commands for a fresh machine: `make run` serves the product, `make test`
-# runs the whole suite. Both install what they need into .venv first.
+# lints, then runs the whole suite. Both install what they need into .venv first.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -24,4 +24,5 @@ $(CHROMIUM):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 
 test: $(STAMP) $(CHROMIUM)
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest

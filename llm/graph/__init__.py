@@ -75,6 +75,7 @@ __all__ = [
     "NodeError",
     "Route",
     "Router",
+    "RoutingError",
     "RunEvent",
     "Runner",
     "Runtime",

@@ -18,7 +18,7 @@ import pytest
 
 from chat import user_errors
 from chat.models import ChatSession, Message
-from tests.chat.conftest import Reply, frames_until_done, session_cookie, token_text
+from tests.chat.conftest import Reply, frames_until_done, session_cookie
 from tests.chat.conftest import socket as chat_socket
 from tests.conftest import ROOT, product_process_env
 

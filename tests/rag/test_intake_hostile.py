@@ -26,7 +26,6 @@ from rag.intake import (
 )
 from rag.models import IndexRun
 from rag.services import search, start_index_run
-from tests.rag.conftest import make_zip
 
 LIMITS = IntakeLimits(
     max_upload_bytes=1_000_000, max_uncompressed_bytes=2_000_000, max_entries=50,

@@ -213,7 +213,7 @@ def test_a_class_named_in_a_short_question_puts_its_file_near_the_top(owner, upl
 def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, upload_dir):
     words = "search index highlight results query terms"
     project = {
-        "site/search.py": f'def highlight_results(query, results):\n    """Highlight the query terms in the search results."""\n    return results\n',
+        "site/search.py": 'def highlight_results(query, results):\n    """Highlight the query terms in the search results."""\n    return results\n',
         # A versioned copy of a library the project ships: long, and full of the question's words.
         "site/static/searchlib-3.5.1.js": "".join(
             f"function {name}(query, results) {{\n  // {words}\n  return results;\n}}\n"

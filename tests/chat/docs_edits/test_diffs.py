@@ -153,5 +153,5 @@ def test_a_long_file_is_shown_to_the_model_as_numbered_windows_around_the_planne
     shown = file_view(text, ["big.py:1000-1002", "big.py:1050"])
 
     assert shown.startswith(f"(lines {1000 - WINDOW_LINES}-{1050 + WINDOW_LINES} of 2000)\n")
-    assert f"\n1001 | line 1001\n" in shown and "line 1200" not in shown
+    assert "\n1001 | line 1001\n" in shown and "line 1200" not in shown
     assert file_view("a\nb\n", []) == "1 | a\n2 | b"
