@@ -1,126 +1,15 @@
-"""Model output to safe HTML: Markdown (markdown-it-py), code highlighted by
-Pygments, then sanitized by nh3.
-
-Raw HTML in the Markdown is escaped by the parser, and the sanitizer runs on
-the final HTML anyway, so neither a parser quirk nor a highlighter bug can let
-a script or an event handler through.
-"""
+"""Answers to safe HTML: the shared Markdown pipeline (``rag.markdown``) with the agent's citations linked."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from functools import lru_cache
-
-import nh3
-from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
-from markdown_it.token import Token
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
-
 from chat.agent.citing import CITATION_RE
+from rag.markdown import CitationLinker, sanitize
+from rag.markdown import render_markdown as render_with_citations
 
-ALLOWED_TAGS = {
-    "a", "blockquote", "br", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
-    "li", "ol", "p", "pre", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul",
-}
-ALLOWED_ATTRIBUTES = {
-    "a": {"href", "title"},
-    # Pygments token classes and the code block wrapper.
-    "span": {"class"},
-    "div": {"class"},
-    "code": {"class"},
-    "pre": {"class"},
-    "th": {"style"},
-    "td": {"style"},
-    "ol": {"start"},
-}
-_FORMATTER = HtmlFormatter(nowrap=True)
+__all__ = ["CITATION", "CitationLinker", "render_markdown", "sanitize"]
 
 # ``path:start-end`` or ``path:line`` in an answer's text: the agent's own citation pattern.
 CITATION = CITATION_RE
-
-# (path, start, end) -> the URL of those lines, or None to leave the text as is.
-CitationLinker = Callable[[str, int, int], "str | None"]
-
-
-def _highlight(code: str, language: str, attrs: str) -> str:
-    try:
-        lexer = get_lexer_by_name(language.strip() or "text")
-    except ClassNotFound:
-        lexer = get_lexer_by_name("text")
-    body = highlight(code, lexer, _FORMATTER)
-    return f'<pre class="highlight"><code>{body}</code></pre>'
-
-
-def _citation_url(linker: CitationLinker, match: re.Match[str]) -> str | None:
-    start = int(match.group(2))
-    end = int(match.group(3) or start)
-    return linker(match.group(1), min(start, end), max(start, end))
-
-
-def _linked(url: str, inner: Token) -> list[Token]:
-    return [Token("link_open", "a", 1, attrs={"href": url}), inner, Token("link_close", "a", -1)]
-
-
-def _link_citations(state: StateCore) -> None:
-    """Core rule: citations in text and inline code become links (never inside a link)."""
-    linker: CitationLinker | None = state.env.get("link_citation")
-    if linker is None:
-        return
-    for block in state.tokens:
-        if block.type != "inline" or not block.children:
-            continue
-        children: list[Token] = []
-        in_link = 0
-        for token in block.children:
-            in_link += {"link_open": 1, "link_close": -1}.get(token.type, 0)
-            if in_link or token.type not in ("text", "code_inline"):
-                children.append(token)
-                continue
-            if token.type == "code_inline":
-                match = CITATION.fullmatch(token.content.strip())
-                url = match and _citation_url(linker, match)
-                children.extend(_linked(url, token) if url else [token])
-                continue
-            position = 0
-            for match in CITATION.finditer(token.content):
-                url = _citation_url(linker, match)
-                if not url:
-                    continue
-                if match.start() > position:
-                    children.append(Token("text", "", 0, content=token.content[position : match.start()]))
-                children.extend(_linked(url, Token("text", "", 0, content=match.group(0))))
-                position = match.end()
-            if position == 0:
-                children.append(token)
-            elif position < len(token.content):
-                children.append(Token("text", "", 0, content=token.content[position:]))
-        block.children = children
-
-
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    # "html": False escapes raw HTML instead of passing it through.
-    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "highlight": _highlight}).enable(
-        ["table", "strikethrough"]
-    )
-    parser.core.ruler.push("citation_links", _link_citations)
-    return parser
-
-
-def sanitize(html: str) -> str:
-    return nh3.clean(
-        html,
-        tags=ALLOWED_TAGS,
-        attributes=ALLOWED_ATTRIBUTES,
-        url_schemes={"http", "https", "mailto"},
-        link_rel="noopener noreferrer nofollow",
-        filter_style_properties={"text-align"},
-    )
 
 
 def render_markdown(text: str, link_citation: CitationLinker | None = None) -> str:
@@ -128,4 +17,4 @@ def render_markdown(text: str, link_citation: CitationLinker | None = None) -> s
 
     With ``link_citation``, code citations in the text link to what it returns.
     """
-    return sanitize(_parser().render(text, {"link_citation": link_citation}))
+    return render_with_citations(text, link_citation, CITATION if link_citation else None)
