@@ -139,7 +139,7 @@ _TEST_DATABASE = {"NAME": f"test_agentsite_{os.getpid()}"}
 # web server started by `serve` keeps them (see agentsite/management/commands/serve.py).
 DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
 # Threads (each with its own connection) that async code such as the chat's
-# websocket runs its self-contained database work on (agentsite/database.py).
+# websocket runs its self-contained database work on (database_pool/).
 DATABASE_THREADS = env_int("DATABASE_THREADS", 4, minimum=1, maximum=64)
 
 if DATABASE_URL:

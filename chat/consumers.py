@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import Http404
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.runner import TurnInput
 from chat.conversations import dialog_length

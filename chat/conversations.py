@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 
 from django.conf import settings
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from chat.agent.config import AgentConfig
 from chat.models import Message
 from llm.conversation.manager import ConversationManager

@@ -23,7 +23,7 @@ from typing import Any
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.citing import Span, used_citations
 from chat.agent.events import AgentEvent

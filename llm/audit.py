@@ -39,7 +39,7 @@ from typing import Any
 
 from django.conf import settings
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from llm.retry import LLMError
 from llm.types import ChatRequest, Message, StreamEvent, ToolCall, ToolSpec, Usage
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 from django.http import Http404
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from chat import user_errors
 from chat.agent.config import AgentConfig
 from chat.agent.events import AgentEvent

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.tools import ProjectToolbox
 from rag import services as rag

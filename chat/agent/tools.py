@@ -21,7 +21,7 @@ from typing import Any
 
 import jsonschema
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.config import AgentConfig
 from llm.types import ToolCall, ToolSpec

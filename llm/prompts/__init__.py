@@ -34,7 +34,7 @@ from django.core.signals import setting_changed
 from django.db import connection, transaction
 from django.db.models.signals import post_delete, post_migrate, post_save
 
-from agentsite.database import in_database_pool
+from database_pool import in_database_pool
 
 logger = logging.getLogger("llm")
 

@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core import checks
 from django.db import connection
 
-from agentsite.database import check_pgvector_available, in_database_pool, pgvector_installed_version
+from agentsite.database import check_pgvector_available, pgvector_installed_version
+from database_pool import in_database_pool
 
 
 def test_migrations_install_the_vector_extension(db):

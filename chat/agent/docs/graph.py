@@ -45,8 +45,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from asgiref.sync import sync_to_async
-
 from chat.agent.citing import parse_cited_ranges, used_citations
 from chat.agent.docs import material
 from chat.agent.docs.document import (
@@ -68,6 +66,7 @@ from chat.agent.docs.reference import entrypoint_tables, reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.turn import TurnServices, limited_to_the_answer_reserve, stream_model
+from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.retry import LLMError
 from llm.types import ChatRequest, Message
@@ -213,13 +212,13 @@ async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) ->
     if services.toolbox is None:
         return ctx.with_state(docs_route="unavailable", docs_problem=NO_REPOSITORY_TEXT)
     try:
-        view = await sync_to_async(material.open_index, thread_sensitive=True)(services.toolbox.repository)
+        view = await in_database_pool(material.open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(docs_route="unavailable", docs_problem=f"Documentation needs an index: {exc}.")
     fallback = keyword_request(ctx.input, view)
     if services.offline:
         return ctx.with_state(docs_route="reference", docs=DocsRun(view=view, request=fallback))
-    catalog = await sync_to_async(material.module_catalog_summary, thread_sensitive=True)(view, ctx.input)
+    catalog = await in_database_pool(material.module_catalog_summary)(view, ctx.input)
     dialog = recent_dialog(ctx.history)
     content = (
         f"Repository: {view.name}\n\nModules (the most relevant to the request first):\n{catalog or '(no modules)'}"
@@ -269,7 +268,7 @@ async def docs_reference(ctx: AgentContext[str], runtime: Runtime[TurnServices])
     run = _run(ctx)
     request = run.request
     only = request.target if request.kind == "module" and request.target in run.view.line_counts else None
-    found = await sync_to_async(material.reference_material, thread_sensitive=True)(run.view, ctx.input, only=only)
+    found = await in_database_pool(material.reference_material)(run.view, ctx.input, only=only)
     subject = run.view.name if only is None else f"{run.view.name}: {only}"
     document = reference_document(
         subject, found.symbols, found.entrypoints, found.module_docs, modules_left_out=found.modules_left_out
@@ -284,7 +283,7 @@ async def docs_reference(ctx: AgentContext[str], runtime: Runtime[TurnServices])
 async def docs_strategy(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     run = _run(ctx)
     request = run.request
-    policy = await sync_to_async(material.policy_text, thread_sensitive=True)(run.view, ctx.input)
+    policy = await in_database_pool(material.policy_text)(run.view, ctx.input)
     content = (
         f"{_request_text(request, ctx.input)}\n\nModules (the most relevant first):\n{run.catalog or '(none)'}\n\n"
         f"The repository's documentation conventions:\n{policy or '(none found; use clear, plain Markdown)'}"
@@ -434,7 +433,7 @@ async def docs_generation(ctx: AgentContext[str], runtime: Runtime[TurnServices]
         if previous is not None:
             sources = previous.sources
         else:
-            sources = await sync_to_async(material.section_sources, thread_sensitive=True)(
+            sources = await in_database_pool(material.section_sources)(
                 run.view, run.plans[index], paths=run.section_paths[index]
             )
         started = time.perf_counter()
@@ -503,7 +502,7 @@ async def docs_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]
         if problems:
             # A citation the index contradicts fails the section without asking the model.
             return problems, ""
-        content = await sync_to_async(_check_text, thread_sensitive=True)(run.view, draft)
+        content = await in_database_pool(_check_text)(run.view, draft)
         answer = await ask_json(runtime, "docs_self_check", content, CHECK_SCHEMA)
         if answer.value is None:
             return [], f"the self-check of “{draft.plan.title}” could not be read ({answer.problem})"
@@ -570,7 +569,7 @@ async def docs_execution_summary(ctx: AgentContext[str], runtime: Runtime[TurnSe
     )
     appendix = ""
     if run.request.kind == "api_reference":
-        entries = await sync_to_async(material.entrypoints_under, thread_sensitive=True)(run.view, run.request.target)
+        entries = await in_database_pool(material.entrypoints_under)(run.view, run.request.target)
         tables = entrypoint_tables(entries, level=3)
         if tables:
             appendix = "\n".join(["## Entry points", "", ENTRYPOINTS_NOTE, "", *tables])

@@ -1,6 +1,6 @@
 """What a document is written from: the index of one repository, pinned to one version.
 
-Everything here is synchronous Django code (call it through ``sync_to_async``).
+Everything here is synchronous Django code that stands alone (call it through ``database_pool.in_database_pool``).
 Inputs handed to the model are capped, and what goes in is chosen by
 retrieval, never by cutting text at a character count:
 

@@ -37,8 +37,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from chat.agent.citing import used_citations
 from chat.agent.docs import material
 from chat.agent.docs.document import SectionPlan, Source
@@ -58,6 +56,7 @@ from chat.agent.edits.diffs import (
 )
 from chat.agent.events import AgentEvent
 from chat.agent.turn import TurnServices
+from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.providers.offline import NO_MODEL_TEXT
 
@@ -192,10 +191,10 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     if services.toolbox is None:
         return ctx.with_state(edits_route="unavailable", edits_problem=NO_REPOSITORY_TEXT)
     try:
-        view = await sync_to_async(material.open_index, thread_sensitive=True)(services.toolbox.repository)
+        view = await in_database_pool(material.open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(edits_route="unavailable", edits_problem=f"Code changes need an index: {exc}.")
-    sources = await sync_to_async(material.section_sources, thread_sensitive=True)(
+    sources = await in_database_pool(material.section_sources)(
         view, SectionPlan(title="", goal="", query=ctx.input)
     )
     if services.offline:
@@ -405,7 +404,7 @@ def _next_try(work: FileWork, answer: str) -> FileWork:
 @node(name="project_edits_hunks")
 async def project_edits_hunks(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     run = _run(ctx)
-    texts = await sync_to_async(material.file_texts, thread_sensitive=True)(run.view, run.pending)
+    texts = await in_database_pool(material.file_texts)(run.view, run.pending)
     files = []
     for work in run.files:
         if work.path in run.pending:
@@ -431,7 +430,7 @@ async def project_edits_self_check(ctx: AgentContext[str], runtime: Runtime[Turn
     run = _run(ctx)
     # Only the diffs written in the last pass changed; the others keep their check.
     pending_before = {w.path for w in run.files if w.check is None}
-    texts = await sync_to_async(material.file_texts, thread_sensitive=True)(run.view, pending_before)
+    texts = await in_database_pool(material.file_texts)(run.view, pending_before)
     files = []
     retry = []
     for work in run.files:

@@ -51,7 +51,7 @@ def test_a_general_question_says_a_model_is_needed():
 def test_a_project_question_before_the_index_is_ready_says_so(shopapp):
     from asgiref.sync import async_to_sync
 
-    from agentsite.database import in_database_pool
+    from database_pool import in_database_pool
     from rag.models import Repository
 
     # Committed, as an upload is: the turn reads it on a database thread of its own.

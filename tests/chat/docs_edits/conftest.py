@@ -1,8 +1,8 @@
 """The docs and edits graphs' test bed: the shopapp fixture indexed once for the package, and graph runs.
 
-Tests are sync and run a graph with ``async_to_sync``, so the graphs' database
-calls (``sync_to_async``) run on the test's thread and connection and see the
-repository indexed for the module.
+Tests are sync and run a graph with ``async_to_sync``. The graphs' database
+calls run on the database pool's threads, each with a connection of its own, so
+what they read must be committed: the repository indexed once for the package.
 """
 
 from __future__ import annotations
