@@ -13,26 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chat.agent.events import Citation
+from rag.tools import Span
 
 # A path ending in a dot-extension that starts with a letter (so ``1.2:3`` is not one), then :start or :start-end. Paths may
 # be wrapped in backticks or brackets, so the pattern stops at those.
 CITATION_RE = re.compile(
     r"(?<![\w/.-])(?P<path>(?:[\w.-]+/)*[\w.-]+\.[A-Za-z][A-Za-z0-9]*):(?P<start>\d+)(?:\s*[-\u2013]\s*(?P<end>\d+))?"
 )
-
-
-@dataclass(frozen=True)
-class Span:
-    """A range of a file the agent has seen, with where it came from."""
-
-    path: str
-    start_line: int
-    end_line: int
-    layer: str = ""
-    score: float = 0.0
-
-    def overlaps(self, start: int, end: int) -> bool:
-        return self.start_line <= end and start <= self.end_line
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from chat.agent.events import AgentEvent, Citation
 from chat.agent.offline import extractive_answer
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.summarize import compact_if_needed
-from chat.agent.tools import ToolOutcome
+from rag.tools import ToolResult
 from chat.agent.turn import TurnServices, answer_params, stream_model, structured_prompt_notes
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.types import ChatRequest, Message, ToolCall
@@ -124,7 +124,7 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-async def emit_tool_step(runtime: Runtime[TurnServices], call: ToolCall, outcome: ToolOutcome, started: float) -> None:
+async def emit_tool_step(runtime: Runtime[TurnServices], call: ToolCall, outcome: ToolResult, started: float) -> None:
     """A trace step for one tool call, one level below the node that made it."""
     await runtime.emit(
         AgentEvent(

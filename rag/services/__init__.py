@@ -18,6 +18,7 @@ from rag.services.graph import (
     callers,
     find_symbol,
     list_entrypoints,
+    references,
 )
 from rag.services.indexing import run_index
 from rag.services.repositories import (
@@ -46,5 +47,5 @@ __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileScore", "GraphEdge", "RankingParams", "SearchError", "SearchResponse",
     "SearchResult", "SourceNotFound", "SourceSlice", "SymbolInfo", "activate_index", "callees", "cancel_index_run", "callers",
     "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
-    "read_source", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
+    "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
 ]

@@ -1,4 +1,4 @@
-"""Walking a repository's code graph: definitions, callers, callees, entrypoints.
+"""Walking a repository's code graph: definitions, callers, callees, references, entrypoints.
 
 All functions read the repository's active index version (or ``run``) and
 return plain dataclasses. Callers/callees follow ``calls`` edges to
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from rag.models import Entrypoint, IndexRun, Repository, Symbol
+from rag.models import Edge, Entrypoint, IndexRun, Repository, Symbol
 
 MAX_DEPTH = 5
 
@@ -42,7 +42,7 @@ class SymbolInfo:
 
 @dataclass(frozen=True)
 class GraphEdge:
-    """One ``calls`` edge met while walking; ``depth`` 1 is a direct caller/callee."""
+    """One edge met while walking; ``depth`` 1 is a direct caller/callee (or reference)."""
 
     src: str
     dst: str | None
@@ -51,6 +51,7 @@ class GraphEdge:
     path: str
     line: int
     depth: int
+    kind: str = "calls"
 
 
 @dataclass(frozen=True)
@@ -140,10 +141,29 @@ def callees(repository: Repository, symbol: str, *, depth: int = 1, limit: int =
     return _walk(repository, symbol, depth, limit, run, "callees")
 
 
+def references(repository: Repository, symbol: str, *, limit: int = 200, run: IndexRun | None = None) -> list[GraphEdge]:
+    """Every edge that points at ``symbol``: its calls, imports and subclasses (``src`` is where the reference is)."""
+    run = _run(repository, run)
+    if run is None or not symbol.strip():
+        return []
+    targets = _resolve_qnames(run, symbol.strip())
+    found = Edge.objects.filter(run=run, dst__in=targets).order_by("kind", "path", "line", "src")[:limit]
+    return [
+        GraphEdge(src=e.src, dst=e.dst, raw=e.raw, resolution=e.resolution, path=e.path, line=e.line, depth=1, kind=e.kind)
+        for e in found
+    ]
+
+
 def list_entrypoints(
-    repository: Repository, kind: str | None = None, *, limit: int = 500, run: IndexRun | None = None
+    repository: Repository,
+    kind: str | None = None,
+    *,
+    framework: str | None = None,
+    limit: int = 500,
+    run: IndexRun | None = None,
 ) -> list[EntrypointInfo]:
-    """Entrypoints of the index, optionally of one kind: ``http_route``, ``cli_command`` or ``task`` (or http/cli/celery)."""
+    """Entrypoints of the index, optionally of one kind: ``http_route``, ``cli_command`` or ``task`` (or
+    http/cli/celery), and of one framework (``django``, ``express``, ...; any case)."""
     run = _run(repository, run)
     if run is None:
         return []
@@ -153,6 +173,8 @@ def list_entrypoints(
         if entry_type is None:
             raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, cli_command or task")
         queryset = queryset.filter(entry_type=entry_type)
+    if framework:
+        queryset = queryset.filter(framework__iexact=framework.strip())
     return [
         EntrypointInfo(
             entry_type=e.entry_type, framework=e.framework, route_or_command=e.route_or_command,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from chat.agent.config import AgentConfig
-from chat.agent.tools import Caps
+from chat.agent.tools import caps_for
+from rag.tools import Caps
 
 
 @pytest.mark.parametrize(
@@ -13,4 +14,4 @@ from chat.agent.tools import Caps
     [(3_000, 12, 10), (8_192, 12, 10), (16_000, 16, 16), (128_000, 24, 20)],
 )
 def test_caps_rise_with_the_window_up_to_double(window, items, files):
-    assert Caps.for_budget(AgentConfig(), window) == Caps(items=items, files=files)
+    assert caps_for(AgentConfig(), window) == Caps(items=items, files=files, result_chars=12_000 * items // 12)

@@ -76,7 +76,7 @@ def test_a_two_round_tool_loop_answers_with_citations_of_the_lines_it_read(shopa
 
     assert one(events, "intent").intent == "project_qa"
     first, second, third = answer_requests(model)
-    assert set(offered_tools(first)) == {"search_code", "read_file", "find_symbol", "callers", "callees", "list_entrypoints"}
+    assert set(offered_tools(first)) == {"search_code", "read_file", "get_symbol", "find_references", "callers", "callees", "list_entrypoints"}
     system = first.json["messages"][0]["content"]
     assert "Answer the user's question about the repository using the retrieved material below" in system
     assert "Retrieved material (a search of the index with the question)" in system
@@ -135,7 +135,7 @@ def test_an_unknown_tool_name_is_answered_with_the_tools_that_exist(shopapp, mod
     result = result_text(tool_results(answer_requests(model)[-1])[-1])
     assert result == (
         "Error: there is no tool named 'delete_repository'; the tools are: "
-        "search_code, read_file, find_symbol, callers, callees, list_entrypoints"
+        "search_code, read_file, get_symbol, find_references, callers, callees, list_entrypoints"
     )
     # No file of that name was retrieved or read, so the citation is not shown.
     assert one(events, "citations").citations == ()
@@ -178,7 +178,7 @@ def test_the_last_round_has_no_tools_and_asks_for_the_answer(shopapp, model, set
     settings.CHAT = {**settings.CHAT, "AGENT_MAX_TOOL_ROUNDS": 1}
     model.script(
         route_reply(model, "project_qa"),
-        Reply.tool_call("find_symbol", {"name": "login_view"}),
+        Reply.tool_call("get_symbol", {"name": "login_view"}),
         Reply.text("It is djshop/orders/views.py:10-18."),
     )
 
@@ -239,7 +239,7 @@ def test_older_tool_exchanges_are_summarized_past_80_percent_of_the_window(shopa
 def test_text_from_several_rounds_streams_as_one_answer_in_paragraphs(shopapp, model):
     model.script(
         route_reply(model, "project_qa"),
-        Reply.tool_call("find_symbol", {"name": "login_view"}, text="Let me find its definition."),
+        Reply.tool_call("get_symbol", {"name": "login_view"}, text="Let me find its definition."),
         Reply.text("It is defined at djshop/orders/views.py:10-18."),
     )
 

@@ -41,8 +41,8 @@ def test_callees_report_unresolved_calls_by_their_text(toolbox):
     assert "- depth 1: shopapp.pricing.compute_tax" in outcome.content
 
 
-def test_find_symbol_gives_the_definition_and_its_lines(toolbox):
-    outcome = call(toolbox, "find_symbol", name="CheckoutService.place_order")
+def test_get_symbol_gives_the_definition_and_its_lines(toolbox):
+    outcome = call(toolbox, "get_symbol", name="CheckoutService.place_order")
 
     assert "- method shopapp.services.checkout.CheckoutService.place_order at src/shopapp/services/checkout.py:31-38" in outcome.content
     assert outcome.spans == (Span("src/shopapp/services/checkout.py", 31, 38, "C1_SYMBOL_CATALOG", 0.0),)
@@ -90,7 +90,7 @@ def test_a_missing_file_suggests_files_with_the_same_name(toolbox):
         ("read_file", '{"path": "a.py", "start": ', {}, "Error: read_file: the arguments are not valid JSON"),
         ("callers", "", {"symbol": "x", "depth": 9}, "Error: callers: invalid arguments: depth: 9 is greater than the maximum of 3"),
         ("list_entrypoints", "", {"kind": "cron"}, "Error: list_entrypoints: invalid arguments: kind: 'cron' is not one of"),
-        ("find_symbol", "", {"name": "x", "extra": 1}, "Error: find_symbol: invalid arguments: Additional properties are not allowed"),
+        ("get_symbol", "", {"name": "x", "extra": 1}, "Error: get_symbol: invalid arguments: Additional properties are not allowed"),
         ("search_code", "", {"query": "   "}, "Error: search_code: the query is empty"),
     ],
 )
@@ -99,3 +99,35 @@ def test_bad_arguments_come_back_as_errors_for_the_model(toolbox, name, raw, arg
 
     assert outcome.error
     assert outcome.content.startswith(message)
+
+
+def test_get_symbol_names_the_parent_of_a_method(toolbox):
+    outcome = call(toolbox, "get_symbol", name="place_order")
+
+    assert "    in shopapp.services.checkout.CheckoutService" in outcome.content.splitlines()
+
+
+def test_find_references_lists_calls_of_every_caller(toolbox):
+    outcome = call(toolbox, "find_references", symbol="compute_tax")
+
+    lines = outcome.content.splitlines()
+    assert lines[0].endswith("references to 'compute_tax':")
+    assert "- calls: shopapp.pricing.apply_discount at src/shopapp/pricing.py:19  [compute_tax]" in lines
+    assert Span("src/shopapp/pricing.py", 19, 19, "C2_DEPENDENCY_GRAPH", 0.0) in outcome.spans
+
+
+def test_search_code_keeps_k_results_of_one_language(toolbox):
+    python = call(toolbox, "search_code", query="discount", k=2, language="python")
+    markdown_only = call(toolbox, "search_code", query="discount", language="cobol")
+
+    assert python.content.startswith("2 results for 'discount'")
+    assert len(python.spans) == 2 and all(span.path.endswith(".py") for span in python.spans)
+    assert markdown_only.content == "No results for 'discount' (language cobol)."
+
+
+def test_list_entrypoints_of_one_framework(toolbox):
+    django = call(toolbox, "list_entrypoints", framework="Django")
+    other = call(toolbox, "list_entrypoints", framework="express")
+
+    assert "/accounts/login/ -> djshop.orders.views.login_view" in django.content
+    assert other.content == "No entrypoints (express) in the index."

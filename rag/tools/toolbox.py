@@ -1,0 +1,458 @@
+"""The repository tools and the toolbox that binds them to one repository.
+
+``RepositoryToolbox.call_sync`` never raises for a bad call: unknown tools,
+arguments that are not valid JSON or do not match the schema, and tools that
+fail all come back as an error result whose text says what to change, so a
+model can correct itself and an editor can show it to a person.
+
+Every code excerpt is headed by its ``path:start-end`` and numbered; every
+span shown is in the result's ``spans``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from llm.types import ToolCall, ToolSpec
+from rag import services as rag
+from rag.models import LAYERS, IndexRun, Repository, SourceFile
+
+logger = logging.getLogger(__name__)
+
+# Rough size of one search result as the model sees it, for the budget caps.
+TOKENS_PER_ITEM = 250
+# Share of the window's free room that search results may take before caps rise.
+RESULT_SHARE = 0.25
+EXCERPT_LINES = 30
+EXCERPT_CHARS = 1800
+READ_MAX_LINES = 400
+GRAPH_MAX_DEPTH = 3
+GRAPH_MAX_EDGES = 60
+SEARCH_MAX_RESULTS = 50
+NUMBERED_LAYERS = frozenset({"C0_SOURCE_CHUNKS", "D0_DOCS"})
+
+
+class ToolFailure(Exception):
+    """A tool could not do what was asked; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """A range of a file a tool has shown, with where it came from."""
+
+    path: str
+    start_line: int
+    end_line: int
+    layer: str = ""
+    score: float = 0.0
+
+    def overlaps(self, start: int, end: int) -> bool:
+        return self.start_line <= end and start <= self.end_line
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What one call produced: ``content`` for the caller, ``summary`` for a trace."""
+
+    content: str
+    summary: str
+    spans: tuple[Span, ...] = ()
+    error: bool = False
+
+
+@dataclass(frozen=True)
+class Caps:
+    """How many search results and file candidates a result may show, and how long it may be."""
+
+    items: int
+    files: int
+    result_chars: int
+
+    @classmethod
+    def for_budget(cls, *, items: int, files: int, result_chars: int, window_tokens: int) -> Caps:
+        """The given caps, raised (up to double) when the model's window has room for more."""
+        room = int(window_tokens * RESULT_SHARE) // TOKENS_PER_ITEM
+        raised_items = max(items, min(room, items * 2))
+        raised_files = max(files, min(room, files * 2))
+        # A window with room for more results also takes longer tool results.
+        return cls(items=raised_items, files=raised_files, result_chars=result_chars * raised_items // items)
+
+
+@dataclass(frozen=True)
+class Tool:
+    spec: ToolSpec
+    run: Callable[..., ToolResult]
+    validator: jsonschema.protocols.Validator
+
+
+def version_label(run: IndexRun | None) -> str:
+    """The index version a result was read from, as a person names it."""
+    if run is None:
+        return "no index"
+    source = getattr(run, "commit_sha", "") or ""
+    if source:
+        return f"index version {run.pk}, commit {source[:12]}"
+    upload = run.archive_name or "upload"
+    return f"index version {run.pk}, {upload} (sha256 {run.archive_sha256[:12]})"
+
+
+def _numbered(text: str, first_line: int) -> str:
+    lines = text.splitlines()
+    width = len(str(first_line + max(len(lines) - 1, 0)))
+    return "\n".join(f"{first_line + i:>{width}} | {line}" for i, line in enumerate(lines))
+
+
+def _excerpt(content: str, start_line: int, layer: str) -> str:
+    lines = content.splitlines()
+    cut = lines[:EXCERPT_LINES]
+    text = "\n".join(cut)
+    if len(text) > EXCERPT_CHARS:
+        text = text[:EXCERPT_CHARS]
+    shown = _numbered(text, start_line) if layer in NUMBERED_LAYERS else text
+    if len(cut) < len(lines) or len(text) < len("\n".join(cut)):
+        shown += "\n   ... (cut; use read_file for the rest)"
+    return shown
+
+
+class RepositoryToolbox:
+    """The repository tools bound to one repository (for one chat turn or one editor call)."""
+
+    def __init__(self, repository: Repository, caps: Caps) -> None:
+        self.repository = repository
+        self.caps = caps
+        # Best retrieval score seen per path, so a span read later inherits it.
+        self._path_scores: dict[str, float] = {}
+        self.tools: dict[str, Tool] = TOOLS
+
+    @property
+    def specs(self) -> tuple[ToolSpec, ...]:
+        return tuple(tool.spec for tool in self.tools.values())
+
+    def call_sync(self, call: ToolCall) -> ToolResult:
+        tool = self.tools.get(call.name)
+        if tool is None:
+            known = ", ".join(self.tools)
+            return _error(f"there is no tool named {call.name!r}; the tools are: {known}")
+        arguments, problem = _arguments(call)
+        if problem:
+            return _error(f"{call.name}: {problem}")
+        errors = sorted(tool.validator.iter_errors(arguments), key=lambda e: list(e.path))
+        if errors:
+            details = "; ".join(_describe(error) for error in errors[:5])
+            return _error(f"{call.name}: invalid arguments: {details}")
+        try:
+            result = tool.run(self, **arguments)
+        except ToolFailure as exc:
+            return _error(f"{call.name}: {exc}")
+        except Exception as exc:
+            logger.exception("tool %s failed on %s", call.name, arguments)
+            failed = _error(f"{call.name} failed: {type(exc).__name__}: {exc}")
+            # The trace shows the kind of failure only; the caller gets the message to adapt its call.
+            return ToolResult(content=failed.content, summary=f"error: {type(exc).__name__}", error=True)
+        return self._capped(result)
+
+    def _capped(self, result: ToolResult) -> ToolResult:
+        limit = self.caps.result_chars
+        if len(result.content) <= limit:
+            return result
+        content = result.content[:limit] + "\n... (result cut to fit; narrow the request)"
+        return ToolResult(content=content, summary=result.summary, spans=result.spans, error=result.error)
+
+    def remember_scores(self, spans: Sequence[Span]) -> None:
+        for span in spans:
+            if span.score > self._path_scores.get(span.path, 0.0):
+                self._path_scores[span.path] = span.score
+
+    def path_score(self, path: str) -> float:
+        return self._path_scores.get(path, 0.0)
+
+    # --- the tools ---------------------------------------------------------------------
+
+    def search_code(
+        self,
+        query: str,
+        layers: Sequence[str] | None = None,
+        path: str | None = None,
+        k: int | None = None,
+        language: str | None = None,
+    ) -> ToolResult:
+        shown = min(k or self.caps.items, SEARCH_MAX_RESULTS)
+        try:
+            response = rag.search(
+                self.repository,
+                query,
+                mode="code",
+                layers=list(layers) if layers else None,
+                path_glob=path or None,
+                limit=min(200, max(shown * 3, 30 if language else 0)),
+            )
+        except rag.SearchError as exc:
+            raise ToolFailure(str(exc)) from exc
+        items = list(response.items)
+        if language:
+            kept = set(
+                SourceFile.objects.filter(
+                    run_id=self.repository.active_run_id, path__in={item.path for item in items}, language__iexact=language
+                ).values_list("path", flat=True)
+            )
+            items = [item for item in items if item.path in kept]
+        items = items[:shown]
+        if not items:
+            notes = [*response.notes, *([f"language {language}"] if language else [])]
+            note = f" ({'; '.join(notes)})" if notes else ""
+            return ToolResult(content=f"No results for {query!r}{note}.", summary="no results")
+        files = rag.ranked_files(response, limit=self.caps.files)
+        parts = [f"{len(items)} results for {query!r} (layers: {', '.join(response.layers)}):"]
+        spans = []
+        for number, item in enumerate(items, 1):
+            parts.append(
+                f"\n[{number}] {item.citation} | {item.layer} | score {item.score:.3f} | {item.title}\n"
+                + _excerpt(item.content, item.start_line, item.layer)
+            )
+            spans.append(Span(item.path, item.start_line, item.end_line, item.layer, round(item.score, 6)))
+        parts.append("\nFiles ranked for this query: " + ", ".join(f"{f.path} ({f.score:.3f})" for f in files))
+        self.remember_scores(spans)
+        return ToolResult(
+            content="\n".join(parts),
+            summary=f"{len(items)} results; top {items[0].citation}",
+            spans=tuple(spans),
+        )
+
+    def read_file(self, path: str, start: int, end: int) -> ToolResult:
+        if end < start:
+            raise ToolFailure(f"end ({end}) is before start ({start})")
+        end = min(end, start + READ_MAX_LINES - 1)
+        path = path.strip().removeprefix("./")
+        try:
+            piece = rag.read_source(self.repository, path, start, end, max_lines=READ_MAX_LINES)
+        except rag.SourceNotFound as exc:
+            candidates = [p for p in rag.list_files(self.repository) if p.endswith(path.rsplit("/", 1)[-1])][:5]
+            hint = f"; files with that name: {', '.join(candidates)}" if candidates else ""
+            raise ToolFailure(f"{exc}{hint}") from exc
+        if piece.total_lines == 0:
+            return ToolResult(content=f"{piece.path} is empty.", summary="empty file")
+        if start > piece.total_lines:
+            raise ToolFailure(f"{piece.path} has only {piece.total_lines} lines")
+        header = f"{piece.path}:{piece.start_line}-{piece.end_line} (of {piece.total_lines} lines, {piece.language})"
+        span = Span(piece.path, piece.start_line, piece.end_line, "file", self.path_score(piece.path))
+        return ToolResult(
+            content=f"{header}\n{_numbered(piece.text, piece.start_line)}",
+            summary=f"read {piece.path}:{piece.start_line}-{piece.end_line}",
+            spans=(span,),
+        )
+
+    def get_symbol(self, name: str) -> ToolResult:
+        found = rag.find_symbol(self.repository, name, limit=self.caps.items)
+        if not found:
+            return ToolResult(content=f"No symbol named {name!r} in the index.", summary="not found")
+        lines = [f"{len(found)} definitions of {name!r}:"]
+        spans = []
+        for symbol in found:
+            lines.append(f"- {symbol.kind} {symbol.qname} at {symbol.path}:{symbol.start_line}-{symbol.end_line}")
+            if symbol.parent:
+                lines.append(f"    in {symbol.parent}")
+            if symbol.signature:
+                lines.append(f"    {symbol.signature}")
+            if symbol.decorators:
+                lines.append("    decorators: " + ", ".join(f"@{d}" for d in symbol.decorators))
+            if symbol.docstring:
+                lines.append(f"    {symbol.docstring.strip().splitlines()[0]}")
+            spans.append(Span(symbol.path, symbol.start_line, symbol.end_line, "C1_SYMBOL_CATALOG", self.path_score(symbol.path)))
+        first = found[0]
+        return ToolResult(
+            content="\n".join(lines),
+            summary=f"{len(found)} found; {first.qname} at {first.path}:{first.start_line}-{first.end_line}",
+            spans=tuple(spans),
+        )
+
+    def find_references(self, symbol: str) -> ToolResult:
+        edges = rag.references(self.repository, symbol, limit=GRAPH_MAX_EDGES)
+        if not edges:
+            return ToolResult(content=f"No references to {symbol!r} in the index.", summary="no references")
+        lines = [f"{len(edges)} references to {symbol!r}:"]
+        spans = []
+        for edge in edges:
+            lines.append(f"- {edge.kind}: {edge.src} at {edge.path}:{edge.line}  [{edge.raw}]")
+            spans.append(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", self.path_score(edge.path)))
+        return ToolResult(content="\n".join(lines), summary=f"{len(edges)} references", spans=tuple(spans))
+
+    def callers(self, symbol: str, depth: int = 1) -> ToolResult:
+        edges = rag.callers(self.repository, symbol, depth=depth, limit=GRAPH_MAX_EDGES)
+        return self._graph_result("callers", symbol, depth, edges, lambda e: e.src)
+
+    def callees(self, symbol: str, depth: int = 1) -> ToolResult:
+        edges = rag.callees(self.repository, symbol, depth=depth, limit=GRAPH_MAX_EDGES)
+        return self._graph_result("callees", symbol, depth, edges, lambda e: e.dst or f"{e.raw} (unresolved)")
+
+    def _graph_result(
+        self, kind: str, symbol: str, depth: int, edges: Sequence[rag.GraphEdge], other: Callable[[rag.GraphEdge], str]
+    ) -> ToolResult:
+        if not edges:
+            return ToolResult(content=f"No {kind} of {symbol!r} within depth {depth}.", summary=f"no {kind}")
+        lines = [f"{len(edges)} {kind} of {symbol!r} (depth up to {depth}):"]
+        spans = []
+        for edge in edges:
+            arrow = f"{edge.src} -> {edge.dst or edge.raw}"
+            lines.append(f"- depth {edge.depth}: {other(edge)}  [{arrow} at {edge.path}:{edge.line}]")
+            spans.append(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", self.path_score(edge.path)))
+        return ToolResult(content="\n".join(lines), summary=f"{len(edges)} {kind}", spans=tuple(spans))
+
+    def list_entrypoints(self, kind: str | None = None, framework: str | None = None) -> ToolResult:
+        try:
+            entries = rag.list_entrypoints(self.repository, kind or None, framework=framework or None, limit=200)
+        except ValueError as exc:
+            raise ToolFailure(str(exc)) from exc
+        if not entries:
+            which = " ".join(part for part in (framework, kind) if part)
+            return ToolResult(content="No entrypoints" + (f" ({which})" if which else "") + " in the index.", summary="none")
+        lines = [f"{len(entries)} entrypoints:"]
+        spans = []
+        for entry in entries:
+            methods = f" {','.join(entry.methods)}" if entry.methods else ""
+            handler = entry.handler or "unresolved handler"
+            lines.append(
+                f"- {entry.entry_type} ({entry.framework}){methods} {entry.route_or_command} -> {handler} "
+                f"at {entry.path}:{entry.start_line}-{entry.end_line}"
+            )
+            spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", self.path_score(entry.path)))
+        return ToolResult(content="\n".join(lines), summary=f"{len(entries)} entrypoints", spans=tuple(spans))
+
+
+def _error(message: str) -> ToolResult:
+    return ToolResult(content=f"Error: {message}", summary=f"error: {message[:160]}", error=True)
+
+
+def _arguments(call: ToolCall) -> tuple[dict[str, Any], str]:
+    """The call's arguments, or a problem when the caller's text was not a JSON object."""
+    if call.arguments:
+        return dict(call.arguments), ""
+    raw = (call.raw_arguments or "").strip()
+    if not raw:
+        return {}, ""
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        return {}, f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})"
+    if not isinstance(value, dict):
+        return {}, "the arguments must be a JSON object"
+    return value, ""
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    where = ".".join(str(part) for part in error.path)
+    return f"{where}: {error.message}" if where else error.message
+
+
+def _spec(name: str, description: str, properties: Mapping[str, Any], required: Sequence[str]) -> ToolSpec:
+    schema = {"type": "object", "properties": dict(properties), "required": list(required), "additionalProperties": False}
+    return ToolSpec(name=name, description=description, parameters=schema)
+
+
+def _tool(spec: ToolSpec, run: Callable[..., ToolResult]) -> Tool:
+    validator_class = jsonschema.validators.validator_for(spec.parameters)
+    validator_class.check_schema(spec.parameters)
+    return Tool(spec=spec, run=run, validator=validator_class(spec.parameters))
+
+
+def tool_definitions() -> tuple[Tool, ...]:
+    """Every repository tool, in the order they are offered."""
+    return tuple(TOOLS.values())
+
+
+def _tools() -> dict[str, Tool]:
+    depth = {"type": "integer", "minimum": 1, "maximum": GRAPH_MAX_DEPTH, "description": "How many calls away (1 = direct)."}
+    symbol = {"type": "string", "minLength": 1, "description": "A short or qualified name, e.g. 'login' or 'accounts.views.login'."}
+    tools = [
+        _tool(
+            _spec(
+                "search_code",
+                "Hybrid search (full text, vectors, identifiers) over the repository's index. Returns code "
+                "excerpts with path:start-end, layer and score, and the files ranked for the query.",
+                {
+                    "query": {"type": "string", "minLength": 1, "description": "What to look for: words, identifiers, paths."},
+                    "layers": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": list(LAYERS)},
+                        "description": "Only these layers (C0 source chunks, C1 symbols, C2 dependencies, C3 entrypoints, D0 docs).",
+                    },
+                    "path": {"type": "string", "description": "Only paths matching this glob, e.g. 'app/**/*.py'."},
+                    "k": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX_RESULTS, "description": "How many results to show."},
+                    "language": {"type": "string", "minLength": 1, "description": "Only files of this language, e.g. 'python', 'go'."},
+                },
+                ["query"],
+            ),
+            RepositoryToolbox.search_code,
+        ),
+        _tool(
+            _spec(
+                "read_file",
+                f"Read lines start..end (1-based, inclusive, at most {READ_MAX_LINES}) of a file, numbered.",
+                {
+                    "path": {"type": "string", "minLength": 1, "description": "The file's path in the repository."},
+                    "start": {"type": "integer", "minimum": 1},
+                    "end": {"type": "integer", "minimum": 1},
+                },
+                ["path", "start", "end"],
+            ),
+            RepositoryToolbox.read_file,
+        ),
+        _tool(
+            _spec(
+                "get_symbol",
+                "Where a class, function, method or constant is defined: qualified name, kind, parent, signature, "
+                "docstring, lines.",
+                {"name": symbol},
+                ["name"],
+            ),
+            RepositoryToolbox.get_symbol,
+        ),
+        _tool(
+            _spec(
+                "find_references",
+                "Every place that refers to a symbol: its calls, imports and subclasses, with the lines.",
+                {"symbol": symbol},
+                ["symbol"],
+            ),
+            RepositoryToolbox.find_references,
+        ),
+        _tool(
+            _spec(
+                "callers",
+                "The functions that call a symbol, up to depth calls away, with the call sites.",
+                {"symbol": symbol, "depth": depth},
+                ["symbol"],
+            ),
+            RepositoryToolbox.callers,
+        ),
+        _tool(
+            _spec(
+                "callees",
+                "The functions a symbol calls, up to depth calls away, with the call sites.",
+                {"symbol": symbol, "depth": depth},
+                ["symbol"],
+            ),
+            RepositoryToolbox.callees,
+        ),
+        _tool(
+            _spec(
+                "list_entrypoints",
+                "The repository's entrypoints: HTTP routes, CLI commands, background tasks, with their handlers.",
+                {
+                    "kind": {"type": "string", "enum": ["http_route", "cli_command", "task"], "description": "Only this kind."},
+                    "framework": {"type": "string", "minLength": 1, "description": "Only this framework, e.g. 'django', 'express'."},
+                },
+                [],
+            ),
+            RepositoryToolbox.list_entrypoints,
+        ),
+    ]
+    return {tool.spec.name: tool for tool in tools}
+
+
+TOOLS: dict[str, Tool] = _tools()
