@@ -382,6 +382,14 @@ RAG = {
     "EMBED_BATCH_SIZE": env_int("RAG_EMBED_BATCH_SIZE", 16, minimum=1, maximum=2048),
     "HNSW_EF_SEARCH": env_int("RAG_HNSW_EF_SEARCH", 100, minimum=1, maximum=1000),
     "KEEP_SUPERSEDED": env_int("RAG_KEEP_SUPERSEDED", 1, minimum=0),
+    # Git remotes (rag/sources/git.py, docs/GIT.md): bare mirrors, the limit on every git call,
+    # whether remotes may be on loopback or private networks, and the key credentials are encrypted with.
+    "GIT_DIR": env_str("RAG_GIT_DIR", str(DATA_DIR / "git")),
+    "GIT_TIMEOUT_SECONDS": env_float("RAG_GIT_TIMEOUT_SECONDS", 120.0, minimum=1.0),
+    "GIT_ALLOW_PRIVATE_ADDRESSES": env_bool("RAG_GIT_ALLOW_PRIVATE_ADDRESSES", False),
+    "GIT_DEFAULT_SYNC_MINUTES": env_int("RAG_GIT_DEFAULT_SYNC_MINUTES", 0, minimum=0),
+    # Fernet key (urlsafe base64 of 32 bytes); empty: derived from SECRET_KEY.
+    "CREDENTIALS_KEY": env_str("RAG_CREDENTIALS_KEY"),
 }
 
 # CHAT: the chat pages and the websocket consumer (chat/).

@@ -16,7 +16,7 @@ import stat
 import struct
 import zipfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -389,62 +389,90 @@ def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.
         yield (name[len(top) + 1 :] if top is not None else name), info
 
 
+class UnreadableEntry(Exception):
+    """An entry whose bytes could not be read; the message is the reason recorded for it."""
+
+
+def select_files(
+    entries: Sequence[tuple[str, int]], read: Callable[[str], bytes], limits: IntakeLimits,
+    skipped: Sequence[tuple[str, str]] = (),
+) -> Extraction:
+    """The text files of a source's entries, skipping what does not belong in an index.
+
+    ``entries`` are (relative path, declared size) of regular files; ``read`` returns
+    at most ``max_file_bytes + 1`` bytes of one (or raises ``UnreadableEntry``).
+    Every source (a zip, a git commit) goes through here, so both yield the same
+    file set for the same tree. ``skipped`` are entries the source already left out.
+    """
+    result = Extraction(skipped=list(skipped))
+    paths = {name for name, _ in entries}
+    virtualenv_roots = {name.rsplit("/", 1)[0] for name in paths if name.endswith("/pyvenv.cfg")}
+    ignore = None
+    if ".gitignore" in paths:
+        try:
+            lines = read(".gitignore")[: limits.max_file_bytes].decode("utf-8", errors="replace").splitlines()
+        except UnreadableEntry:
+            lines = []
+        ignore = pathspec.GitIgnoreSpec.from_lines(lines)
+    for name, declared_size in entries:
+        parts = tuple(name.split("/"))
+        reason = _skipped_directory(parts, virtualenv_roots)
+        if reason is None and ignore is not None and ignore.match_file(name):
+            reason = REASON_GITIGNORE
+        if reason is None and declared_size > limits.max_file_bytes:
+            reason = REASON_TOO_LARGE
+        if reason is None and PurePosixPath(name).suffix.lower() in BINARY_SUFFIXES:
+            reason = REASON_BINARY
+        if reason is not None:
+            result.skipped.append((name, reason))
+            continue
+        try:
+            data = read(name)
+        except UnreadableEntry as exc:
+            result.skipped.append((name, f"unreadable ({exc})"))
+            continue
+        if len(data) > limits.max_file_bytes:
+            result.skipped.append((name, REASON_TOO_LARGE))
+            continue
+        if _is_binary(name, data):
+            result.skipped.append((name, REASON_BINARY))
+            continue
+        text, replaced = _decode(data)
+        result.replaced += replaced
+        result.files.append(
+            ExtractedFile(
+                path=name,
+                text=text,
+                content_hash=hashlib.sha256(data).hexdigest(),
+                size=len(data),
+                language=language_for(name),
+                replaced_bytes=replaced,
+            )
+        )
+    return result
+
+
 def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = None) -> Extraction:
     """Read the text files of a checked archive, skipping what does not belong in an index."""
     limits = limits or IntakeLimits.from_settings()
-    result = Extraction()
     try:
         archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError) as exc:
         raise NotAZipError(f"The stored archive cannot be read ({exc}).") from exc
     with archive:
         entries = list(iter_archive_files(archive))
-        paths = {name for name, _ in entries}
-        virtualenv_roots = {name.rsplit("/", 1)[0] for name in paths if name.endswith("/pyvenv.cfg")}
-        ignore = None
-        if ".gitignore" in paths:
-            gitignore = dict(entries)[".gitignore"]
-            lines = archive.read(gitignore)[: limits.max_file_bytes].decode("utf-8", errors="replace").splitlines()
-            ignore = pathspec.GitIgnoreSpec.from_lines(lines)
-        for name, info in entries:
-            parts = tuple(name.split("/"))
-            reason = _skipped_directory(parts, virtualenv_roots)
-            if reason is None and ignore is not None and ignore.match_file(name):
-                reason = REASON_GITIGNORE
-            if reason is None and info.file_size > limits.max_file_bytes:
-                reason = REASON_TOO_LARGE
-            if reason is None and PurePosixPath(name).suffix.lower() in BINARY_SUFFIXES:
-                reason = REASON_BINARY
-            if reason is not None:
-                result.skipped.append((name, reason))
-                continue
+        by_name = dict(entries)
+
+        def read(name: str) -> bytes:
             try:
-                with archive.open(info) as handle:
+                with archive.open(by_name[name]) as handle:
                     # Reading one byte past the cap catches entries whose
                     # directory understates their size.
-                    data = handle.read(limits.max_file_bytes + 1)
+                    return handle.read(limits.max_file_bytes + 1)
             except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
-                result.skipped.append((name, f"unreadable ({exc.__class__.__name__})"))
-                continue
-            if len(data) > limits.max_file_bytes:
-                result.skipped.append((name, REASON_TOO_LARGE))
-                continue
-            if _is_binary(name, data):
-                result.skipped.append((name, REASON_BINARY))
-                continue
-            text, replaced = _decode(data)
-            result.replaced += replaced
-            result.files.append(
-                ExtractedFile(
-                    path=name,
-                    text=text,
-                    content_hash=hashlib.sha256(data).hexdigest(),
-                    size=len(data),
-                    language=language_for(name),
-                    replaced_bytes=replaced,
-                )
-            )
-    return result
+                raise UnreadableEntry(exc.__class__.__name__) from exc
+
+        return select_files([(name, info.file_size) for name, info in entries], read, limits)
 
 
 # --- directories (the index_repo command) -------------------------------------------

@@ -52,6 +52,9 @@ class IndexRun(models.Model):
         REINDEX = "reindex"
         COMMAND = "command"
         ADMIN = "admin"
+        SYNC = "sync"
+        WEBHOOK = "webhook"
+        SCHEDULE = "schedule"
 
     repository = models.ForeignKey(Repository, on_delete=models.CASCADE, related_name="runs")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
@@ -75,6 +78,9 @@ class IndexRun(models.Model):
     archive_sha256 = models.CharField(max_length=64)
     archive_size = models.BigIntegerField(default=0)
     archive_name = models.CharField(max_length=255, blank=True)
+    # A version built from a git commit (rag/sources/git.py) instead of an archive.
+    commit_sha = models.CharField(max_length=40, blank=True, db_index=True)
+    commit_message = models.TextField(blank=True)
     job_id = models.BigIntegerField(null=True, blank=True)
     # The items partition exists and is attached; cleared when its rows are dropped.
     has_items = models.BooleanField(default=False)
@@ -95,6 +101,14 @@ class IndexRun(models.Model):
         return f"{self.repository} #{self.pk} ({self.status})"
 
     @property
+    def short_sha(self) -> str:
+        return self.commit_sha[:12]
+
+    @property
+    def commit_subject(self) -> str:
+        return self.commit_message.split("\n", 1)[0]
+
+    @property
     def is_finished(self) -> bool:
         return self.status in {self.Status.READY, self.Status.FAILED, self.Status.SUPERSEDED}
 
@@ -111,6 +125,36 @@ class IndexRun(models.Model):
     @property
     def progress_percent(self) -> int:
         return round(self.progress * 100)
+
+
+class GitRemote(models.Model):
+    """The git remote and branch a repository follows (rag/sources/git.py, rag/services/git_sync.py).
+
+    Credentials and the webhook secret are stored encrypted (rag/sources/credentials.py);
+    ``url`` never holds a credential.
+    """
+
+    class Credential(models.TextChoices):
+        NONE = "none"
+        TOKEN = "token", "https token"
+        SSH_KEY = "ssh_key", "ssh deploy key"
+
+    repository = models.OneToOneField(Repository, on_delete=models.CASCADE, related_name="git_remote")
+    url = models.CharField(max_length=1000)
+    # A path on the server (connected by staff only).
+    is_local = models.BooleanField(default=False)
+    branch = models.CharField(max_length=255, blank=True, help_text="Empty: the remote's default branch.")
+    credential_kind = models.CharField(max_length=16, choices=Credential.choices, default=Credential.NONE)
+    credential_encrypted = models.TextField(blank=True)
+    webhook_secret_encrypted = models.TextField(blank=True)
+    sync_minutes = models.PositiveIntegerField(default=0, help_text="Fetch the branch this often; 0: only by webhook or by hand.")
+    last_checked_at = models.DateTimeField(null=True, blank=True)
+    last_head = models.CharField(max_length=40, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.url} ({self.branch or 'default branch'})"
 
 
 class SourceFile(models.Model):

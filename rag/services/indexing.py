@@ -26,9 +26,10 @@ from rag import storage, terms
 from rag.analysis import analyze_repository, extract_file, file_analysis_from_dict, file_analysis_to_dict
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
-from rag.intake import Extraction, IntakeError, extract_files
+from rag.intake import Extraction, IntakeError
 from rag.models import LAYERS, STAGE_ORDER, IndexRun, Repository
 from rag.services.repositories import RunCancelled, activate_index, drop_run_rows, prune_superseded
+from rag.sources import read_run_files
 from rag.terms import identifier_counts, looks_like_test_path, split_terms
 
 logger = logging.getLogger(__name__)
@@ -402,8 +403,8 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
     counts: dict[str, int] = {}
     started = time.perf_counter()
     try:
-        with progress.stage("extract", "reading the archive") as step:
-            extraction = extract_files(run.archive_path)
+        with progress.stage("extract", "reading the commit" if run.commit_sha else "reading the archive") as step:
+            extraction = read_run_files(run)
             counts["files"] = len(extraction.files)
             counts["files_with_replaced_bytes"] = extraction.replaced
             counts["skipped"] = len(extraction.skipped)
