@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rag import views
+from rag import browse, views
 
 urlpatterns = [
     path("", views.repository_list, name="rag-repositories"),
@@ -11,4 +11,6 @@ urlpatterns = [
     path("<int:pk>/runs/<int:run_id>/cancel/", views.run_cancel, name="rag-cancel-run"),
     path("<int:pk>/search/", views.search_api, name="rag-search"),
     path("<int:pk>/source/<path:path>", views.source, name="rag-source"),
+    path("<int:pk>/code-search/", browse.code_search, name="rag-code-search"),
+    path("<int:pk>/symbols/<path:qname>", browse.symbol, name="rag-symbol"),
 ]

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from rag import browse
 from rag.forms import SearchForm, UploadForm
 from rag.intake import IntakeError
 from rag.models import IndexRun
@@ -89,7 +90,7 @@ def repository_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = _detail_context(request, pk)
     if request.htmx and request.htmx.target == "runs":
         return render(request, "rag/partials/runs.html", context)
-    return render(request, "rag/repository_detail.html", context)
+    return render(request, "rag/repository_detail.html", {**context, **browse.home_context(context["repository"])})
 
 
 @require_POST
@@ -188,6 +189,7 @@ def source(request: HttpRequest, pk: int, path: str) -> HttpResponse:
     try:
         whole = read_source(repository, path, max_lines=10**9)
     except SourceNotFound:
-        raise Http404("No such file in this repository's index") from None
+        # A folder's path (``source/shop/``) lists that folder; anything else is a 404.
+        return browse.folder(request, repository, path)
     view = render_source(whole.path, whole.text, parse_line_range(request))
     return render(request, "rag/source.html", {"repository": repository, "source": whole, "view": view})

@@ -66,7 +66,7 @@ def test_an_uploaded_repository_is_asked_about_and_the_citation_opens_the_lines(
     page.set_input_files("input[name=archive]", str(shop_zip))
     page.get_by_role("button", name="Upload and index").click()
     page.wait_for_url(f"{site}/repositories/*/")
-    expect(page.get_by_text("3 files indexed.")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("Indexed 3 files")).to_be_visible(timeout=60_000)
 
     page.get_by_role("link", name="Chats").click()
     page.select_option("#id_repository", label="shop")

@@ -93,7 +93,7 @@ def test_a_finished_index_says_what_it_holds_and_starts_a_chat_on_the_repository
 
     counts = shop.active_run.counts
     page = owner_client.get(reverse("rag-repository", args=[shop.pk])).content.decode()
-    assert f"Indexed {counts['files']} files, {counts['symbols']} symbols." in page
+    assert f"Indexed {counts['files']} files, {counts['symbols']} symbols</strong>, " in page
     assert "has started" not in page
     within_form = r"(?:(?!</form>).)*"
     form = re.search(

@@ -1,0 +1,214 @@
+"""The repository home: its files as a tree, its README, what its index holds in
+plain words, a search of its code grouped by file, and symbol pages (definition,
+callers, callees, the entrypoints that reach it).
+
+Everything reads the repository's active index version and goes through
+``get_repository_for_user``, so a person only ever browses what they may see.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_GET
+
+from rag.markdown import render_markdown
+from rag.models import IndexRun, Repository, SourceFile
+from rag.services import (
+    SearchError,
+    callees,
+    callers,
+    find_symbol,
+    get_repository_for_user,
+    list_entrypoints,
+    search,
+)
+from rag.services.graph import MAX_DEPTH
+
+SEARCH_LIMIT = 40
+# Lines of an item shown under a search hit.
+SNIPPET_LINES = 4
+README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")
+README_MAX_CHARS = 200_000
+LANGUAGE_NAMES = {
+    "python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "tsx": "TypeScript", "go": "Go",
+    "java": "Java", "rust": "Rust", "c": "C", "cpp": "C++", "csharp": "C#", "kotlin": "Kotlin", "ruby": "Ruby",
+    "php": "PHP", "markdown": "Markdown", "rst": "reStructuredText", "text": "Text", "json": "JSON",
+    "yaml": "YAML", "toml": "TOML", "html": "HTML", "css": "CSS", "shell": "Shell", "sql": "SQL",
+}
+
+
+def language_name(language: str) -> str:
+    return LANGUAGE_NAMES.get(language, language.replace("_", " ").capitalize() if language else "")
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """A file or a folder directly inside the folder being listed."""
+
+    name: str
+    path: str
+    is_folder: bool
+    size: int
+    language: str = ""
+    lines: int = 0
+    files: int = 0
+
+
+@dataclass
+class FileHits:
+    """The search hits of one file, in the order the search ranked them."""
+
+    path: str
+    hits: list[dict] = field(default_factory=list)
+
+
+def index_sentence(run: IndexRun) -> str:
+    """``Indexed 231 files, 3,331 symbols`` (the page adds when)."""
+    files, symbols = int(run.counts.get("files", 0)), int(run.counts.get("symbols", 0))
+    return f"Indexed {files:,} file{'s' if files != 1 else ''}, {symbols:,} symbol{'s' if symbols != 1 else ''}"
+
+
+def folder_entries(run: IndexRun, folder: str) -> list[TreeEntry] | None:
+    """Folders first, then files, directly in ``folder`` ("" is the root); None when no file is under it."""
+    prefix = f"{folder}/" if folder else ""
+    rows = SourceFile.objects.filter(run=run, path__startswith=prefix).values_list("path", "language", "size", "line_count")
+    folders: dict[str, list[int]] = {}
+    files: list[TreeEntry] = []
+    for path, language, size, lines in rows.iterator(chunk_size=2000):
+        rest = path[len(prefix) :]
+        name, _, below = rest.partition("/")
+        if below:
+            totals = folders.setdefault(name, [0, 0])
+            totals[0] += 1
+            totals[1] += size
+        else:
+            files.append(TreeEntry(name=name, path=path, is_folder=False, size=size, language=language_name(language), lines=lines))
+    if not folders and not files:
+        return None
+    listed = [
+        TreeEntry(name=name, path=prefix + name, is_folder=True, size=size, files=count)
+        for name, (count, size) in sorted(folders.items(), key=lambda kv: kv[0].lower())
+    ]
+    return listed + sorted(files, key=lambda entry: entry.name.lower())
+
+
+def readme_html(run: IndexRun, entries: list[TreeEntry]) -> tuple[str, SafeString] | None:
+    """The folder's README (its path and HTML): Markdown rendered, other text shown as it is."""
+    by_name = {entry.name.lower(): entry for entry in entries if not entry.is_folder}
+    entry = next((by_name[name] for name in README_NAMES if name in by_name), None)
+    if entry is None:
+        return None
+    text = SourceFile.objects.filter(run=run, path=entry.path).values_list("text", flat=True).first() or ""
+    text = text[:README_MAX_CHARS]
+    if entry.name.lower().endswith((".md", ".markdown")):
+        return entry.path, mark_safe(render_markdown(text))
+    return entry.path, format_html('<pre class="readme-text">{}</pre>', text)
+
+
+def breadcrumbs(path: str) -> list[tuple[str, str]]:
+    """(name, folder path) for each folder above and including ``path``."""
+    parts = [part for part in path.split("/") if part]
+    return [(part, "/".join(parts[: index + 1])) for index, part in enumerate(parts)]
+
+
+def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], list[str]]:
+    """Search hits grouped by file (files in the order of their best hit) and the search's notes."""
+    response = search(repository, query, mode="auto", limit=SEARCH_LIMIT)
+    groups: dict[str, FileHits] = {}
+    for item in response.items:
+        group = groups.setdefault(item.path, FileHits(path=item.path))
+        snippet = "\n".join(item.content.splitlines()[:SNIPPET_LINES])
+        group.hits.append(
+            {"start": item.start_line, "end": item.end_line, "title": item.title, "snippet": snippet,
+             "qname": (item.metadata or {}).get("qname") or ""}
+        )
+    for group in groups.values():
+        group.hits.sort(key=lambda hit: (hit["start"], hit["end"]))
+    return list(groups.values()), list(response.notes)
+
+
+def home_context(repository: Repository) -> dict:
+    """What the repository page shows above its index runs: summary, root tree and README."""
+    run = repository.active_run
+    entries = folder_entries(run, "") if run else None
+    return {
+        "entries": entries or [],
+        "readme": readme_html(run, entries) if run and entries else None,
+    }
+
+
+def folder(request: HttpRequest, repository: Repository, path: str) -> HttpResponse:
+    """A folder of the index (the source view's answer for a path that is a folder, not a file)."""
+    run = repository.active_run
+    path = path.strip("/")
+    entries = folder_entries(run, path) if run and path else None
+    if entries is None:
+        raise Http404("No such file or folder in this repository's index")
+    parent = posixpath.dirname(path)
+    return render(
+        request,
+        "rag/browse/folder.html",
+        {
+            "repository": repository, "path": path, "name": posixpath.basename(path), "parent": parent, "crumbs": breadcrumbs(path)[:-1],
+            "entries": entries, "readme": readme_html(run, entries),
+        },
+    )
+
+
+@require_GET
+def code_search(request: HttpRequest, pk: int) -> HttpResponse:
+    repository = get_repository_for_user(request.user, pk)
+    query = request.GET.get("q", "").strip()[:2000]
+    groups: list[FileHits] = []
+    notes: list[str] = []
+    error = ""
+    if query:
+        try:
+            groups, notes = grouped_hits(repository, query)
+        except SearchError as exc:
+            error = str(exc)
+    context = {
+        "repository": repository, "query": query, "groups": groups, "notes": notes, "error": error,
+        "hit_count": sum(len(group.hits) for group in groups),
+    }
+    if request.htmx and request.htmx.target == "search-results":
+        return render(request, "rag/browse/search_results.html", context)
+    return render(request, "rag/browse/search.html", context)
+
+
+def _reaching_entrypoints(repository: Repository, qname: str) -> list:
+    """Entrypoints whose handler is ``qname`` or calls it within ``MAX_DEPTH`` calls."""
+    reaching = {qname} | {edge.src for edge in callers(repository, qname, depth=MAX_DEPTH, limit=5000)}
+    return [entry for entry in list_entrypoints(repository) if entry.handler and entry.handler in reaching]
+
+
+@require_GET
+def symbol(request: HttpRequest, pk: int, qname: str) -> HttpResponse:
+    repository = get_repository_for_user(request.user, pk)
+    definitions = find_symbol(repository, qname)
+    if not definitions:
+        raise Http404("No such symbol in this repository's index")
+    exact = [definition for definition in definitions if definition.qname == qname]
+    if not exact:
+        # A loose name (``Cart``) with its own definitions: the page lists them to choose from.
+        return render(request, "rag/browse/symbol_choices.html", {"repository": repository, "name": qname, "definitions": definitions})
+    definition = exact[0]
+    return render(
+        request,
+        "rag/browse/symbol.html",
+        {
+            "repository": repository, "symbol": definition, "others": exact[1:],
+            "callers": callers(repository, definition.qname, depth=1),
+            "callees": callees(repository, definition.qname, depth=1),
+            "entrypoints": _reaching_entrypoints(repository, definition.qname),
+            "language": language_name(
+                SourceFile.objects.filter(run=repository.active_run, path=definition.path).values_list("language", flat=True).first() or ""
+            ),
+        },
+    )

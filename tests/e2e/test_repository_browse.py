@@ -1,0 +1,92 @@
+"""The repository home in a real browser at desktop and phone sizes: the tree, a folder,
+the README, a search whose hits open the lines, a symbol page, and no serious
+accessibility violations on any of them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from rag.models import IndexRun
+from tests.e2e.accessibility import serious_violations
+from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def shop(person, settings, tmp_path):
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    run = index_zip(person, make_zip(SMALL_PROJECT))
+    assert run.status == IndexRun.Status.READY, run.error
+    return run.repository
+
+
+def _open(browser: Browser, size: str) -> Page:
+    context = browser.new_context(viewport=VIEWPORTS[size], has_touch=size == "phone", is_mobile=size == "phone")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def _check(page: Page, name: str) -> None:
+    """Fits the width (no sideways scrolling), has no serious axe violation; a screenshot is kept."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{name}: the page is {overflow}px wider than the window"
+    assert serious_violations(page) == [], name
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_a_repository_is_browsed_searched_and_its_symbols_followed(browser: Browser, site, person, shop, size):
+    page = _open(browser, size)
+    try:
+        log_in(page, site, person)
+        page.goto(f"{site}/repositories/{shop.pk}/")
+        expect(page.locator(".index-state strong")).to_have_text(re.compile(r"^Indexed 6 files, 7 symbols$"))
+        expect(page.locator(".index-state time")).to_have_text("just now")
+        expect(page.locator(".index-detail")).not_to_have_attribute("open", "")
+        expect(page.get_by_text("C1_SYMBOL_CATALOG")).to_be_hidden()
+        tree = page.locator(".tree-table")
+        expect(tree.locator("tbody tr")).to_have_count(4)
+        expect(page.locator(".readme h1")).to_have_text("Shop")
+        _check(page, f"browse_home_{size}")
+
+        tree.get_by_role("link", name="shop/").click()
+        page.wait_for_url(f"{site}/repositories/{shop.pk}/source/shop/")
+        expect(page.locator("h1")).to_have_text("shop/")
+        expect(page.locator(".tree-file")).to_have_count(3)
+        _check(page, f"browse_folder_{size}")
+        page.locator(".tree-table").get_by_role("link", name="views.py").click()
+        page.wait_for_url("**/source/shop/views.py")
+        expect(page.locator("#L4")).to_contain_text("def login_view")
+
+        page.goto(f"{site}/repositories/{shop.pk}/")
+        page.get_by_role("searchbox", name="Search the code of shop").fill("Cart total")
+        page.get_by_role("searchbox", name="Search the code of shop").press("Enter")
+        page.wait_for_url("**/code-search/?q=Cart+total")
+        group = page.locator(".hit-file", has=page.locator("h2", has_text="shop/models.py"))
+        expect(group).to_have_count(1)
+        _check(page, f"browse_search_{size}")
+        group.locator(".hit-lines").first.click()
+        page.wait_for_url(re.compile(r".*/source/shop/models\.py\?lines=\d+-\d+#L\d+$"))
+        expect(page.locator("tr.cited").first).to_be_in_viewport()
+
+        page.goto(f"{site}/repositories/{shop.pk}/symbols/shop.views.render_cart")
+        expect(page.locator("h1")).to_contain_text("shop.views.render_cart")
+        page.locator("section", has=page.locator("#callers-title")).get_by_role("link", name="shop.views.login_view").click()
+        page.wait_for_url("**/symbols/shop.views.login_view")
+        expect(page.locator("section", has=page.locator("#callees-title"))).to_contain_text("shop.models.Cart.for_user")
+        _check(page, f"browse_symbol_{size}")
+
+        page.get_by_role("button", name="Chat about this repository").click()
+        page.wait_for_url(f"{site}/chats/*/")
+        expect(page.locator(".chat-sub")).to_contain_text("shop")
+    finally:
+        page.context.close()

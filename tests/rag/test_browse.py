@@ -1,0 +1,165 @@
+"""The repository home through the real URL stack: file tree, README, index state, code search and symbol pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from rag.models import IndexRun
+from tests.factories import PASSWORD
+from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
+
+FLASK_APP = (
+    "from flask import Flask\n"
+    "\n"
+    "app = Flask(__name__)\n"
+    "\n"
+    "\n"
+    "def check_password(user):\n"
+    "    return bool(user)\n"
+    "\n"
+    "\n"
+    "def authenticate(user):\n"
+    "    return check_password(user)\n"
+    "\n"
+    "\n"
+    '@app.route("/login", methods=["POST"])\n'
+    "def login():\n"
+    '    return authenticate("someone")\n'
+)
+
+
+def _page(client, name: str, *args, **query) -> str:
+    response = client.get(reverse(name, args=args), query)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def test_the_repository_page_lists_the_root_folder_with_languages_and_sizes(owner_client, shop):
+    page = _page(owner_client, "rag-repository", shop.pk)
+    rows = re.findall(r'<tr class="tree-(folder|file)">\s*<td data-label="Name"><a href="([^"]+)">.*?</span> ([^<]+)</a>', page)
+    assert [(kind, name) for kind, _, name in rows] == [("folder", "docs/"), ("folder", "shop/"), ("folder", "tests/"), ("file", "README.md")]
+    assert dict((name, href) for _, href, name in rows)["shop/"] == reverse("rag-source", args=[shop.pk, "shop"]) + "/"
+    assert '<td data-label="Language">Markdown</td>' in page
+    assert '<span class="hint">3 files</span>' in page
+
+
+def test_the_readme_is_rendered_through_the_markdown_pipeline(owner_client, owner, upload_dir):
+    project = {**SMALL_PROJECT, "README.md": "# Shop\n\nRun `make`.\n\n<script>alert(1)</script>\n\n```python\ndef f():\n    pass\n```\n"}
+    run = index_zip(owner, make_zip(project), name="shop2")
+    page = _page(owner_client, "rag-repository", run.repository_id)
+    readme = page[page.index('class="card readme"') :]
+    assert "<h1>Shop</h1>" in readme and "<code>make</code>" in readme
+    assert '<pre class="highlight"><code><span class="k">def</span>' in readme
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in readme
+
+
+def test_the_index_state_is_said_in_plain_words_and_the_detail_is_folded(owner_client, shop):
+    counts = shop.active_run.counts
+    page = _page(owner_client, "rag-repository", shop.pk)
+    assert re.search(
+        rf"<strong>Indexed {counts['files']} files, {counts['symbols']} symbols</strong>, "
+        rf'<time datetime="[^"]+" data-local="relative">just now</time>\.',
+        page,
+    )
+    details = page[page.index('<details class="index-detail"') :]
+    assert details.startswith('<details class="index-detail">')  # closed: nothing is running
+    assert details.index("C1_SYMBOL_CATALOG") < details.index("</details>")
+
+
+def test_large_counts_are_written_with_thousands_separators(owner_client, shop):
+    IndexRun.objects.filter(pk=shop.active_run_id).update(counts={"files": 2310, "symbols": 33310})
+    page = _page(owner_client, "rag-repository", shop.pk)
+    assert "Indexed 2,310 files, 33,310 symbols" in page
+
+
+@pytest.mark.parametrize("path", ["shop", "shop/"])
+def test_a_folder_url_under_source_lists_that_folder(owner_client, shop, path):
+    page = _page(owner_client, "rag-source", shop.pk, path)
+    names = re.findall(r'<tr class="tree-file">\s*<td data-label="Name"><a href="([^"]+)">.*?</span> ([^<]+)</a>', page)
+    assert [name for _, name in names] == ["__init__.py", "models.py", "views.py"]
+    assert names[2][0] == reverse("rag-source", args=[shop.pk, "shop/views.py"])
+    assert "<td data-label=\"Language\">Python</td>" in page
+    assert f'href="{reverse("rag-repository", args=[shop.pk])}">..</a>' in page  # up to the repository's root
+    assert "Chat about this repository" in page
+
+
+def test_a_path_that_is_neither_file_nor_folder_is_a_404_in_the_sites_layout(owner_client, shop):
+    response = owner_client.get(reverse("rag-source", args=[shop.pk, "nowhere/"]))
+    assert response.status_code == 404
+    response = owner_client.get(reverse("rag-source", args=[shop.pk, "sho"]))  # a prefix of a folder is no folder
+    assert response.status_code == 404
+
+
+def test_search_results_are_grouped_by_file_and_link_to_their_lines(owner_client, shop):
+    page = _page(owner_client, "rag-code-search", shop.pk, q="Cart total")
+    files = re.findall(r'<article class="card hit-file">\s*<h2><a href="[^"]+"><code>([^<]+)</code>', page)
+    assert files and len(files) == len(set(files))  # one group per file
+    assert "shop/models.py" in files
+    models_group = page[page.index("<code>shop/models.py</code>") :].split("</article>")[0]
+    links = re.findall(r'class="hit-lines" href="([^"]+)"', models_group)
+    assert links and all(re.fullmatch(rf"{reverse('rag-source', args=[shop.pk, 'shop/models.py'])}\?lines=(\d+)-(\d+)#L\1", link) for link in links)
+    assert re.search(r"\d+ match(es)? in \d+ files? for “Cart total”", page)
+
+
+def test_an_htmx_search_answers_with_the_results_alone(owner_client, shop):
+    response = owner_client.get(
+        reverse("rag-code-search", args=[shop.pk]), {"q": "login"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results"
+    )
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="search-results"') and "<html" not in body
+
+
+def test_an_empty_search_shows_the_box_only(owner_client, shop):
+    page = _page(owner_client, "rag-code-search", shop.pk, q="")
+    assert 'id="code-search-q"' in page and "hit-file" not in page
+
+
+def test_a_symbol_page_shows_its_definition_callers_and_callees(owner_client, shop):
+    page = _page(owner_client, "rag-symbol", shop.pk, "shop.views.render_cart")
+    assert "<code>shop/views.py:10-11</code>" in page
+    called_by = page[page.index('id="callers-title"') : page.index('id="callees-title"')]
+    assert f'href="{reverse("rag-symbol", args=[shop.pk, "shop.views.login_view"])}"' in called_by
+    calls = page[page.index('id="callees-title"') : page.index('id="entry-title"')]
+    assert "<code>cart.total</code>" in calls and "outside the index" in calls
+
+    login = _page(owner_client, "rag-symbol", shop.pk, "shop.views.login_view")
+    calls = login[login.index('id="callees-title"') : login.index('id="entry-title"')]
+    assert "<code>shop.models.Cart.for_user</code>" in calls and "<code>shop.views.render_cart</code>" in calls
+    assert "Log the user in and open their cart." in login
+
+
+def test_a_symbol_page_names_the_entrypoints_that_reach_it(owner_client, owner, upload_dir):
+    run = index_zip(owner, make_zip({"app.py": FLASK_APP}), name="flaskapp")
+    assert run.status == IndexRun.Status.READY, run.error
+    page = _page(owner_client, "rag-symbol", run.repository_id, "app.check_password")
+    entries = page[page.index('id="entry-title"') :]
+    assert "/login" in entries and "app.login" in entries and "Route" in entries
+
+
+def test_a_loose_name_lists_its_definitions_and_an_unknown_one_is_a_404(owner_client, shop):
+    page = _page(owner_client, "rag-symbol", shop.pk, "Cart")
+    assert f'href="{reverse("rag-symbol", args=[shop.pk, "shop.models.Cart"])}"' in page
+    assert owner_client.get(reverse("rag-symbol", args=[shop.pk, "no_such_thing"])).status_code == 404
+
+
+def test_the_chat_action_starts_a_chat_on_this_repository(owner_client, shop):
+    from chat.models import ChatSession
+
+    page = _page(owner_client, "rag-symbol", shop.pk, "shop.views.login_view")
+    form = re.search(r'<form method="post" action="([^"]+)" class="chat-action">.*?name="repository" value="(\d+)"', page, re.S)
+    assert form
+    response = owner_client.post(form.group(1), {"repository": form.group(2)})
+    session = ChatSession.objects.get(owner=shop.owner)
+    assert response["Location"] == reverse("chat-session", args=[session.pk]) and session.repository == shop
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [("rag-repository", ()), ("rag-code-search", ()), ("rag-symbol", ("shop.views.login_view",)), ("rag-source", ("shop/",))],
+)
+def test_another_user_never_sees_the_repository(client, shop, other_user, name, extra):
+    client.login(username=other_user.username, password=PASSWORD)
+    assert client.get(reverse(name, args=[shop.pk, *extra]), {"q": "cart"}).status_code == 404
