@@ -19,7 +19,7 @@ from django.http import Http404
 
 from database_pool import in_database_pool
 from chat import frames, services, user_errors
-from chat.agent.runner import TurnInput
+from chat.agent.agent import TurnInput
 from chat.conversations import dialog_length
 from chat.generations import (
     PROCESS_ID,

@@ -27,7 +27,7 @@ from database_pool import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.citing import Span, used_citations
 from chat.agent.events import AgentEvent
-from chat.agent.runner import TurnInput, run_turn
+from chat.agent.agent import TurnInput, stream_turn
 from chat.conversations import CONVERSATIONS
 from chat.models import Message
 from chat.presentation import step_context
@@ -281,7 +281,7 @@ def _agent_runner(turn: TurnInput) -> TurnRunner:
         fitted = replace(
             turn, text=prepared.text, history=prepared.history, max_answer_tokens=prepared.model_params.get("max_tokens"),
         )
-        async with aclosing(run_turn(fitted)) as events:
+        async with aclosing(stream_turn(fitted)) as events:
             async for event in events:
                 yield event
 

@@ -1,5 +1,9 @@
 """One turn of the agent: prepare its services, run the graph, stream ``AgentEvent``s.
 
+The entry point is ``stream_turn(turn)`` with a ``TurnInput``. The turn runs
+through the agent graph (``chat/agent/graph.py``): the router picks the intent,
+its subgraph answers.
+
 The graph's own steps become ``step`` events (node, depth, duration, and the
 detail a node noted); what nodes emit (intent, text deltas, tool steps,
 citations, safety verdicts) passes straight through. The turn ends with
@@ -14,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.http import Http404
@@ -35,10 +39,21 @@ from llm.tokens import estimate_message_tokens
 from llm.types import Message
 from rag.services import get_repository_for_user
 
-if TYPE_CHECKING:
-    from chat.agent.runner import TurnInput
-
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    session_id: int
+    user_id: int
+    repository_id: int | None
+    text: str
+    # Recent messages before this one, oldest first.
+    history: tuple[Message, ...]
+    # Links the LLM calls of this turn to the answer in the audit (``llm.audit.correlation``).
+    correlation_id: str
+    # The room left for the answer in the model's window (the conversation manager's answer reserve).
+    max_answer_tokens: int | None = None
 
 
 @dataclass(frozen=True)
@@ -133,7 +148,10 @@ def _closing_events(services: TurnServices) -> list[AgentEvent]:
 
 
 async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> AsyncIterator[AgentEvent]:
-    """Run one turn through the agent graph and stream what happens."""
+    """Run one turn through the agent graph and stream what happens.
+
+    Close the iterator (``aclosing``) to stop the turn early.
+    """
     if turn.repository_id is None:
         # Nothing to read from the database: no trip through its (single, shared) thread.
         prepared = prepare_turn(turn, provider)

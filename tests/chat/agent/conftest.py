@@ -13,9 +13,8 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import async_to_sync
 
-from chat.agent.agent import stream_turn
+from chat.agent.agent import TurnInput, stream_turn
 from chat.agent.events import AgentEvent
-from chat.agent.runner import TurnInput
 from llm.types import Message
 from rag.models import Repository
 from tests.chat.conftest import indexed_shopapp

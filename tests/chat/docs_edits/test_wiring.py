@@ -10,7 +10,7 @@ from chat.agent.docs import build_docs_graph
 from chat.agent.edits import build_edits_graph
 from chat.agent.events import AgentEvent
 from chat.agent.graph import build_agent_graph, intent_nodes
-from chat.agent.runner import TurnInput
+from chat.agent.agent import TurnInput
 from llm.graph import Emitted, Runner
 from tests.chat.docs_edits.conftest import texts
 
