@@ -1,4 +1,4 @@
-"""ASGI entry: HTTP through Django, websockets through Channels."""
+"""ASGI entry: HTTP through Django (``/mcp`` through the MCP server), websockets through Channels."""
 
 from __future__ import annotations
 
@@ -28,17 +28,32 @@ from chat.routing import websocket_urlpatterns  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from agentsite.request_limits import RequestBodyLimit  # noqa: E402
+from chat.mcp.endpoint import McpEndpoint  # noqa: E402
 
 # An upload may be a zip of RAG_MAX_UPLOAD_BYTES plus the rest of its form.
 UPLOAD_FORM_OVERHEAD = 64 * 1024
 
+# Editors' agents reach the repository tools here (chat/mcp/, docs/MCP.md); the SDK's transport
+# limits the request body itself.
+MCP_PATHS = frozenset({"/mcp", "/mcp/"})
+mcp_endpoint = McpEndpoint()
+django_http = RequestBodyLimit(
+    django_asgi_app,
+    default=settings.MAX_REQUEST_BODY_BYTES,
+    limits={reverse("rag-upload"): settings.RAG["MAX_UPLOAD_BYTES"] + UPLOAD_FORM_OVERHEAD},
+)
+
+
+async def http(scope, receive, send) -> None:
+    if scope["path"] in MCP_PATHS:
+        await mcp_endpoint(scope, receive, send)
+    else:
+        await django_http(scope, receive, send)
+
+
 application = ProtocolTypeRouter(
     {
-        "http": RequestBodyLimit(
-            django_asgi_app,
-            default=settings.MAX_REQUEST_BODY_BYTES,
-            limits={reverse("rag-upload"): settings.RAG["MAX_UPLOAD_BYTES"] + UPLOAD_FORM_OVERHEAD},
-        ),
+        "http": http,
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -235,6 +235,13 @@ WHITENOISE_USE_FINDERS = True
 # repository uploads have RAG_MAX_UPLOAD_BYTES instead.
 MAX_REQUEST_BODY_BYTES = env_int("MAX_REQUEST_BODY_BYTES", 5 * 1024 * 1024, minimum=64 * 1024)
 
+# --- MCP (chat/mcp/, docs/MCP.md) ----------------------------------------------------
+# Calls one personal access token may make per minute (tools and resource reads), counted in the
+# database so the limit holds across server processes.
+MCP_CALLS_PER_MINUTE = env_int("MCP_CALLS_PER_MINUTE", 120, minimum=1)
+# How long an ``ask`` over MCP may take before it is stopped with a tool error.
+MCP_ASK_TIMEOUT_SECONDS = env_float("MCP_ASK_TIMEOUT_SECONDS", 300.0, minimum=1.0)
+
 # --- Background work -------------------------------------------------------------
 # A worker whose last heartbeat is older than this counts as down in /healthz.
 WORKER_HEARTBEAT_MAX_AGE = env_int("WORKER_HEARTBEAT_MAX_AGE", 60, minimum=5)

@@ -91,3 +91,7 @@ class Message(models.Model):
     @property
     def dom_id(self) -> str:
         return f"msg-{self.pk}"
+
+
+# The MCP door's tables belong to this app; their code lives with the door.
+from chat.mcp.models import AccessToken, ToolUse  # noqa: E402,F401

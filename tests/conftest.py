@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -50,6 +54,65 @@ def product_process_env() -> dict[str, str]:
     env["AGENTSITE_DB_NAME"] = connection.settings_dict["NAME"]
     env["DJANGO_SETTINGS_MODULE"] = "agentsite.settings"
     return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def web_process(env: dict[str, str]) -> Iterator[str]:
+    """The product's web process (daphne, as ``serve`` runs it: agentsite.web_server) on a free port; yields its URL.
+
+    Stopped afterwards, and waited for until its database sessions are gone, so the test database can be dropped.
+    """
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited early:\n{proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("daphne did not answer within 30 s") from None
+            time.sleep(0.1)
+    try:
+        yield url
+    finally:
+        stop_process(proc)
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Stop a child of the product and wait until its database sessions are gone."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 5
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
 
 
 @pytest.fixture

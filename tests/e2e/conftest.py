@@ -5,19 +5,14 @@ with the model replaced by the local fake server streaming at a set rate."""
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.conftest import ROOT, product_process_env
+from tests.conftest import product_process_env, web_process
 from tests.factories import PASSWORD, make_user
 from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
 
@@ -32,12 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(autouse=True)
@@ -63,54 +52,12 @@ def browser(transactional_db, allow_orm_beside_playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def site(transactional_db, fake_llm_server: FakeProviderServer) -> Iterator[str]:  # noqa: F811
-    """The product's web process (daphne, as serve runs it: agentsite.web_server) on a free port, using the test database and the fake model."""
-    port = _free_port()
+    """The product's web process on a free port, using the test database and the fake model."""
     env = product_process_env()
     env.update(fake_llm_server.env("openai"))
     env["CHAT_FLUSH_SECONDS"] = "0.2"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited early:\n{proc.stdout.read()}")
-        try:
-            with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("daphne did not answer within 30 s") from None
-            time.sleep(0.1)
-    yield url
-    stop_process(proc)
-
-
-def stop_process(proc: subprocess.Popen) -> None:
-    """Stop a child of the product and wait until its database sessions are gone,
-    so the test database can be dropped."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    deadline = time.monotonic() + 5
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.05)
+    with web_process(env) as url:
+        yield url
 
 
 @pytest.fixture

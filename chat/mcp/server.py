@@ -1,0 +1,427 @@
+"""The MCP server: ``rag.tools`` for one repository per call, ``list_repositories``, ``ask``, and files as resources.
+
+Every handler acts as the token's user (``CALLER``, set by the endpoint for
+the request): it sees the repositories ``tokens.repositories_for_token``
+gives, nothing else. A tool that cannot do what was asked answers with an MCP
+tool error whose text says what to change; every call is counted against the
+token's rate limit and recorded (``ToolUse``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, unquote
+
+import anyio
+from django.conf import settings
+from django.utils import timezone
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolRequestParams,
+    CallToolResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    ResourceTemplate,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+
+from chat.agent.agent import TurnInput, stream_turn
+from chat.agent.events import AgentEvent
+from chat.mcp import tokens
+from chat.mcp.models import AccessToken
+from database_pool import in_database_pool
+from llm.types import ToolCall
+from rag import services as rag
+from rag.models import Repository, SourceFile
+from rag.tools import Caps, RepositoryToolbox, ToolResult, tool_definitions, version_label
+
+logger = logging.getLogger(__name__)
+
+SERVER_NAME = "codebase-assistant"
+INSTRUCTIONS = (
+    "Tools over the team's self-hosted code index. Start with list_repositories; pass a repository's name "
+    "to the other tools. search_code finds code by words or identifiers, get_symbol / find_references / "
+    "callers / callees follow the symbol graph, read_file reads exact lines, and ask has the assistant "
+    "answer a question with citations. Results cite path:start-end in the named index version."
+)
+# An editor asks for results one call at a time: room for more than a chat turn's share.
+MCP_CAPS = Caps(items=12, files=10, result_chars=40_000)
+RESOURCES_PAGE = 500
+RESOURCE_MAX_LINES = 20_000
+URI_SCHEME = "repo://"
+
+# The token the current request was made with; set by the endpoint before the SDK handles it.
+CALLER: contextvars.ContextVar[AccessToken | None] = contextvars.ContextVar("mcp_caller", default=None)
+
+
+class CallRefused(Exception):
+    """The call cannot run as asked; the message is for the person at the editor."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one tool call produced, for the MCP result and the record."""
+
+    text: str
+    error: bool = False
+    repository: Repository | None = None
+    structured: dict[str, Any] | None = None
+
+
+def _caller() -> AccessToken:
+    token = CALLER.get()
+    if token is None:
+        # The endpoint authenticates every request before the SDK sees it.
+        raise CallRefused("this request carries no access token")
+    return token
+
+
+def _repository(token: AccessToken, reference: str) -> Repository:
+    """The repository the token may see, by name (or id when several share the name)."""
+    reference = (reference or "").strip()
+    visible = tokens.repositories_for_token(token)
+    named = list(visible.filter(name=reference)[:10])
+    if not named and reference.isdigit():
+        named = list(visible.filter(pk=int(reference)))
+    if not named:
+        names = ", ".join(visible.values_list("name", flat=True)[:20]) or "none"
+        raise CallRefused(f"no repository named {reference!r} is visible to this token; yours: {names}")
+    if len(named) > 1:
+        own = [repository for repository in named if repository.owner_id == token.user_id]
+        if len(own) == 1:
+            return own[0]
+        ids = ", ".join(f"{repository.pk} (owner {repository.owner.username})" for repository in named)
+        raise CallRefused(f"several repositories are named {reference!r}: pass one of these ids instead: {ids}")
+    return named[0]
+
+
+def _indexed(repository: Repository) -> Repository:
+    if repository.active_run_id is None:
+        raise CallRefused(f"{repository.name} has no finished index yet; try again when indexing is done")
+    return repository
+
+
+def _structured(repository: Repository, result: ToolResult) -> dict[str, Any]:
+    return {
+        "repository": repository.name,
+        "index_version": version_label(repository.active_run),
+        "spans": [{"path": s.path, "start_line": s.start_line, "end_line": s.end_line, "layer": s.layer} for s in result.spans],
+    }
+
+
+def _run_repository_tool(token: AccessToken, name: str, arguments: dict[str, Any]) -> Outcome:
+    repository = _indexed(_repository(token, str(arguments.pop("repository", ""))))
+    result = RepositoryToolbox(repository, MCP_CAPS).call_sync(ToolCall(id="mcp", name=name, arguments=arguments))
+    header = f"{repository.name} ({version_label(repository.active_run)})"
+    return Outcome(
+        text=f"{header}\n{result.content}",
+        error=result.error,
+        repository=repository,
+        structured=_structured(repository, result),
+    )
+
+
+def _list_repositories(token: AccessToken) -> Outcome:
+    rows = []
+    for repository in tokens.repositories_for_token(token).order_by("name"):
+        run = repository.active_run
+        state = "not indexed yet" if run is None else (
+            f"{version_label(run)}, {run.counts.get('files', 0)} files, indexed {run.finished_at:%Y-%m-%d %H:%M} UTC"
+            if run.finished_at
+            else version_label(run)
+        )
+        rows.append({"id": repository.pk, "name": repository.name, "owner": repository.owner.username, "index": state})
+    if not rows:
+        return Outcome(text="No repositories are visible to this token.", structured={"repositories": []})
+    lines = [f"{len(rows)} repositories:"] + [f"- {row['name']} (id {row['id']}, owner {row['owner']}): {row['index']}" for row in rows]
+    return Outcome(text="\n".join(lines), structured={"repositories": rows})
+
+
+def _checked(tool: str, token: AccessToken) -> None:
+    if tokens.over_rate_limit(token):
+        raise CallRefused(
+            f"rate limit: this token made {settings.MCP_CALLS_PER_MINUTE} calls in the last minute; wait a moment and retry"
+        )
+
+
+def _record(token: AccessToken, tool: str, outcome: Outcome | None, started_at, elapsed: float, error: str) -> None:
+    tokens.record_use(
+        token,
+        tool,
+        outcome.repository if outcome else None,
+        started_at,
+        elapsed * 1000,
+        error or (outcome.text[:500] if outcome and outcome.error else ""),
+    )
+
+
+# --- tools ------------------------------------------------------------------------------
+
+REPOSITORY_ARGUMENT = {"type": "string", "minLength": 1, "description": "The repository's name (or id), from list_repositories."}
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+
+def _with_repository(parameters: dict[str, Any]) -> dict[str, Any]:
+    schema = dict(parameters)
+    schema["properties"] = {"repository": REPOSITORY_ARGUMENT, **parameters["properties"]}
+    schema["required"] = ["repository", *parameters.get("required", [])]
+    return schema
+
+
+def _tools() -> list[Tool]:
+    tools = [
+        Tool(
+            name="list_repositories",
+            description="The repositories this token may read, with their index version and state.",
+            input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+            annotations=READ_ONLY,
+        )
+    ]
+    tools += [
+        Tool(
+            name=tool.spec.name,
+            description=tool.spec.description,
+            input_schema=_with_repository(tool.spec.parameters),
+            annotations=READ_ONLY,
+        )
+        for tool in tool_definitions()
+    ]
+    tools.append(
+        Tool(
+            name="ask",
+            description=(
+                "Ask the assistant a question about a repository: it searches and reads the code itself and "
+                "answers with citations (path:start-end). Slower than the other tools; reports progress."
+            ),
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "repository": REPOSITORY_ARGUMENT,
+                    "question": {"type": "string", "minLength": 1, "maxLength": 8000},
+                },
+                "required": ["repository", "question"],
+                "additionalProperties": False,
+            },
+            annotations=ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+        )
+    )
+    return tools
+
+
+TOOLS = _tools()
+REPOSITORY_TOOLS = frozenset(tool.spec.name for tool in tool_definitions())
+
+
+async def list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
+    return ListToolsResult(tools=TOOLS)
+
+
+def _progress_message(event: AgentEvent) -> str | None:
+    if event.type == "intent":
+        return f"answering as {event.intent}"
+    if event.type == "step" and event.detail.get("tool"):
+        return f"{event.detail['tool']}: {event.detail.get('result', '')}".strip()
+    return None
+
+
+async def _ask(ctx: ServerRequestContext, token: AccessToken, arguments: dict[str, Any]) -> Outcome:
+    question = str(arguments.get("question", "")).strip()
+    if not question:
+        raise CallRefused("the question is empty")
+    repository = await in_database_pool(lambda: _indexed(_repository(token, str(arguments.get("repository", "")))))()
+    turn = TurnInput(
+        session_id=0,
+        user_id=token.user_id,
+        repository_id=repository.pk,
+        text=question,
+        history=(),
+        correlation_id=f"mcp-{uuid.uuid4().hex}",
+    )
+    parts: list[str] = []
+    cited: dict[tuple[str, int, int], None] = {}
+    steps = 0
+    await ctx.session.report_progress(0, None, f"reading {repository.name}")
+    with anyio.fail_after(settings.MCP_ASK_TIMEOUT_SECONDS):
+        async for event in stream_turn(turn):
+            if event.type == "text":
+                parts.append(event.text)
+            elif event.type == "citations":
+                cited.update({(c.path, c.start_line, c.end_line): None for c in event.citations})
+            elif event.type == "error":
+                return Outcome(text=event.text, error=True, repository=repository)
+            elif (message := _progress_message(event)) is not None:
+                steps += 1
+                await ctx.session.report_progress(steps, None, message)
+    answer = "".join(parts).strip()
+    sources = [f"{path}:{start}-{end}" for path, start, end in cited]
+    text = answer + ("\n\nSources:\n" + "\n".join(f"- {source}" for source in sources) if sources else "")
+    label = await in_database_pool(lambda: version_label(repository.active_run))()
+    return Outcome(
+        text=f"{repository.name} ({label})\n{text}",
+        repository=repository,
+        structured={
+            "repository": repository.name,
+            "index_version": label,
+            "answer": answer,
+            "citations": [{"path": p, "start_line": s, "end_line": e} for p, s, e in cited],
+        },
+    )
+
+
+async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
+    token = _caller()
+    name = params.name
+    arguments = dict(params.arguments or {})
+    started_at, started = timezone.now(), time.perf_counter()
+    outcome: Outcome | None = None
+    error = ""
+    try:
+        await in_database_pool(_checked)(name, token)
+        if name == "list_repositories":
+            outcome = await in_database_pool(_list_repositories)(token)
+        elif name in REPOSITORY_TOOLS:
+            outcome = await in_database_pool(_run_repository_tool)(token, name, arguments)
+        elif name == "ask":
+            outcome = await _ask(ctx, token, arguments)
+        else:
+            known = ", ".join(tool.name for tool in TOOLS)
+            raise CallRefused(f"there is no tool named {name!r}; the tools are: {known}")
+    except CallRefused as exc:
+        error = str(exc)
+    except TimeoutError:
+        error = f"the answer took longer than {settings.MCP_ASK_TIMEOUT_SECONDS:g} s and was stopped; ask a narrower question"
+    except Exception as exc:
+        logger.exception("MCP tool %s failed", name)
+        error = f"{name} failed on the server ({type(exc).__name__}); the error is in the server's log"
+    finally:
+        if not error.startswith("rate limit"):
+            await in_database_pool(_record)(token, name, outcome, started_at, time.perf_counter() - started, error)
+    if error:
+        return CallToolResult(content=[TextContent(type="text", text=f"Error: {error}")], is_error=True)
+    assert outcome is not None
+    return CallToolResult(
+        content=[TextContent(type="text", text=outcome.text)],
+        structured_content=outcome.structured,
+        is_error=outcome.error,
+    )
+
+
+# --- resources --------------------------------------------------------------------------
+
+
+def resource_uri(repository: Repository, path: str) -> str:
+    return f"{URI_SCHEME}{quote(repository.name, safe='')}/{quote(path)}"
+
+
+def _parse_uri(uri: str) -> tuple[str, str]:
+    if not uri.startswith(URI_SCHEME) or "/" not in uri[len(URI_SCHEME):]:
+        raise CallRefused(f"{uri!r} is not a file of this server; its files are {URI_SCHEME}<repository>/<path>")
+    repository, _, path = uri[len(URI_SCHEME):].partition("/")
+    return unquote(repository), unquote(path)
+
+
+def _list_files(token: AccessToken, cursor: str | None) -> ListResourcesResult:
+    """The indexed files of every repository the token sees, RESOURCES_PAGE at a time (cursor: an offset)."""
+    offset = int(cursor) if cursor and cursor.isdigit() else 0
+    runs = {repository.active_run_id: repository for repository in tokens.repositories_for_token(token) if repository.active_run_id}
+    files = (
+        SourceFile.objects.filter(run_id__in=runs)
+        .order_by("run__repository__name", "path")
+        .values_list("run_id", "path", "language", "size")[offset : offset + RESOURCES_PAGE + 1]
+    )
+    rows = list(files)
+    resources = [
+        Resource(
+            name=f"{runs[run_id].name}/{path}",
+            uri=resource_uri(runs[run_id], path),
+            mime_type="text/plain",
+            description=f"{language}, {size} bytes",
+            size=size,
+        )
+        for run_id, path, language, size in rows[:RESOURCES_PAGE]
+    ]
+    more = len(rows) > RESOURCES_PAGE
+    return ListResourcesResult(resources=resources, next_cursor=str(offset + RESOURCES_PAGE) if more else None)
+
+
+def _read_file(token: AccessToken, uri: str) -> tuple[Repository, str]:
+    name, path = _parse_uri(uri)
+    repository = _indexed(_repository(token, name))
+    try:
+        piece = rag.read_source(repository, path, 1, RESOURCE_MAX_LINES, max_lines=RESOURCE_MAX_LINES)
+    except rag.SourceNotFound as exc:
+        raise CallRefused(str(exc)) from exc
+    cut = f"\n... (cut at {RESOURCE_MAX_LINES} lines of {piece.total_lines})" if piece.total_lines > piece.end_line else ""
+    return repository, piece.text + cut
+
+
+async def list_resources(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListResourcesResult:
+    token = _caller()
+    return await in_database_pool(_list_files)(token, params.cursor if params else None)
+
+
+async def list_resource_templates(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
+    return ListResourceTemplatesResult(
+        resource_templates=[
+            ResourceTemplate(
+                name="repository file",
+                uri_template=f"{URI_SCHEME}{{repository}}/{{+path}}",
+                description="An indexed file of a repository, by the repository's name and the file's path.",
+                mime_type="text/plain",
+            )
+        ]
+    )
+
+
+def _read_and_record(token: AccessToken, uri: str) -> tuple[str, str]:
+    """(text, error) of one resource read, counted and recorded like a tool call."""
+    started_at, started = timezone.now(), time.perf_counter()
+    repository = None
+    try:
+        _checked("read_resource", token)
+        repository, text = _read_file(token, uri)
+        error = ""
+    except CallRefused as exc:
+        text, error = "", str(exc)
+    if not error.startswith("rate limit"):
+        outcome = Outcome(text="", repository=repository)
+        _record(token, "read_resource", outcome, started_at, time.perf_counter() - started, error)
+    return text, error
+
+
+async def read_resource(ctx: ServerRequestContext, params: ReadResourceRequestParams) -> ReadResourceResult:
+    token = _caller()
+    text, error = await in_database_pool(_read_and_record)(token, params.uri)
+    if error:
+        raise MCPError(code=INVALID_PARAMS, message=error, data={"uri": params.uri})
+    return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type="text/plain", text=text)])
+
+
+def build_server() -> Server:
+    return Server(
+        SERVER_NAME,
+        version="1",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
+        on_read_resource=read_resource,
+    )
+
