@@ -21,4 +21,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("chats/", include("chat.urls")),
     path("repositories/", include("rag.urls")),
+    path("settings/", include("chat.mcp.urls")),
 ]

@@ -157,3 +157,7 @@ class MessageAdmin(admin.ModelAdmin):
     def llm_calls(self, message: Message) -> str:
         url = llm_calls_url(message)
         return format_html('<a href="{}">LLM calls of this message</a>', url) if url else "-"
+
+
+# The MCP door's tokens and call records (chat/mcp/admin.py).
+import chat.mcp.admin  # noqa: E402,F401

@@ -95,9 +95,8 @@ def version_label(run: IndexRun | None) -> str:
     """The index version a result was read from, as a person names it."""
     if run is None:
         return "no index"
-    source = getattr(run, "commit_sha", "") or ""
-    if source:
-        return f"index version {run.pk}, commit {source[:12]}"
+    if run.commit_sha:
+        return f"index version {run.pk}, commit {run.commit_sha[:12]}"
     upload = run.archive_name or "upload"
     return f"index version {run.pk}, {upload} (sha256 {run.archive_sha256[:12]})"
 
