@@ -27,3 +27,26 @@ class SearchForm(forms.Form):
     layers = forms.CharField(required=False, help_text="Comma-separated layer names.")
     path = forms.CharField(required=False, max_length=500)
     limit = forms.IntegerField(required=False, min_value=1, max_value=200)
+
+
+class GitConnectForm(forms.Form):
+    url = forms.CharField(
+        label="Git address", max_length=1000,
+        help_text="https://host/owner/repo.git, ssh://git@host/owner/repo.git or git@host:owner/repo.git "
+        "(staff may give a path on the server).",
+    )
+    branch = forms.CharField(max_length=200, required=False, help_text="Optional; the remote's default branch otherwise.")
+    name = forms.CharField(max_length=200, required=False, help_text="Optional; the repository's name in the address otherwise.")
+    # Never rendered back: a refused form asks for the secret again.
+    token = forms.CharField(
+        required=False, max_length=2000, strip=True, widget=forms.PasswordInput(render_value=False),
+        help_text="For a private https remote: an access token (or user:token). Stored encrypted, never shown again.",
+    )
+    ssh_key = forms.CharField(
+        label="Deploy key", required=False, max_length=20000, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="For a private ssh remote: a read-only deploy key (private key). Stored encrypted, never shown again.",
+    )
+    sync_minutes = forms.IntegerField(
+        label="Check for new commits every (minutes)", min_value=0, max_value=7 * 24 * 60, required=False,
+        help_text="0: only when a webhook arrives or on Sync now.",
+    )

@@ -156,6 +156,12 @@ class GitRemote(models.Model):
     def __str__(self) -> str:
         return f"{self.url} ({self.branch or 'default branch'})"
 
+    def webhook_secret(self) -> str:
+        """The secret forges sign webhook deliveries with (shown to the repository's owner to set up the hook)."""
+        from rag.sources.credentials import decrypt_secret
+
+        return decrypt_secret(self.webhook_secret_encrypted)
+
 
 class SourceFile(models.Model):
     run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="files")

@@ -31,3 +31,31 @@ async def recover_abandoned_runs_task(timestamp: int | None = None) -> list[int]
     if failed:
         logger.warning("failed the index runs of stopped workers: %s", failed)
     return failed
+
+
+@app.task(name="rag.sync_repository", queue="indexing", pass_context=True)
+def sync_repository_task(context, repository_id: int, trigger: str = "sync") -> str:
+    """Fetch a git repository's branch and index a new head (``rag.services.git_sync.sync_repository``).
+
+    Deferred with the repository's lock and a queueing lock (``queue_sync``): one at a time, one waiting.
+    """
+    from rag.models import Repository
+    from rag.services.git_sync import sync_repository
+
+    repository = Repository.objects.filter(pk=repository_id).first()
+    if repository is None or not hasattr(repository, "git_remote"):
+        return "gone"
+    result = sync_repository(repository, trigger=trigger, job_id=context.job.id)
+    if result.error:
+        logger.warning("sync of repository %s: %s", repository_id, result.error)
+        return "failed"
+    return "up to date" if result.up_to_date else result.run.status
+
+
+@app.periodic(cron="* * * * *", periodic_id="sync_git_remotes")
+@app.task(name="rag.sync_due_remotes", queue="maintenance", queueing_lock="sync_due_remotes", pass_context=False)
+def sync_due_remotes_task(timestamp: int | None = None) -> list[int]:
+    """Queue a sync of every git repository whose interval (``GitRemote.sync_minutes``) has passed."""
+    from rag.services.git_sync import queue_due_syncs
+
+    return queue_due_syncs()

@@ -1,12 +1,15 @@
 from django.urls import path
 
-from rag import browse, views
+from rag import browse, remote_views, views
 
 urlpatterns = [
     path("", views.repository_list, name="rag-repositories"),
     path("upload/", views.upload, name="rag-upload"),
+    path("connect/", remote_views.git_connect, name="rag-git-connect"),
     path("<int:pk>/", views.repository_detail, name="rag-repository"),
     path("<int:pk>/reindex/", views.repository_reindex, name="rag-reindex"),
+    path("<int:pk>/sync/", remote_views.repository_sync, name="rag-sync"),
+    path("<int:pk>/webhook/", remote_views.webhook, name="rag-webhook"),
     path("<int:pk>/delete/", views.repository_delete, name="rag-delete"),
     path("<int:pk>/runs/<int:run_id>/cancel/", views.run_cancel, name="rag-cancel-run"),
     path("<int:pk>/search/", views.search_api, name="rag-search"),

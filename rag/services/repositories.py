@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import IO
@@ -18,6 +19,7 @@ from django.utils import timezone
 from rag import storage
 from rag.intake import ArchiveReport, IntakeError, IntakeLimits, inspect_archive, zip_directory
 from rag.models import Edge, Entrypoint, IndexRun, Repository, SourceFile, Symbol
+from rag.sources.git import mirror_path as git_mirror_path
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +125,11 @@ def start_index_run(
 
 
 def reindex(repository: Repository, *, created_by=None, trigger: str = IndexRun.Trigger.ADMIN, defer: bool = True) -> IndexRun:
-    """A new run over the repository's latest stored archive."""
+    """A new run over the repository's latest stored archive (its latest commit when it follows git)."""
+    if hasattr(repository, "git_remote"):
+        from rag.services.git_sync import reindex_commit
+
+        return reindex_commit(repository, created_by=created_by, trigger=trigger, defer=defer)
     latest = (
         repository.runs.exclude(archive_path="").order_by("-created_at", "-id").first()
     )
@@ -279,21 +285,28 @@ async def recover_abandoned_runs(stalled_after: float) -> list[int]:
     from procrastinate import jobs
     from procrastinate.contrib.django import app
 
-    from rag.tasks import index_repository_task
+    from rag.tasks import index_repository_task, sync_repository_task
 
     failed: list[int] = []
-    stalled = await app.job_manager.get_stalled_jobs(
-        task_name=index_repository_task.name, seconds_since_heartbeat=stalled_after
-    )
+    stalled = []
+    # A git sync builds its version inside its own job (the run records that job's id).
+    for task in (index_repository_task, sync_repository_task):
+        stalled += await app.job_manager.get_stalled_jobs(task_name=task.name, seconds_since_heartbeat=stalled_after)
     for job in stalled:
         run_id = job.task_kwargs.get("run_id")
-        if run_id is not None and await sync_to_async(fail_abandoned_run)(run_id):
-            failed.append(run_id)
+        run_ids = [run_id] if run_id is not None else await sync_to_async(_run_ids_of_job)(job.id)
+        for run_id in run_ids:
+            if await sync_to_async(fail_abandoned_run)(run_id):
+                failed.append(run_id)
         await app.job_manager.finish_job_by_id_async(job.id, status=jobs.Status.FAILED, delete_job=False)
     for run_id in await sync_to_async(abandoned_run_ids)():
         if await sync_to_async(fail_abandoned_run)(run_id):
             failed.append(run_id)
     return failed
+
+
+def _run_ids_of_job(job_id: int) -> list[int]:
+    return list(IndexRun.objects.filter(job_id=job_id).values_list("pk", flat=True))
 
 
 def drop_run_rows(run: IndexRun) -> None:
@@ -320,8 +333,10 @@ def prune_superseded(repository: Repository, keep: int | None = None) -> int:
 def delete_repository(repository: Repository) -> None:
     """Delete a repository with all its index versions and its stored archives no other run uses."""
     archives = set(repository.runs.exclude(archive_path="").values_list("archive_path", flat=True))
+    mirror = git_mirror_path(repository.pk)
     # Deleting the runs drops their items partitions (rag/signals.py).
     repository.delete()
+    shutil.rmtree(mirror, ignore_errors=True)
     for path in archives:
         if not IndexRun.objects.filter(archive_path=path).exists() and os.path.exists(path):
             os.unlink(path)

@@ -1,0 +1,266 @@
+"""Repositories that follow a git branch: connect, sync (fetch, index a new head), webhooks, the schedule.
+
+A sync fetches the branch's head into the repository's bare mirror and, when
+the head is a commit no version was built from yet, builds a new index version
+from it (``run_index``), which becomes active only when complete. Syncs of one
+repository run one at a time in the worker (the repository's lock, shared with
+zip runs), and at most one waits in the queue (``queueing_lock``): pushes that
+arrive while a sync runs collapse into the one queued after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from rag.intake import IntakeError
+from rag.models import GitRemote, IndexRun, Repository
+from rag.services.repositories import clean_repository_name
+from rag.sources.credentials import decrypt_secret, encrypt_secret
+from rag.sources.git import GitError, Remote, check_branch, check_remote_url, fetch_head, mirror_path
+
+logger = logging.getLogger(__name__)
+
+# First key of the advisory lock a sync holds (the second is the repository's id).
+SYNC_LOCK_NAMESPACE = 0x7261_6769  # "ragi"
+
+
+class RepositoryTaken(IntakeError):
+    code = "taken"
+
+
+def connect_git_repository(
+    *, owner, name: str, url: str, branch: str = "", token: str = "", ssh_key: str = "",
+    sync_minutes: int | None = None, allow_local: bool = False, created_by=None, defer: bool = True,
+) -> Repository:
+    """Create a repository that follows ``url``'s ``branch`` and queue its first sync.
+
+    Raises ``IntakeError`` (``RemoteRefused`` for an address the server may not
+    fetch from) before anything is stored. ``allow_local``: the caller is staff
+    (or the server's own command line) and may name a path on the server.
+    """
+    remote = check_remote_url(url, allow_local=allow_local)
+    branch = check_branch(branch)
+    name = clean_repository_name(name or url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git"))
+    if token and ssh_key:
+        raise IntakeError("Give either a token (https) or a deploy key (ssh), not both.")
+    if token and remote.transport != "https":
+        raise IntakeError("A token is sent only to https remotes.")
+    if ssh_key and remote.transport != "ssh":
+        raise IntakeError("A deploy key is used only for ssh remotes.")
+    kind = GitRemote.Credential.TOKEN if token else GitRemote.Credential.SSH_KEY if ssh_key else GitRemote.Credential.NONE
+    with transaction.atomic():
+        repository, created = Repository.objects.get_or_create(owner=owner, name=name)
+        if not created and (repository.runs.exists() or hasattr(repository, "git_remote")):
+            raise RepositoryTaken(f"You already have a repository named {name!r}; choose another name.")
+        GitRemote.objects.create(
+            repository=repository, url=remote.url, is_local=remote.is_local, branch=branch, credential_kind=kind,
+            credential_encrypted=encrypt_secret(token or ssh_key),
+            webhook_secret_encrypted=encrypt_secret(secrets.token_urlsafe(32)),
+            sync_minutes=settings.RAG["GIT_DEFAULT_SYNC_MINUTES"] if sync_minutes is None else sync_minutes,
+        )
+        if defer:
+            transaction.on_commit(lambda: queue_sync(repository, trigger=IndexRun.Trigger.SYNC))
+    return repository
+
+
+def remote_for(git_remote: GitRemote) -> Remote:
+    secret = decrypt_secret(git_remote.credential_encrypted)
+    return Remote(
+        url=git_remote.url, is_local=git_remote.is_local,
+        token=secret if git_remote.credential_kind == GitRemote.Credential.TOKEN else "",
+        ssh_key=secret if git_remote.credential_kind == GitRemote.Credential.SSH_KEY else "",
+    )
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What a sync did: ``run`` is the version it built (None when the head was already indexed or on error)."""
+
+    head: str = ""
+    run: IndexRun | None = None
+    error: str = ""
+
+    @property
+    def up_to_date(self) -> bool:
+        return not self.error and self.run is None
+
+
+def _indexed_heads(repository: Repository) -> set[str]:
+    """Commits that have a version serving, kept, or being built (a failed one may be tried again)."""
+    return set(
+        repository.runs.exclude(status=IndexRun.Status.FAILED).exclude(commit_sha="")
+        .values_list("commit_sha", flat=True)
+    )
+
+
+def sync_repository(
+    repository: Repository, *, trigger: str = IndexRun.Trigger.SYNC, job_id: int | None = None, created_by=None,
+) -> SyncResult:
+    """Fetch the branch's head and build and activate a version from it if none was built from it yet.
+
+    Precondition: outside a transaction (the run's progress must be visible).
+    A fetch that fails or times out is recorded on the remote and returned; the
+    active version keeps serving.
+    """
+    # Syncs of one repository run one at a time: in the worker by its lock, and a sync started on
+    # the command line waits here for one the worker runs (two fetches into one mirror would race).
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [SYNC_LOCK_NAMESPACE, repository.pk])
+    try:
+        return _sync(repository, trigger=trigger, job_id=job_id, created_by=created_by)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [SYNC_LOCK_NAMESPACE, repository.pk])
+
+
+def _sync(repository: Repository, *, trigger: str, job_id: int | None, created_by) -> SyncResult:
+    from rag.services.indexing import run_index
+
+    git_remote = GitRemote.objects.select_related("repository").get(repository=repository)
+    now = timezone.now()
+    try:
+        head = fetch_head(remote_for(git_remote), git_remote.branch, mirror_path(repository.pk))
+    except IntakeError as exc:
+        GitRemote.objects.filter(pk=git_remote.pk).update(last_checked_at=now, last_error=exc.message)
+        logger.warning("sync of repository %s failed: %s", repository.pk, exc.message)
+        return SyncResult(error=exc.message)
+    updates = {"last_checked_at": now, "last_error": "", "last_head": head.sha}
+    if not git_remote.branch:
+        updates["branch"] = head.branch
+    GitRemote.objects.filter(pk=git_remote.pk).update(**updates)
+    if head.sha in _indexed_heads(repository):
+        return SyncResult(head=head.sha)
+    run = IndexRun.objects.create(
+        repository=repository, trigger=trigger, commit_sha=head.sha, commit_message=head.message,
+        archive_name=f"{head.branch}@{head.sha[:12]}", archive_path="", archive_sha256="", job_id=job_id,
+        created_by=created_by or repository.owner, stage=f"queued (commit {head.sha[:12]})",
+    )
+    Repository.objects.filter(pk=repository.pk).update(updated_at=now)
+    run = run_index(run.pk)
+    if run.status == IndexRun.Status.FAILED:
+        return SyncResult(head=head.sha, run=run, error=run.error)
+    return SyncResult(head=head.sha, run=run)
+
+
+def sync_lock(repository_id: int) -> str:
+    # The lock every index run of the repository takes (rag.services.repositories.enqueue_run).
+    return f"rag-repository-{repository_id}"
+
+
+def queue_sync(repository: Repository, *, trigger: str = IndexRun.Trigger.SYNC) -> int | None:
+    """Queue a sync for the worker; None when one is already waiting (this request joins it)."""
+    from procrastinate.exceptions import AlreadyEnqueued
+
+    from rag.tasks import sync_repository_task
+
+    try:
+        # In a savepoint: the refused insert must not abort a transaction around the call.
+        with transaction.atomic():
+            return sync_repository_task.configure(
+                lock=sync_lock(repository.pk), queueing_lock=f"rag-sync-{repository.pk}",
+            ).defer(repository_id=repository.pk, trigger=trigger)
+    except AlreadyEnqueued:
+        return None
+
+
+def queue_due_syncs(now=None) -> list[int]:
+    """Queue a sync for every remote whose interval has passed since it was last checked; their repository ids."""
+    now = now or timezone.now()
+    due: list[int] = []
+    for git_remote in GitRemote.objects.filter(sync_minutes__gt=0).select_related("repository"):
+        last = git_remote.last_checked_at
+        if last is None or last + timedelta(minutes=git_remote.sync_minutes) <= now:
+            queue_sync(git_remote.repository, trigger=IndexRun.Trigger.SCHEDULE)
+            due.append(git_remote.repository_id)
+    return due
+
+
+# --- webhooks ---------------------------------------------------------------------
+
+
+class WebhookRefused(Exception):
+    """A delivery that is not from the remote (bad or missing signature)."""
+
+
+def _hmac_hex(secret: str, body: bytes) -> str:
+    return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def verify_webhook(git_remote: GitRemote, headers, body: bytes) -> str:
+    """The forge that signed the delivery (github, gitlab, gitea, forgejo); ``WebhookRefused`` otherwise.
+
+    GitHub: ``X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>``; Gitea and
+    Forgejo: ``X-Gitea-Signature`` / ``X-Forgejo-Signature: <HMAC hex>``; GitLab
+    sends the secret itself in ``X-Gitlab-Token``. All compared in constant time.
+    """
+    secret = git_remote.webhook_secret()
+    if not secret:
+        raise WebhookRefused("no secret")
+    github = headers.get("X-Hub-Signature-256", "")
+    if github:
+        if github.startswith("sha256=") and hmac.compare_digest(github[7:].encode(), _hmac_hex(secret, body).encode()):
+            return "github"
+        raise WebhookRefused("bad signature")
+    for header, forge in (("X-Forgejo-Signature", "forgejo"), ("X-Gitea-Signature", "gitea")):
+        signature = headers.get(header, "")
+        if signature:
+            if hmac.compare_digest(signature.strip().encode(), _hmac_hex(secret, body).encode()):
+                return forge
+            raise WebhookRefused("bad signature")
+    token = headers.get("X-Gitlab-Token", "")
+    if token and hmac.compare_digest(token.encode(), secret.encode()):
+        return "gitlab"
+    raise WebhookRefused("bad or missing signature")
+
+
+def pushed_branch(payload: object) -> str | None:
+    """The branch a push delivery names (``ref: refs/heads/B``), or None for other events."""
+    if isinstance(payload, dict):
+        ref = payload.get("ref")
+        if isinstance(ref, str) and ref.startswith("refs/heads/"):
+            return ref.removeprefix("refs/heads/")
+    return None
+
+
+def handle_webhook(git_remote: GitRemote, headers, body: bytes, payload: object) -> str:
+    """Verify a delivery and queue a sync when it is a push to the followed branch; what happened, in words.
+
+    Raises ``WebhookRefused`` for a delivery that is not signed with the repository's secret.
+    """
+    verify_webhook(git_remote, headers, body)
+    branch = pushed_branch(payload)
+    if branch is None:
+        return "ignored: not a push"
+    if git_remote.branch and branch != git_remote.branch:
+        return f"ignored: push to {branch}, following {git_remote.branch}"
+    job_id = queue_sync(git_remote.repository, trigger=IndexRun.Trigger.WEBHOOK)
+    return "sync queued" if job_id is not None else "sync already queued"
+
+
+def reindex_commit(
+    repository: Repository, *, created_by=None, trigger: str = IndexRun.Trigger.REINDEX, defer: bool = True
+) -> IndexRun:
+    """A new run over the commit of the repository's newest version (the reindex of a git repository)."""
+    latest = repository.runs.exclude(commit_sha="").order_by("-id").first()
+    if latest is None:
+        raise GitError("This repository has no fetched commit yet; sync it first.")
+    from rag.services.repositories import enqueue_run
+
+    with transaction.atomic():
+        run = IndexRun.objects.create(
+            repository=repository, trigger=trigger, commit_sha=latest.commit_sha, commit_message=latest.commit_message,
+            archive_name=latest.archive_name, archive_path="", archive_sha256="", created_by=created_by,
+            stage="queued (reindex)",
+        )
+        if defer:
+            transaction.on_commit(lambda: enqueue_run(run))
+    return run

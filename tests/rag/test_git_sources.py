@@ -1,0 +1,453 @@
+"""Repositories that follow git, against real git: a bare repository served on loopback by ``git daemon``.
+
+Commits are pushed into the bare repository; each sync fetches the head through
+the daemon (git://) and builds a version with the product's own indexing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+from django.urls import reverse
+
+from rag.models import GitRemote, IndexRun, Repository, SourceFile
+from rag.services import search
+from rag.services.changes import VersionNotFound, changes_between
+from rag.services.git_sync import connect_git_repository, queue_due_syncs, sync_repository
+from rag.sources.git import RemoteRefused, check_remote_url, mirror_path, read_commit_files
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs the git command")
+
+MODELS = (
+    "class Cart:\n"
+    '    """A shopping cart with line items."""\n'
+    "\n"
+    "    def __init__(self, items):\n"
+    "        self.items = items\n"
+    "\n"
+    "    def total(self):\n"
+    "        return sum(item.price for item in self.items)\n"
+)
+LEGACY = "def frobnicate_legacy_widget(widget):\n    return widget.frobnicate()\n"
+DEPLOY = "# Deploying\n\nRun the server behind nginx with TLS certificates.\nKeep the certificates renewed.\n"
+PAYMENTS = (
+    "def charge_card_with_stripe(card, amount):\n"
+    '    """Charge the card through the payment gateway."""\n'
+    "    return card.charge(amount)\n"
+)
+GIT_IDENTITY = ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false"]
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(
+        ["git", *GIT_IDENTITY, *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(cwd), "GIT_CONFIG_NOSYSTEM": "1"},
+    ).stdout.strip()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen) -> None:
+    for _ in range(200):
+        if process.poll() is not None:
+            raise RuntimeError(f"git daemon exited: {process.stderr.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("git daemon did not listen")
+
+
+class Upstream:
+    """A bare repository served by git daemon, and a working copy that pushes to it."""
+
+    def __init__(self, root: Path, port: int) -> None:
+        self.bare = root / "served" / "shop.git"
+        self.work = root / "work"
+        self.url = f"git://127.0.0.1:{port}/shop.git"
+        git("init", "--bare", "--quiet", "-b", "main", str(self.bare), cwd=root)
+        git("init", "--quiet", "-b", "main", str(self.work), cwd=root)
+
+    def commit(self, message: str, *, write: dict[str, str] | None = None, delete: tuple[str, ...] = (),
+               rename: dict[str, str] | None = None) -> str:
+        for old, new in (rename or {}).items():
+            (self.work / new).parent.mkdir(parents=True, exist_ok=True)
+            git("mv", old, new, cwd=self.work)
+        for path in delete:
+            git("rm", "--quiet", path, cwd=self.work)
+        for path, text in (write or {}).items():
+            target = self.work / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+            git("add", path, cwd=self.work)
+        git("commit", "--quiet", "-m", message, cwd=self.work)
+        git("push", "--quiet", str(self.bare), "main", cwd=self.work)
+        return git("rev-parse", "HEAD", cwd=self.work)
+
+
+@pytest.fixture
+def git_settings(settings, tmp_path):
+    settings.RAG = {
+        **settings.RAG, "GIT_DIR": str(tmp_path / "mirrors"), "GIT_ALLOW_PRIVATE_ADDRESSES": True,
+        "GIT_TIMEOUT_SECONDS": 20.0,
+    }
+    return settings
+
+
+@pytest.fixture
+def upstream(tmp_path, git_settings):
+    port = _free_port()
+    (tmp_path / "served").mkdir()
+    repo = Upstream(tmp_path, port)
+    daemon = subprocess.Popen(
+        ["git", "daemon", "--reuseaddr", "--export-all", f"--base-path={tmp_path / 'served'}", "--listen=127.0.0.1",
+         f"--port={port}", str(tmp_path / "served")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        _wait_for_port(port, daemon)
+        yield repo
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+
+
+@pytest.fixture
+def hanging_remote():
+    """A TCP server that accepts connections and never answers; its git:// address."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"git://127.0.0.1:{listener.getsockname()[1]}/shop.git"
+    stop.set()
+    thread.join(timeout=5)
+    for conn in accepted:
+        conn.close()
+    listener.close()
+
+
+def _paths(repository: Repository, query: str) -> list[str]:
+    return [item.path for item in search(repository, query, mode="code", limit=20).items]
+
+
+def _first_commit(upstream: Upstream) -> str:
+    return upstream.commit(
+        "Shop: cart and legacy widgets",
+        write={"shop/models.py": MODELS, "shop/legacy.py": LEGACY, "docs/deploy.md": DEPLOY, "README.md": "# Shop\n"},
+    )
+
+
+def test_each_push_is_fetched_and_indexed_and_search_follows_it(upstream, owner):
+    first = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+
+    result = sync_repository(repository)
+
+    assert result.error == "" and result.run.status == IndexRun.Status.READY, result.run.error
+    assert (result.run.commit_sha, result.run.commit_message) == (first, "Shop: cart and legacy widgets")
+    repository.refresh_from_db()
+    assert repository.git_remote.branch == "main"
+    assert "shop/legacy.py" in _paths(repository, "frobnicate_legacy_widget")
+
+    second = upstream.commit(
+        "Payments through the gateway; legacy widgets gone; deploy notes renamed",
+        write={"shop/payments.py": PAYMENTS, "shop/models.py": MODELS.replace("item.price", "item.price * item.quantity")},
+        delete=("shop/legacy.py",), rename={"docs/deploy.md": "docs/deployment.md"},
+    )
+    result = sync_repository(repository)
+
+    assert result.run.status == IndexRun.Status.READY, result.run.error
+    assert result.run.commit_sha == second
+    repository.refresh_from_db()
+    assert repository.active_run_id == result.run.pk
+    assert "shop/payments.py" in _paths(repository, "charge_card_with_stripe")
+    assert "shop/legacy.py" not in _paths(repository, "frobnicate_legacy_widget")
+    assert set(SourceFile.objects.filter(run=result.run).values_list("path", flat=True)) == {
+        "README.md", "docs/deployment.md", "shop/models.py", "shop/payments.py",
+    }
+
+    # Nothing new upstream: no new version.
+    again = sync_repository(repository)
+    assert again.up_to_date and again.head == second
+    assert repository.runs.count() == 2
+
+
+def test_changes_between_names_files_and_symbols_since_a_sha_or_a_version(upstream, owner):
+    first = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    first_run = sync_repository(repository).run
+    upstream.commit(
+        "Payments; legacy gone; deploy notes renamed",
+        write={"shop/payments.py": PAYMENTS, "shop/models.py": MODELS.replace("item.price", "item.price * item.quantity")},
+        delete=("shop/legacy.py",), rename={"docs/deploy.md": "docs/deployment.md"},
+    )
+    second_run = sync_repository(repository).run
+    repository.refresh_from_db()
+
+    changes = changes_between(repository, first[:8])
+
+    assert (changes.since.run_id, changes.until.run_id) == (first_run.pk, second_run.pk)
+    assert changes.since.commit_sha == first
+    by_status = {(c.status, c.path, c.old_path) for c in changes.files}
+    assert by_status == {
+        ("added", "shop/payments.py", ""),
+        ("changed", "shop/models.py", ""),
+        ("deleted", "shop/legacy.py", ""),
+        ("renamed", "docs/deployment.md", "docs/deploy.md"),
+    }
+    symbols = {(c.status, c.qname) for c in changes.symbols}
+    assert ("added", "shop.payments.charge_card_with_stripe") in symbols
+    assert ("removed", "shop.legacy.frobnicate_legacy_widget") in symbols
+    assert ("changed", "shop.models.Cart.total") in symbols
+    assert not any(c.qname == "shop.models.Cart.__init__" for c in changes.symbols)
+
+    # The same by version number, and the way back.
+    assert changes_between(repository, f"#{first_run.pk}").files == changes.files
+    back = changes_between(repository, str(second_run.pk), until=first[:10])
+    assert {(c.status, c.path) for c in back.files} >= {("deleted", "shop/payments.py"), ("added", "shop/legacy.py")}
+    with pytest.raises(VersionNotFound, match="kept"):
+        changes_between(repository, "deadbeef")
+
+
+def test_a_remote_that_hangs_times_out_and_the_previous_version_keeps_serving(upstream, owner, hanging_remote, git_settings):
+    _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    serving = sync_repository(repository).run
+    GitRemote.objects.filter(repository=repository).update(url=hanging_remote)
+    git_settings.RAG = {**git_settings.RAG, "GIT_TIMEOUT_SECONDS": 2.0}
+
+    result = sync_repository(repository)
+
+    assert result.run is None
+    assert "did not finish within 2 s" in result.error and "keeps serving" in result.error
+    remote = GitRemote.objects.get(repository=repository)
+    assert remote.last_error == result.error
+    repository.refresh_from_db()
+    assert repository.active_run_id == serving.pk
+    assert "shop/models.py" in _paths(repository, "Cart total")
+    with pytest.raises(CommandError, match="did not finish within"):
+        call_command("sync_repo", "shop")
+
+
+def _sync_jobs() -> list[tuple[int, str]]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, status::text FROM procrastinate_jobs WHERE task_name = 'rag.sync_repository'")
+        return cursor.fetchall()
+
+
+def _github_signature(secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def test_a_webhook_with_a_bad_signature_is_refused_and_a_good_one_queues_exactly_one_sync(client, owner, git_settings, tmp_path):
+    (tmp_path / "local").mkdir()
+    git("init", "--quiet", str(tmp_path / "local"), cwd=tmp_path)
+    repository = connect_git_repository(
+        owner=owner, name="shop", url=str(tmp_path / "local"), branch="main", allow_local=True, defer=False
+    )
+    secret = repository.git_remote.webhook_secret()
+    url = reverse("rag-webhook", args=[repository.pk])
+    body = json.dumps({"ref": "refs/heads/main", "after": "0" * 40}).encode()
+
+    refused = [
+        client.post(url, body, content_type="application/json", headers={"X-Hub-Signature-256": _github_signature("wrong", body)}),
+        client.post(url, body, content_type="application/json", headers={"X-Gitea-Signature": "0" * 64}),
+        client.post(url, body, content_type="application/json", headers={"X-Gitlab-Token": "wrong"}),
+        client.post(url, body, content_type="application/json"),
+    ]
+    assert [response.status_code for response in refused] == [403, 403, 403, 403]
+    assert _sync_jobs() == []
+
+    signed = {"X-Hub-Signature-256": _github_signature(secret, body), "X-GitHub-Event": "push"}
+    first = client.post(url, body, content_type="application/json", headers=signed)
+    assert first.status_code == 202 and first.json() == {"status": "sync queued"}
+    assert len(_sync_jobs()) == 1
+
+    # More pushes while that sync waits collapse into it, whichever forge signs them.
+    gitea = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    for headers in (signed, {"X-Gitea-Signature": gitea}, {"X-Forgejo-Signature": gitea}, {"X-Gitlab-Token": secret}):
+        response = client.post(url, body, content_type="application/json", headers=headers)
+        assert response.status_code == 202 and response.json() == {"status": "sync already queued"}
+    assert len(_sync_jobs()) == 1
+
+    other_branch = json.dumps({"ref": "refs/heads/feature"}).encode()
+    ignored = client.post(url, other_branch, content_type="application/json",
+                          headers={"X-Hub-Signature-256": _github_signature(secret, other_branch)})
+    assert ignored.status_code == 200 and ignored.json()["status"].startswith("ignored")
+    assert len(_sync_jobs()) == 1
+
+
+@pytest.fixture
+def git_worker(request, transactional_db, monkeypatch, git_settings):
+    """The real worker, with the same git settings as this process."""
+    monkeypatch.setenv("RAG_GIT_DIR", git_settings.RAG["GIT_DIR"])
+    monkeypatch.setenv("RAG_GIT_ALLOW_PRIVATE_ADDRESSES", "true")
+    return request.getfixturevalue("worker_process")
+
+
+def _wait_for_run(repository: Repository, sha: str, timeout: float = 90.0) -> IndexRun:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run = repository.runs.filter(commit_sha=sha).first()
+        if run is not None and run.is_finished:
+            return run
+        time.sleep(0.1)
+    raise AssertionError(f"no finished version of {sha[:12]} within {timeout} s")
+
+
+def test_connecting_on_the_page_and_a_signed_push_are_indexed_by_the_worker(upstream, git_worker, client, owner):
+    first = _first_commit(upstream)
+    client.login(username=owner.username, password=PASSWORD)
+    response = client.post(reverse("rag-git-connect"), {"url": upstream.url, "name": "shop", "token": "", "sync_minutes": "0"})
+    assert response.status_code == 302
+    repository = Repository.objects.get(owner=owner, name="shop")
+    run = _wait_for_run(repository, first)
+    assert run.status == IndexRun.Status.READY, run.error
+
+    second = upstream.commit("Payments", write={"shop/payments.py": PAYMENTS}, delete=("shop/legacy.py",))
+    body = json.dumps({"ref": "refs/heads/main", "after": second}).encode()
+    secret = GitRemote.objects.get(repository=repository).webhook_secret()
+    hook = client.post(reverse("rag-webhook", args=[repository.pk]), body, content_type="application/json",
+                       headers={"X-Hub-Signature-256": _github_signature(secret, body)})
+    assert hook.status_code == 202
+    run = _wait_for_run(repository, second)
+
+    assert run.status == IndexRun.Status.READY, run.error
+    assert run.trigger == IndexRun.Trigger.WEBHOOK
+    repository.refresh_from_db()
+    assert "shop/payments.py" in _paths(repository, "charge_card_with_stripe")
+    assert "shop/legacy.py" not in _paths(repository, "frobnicate_legacy_widget")
+    page = client.get(reverse("rag-repository", args=[repository.pk])).content.decode()
+    assert second[:12] in page and "Payments" in page and first[:12] in page
+
+
+def test_a_commit_is_held_to_the_upload_limits_and_links_and_submodules_are_not_followed(upstream, git_settings, owner):
+    upstream.commit("Files", write={"a.py": "x = 1\n", "big.py": "y = 2\n" * 100, "docs/b.md": "# B\n"})
+    (upstream.work / "link.py").symlink_to("/etc/passwd")
+    git("add", "link.py", cwd=upstream.work)
+    git("update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},vendor/lib", cwd=upstream.work)
+    sha = upstream.commit("Link and submodule")
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    sync_repository(repository)
+    mirror = mirror_path(repository.pk)
+
+    git_settings.RAG = {**git_settings.RAG, "MAX_FILE_BYTES": 100}
+    extraction = read_commit_files(mirror, sha)
+    assert sorted(f.path for f in extraction.files) == ["a.py", "docs/b.md"]
+    assert dict(extraction.skipped) == {
+        "big.py": "over the size cap", "link.py": "symbolic link (not followed)", "vendor/lib": "submodule (not fetched)",
+    }
+
+    git_settings.RAG = {**git_settings.RAG, "MAX_ENTRIES": 3}
+    with pytest.raises(Exception, match="the limit is 3"):
+        read_commit_files(mirror, sha)
+    git_settings.RAG = {**git_settings.RAG, "MAX_ENTRIES": 100, "MAX_UNCOMPRESSED_BYTES": 500}
+    with pytest.raises(Exception, match="add up to"):
+        read_commit_files(mirror, sha)
+
+
+def test_remote_addresses_are_checked_before_anything_is_fetched(git_settings, tmp_path):
+    git_settings.RAG = {**git_settings.RAG, "GIT_ALLOW_PRIVATE_ADDRESSES": False}
+    for url in ("git://127.0.0.1/x.git", "https://10.0.0.7/x.git", "ssh://git@169.254.169.254/x.git",
+                "git@[::1]:x.git", "https://localhost/x.git"):
+        with pytest.raises(RemoteRefused):
+            check_remote_url(url)
+    for url in ("http://example.com/x.git", "ext::sh -c touch% /tmp/pwned", "file:///etc", "--upload-pack=touch /tmp/x",
+                "https://user:secret@example.com/x.git"):
+        with pytest.raises(RemoteRefused):
+            check_remote_url(url)
+    with pytest.raises(RemoteRefused, match="Only staff"):
+        check_remote_url(str(tmp_path))
+    assert check_remote_url(str(tmp_path), allow_local=True).is_local
+    git_settings.RAG = {**git_settings.RAG, "GIT_ALLOW_PRIVATE_ADDRESSES": True}
+    assert check_remote_url("git://127.0.0.1:9/x.git").transport == "git"
+
+
+def test_a_token_is_stored_encrypted_and_never_shown(owner_client, owner, git_settings, monkeypatch):
+    # Resolved without a network: the address is only stored here, never fetched.
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("140.82.112.3", 443))])
+    git_settings.RAG = {**git_settings.RAG, "GIT_ALLOW_PRIVATE_ADDRESSES": False}
+    token = "ghp_TopSecretToken1234567890"
+    response = owner_client.post(
+        reverse("rag-git-connect"),
+        {"url": "https://github.com/acme/shop.git", "branch": "main", "token": token, "sync_minutes": "0"},
+    )
+    assert response.status_code == 302
+    remote = GitRemote.objects.get(repository__owner=owner)
+    assert remote.credential_kind == GitRemote.Credential.TOKEN
+    assert token not in remote.credential_encrypted and remote.credential_encrypted
+    from rag.services.git_sync import remote_for
+
+    assert remote_for(remote).token == token
+    page = owner_client.get(reverse("rag-repository", args=[remote.repository_id])).content.decode()
+    assert token not in page and "https token stored" in page
+
+
+def test_a_path_on_the_server_is_for_staff_only(client, owner, staff_user, git_settings, tmp_path):
+    client.login(username=owner.username, password=PASSWORD)
+    refused = client.post(reverse("rag-git-connect"), {"url": str(tmp_path), "sync_minutes": "0"})
+    assert refused.status_code == 400 and "Only staff" in refused.content.decode()
+    assert not GitRemote.objects.exists()
+    client.login(username=staff_user.username, password=PASSWORD)
+    accepted = client.post(reverse("rag-git-connect"), {"url": str(tmp_path), "name": "local", "sync_minutes": "0"})
+    assert accepted.status_code == 302
+    assert GitRemote.objects.get().is_local
+
+
+def test_the_schedule_queues_a_sync_for_remotes_whose_interval_has_passed(owner, git_settings, tmp_path):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    repository = connect_git_repository(owner=owner, name="due", url=str(tmp_path), allow_local=True, sync_minutes=5, defer=False)
+    fresh = connect_git_repository(owner=owner, name="fresh", url=str(tmp_path), allow_local=True, sync_minutes=5, defer=False)
+    never = connect_git_repository(owner=owner, name="never", url=str(tmp_path), allow_local=True, sync_minutes=0, defer=False)
+    now = timezone.now()
+    GitRemote.objects.filter(repository=repository).update(last_checked_at=now - timedelta(minutes=6))
+    GitRemote.objects.filter(repository=fresh).update(last_checked_at=now - timedelta(minutes=1))
+
+    assert queue_due_syncs(now) == [repository.pk]
+    assert never.pk not in queue_due_syncs(now)
+    assert len(_sync_jobs()) == 1
+
+
+def test_index_repo_follows_a_git_remote_and_sync_repo_indexes_the_new_head(upstream, owner, capsys):
+    _first_commit(upstream)
+    call_command("index_repo", "--git", upstream.url, "--name", "shop", "--user", owner.username)
+    assert "Shop: cart and legacy widgets" in capsys.readouterr().out
+    second = upstream.commit("Payments", write={"shop/payments.py": PAYMENTS})
+    call_command("sync_repo", "shop")
+    assert second[:12] in capsys.readouterr().out
+    call_command("sync_repo", "shop")
+    assert f"up to date at {second[:12]}" in capsys.readouterr().out
