@@ -23,6 +23,7 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from pgvector import Vector
 
 from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
@@ -30,6 +31,7 @@ from rag.models import IndexRun, Repository, Symbol
 from rag.evaluation.runner import retrieve_files
 from rag.services import RankingParams, delete_repository, run_index, search, start_index_run
 from rag.query_analysis import lexical_words
+from rag.storage import vector_connection
 
 BENCH_USER = "bench-index"
 
@@ -285,6 +287,7 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
 
     def raw(sql: str, params: list) -> Callable[[], object]:
         def call():
+            vector_connection()
             with connection.cursor() as cursor:
                 cursor.execute(sql, params)
                 return cursor.fetchall()
@@ -293,12 +296,11 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
 
     if embedder is not None and dim:
         vectors = embedder.embed(queries)
-        literals = ["[" + ",".join(f"{x:.6g}" for x in v) + "]" for v in vectors]
         hnsw_sql = (
             f"SELECT id FROM rag_item WHERE run_id = %s AND is_doc = false AND embedding IS NOT NULL "
             f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT 60"
         )
-        out.append(time_calls("raw HNSW top-60 (floor)", [raw(hnsw_sql, [run.pk, lit]) for lit in literals]))
+        out.append(time_calls("raw HNSW top-60 (floor)", [raw(hnsw_sql, [run.pk, Vector(v)]) for v in vectors]))
         embed = time_calls("query embedding alone", [lambda q=q: embedder.embed([q]) for q in queries])
         out.append(embed)
     fts_sql = (

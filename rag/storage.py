@@ -84,7 +84,8 @@ def partition_name(run_id: int) -> str:
     return f"rag_item_r{int(run_id)}"
 
 
-def _raw_connection():
+def vector_connection():
+    """This thread's psycopg connection with pgvector's adapter registered: vectors and numpy arrays are sent as ``vector``."""
     connection.ensure_connection()
     raw = connection.connection
     if not getattr(raw, "_rag_vector_registered", False):
@@ -215,7 +216,7 @@ def carry_files(from_run: int, to_run: int, paths: Sequence[str]) -> int:
 def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:
     """COPY rows (in ``ITEM_COLUMNS`` order, run_id first) into the run's detached table."""
     table = partition_name(run_id)
-    raw = _raw_connection()
+    raw = vector_connection()
     count = 0
     with raw.cursor() as cursor:
         with cursor.copy(f"COPY {table} ({', '.join(ITEM_COLUMNS)}) FROM STDIN (FORMAT BINARY)") as copy:
@@ -230,7 +231,7 @@ def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:
 
 def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], json_columns: Sequence[str] = ()) -> int:
     """COPY plain rows into an ordinary table (files, symbols, edges, entrypoints)."""
-    raw = _raw_connection()
+    raw = vector_connection()
     json_positions = [columns.index(c) for c in json_columns]
     count = 0
     with raw.cursor() as cursor:
@@ -319,7 +320,7 @@ def existing_embeddings(run_id: int, embed_hashes: Sequence[str]) -> dict[str, A
     """embed_hash -> vector (numpy array) for items of a run, to reuse instead of recomputing."""
     if not embed_hashes:
         return {}
-    raw = _raw_connection()
+    raw = vector_connection()
     # Django's connections use client-side cursors; binary results need a server-side-binding one.
     with psycopg.Cursor(raw) as cursor:
         cursor.execute(

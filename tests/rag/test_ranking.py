@@ -150,11 +150,11 @@ def test_counts_of_common_words_are_kept_between_searches_of_a_version(project):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from rag.services import retrieval
+    from rag.services.retrieval import lexical
 
     run = IndexRun.objects.get(repository=project, status=IndexRun.Status.READY)
     assert "token" in run.common_words
-    retrieval._COMMON_COUNTS.clear()
+    lexical._COMMON_COUNTS.clear()
     query = "a stream of tokens, token by token, fails to frobnicate"
 
     def grouped_counts(statements) -> int:

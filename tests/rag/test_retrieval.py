@@ -133,6 +133,9 @@ def test_identifiers_are_split_for_search_and_embedding():
         ("rag/**/*.py", "rag/models.py", True),
         ("rag/", "rag/x/y.txt", True),
         ("tests", "tests/a.py", True),
+        ("/README.md", "README.md", True),
+        ("/README.md", "docs/README.md", False),
+        ("docs/", "site/docs/a.md", True),
     ],
 )
 def test_path_globs(glob, path, matches):

@@ -1,0 +1,164 @@
+"""A search: the query read once, its layer groups searched through the three channels, fused, read in full.
+
+``search`` reads the query's hints and words, embeds it, and searches the
+code or docs layers (falling back to the other group when the first has no
+full-text or symbol match); each group's channels are fused
+(``rag.services.retrieval.fusion``) and only the items that make the cut are
+read in full.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from django.db import connection
+
+from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun, Repository
+from rag.query_analysis import QueryHints, lexical_words, query_hints, without_boilerplate
+from rag.services.retrieval.fusion import fuse, path_prior
+from rag.services.retrieval.lexical import QueryTerm, group_statistics, lexical_bm25, lexical_ts_rank, query_terms
+from rag.services.retrieval.params import (
+    DEFAULT_LIMIT,
+    DEFAULT_PARAMS,
+    Mode,
+    RankingParams,
+    SearchError,
+    glob_to_regex,
+    layers_for,
+)
+from rag.services.retrieval.results import SearchResponse, SearchResult
+from rag.services.retrieval.symbols import symbol_matches
+from rag.services.retrieval.vector import nearest_items, query_vector
+
+
+def _fetch(cursor, run_id: int, ids: Sequence[int]) -> dict[int, tuple]:
+    if not ids:
+        return {}
+    cursor.execute(
+        "SELECT id, path, title, content, metadata, start_line, end_line FROM rag_item "
+        "WHERE run_id = %s AND id = ANY(%s)",
+        [run_id, list(ids)],
+    )
+    return {row[0]: row for row in cursor.fetchall()}
+
+
+def _search_group(
+    run: IndexRun, terms: Mapping[str, QueryTerm], hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
+    vector, limit: int, params: RankingParams,
+) -> tuple[list[SearchResult], bool, list[str]]:
+    """Fused results of one layer group, whether any lexical or symbol match was among them, and the whole-file ranking."""
+    with connection.cursor() as cursor:
+        file_ranking: list[str] = []
+        if params.lexical_scoring == "bm25":
+            lexical, file_ranking = lexical_bm25(cursor, run, layers, path_regex, docs, terms, params, hints)
+        else:
+            lexical = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
+        channels: dict[str, list[tuple[int, str, bool]]] = {
+            "lexical": lexical,
+            "symbol": symbol_matches(cursor, run.pk, layers, path_regex, docs, hints, params),
+        }
+        if vector is not None:
+            channels["vector"] = nearest_items(run, layers, path_regex, docs, vector, params)
+        fused, priors, ranks = fuse(channels, hints, params)
+        if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
+            windows = group_statistics(cursor, run.pk, tuple(layers), docs).window_files
+            cursor.execute("SELECT id, path FROM rag_item WHERE run_id = %s AND id = ANY(%s)", [run.pk, list(fused)])
+            for item_id, path in cursor.fetchall():
+                priors[item_id] *= path_prior(path, path in windows, hints, params)
+        scored = sorted(((score * priors[i], i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
+        top = scored[:limit]
+        # Only the items that make the cut are read in full (their content can be large).
+        rows = _fetch(cursor, run.pk, [item_id for _, item_id in top])
+    results: list[SearchResult] = []
+    for score, item_id in top:
+        row = rows.get(item_id)
+        if row is None:
+            continue
+        _, path, title, content, metadata, start, end = row
+        layer = next(layer for rows_ in channels.values() for (i, layer, _) in rows_ if i == item_id)
+        results.append(
+            SearchResult(
+                id=item_id, path=path, layer=layer, title=title, content=content,
+                # Django's connections load jsonb as text (JSONField decodes it); raw SQL decodes here.
+                metadata=json.loads(metadata) if isinstance(metadata, str) else metadata,
+                score=score, start_line=start, end_line=end, channels=ranks[item_id],
+            )
+        )
+    results.sort(key=lambda r: (-r.score, r.path, r.start_line))
+    return results, bool(channels["lexical"] or channels["symbol"]), file_ranking
+
+
+def search(
+    repository: Repository,
+    query: str,
+    *,
+    mode: Mode = "auto",
+    layers: Sequence[str] | None = None,
+    path_glob: str | None = None,
+    limit: int = DEFAULT_LIMIT,
+    params: RankingParams = DEFAULT_PARAMS,
+    run: IndexRun | None = None,
+) -> SearchResponse:
+    """Hybrid search of the repository's active index (or ``run``).
+
+    ``mode``: ``code`` searches C0-C3, ``docs`` D0, ``auto`` picks code when
+    the query has code hints and docs otherwise, falling back to the other
+    when the first finds nothing. ``layers`` overrides the mode's layers.
+    ``path_glob`` keeps items whose path matches (``rag/**/*.py``, ``*.md``).
+    Raises ``SearchError`` on bad input.
+    """
+    query = (query or "").strip()
+    if not query:
+        raise SearchError("the query is empty")
+    if mode not in ("code", "docs", "auto"):
+        raise SearchError("mode must be code, docs or auto")
+    if not 1 <= int(limit) <= 200:
+        raise SearchError("limit must be between 1 and 200")
+    run = run or repository.active_run
+    if run is None:
+        return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
+    # Version and environment reports pasted into issues say nothing about where the problem is.
+    matched_text = (without_boilerplate(query) or query) if params.strip_boilerplate else query
+    hints = query_hints(matched_text)
+    occurrences = lexical_words(matched_text, limit=params.max_query_words, repeats=True)
+    terms = query_terms(matched_text, params.max_query_words, words=occurrences)
+    path_regex = glob_to_regex(path_glob) if path_glob else None
+    notes: list[str] = []
+    vector = query_vector(run, matched_text, notes)
+
+    results: list[SearchResult] = []
+    used: tuple[str, ...] = ()
+    file_ranking: list[str] = []
+    if layers:
+        chosen = layers_for(mode, layers)
+        for docs, group in ((True, [l for l in chosen if l in DOC_LAYERS]), (False, [l for l in chosen if l in CODE_LAYERS])):
+            if group:
+                results.extend(_search_group(run, terms, hints, group, path_regex, docs, vector, limit, params)[0])
+        results.sort(key=lambda r: (-r.score, r.path, r.start_line))
+        results, used = results[:limit], tuple(chosen)
+    else:
+        # Vector search always returns neighbours, so "found nothing" means no
+        # full-text or symbol match: then the other group is tried, and kept
+        # when it does match.
+        if mode == "auto":
+            plans = [CODE_LAYERS, DOC_LAYERS] if hints.has_code else [DOC_LAYERS, CODE_LAYERS]
+        else:
+            plans = [layers_for(mode, None)]
+        fallback: tuple[list[SearchResult], tuple[str, ...]] | None = None
+        for i, plan in enumerate(plans):
+            found, matched, files = _search_group(run, terms, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
+            if matched or (i + 1 == len(plans) and fallback is None):
+                results, used, file_ranking = found, tuple(plan), files
+                break
+            if fallback is None and found:
+                fallback = (found, tuple(plan), files)
+            if i + 1 < len(plans):
+                notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
+        else:
+            if fallback is not None:
+                results, used, file_ranking = fallback
+    resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
+    return SearchResponse(
+        results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk, frozenset(occurrences)
+    )

@@ -1,0 +1,123 @@
+"""The symbol channel: items named by the code hints of the query.
+
+Identifiers, dotted names, file paths, routes and traceback frames, matched in
+tiers (a frame is the strongest evidence, a path the weakest) against the
+index's names, qualified names and paths.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.query_analysis import QueryHints
+from rag.services.retrieval.params import RankingParams, item_filter
+
+
+_LAYER_ORDER = {layer: i for i, layer in enumerate(("C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS", "C3_ENTRYPOINTS", "C2_DEPENDENCY_GRAPH", "D0_DOCS"))}
+
+
+def symbol_matches(
+    cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams
+) -> list[tuple[int, str, bool]]:
+    if not hints.has_code:
+        return []
+    where, args = item_filter(run_id, layers, path_regex, docs)
+    tiers: dict[int, tuple[float, int, int]] = {}
+    found: dict[int, tuple[int, str, bool]] = {}
+
+    def add(rows, tier: float) -> None:
+        for row in rows:
+            item_id, layer = row[0], row[1]
+            found[item_id] = row[:3]
+            current = tiers.get(item_id)
+            # Within a tier, a name shared by fewer items is the stronger evidence.
+            key = (tier, -(row[3] if len(row) > 3 else 0), -_LAYER_ORDER.get(layer, 9))
+            if current is None or key > current:
+                tiers[item_id] = key
+
+    names = sorted({n.lower() for n in hints.names})
+    if names:
+        # Rarest names first: ``clean`` or ``get`` name hundreds of items, a
+        # class named in an issue usually one or two.
+        cursor.execute(
+            "SELECT id, layer, is_test, sharing FROM ("
+            f"  SELECT id, layer, is_test, count(*) OVER (PARTITION BY name) AS sharing FROM rag_item WHERE {where} AND name = ANY(%s)"
+            ") named ORDER BY sharing, id LIMIT 500",
+            [*args, names],
+        )
+        add(cursor.fetchall(), params.name_tier)
+    for dotted in sorted(hints.dotted)[:20]:
+        last = dotted.rsplit(".", 1)[-1].lower()
+        cursor.execute(
+            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND name = %s AND (qname = %s OR qname LIKE %s) LIMIT 100",
+            [*args, last, dotted, "%." + _like_escape(dotted)],
+        )
+        add(cursor.fetchall(), params.dotted_tier)
+        # A dotted module path (``django.db.models.query``) names a file.
+        module_path = dotted.replace(".", "/")
+        for wanted in (f"{module_path}.py", f"{module_path}/__init__.py"):
+            paths = _matching_paths(cursor, run_id, wanted, min_parts=2)
+            if paths:
+                cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
+                add(cursor.fetchall(), params.path_tier)
+    for path in sorted(hints.paths)[:20]:
+        paths = _matching_paths(cursor, run_id, path, min_parts=1)
+        if paths:
+            cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
+            add(cursor.fetchall(), params.path_tier)
+    for route in sorted(hints.routes)[:10]:
+        # Entrypoints whose route contains the path the query names.
+        cursor.execute(
+            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND layer = 'C3_ENTRYPOINTS' "
+            "AND metadata->>'route_or_command' LIKE %s LIMIT 50",
+            [*args, "%" + _like_escape(route) + "%"],
+        )
+        add(cursor.fetchall(), params.dotted_tier)
+    for frame in hints.frames[:20]:
+        # Traceback paths are absolute on someone else's machine: the files
+        # sharing the longest path suffix with it are the ones meant. Below an
+        # installation folder the path is a module path, which must match whole
+        # (numpy's ``testing/utils.py`` is not this repository's ``utils.py``).
+        installed = _INSTALLED.split(frame.path.replace("\\", "/"))
+        wanted = installed[-1]
+        required = len([p for p in wanted.split("/") if p]) if len(installed) > 1 else 1
+        paths = _matching_paths(cursor, run_id, wanted, min_parts=required)
+        if paths:
+            cursor.execute(
+                f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) AND start_line <= %s AND end_line >= %s "
+                "LIMIT 50",
+                [*args, paths, frame.line, frame.line],
+            )
+            add(cursor.fetchall(), params.frame_tier)
+    ranked = sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+    return [found[item_id] for item_id, _ in ranked[: params.candidates]]
+
+
+_INSTALLED = re.compile(r"/(?:site|dist)-packages/")
+
+
+def _like_escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _matching_paths(cursor, run_id: int, wanted: str, *, min_parts: int) -> list[str]:
+    """Indexed paths sharing the longest trailing run of components with ``wanted`` (at least ``min_parts``)."""
+    parts = [p for p in wanted.replace("\\", "/").split("/") if p and p != "."]
+    if len(parts) < min_parts or not parts:
+        return []
+    cursor.execute(
+        "SELECT DISTINCT path FROM rag_item WHERE run_id = %s AND (path = %s OR reverse(path) LIKE %s) LIMIT 500",
+        [run_id, parts[-1], _like_escape(("/" + parts[-1])[::-1]) + "%"],
+    )
+    best: list[str] = []
+    best_score = 0
+    for (path,) in cursor.fetchall():
+        candidate = path.split("/")
+        score = 0
+        while score < min(len(candidate), len(parts)) and candidate[-1 - score] == parts[-1 - score]:
+            score += 1
+        if score > best_score:
+            best, best_score = [path], score
+        elif score == best_score:
+            best.append(path)
+    return best if best_score >= min_parts else []
