@@ -29,7 +29,6 @@ import json
 import os
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from chat.models import ChatSession, Message
+from llm.bench import percentile
 from llm.models import LLMCall
 
 TOKEN_FRAME = re.compile(r'<span hx-swap-oob="beforeend:#msg-\d+-body">(.*?)</span>', re.S)
@@ -447,14 +447,6 @@ class LoadReport:
 PHASES = ("question stored", "to the router call", "router call to answer call", "first chunk to page")
 
 
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
-
-
 def run_load(
     *,
     chats: int,
@@ -585,7 +577,7 @@ def run_load(
 
 def format_report(report: LoadReport) -> str:
     def p(values: list[float]) -> str:
-        return f"p50 {percentile(values, 0.5):7.1f} ms   p95 {percentile(values, 0.95):7.1f} ms"
+        return f"p50 {percentile(values, 50):7.1f} ms   p95 {percentile(values, 95):7.1f} ms"
 
     nominal = report.chats * report.rate
     cpu = "unknown"

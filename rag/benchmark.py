@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from pgvector import Vector
 
+from llm.bench import percentile
 from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol
@@ -63,14 +64,6 @@ def _backend_cpu_seconds() -> float | None:
 def _own_cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
 
 
 @dataclass
