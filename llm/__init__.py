@@ -12,4 +12,10 @@ Entry points for the rest of the product:
   and version (file, admin override, or the fallback).
 - ``llm.audit.correlation``: a context variable whose value is stored with
   every call made while it is set.
+
+Also here: the graph engine (``graph/``), the conversation manager
+(``conversation/``), retries, token budgeting, and the provider benchmark.
+
+May import Django and ``database_pool``; nothing of ``agentsite``, ``rag`` or
+``chat`` (no chat sessions, no repositories).
 """

@@ -7,6 +7,9 @@
 - ``structured``: the JSON answer mode and its incremental parser.
 - ``bench``: the long-dialog benchmark behind ``manage.py bench_dialog``.
 
+May import ``llm`` (types, tokens, retries, providers, prompts) and Django; nothing of ``rag`` or ``chat``:
+the chat hands it the turn runner that answers.
+
 This package imports nothing at load time: ``llm.models`` imports ``store``
 while Django loads its apps.
 """

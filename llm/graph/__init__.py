@@ -20,6 +20,8 @@ The model:
   ``emit`` function that streams events (tokens, tool calls) to the caller
   while the node runs.
 
+May import ``llm.retry`` and ``llm.types``; no Django and nothing else of ours.
+
 Example::
 
     @node

@@ -12,11 +12,13 @@ degrades an answer instead of failing a turn.
 
 Lookups are cached per process for ``settings.LLM["PROMPT_CACHE_SECONDS"]``
 (0: no cache): a question needs several prompts, and each database read
-would be a trip through the single database thread of an ASGI server. Saving
+would be a trip to the database from the ASGI server. Saving
 or deleting a ``Prompt`` empties the cache of the process that saved it (again
 when the transaction commits); other processes see the change within the
 cache time. A read inside a transaction is not cached, since the transaction
 may still roll back.
+
+May import ``llm.models``, Django and ``database_pool``.
 """
 
 from __future__ import annotations

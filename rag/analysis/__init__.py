@@ -3,6 +3,10 @@
 ``analyze_repository(files, previous=None)`` is the entry point for indexing;
 ``analyze_file(path, text)`` analyses one file on its own. See ``records`` for
 what comes out and ``serialization`` for storing per-file results between runs.
+
+May import only ``rag.analysis`` itself and the tree-sitter grammars: no
+Django settings, models or database, so it runs in index workers and tests
+alike (``bench`` reads Django's own source tree as a corpus).
 """
 
 from __future__ import annotations

@@ -6,6 +6,13 @@ Other apps (the chat agent, evaluation) import from here::
 
 Results are plain dataclasses; lines are 1-based and inclusive. Every
 function reads the repository's active index version unless given ``run``.
+
+The modules behind it: ``repositories`` (upload, runs, the atomic switch of
+index versions), ``indexing`` (an index run's stages), ``retrieval/`` (hybrid
+search), ``file_ranker`` (the learned file ranking), ``graph`` (symbols,
+callers, callees, entrypoints), ``source`` (reading indexed files).
+
+May import the rest of ``rag`` and ``llm``; nothing of ``chat`` or ``agentsite``.
 """
 
 from __future__ import annotations
