@@ -26,6 +26,7 @@ from rag.services import (
     search,
     start_index_run,
 )
+from rag.services.changes import VersionNotFound, resolve_version
 from rag.services.repositories import cancel_index_run
 from rag.source_view import render_source
 
@@ -186,10 +187,18 @@ def parse_line_range(request: HttpRequest) -> tuple[int, int] | None:
 @require_GET
 def source(request: HttpRequest, pk: int, path: str) -> HttpResponse:
     repository = get_repository_for_user(request.user, pk)
+    # ``?at=<commit or version>``: the file as a kept version had it (a citation names its version).
+    at = request.GET.get("at", "").strip()
     try:
-        whole = read_source(repository, path, max_lines=10**9)
+        run = resolve_version(repository, at) if at else repository.active_run
+    except VersionNotFound as exc:
+        messages.warning(request, f"{exc} Showing the serving version.")
+        return redirect("rag-source", pk=repository.pk, path=path)
+    try:
+        whole = read_source(repository, path, max_lines=10**9, run=run)
     except SourceNotFound:
         # A folder's path (``source/shop/``) lists that folder; anything else is a 404.
         return browse.folder(request, repository, path)
     view = render_source(whole.path, whole.text, parse_line_range(request))
-    return render(request, "rag/source.html", {"repository": repository, "source": whole, "view": view})
+    context = {"repository": repository, "source": whole, "view": view, "source_run": run, "at": at}
+    return render(request, "rag/source.html", context)

@@ -97,7 +97,7 @@ class Upstream:
             target = self.work / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
-            git("add", path, cwd=self.work)
+            git("add", "--force", path, cwd=self.work)
         git("commit", "--quiet", "-m", message, cwd=self.work)
         git("push", "--quiet", str(self.bare), "main", cwd=self.work)
         return git("rev-parse", "HEAD", cwd=self.work)
@@ -451,3 +451,76 @@ def test_index_repo_follows_a_git_remote_and_sync_repo_indexes_the_new_head(upst
     assert second[:12] in capsys.readouterr().out
     call_command("sync_repo", "shop")
     assert f"up to date at {second[:12]}" in capsys.readouterr().out
+
+
+def test_the_source_view_shows_a_kept_version_named_by_its_commit(upstream, owner, owner_client):
+    first = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    sync_repository(repository)
+    second = upstream.commit("Totals with quantities", write={"shop/models.py": MODELS.replace("item.price", "item.price * item.quantity")})
+    sync_repository(repository)
+    url = reverse("rag-source", args=[repository.pk, "shop/models.py"])
+
+    serving = owner_client.get(url).content.decode()
+    # The code is highlighted (a span per token): words are looked for, not expressions.
+    assert "quantity" in serving and second[:12] in serving and "not the one serving" not in serving
+
+    old = owner_client.get(url, {"at": first[:7], "lines": "8"}).content.decode()
+    assert "quantity" not in old and "price" in old
+    assert first[:12] in old and "not the one serving" in old and f"at={first[:7]}#L8" in old
+
+    gone = owner_client.get(url, {"at": "feedface"})
+    assert gone.status_code == 302 and gone.url == url
+
+
+def test_zip_and_git_yield_the_same_files_for_the_same_tree(upstream, owner, tmp_path):
+    from rag.intake import extract_files
+    from tests.rag.conftest import make_zip
+
+    files = {
+        "shop/models.py": MODELS, "README.md": "# Shop\n", "node_modules/left-pad/index.js": "module.exports = 1;\n",
+        ".gitignore": "generated/\n", "generated/out.py": "x = 1\n", "logo.png": "not really a png\n",
+    }
+    sha = upstream.commit("Tree", write=files)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    sync_repository(repository)
+    from_git = read_commit_files(mirror_path(repository.pk), sha)
+    (tmp_path / "tree.zip").write_bytes(make_zip(files))
+    from_zip = extract_files(tmp_path / "tree.zip")
+
+    def shape(extraction):
+        return sorted((f.path, f.content_hash) for f in extraction.files), sorted(extraction.skipped)
+
+    assert shape(from_git) == shape(from_zip)
+    assert [path for path, _ in shape(from_git)[0]] == [".gitignore", "README.md", "shop/models.py"]
+
+
+def test_reindexing_a_git_repository_builds_its_commit_again(upstream, owner):
+    from rag.services import reindex, run_index
+
+    sha = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    first = sync_repository(repository).run
+    repository.refresh_from_db()
+
+    again = run_index(reindex(repository, defer=False).pk)
+
+    assert again.status == IndexRun.Status.READY, again.error
+    assert again.commit_sha == sha and again.pk != first.pk
+    assert again.counts["files"] == first.counts["files"]
+
+
+def test_the_admin_queues_a_sync_of_repositories_that_follow_git(admin_client, owner, git_settings, tmp_path):
+    following = connect_git_repository(owner=owner, name="shop", url=str(tmp_path), allow_local=True, defer=False)
+    Repository.objects.create(owner=owner, name="uploaded")
+    response = admin_client.post(
+        reverse("admin:rag_repository_changelist"),
+        {"action": "sync_repositories", "_selected_action": [r.pk for r in Repository.objects.all()]},
+        follow=True,
+    )
+    assert "Queued a sync of 1 repositories" in response.content.decode()
+    assert len(_sync_jobs()) == 1
+    page = admin_client.get(reverse("admin:rag_repository_change", args=[following.pk])).content.decode()
+    remote = GitRemote.objects.get(repository=following)
+    assert str(tmp_path) in page
+    assert remote.webhook_secret() not in page and remote.webhook_secret_encrypted not in page

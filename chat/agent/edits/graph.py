@@ -552,6 +552,10 @@ def answer_text(run: EditsRun, patch: str, patch_name: str) -> str:
 async def project_edits_deliver(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     run = _run(ctx)
     patch = render_patch(_shippable(run))
+    indexed = run.view.run
+    if patch and indexed.commit_sha:
+        # git apply skips text before the first diff: the patch says which commit it was written against.
+        patch = f"Written against {run.view.name} at commit {indexed.commit_sha} (index version {indexed.pk}).\n\n" + patch
     name = artifact_name(run.summary or ctx.input[:60] or "change", ".patch")
     text = answer_text(run, patch, name)
     await runtime.emit(AgentEvent(type="text", text=text))

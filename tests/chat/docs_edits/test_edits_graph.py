@@ -246,3 +246,27 @@ def test_the_plan_sees_the_recent_conversation_the_request_refers_to(shopapp, mo
     answer = texts(events)
     assert "**No patch was produced:** the plan names no file to change." in answer
     assert "**Open questions:**\n- Which check?" in answer
+
+
+def test_a_patch_written_against_a_git_version_names_its_commit_and_git_apply_still_accepts_it(shopapp, model, tmp_path):
+    from django.db import connections
+
+    sha = "3f786850e387550fdab836ed7e6dc881de23001b"
+    # The graph reads the index on the database pool's own connections, which see only committed
+    # rows: the shared fixture's version is marked as a commit on a connection of its own, and restored.
+    outside = connections.create_connection("default")
+    try:
+        with outside.cursor() as cursor:
+            cursor.execute("UPDATE rag_indexrun SET commit_sha = %s WHERE id = %s", [sha, shopapp.active_run_id])
+        model.script(plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF), REVIEW_OK)
+        final, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+    finally:
+        with outside.cursor() as cursor:
+            cursor.execute("UPDATE rag_indexrun SET commit_sha = '' WHERE id = %s", [shopapp.active_run_id])
+        outside.close()
+
+    [artifact] = artifacts(events)
+    header = f"Written against {shopapp.name} at commit {sha} (index version {shopapp.active_run_id}).\n\n"
+    assert artifact["content"].startswith(header + f"diff --git a/{PRICING} b/{PRICING}\n")
+    checked = git_apply_check(project_files(), artifact["content"], tmp_path)
+    assert checked.returncode == 0, checked.stderr
