@@ -207,10 +207,17 @@ def _environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
         "GIT_PROTOCOL_FROM_USER": "0",
         "GIT_ASKPASS": "/bin/false",
         "SSH_ASKPASS": "/bin/false",
-        "HOME": tempfile.gettempdir(),
+        # Not the server user's home: no ~/.gitconfig, ~/.ssh or ~/.netrc of theirs is read.
+        "HOME": str(_git_home()),
     }
     env.update(extra or {})
     return env
+
+
+def _git_home() -> Path:
+    home = Path(settings.RAG["GIT_DIR"])
+    home.mkdir(parents=True, exist_ok=True)
+    return home
 
 
 def _timeout() -> float:
@@ -270,7 +277,12 @@ def _credentials(remote: Remote) -> Iterator[dict[str, str]]:
         yield {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "http.extraHeader",
                "GIT_CONFIG_VALUE_0": f"Authorization: Basic {basic}"}
         return
-    ssh_options = "-F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o ConnectTimeout=30"
+    # A host's key is trusted on first use and pinned in the mirrors' folder from then on.
+    known_hosts = shlex.quote(str(_git_home() / "known_hosts"))
+    ssh_options = (
+        f"-F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=accept-new -o UserKnownHostsFile={known_hosts} "
+        "-o ConnectTimeout=30"
+    )
     if not remote.ssh_key:
         yield {"GIT_SSH_COMMAND": f"ssh {ssh_options}"} if remote.transport == "ssh" else {}
         return
@@ -279,11 +291,7 @@ def _credentials(remote: Remote) -> Iterator[dict[str, str]]:
         descriptor = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as handle:
             handle.write(remote.ssh_key.strip() + "\n")
-        known_hosts = Path(directory) / "known_hosts"
-        yield {
-            "GIT_SSH_COMMAND": f"ssh {ssh_options} -o IdentitiesOnly=yes -i {shlex.quote(str(key))} "
-            f"-o UserKnownHostsFile={shlex.quote(str(known_hosts))}"
-        }
+        yield {"GIT_SSH_COMMAND": f"ssh {ssh_options} -o IdentitiesOnly=yes -i {shlex.quote(str(key))}"}
 
 
 def mirror_path(repository_id: int) -> Path:
