@@ -94,18 +94,26 @@ class SyncResult:
         return not self.error and self.run is None
 
 
-def _indexed_heads(repository: Repository) -> set[str]:
-    """Commits that have a version serving, kept, or being built (a failed one may be tried again)."""
-    return set(
-        repository.runs.exclude(status=IndexRun.Status.FAILED).exclude(commit_sha="")
-        .values_list("commit_sha", flat=True)
-    )
+# Syncs that nobody asked for by hand: they do not build again a commit whose version failed
+# (a commit over a limit would otherwise fail anew on every push and every interval).
+UNATTENDED = (IndexRun.Trigger.WEBHOOK, IndexRun.Trigger.SCHEDULE)
+
+
+def _built_heads(repository: Repository, *, with_failed: bool) -> set[str]:
+    """Commits that have a version serving, kept or being built, and with ``with_failed`` a failed one."""
+    runs = repository.runs.exclude(commit_sha="")
+    if not with_failed:
+        runs = runs.exclude(status=IndexRun.Status.FAILED)
+    return set(runs.values_list("commit_sha", flat=True))
 
 
 def sync_repository(
     repository: Repository, *, trigger: str = IndexRun.Trigger.SYNC, job_id: int | None = None, created_by=None,
 ) -> SyncResult:
     """Fetch the branch's head and build and activate a version from it if none was built from it yet.
+
+    A head whose version failed is built again only by a sync asked for by hand
+    (not by a webhook or the schedule).
 
     Precondition: outside a transaction (the run's progress must be visible).
     A fetch that fails or times out is recorded on the remote and returned; the
@@ -137,7 +145,7 @@ def _sync(repository: Repository, *, trigger: str, job_id: int | None, created_b
     if not git_remote.branch:
         updates["branch"] = head.branch
     GitRemote.objects.filter(pk=git_remote.pk).update(**updates)
-    if head.sha in _indexed_heads(repository):
+    if head.sha in _built_heads(repository, with_failed=trigger in UNATTENDED):
         return SyncResult(head=head.sha)
     run = IndexRun.objects.create(
         repository=repository, trigger=trigger, commit_sha=head.sha, commit_message=head.message,

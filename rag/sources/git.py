@@ -367,7 +367,8 @@ def list_tree(mirror: Path, sha: str) -> list[TreeEntry]:
             continue
         meta, _, raw_path = record.partition(b"\t")
         mode, kind, object_sha, size = meta.decode().split()
-        path = raw_path.decode("utf-8", "surrogateescape")
+        # Stored as text: bytes that are not UTF-8 are replaced (as in a zip's names).
+        path = raw_path.decode("utf-8", "replace")
         entries.append(TreeEntry(mode, kind, object_sha, int(size) if size != "-" else 0, path))
     return entries
 

@@ -524,3 +524,18 @@ def test_the_admin_queues_a_sync_of_repositories_that_follow_git(admin_client, o
     remote = GitRemote.objects.get(repository=following)
     assert str(tmp_path) in page
     assert remote.webhook_secret() not in page and remote.webhook_secret_encrypted not in page
+
+
+def test_a_head_whose_version_failed_is_built_again_only_when_asked_by_hand(upstream, owner, git_settings):
+    sha = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    git_settings.RAG = {**git_settings.RAG, "MAX_ENTRIES": 2}
+
+    failed = sync_repository(repository)
+    assert failed.run.status == IndexRun.Status.FAILED and "the limit is 2" in failed.error
+
+    assert sync_repository(repository, trigger=IndexRun.Trigger.WEBHOOK).run is None
+    assert sync_repository(repository, trigger=IndexRun.Trigger.SCHEDULE).run is None
+    git_settings.RAG = {**git_settings.RAG, "MAX_ENTRIES": 100}
+    again = sync_repository(repository, trigger=IndexRun.Trigger.SYNC)
+    assert again.run.status == IndexRun.Status.READY and again.run.commit_sha == sha
