@@ -10,7 +10,7 @@ from django.utils.dates import MONTHS_3
 from django.utils.safestring import SafeString, mark_safe
 
 from chat import citations as citation_links
-from chat.markdown import render_markdown
+from chat.markdown import render_markdown, render_typed_text
 from chat.models import Message
 
 INTENT_LABELS = {
@@ -55,10 +55,12 @@ def citation_linker(message: Message, repository_id: int | None):
 
 
 def body_html(message: Message, repository_id: int | None = None) -> SafeString:
-    """Finished assistant text is Markdown; anything else is shown as typed (escaped by the template)."""
+    """Finished assistant text and the user's own text are Markdown (code highlighted in both); a streaming answer is shown as typed (escaped by the template)."""
     if message.role == Message.Role.ASSISTANT and not message.is_streaming:
         html = render_markdown(message.content, citation_linker(message, repository_id))
         return mark_safe(html)  # noqa: S308 - sanitized by render_markdown
+    if message.role == Message.Role.USER:
+        return mark_safe(render_typed_text(message.content))  # noqa: S308 - sanitized by render_markdown
     return SafeString("")
 
 

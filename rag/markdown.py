@@ -100,10 +100,10 @@ def _link_citations(state: StateCore) -> None:
         block.children = children
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
+@lru_cache(maxsize=2)
+def _parser(breaks: bool = False) -> MarkdownIt:
     # "html": False escapes raw HTML instead of passing it through.
-    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "highlight": _highlight}).enable(
+    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": breaks, "highlight": _highlight}).enable(
         ["table", "strikethrough"]
     )
     parser.core.ruler.push("citation_links", _link_citations)
@@ -122,11 +122,17 @@ def sanitize(html: str) -> str:
 
 
 def render_markdown(
-    text: str, link_citation: CitationLinker | None = None, citation_pattern: re.Pattern[str] | None = None
+    text: str,
+    link_citation: CitationLinker | None = None,
+    citation_pattern: re.Pattern[str] | None = None,
+    *,
+    breaks: bool = False,
 ) -> str:
     """Untrusted Markdown to HTML that is safe to mark safe.
 
     With ``link_citation`` and ``citation_pattern`` (groups: path, start, end), code citations
-    in the text link to what the linker returns.
+    in the text link to what the linker returns. ``breaks`` keeps single newlines as line
+    breaks (text a person typed, where a newline is meant as one).
     """
-    return sanitize(_parser().render(text, {"link_citation": link_citation, "citation_pattern": citation_pattern}))
+    env = {"link_citation": link_citation, "citation_pattern": citation_pattern}
+    return sanitize(_parser(breaks).render(text, env))

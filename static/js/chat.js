@@ -1,5 +1,7 @@
 // The chat page: keyboard sending, the Stop button, restoring unsent text,
-// keeping the newest text in view. Frames themselves are swapped by htmx.
+// keeping the newest text in view, a composer that grows with its text, the
+// tab's title, copy buttons, regenerate and edit-and-resend. Frames
+// themselves are swapped by htmx.
 (function () {
   "use strict";
   const chat = document.getElementById("chat");
@@ -9,6 +11,93 @@
   const stopButton = document.getElementById("stop");
   const connection = document.getElementById("connection");
   const messages = document.getElementById("messages");
+  // Touch screens often have no keyboard: their placeholder mentions no keys (Enter still sends from one).
+  if (window.matchMedia("(pointer: coarse)").matches) question.placeholder = "Ask about the code…";
+
+  function grow() {
+    question.style.height = "auto";
+    const limit = Math.round(window.innerHeight * 0.4);
+    question.style.height = Math.min(question.scrollHeight + 2, limit) + "px";
+    question.style.overflowY = question.scrollHeight + 2 > limit ? "auto" : "hidden";
+  }
+  question.addEventListener("input", grow);
+
+  function showTitle() {
+    // Looked up each time: the first question's frame replaces the heading with the chat's new title.
+    const name = document.getElementById("chat-title").textContent.trim();
+    if (name) document.title = name + " · Codebase assistant";
+  }
+
+  function copyText(text, button) {
+    const done = function () {
+      const label = button.textContent;
+      button.textContent = "Copied";
+      button.classList.add("is-done");
+      setTimeout(function () { button.textContent = label; button.classList.remove("is-done"); }, 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done);
+      return;
+    }
+    // Plain http on another host has no clipboard API: the old way still copies.
+    const scratch = document.createElement("textarea");
+    scratch.value = text;
+    scratch.setAttribute("readonly", "");
+    scratch.style.position = "fixed";
+    scratch.style.opacity = "0";
+    document.body.appendChild(scratch);
+    scratch.select();
+    document.execCommand("copy");
+    scratch.remove();
+    done();
+  }
+
+  // Every code block of a rendered message gets a copy button of its own.
+  function decorateCode(root) {
+    root.querySelectorAll(".markdown pre").forEach(function (pre) {
+      if (pre.parentElement.classList.contains("code-block")) return;
+      const wrapper = document.createElement("div");
+      wrapper.className = "code-block";
+      pre.replaceWith(wrapper);
+      wrapper.appendChild(pre);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy-code";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", "Copy this code");
+      wrapper.appendChild(button);
+    });
+  }
+
+  function ask(text) {
+    question.value = text;
+    grow();
+    composer.requestSubmit();
+  }
+
+  messages.addEventListener("click", function (event) {
+    const button = event.target.closest("button");
+    if (!button) return;
+    if (button.classList.contains("copy-code")) {
+      copyText(button.parentElement.querySelector("pre").innerText, button);
+      return;
+    }
+    const action = button.dataset.action;
+    if (action === "copy") {
+      copyText(button.dataset.text, button);
+    } else if (action === "edit") {
+      question.value = button.dataset.text;
+      grow();
+      question.focus();
+      question.setSelectionRange(question.value.length, question.value.length);
+    } else if (action === "regenerate") {
+      const answer = button.closest(".msg");
+      let previous = answer.previousElementSibling;
+      while (previous && !previous.classList.contains("msg-user")) previous = previous.previousElementSibling;
+      const edit = previous && previous.querySelector('[data-action="edit"]');
+      if (edit) ask(edit.dataset.text);
+    }
+  });
 
   function nearBottom() {
     return window.innerHeight + window.scrollY >= document.body.scrollHeight - 120;
@@ -47,6 +136,7 @@
 
   composer.addEventListener("htmx:wsAfterSend", function () {
     question.value = "";
+    grow();
     question.focus();
   });
 
@@ -62,6 +152,8 @@
       delete restore.dataset.text;
     }
     refreshState();
+    decorateCode(messages);
+    showTitle();
     if (follow) scrollToEnd();
   });
 
@@ -76,5 +168,12 @@
   });
 
   refreshState();
-  scrollToEnd();
+  decorateCode(messages);
+  grow();
+  // Focused by hand rather than with autofocus, which scrolled a short chat's header out of view.
+  question.focus({ preventScroll: true });
+  // Only a conversation taller than the window opens at its end: a short one keeps the page's header in view.
+  const last = messages.querySelector(".msg:last-of-type");
+  const composerTop = document.querySelector(".composer").getBoundingClientRect().top;
+  if (last && last.getBoundingClientRect().bottom > composerTop) scrollToEnd();
 })();

@@ -19,7 +19,7 @@ def test_a_message_shows_when_it_was_written_in_the_sites_time_zone(owner, setti
 
     html = render_to_string("chat/partials/message.html", {"m": message_context(message, None)})
 
-    assert '<time datetime="2026-03-08T00:05:09+03:00">Mar 8, 00:05</time>' in html
+    assert '<time datetime="2026-03-08T00:05:09+03:00" data-local="datetime">Mar 8, 00:05</time>' in html
 
 
 def test_a_message_shows_its_thinking_tokens_beside_its_output_tokens(owner):

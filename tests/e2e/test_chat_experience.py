@@ -1,0 +1,138 @@
+"""What people expect of a chat page, in a real browser: the tab's title, a page
+that opens at its top, a composer that grows, copy buttons, regenerate and
+edit-and-resend, code highlighted in their own messages, times in their own
+zone, and a theme toggle that is remembered."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from chat.models import ChatSession, Message
+from tests.e2e.conftest import SCREENSHOTS, log_in, model_answers
+from tests.llm.fakes import Reply
+
+pytestmark = pytest.mark.e2e
+
+CODE = "def login(request):\n    return redirect('home')"
+ANSWER = f"The view is `login`:\n\n```python\n{CODE}\n```\n\nIt redirects home."
+QUESTION = "Why does this fail?\n\n```python\nlogin(None)\n```"
+
+
+def _luminance(page: Page) -> float:
+    return page.evaluate(
+        """() => {
+          const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
+          return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        }"""
+    )
+
+
+def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, person, fake_llm_server):
+    model_answers(fake_llm_server, Reply.text(ANSWER, chunk_size=12, interval=0.01))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        log_in(page, site, person)
+        page.get_by_role("button", name="Start chat").click()
+        page.wait_for_url(f"{site}/chats/*/")
+        expect(page).to_have_title("New chat · Codebase assistant")
+        expect(page.locator("#connection")).to_have_text("")
+
+        question = page.locator("#question")
+        one_line = question.bounding_box()["height"]
+        question.fill("one\ntwo\nthree\nfour\nfive\nsix")
+        assert question.bounding_box()["height"] > one_line + 40, "the composer should grow with its text"
+        question.fill(QUESTION)
+        page.get_by_role("button", name="Send").click()
+        answer = page.locator(".msg-assistant").last
+        expect(answer).to_have_attribute("data-status", "complete")
+        expect(page).to_have_title(re.compile(r"^Why does this fail\? .* · Codebase assistant$"))
+        expect(question).to_have_value("")
+        assert question.bounding_box()["height"] < one_line + 10, "an emptied composer shrinks back"
+
+        # The person's own code is highlighted like the answer's.
+        expect(page.locator(".msg-user pre.highlight .n").first).to_have_text("login")
+
+        answer.get_by_role("button", name="Copy this answer").click()
+        expect(answer.get_by_role("button", name="Copy this answer")).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == ANSWER
+        answer.get_by_role("button", name="Copy this code").click()
+        assert page.evaluate("navigator.clipboard.readText()").rstrip("\n") == CODE
+
+        page.goto(page.url)
+        expect(page.locator("#connection")).to_have_text("")
+        assert page.evaluate("window.scrollY") == 0, "a short chat opens at its top, header in view"
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "chat_basics_desktop.png"), full_page=True)
+
+        page.locator(".msg-user").get_by_role("button", name="Edit and resend this question").click()
+        expect(question).to_have_value(QUESTION)
+        expect(question).to_be_focused()
+        question.fill("")
+
+        page.get_by_role("button", name="Regenerate: ask the question again").click()
+        expect(page.locator(".msg-assistant")).to_have_count(2)
+        expect(page.locator(".msg-assistant").last).to_have_attribute("data-status", "complete")
+        users = page.locator(".msg-user .msg-body")
+        expect(users).to_have_count(2)
+        assert users.nth(0).inner_text() == users.nth(1).inner_text()
+        # Only the last answer offers to regenerate.
+        expect(page.locator(".msg-assistant").first.locator(".regenerate")).to_be_hidden()
+        expect(page.locator(".msg-assistant").last.locator(".regenerate")).to_be_visible()
+        assert [m.content for m in Message.objects.filter(role="user").order_by("id")] == [QUESTION, QUESTION]
+    finally:
+        context.close()
+
+
+def test_times_are_shown_in_the_browsers_own_time_zone(browser: Browser, site, person):
+    session = ChatSession.objects.create(owner=person, title="Times")
+    message = Message.objects.create(session=session, role=Message.Role.USER, content="When?")
+    Message.objects.filter(pk=message.pk).update(created_at=datetime(2025, 11, 23, 20, 23, tzinfo=UTC))
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, timezone_id="America/Los_Angeles", locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        log_in(page, site, person)
+        page.goto(f"{site}/chats/{session.pk}/")
+        stamp = page.locator(".msg-user time")
+        expect(stamp).to_have_text("Nov 23, 2025, 12:23 PM")
+        expect(stamp).to_have_attribute("title", re.compile(r"November 23, 2025 at 12:23:00 PM PST"))
+        page.goto(f"{site}/chats/")
+        expect(page.locator(".session-meta time").first).to_have_text("just now")
+        page.screenshot(path=str(SCREENSHOTS / "local_times_los_angeles.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_theme_toggle_is_remembered_and_can_return_to_the_system_setting(browser: Browser, site, person):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        log_in(page, site, person)
+        toggle = page.locator("#theme-toggle")
+        expect(toggle).to_have_text(re.compile("System"))
+        assert _luminance(page) > 0.9
+        toggle.click()
+        expect(toggle).to_have_text(re.compile("Dark"))
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        assert _luminance(page) < 0.1
+        page.goto(f"{site}/repositories/")
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        assert _luminance(page) < 0.1, "the choice holds on the next page"
+        page.screenshot(path=str(SCREENSHOTS / "theme_toggle_dark.png"), full_page=True)
+        toggle.click()
+        expect(toggle).to_have_text(re.compile("Light"))
+        toggle.click()
+        expect(toggle).to_have_text(re.compile("System"))
+        expect(page.locator("html")).to_have_attribute("data-theme", "light")
+        page.emulate_media(color_scheme="dark")
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")  # following the system again
+    finally:
+        context.close()
