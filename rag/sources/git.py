@@ -197,16 +197,19 @@ def _base_config(transport: str) -> list[str]:
     return args
 
 
+# The server's own network setup is kept: its proxy and the certificate authorities it trusts.
+PASSED_THROUGH = ("HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "GIT_SSL_CAINFO")
+
+
 def _environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = {
+    env = {name: os.environ[name] for name in PASSED_THROUGH if name in os.environ}
+    env |= {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LC_ALL": "C",
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": "/dev/null",
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_PROTOCOL_FROM_USER": "0",
-        "GIT_ASKPASS": "/bin/false",
-        "SSH_ASKPASS": "/bin/false",
         # Not the server user's home: no ~/.gitconfig, ~/.ssh or ~/.netrc of theirs is read.
         "HOME": str(_git_home()),
     }
@@ -230,6 +233,10 @@ def _kill_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+# What git and ssh say when the credential is missing or wrong.
+_ACCESS_REFUSED = ("could not read Username", "Authentication failed", "Permission denied", "terminal prompts disabled")
 
 
 def run_git(
@@ -261,8 +268,11 @@ def run_git(
         process.wait()
         raise
     if process.returncode != 0:
-        lines = [line for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        text = stderr.decode("utf-8", "replace")
+        lines = [line for line in text.splitlines() if line.strip()]
         detail = " ".join(lines[-3:])[:500] or f"exit status {process.returncode}"
+        if any(sign in text for sign in _ACCESS_REFUSED):
+            raise GitError(f"{what} failed: the remote refused access; check the token or deploy key ({detail})")
         raise GitError(f"{what} failed: {detail}")
     return stdout
 

@@ -539,3 +539,95 @@ def test_a_head_whose_version_failed_is_built_again_only_when_asked_by_hand(upst
     git_settings.RAG = {**git_settings.RAG, "MAX_ENTRIES": 100}
     again = sync_repository(repository, trigger=IndexRun.Trigger.SYNC)
     assert again.run.status == IndexRun.Status.READY and again.run.commit_sha == sha
+
+
+class _SmartHttp(threading.Thread):
+    """git's smart HTTP (``git http-backend`` as CGI) over TLS, asking for one basic-auth credential."""
+
+    def __init__(self, project_root: Path, ca, expected_authorization: str) -> None:
+        import http.server
+        import ssl
+
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def _serve(self) -> None:
+                outer.authorizations.append(self.headers.get("Authorization", ""))
+                if self.headers.get("Authorization") != expected_authorization:
+                    self.send_response(401)
+                    self.send_header("WWW-Authenticate", 'Basic realm="git"')
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                path, _, query = self.path.partition("?")
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                env = {
+                    "PATH": "/usr/bin:/bin", "GIT_PROJECT_ROOT": str(project_root), "GIT_HTTP_EXPORT_ALL": "1",
+                    "REQUEST_METHOD": self.command, "PATH_INFO": path, "QUERY_STRING": query,
+                    "CONTENT_TYPE": self.headers.get("Content-Type", ""), "CONTENT_LENGTH": str(len(body)),
+                    "HTTP_CONTENT_ENCODING": self.headers.get("Content-Encoding", ""),
+                    "HTTP_GIT_PROTOCOL": self.headers.get("Git-Protocol", ""), "REMOTE_ADDR": "127.0.0.1",
+                }
+                out = subprocess.run(["git", "http-backend"], input=body, env=env, capture_output=True, timeout=60).stdout
+                head, _, payload = out.partition(b"\r\n\r\n")
+                status, headers = 200, []
+                for line in head.decode().split("\r\n"):
+                    key, _, value = line.partition(": ")
+                    if key.lower() == "status":
+                        status = int(value.split()[0])
+                    elif key:
+                        headers.append((key, value))
+                self.send_response(status)
+                for key, value in headers:
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = _serve
+
+        super().__init__(daemon=True)
+        self.authorizations: list[str] = []
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ca.issue_cert("127.0.0.1").configure_cert(context)
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        self.url = f"https://127.0.0.1:{self.server.server_address[1]}/shop.git"
+
+    def run(self) -> None:
+        self.server.serve_forever(poll_interval=0.1)
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_private_https_remote_is_fetched_with_its_token_which_no_error_repeats(upstream, owner, tmp_path, monkeypatch):
+    import base64
+
+    trustme = pytest.importorskip("trustme")
+    ca = trustme.CA()
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    monkeypatch.setenv("GIT_SSL_CAINFO", str(ca_file))
+    token = "glpat-TopSecret-1234567890"
+    server = _SmartHttp(upstream.bare.parent, ca, "Basic " + base64.b64encode(f"deploy:{token}".encode()).decode())
+    server.start()
+    try:
+        sha = _first_commit(upstream)
+        repository = connect_git_repository(owner=owner, name="shop", url=server.url, token=f"deploy:{token}", defer=False)
+        result = sync_repository(repository)
+        assert result.error == "" and result.run.commit_sha == sha, result.error
+        repository.refresh_from_db()
+        assert "shop/legacy.py" in _paths(repository, "frobnicate_legacy_widget")
+
+        wrong = connect_git_repository(owner=owner, name="wrong", url=server.url, token="deploy:not-the-token", defer=False)
+        refused = sync_repository(wrong)
+        assert refused.run is None and "the remote refused access; check the token" in refused.error
+        assert "not-the-token" not in refused.error and token not in refused.error
+    finally:
+        server.stop()
+    assert token not in GitRemote.objects.get(repository=repository).credential_encrypted
