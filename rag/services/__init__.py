@@ -10,13 +10,16 @@ function reads the repository's active index version unless given ``run``.
 The modules behind it: ``repositories`` (upload, runs, the atomic switch of
 index versions), ``indexing`` (an index run's stages), ``retrieval/`` (hybrid
 search), ``file_ranker`` (the learned file ranking), ``graph`` (symbols,
-callers, callees, entrypoints), ``source`` (reading indexed files).
+callers, callees, entrypoints), ``source`` (reading indexed files), ``git_sync``
+(repositories that follow a git branch), ``changes`` (what changed between two
+index versions).
 
 May import the rest of ``rag`` and ``llm``; nothing of ``chat`` or ``agentsite``.
 """
 
 from __future__ import annotations
 
+from rag.services.changes import FileChange, RepositoryChanges, SymbolChange, VersionNotFound, changes_between
 from rag.services.graph import (
     EntrypointInfo,
     GraphEdge,
@@ -51,8 +54,8 @@ from rag.services.file_ranker import ranked_files, search_files
 from rag.services.source import SourceNotFound, SourceSlice, list_files, read_source
 
 __all__ = [
-    "DEFAULT_PARAMS", "EntrypointInfo", "FileScore", "GraphEdge", "RankingParams", "SearchError", "SearchResponse",
-    "SearchResult", "SourceNotFound", "SourceSlice", "SymbolInfo", "activate_index", "callees", "cancel_index_run", "callers",
-    "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
+    "DEFAULT_PARAMS", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
+    "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
+    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
     "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
 ]

@@ -412,6 +412,8 @@ def test_a_token_is_stored_encrypted_and_never_shown(owner_client, owner, git_se
     assert remote_for(remote).token == token
     page = owner_client.get(reverse("rag-repository", args=[remote.repository_id])).content.decode()
     assert token not in page and "https token stored" in page
+    # Versions come from the branch: the page offers a sync and the webhook, not an upload.
+    assert "Sync now" in page and remote.webhook_secret() in page and 'id="upload-form"' not in page
 
 
 def test_a_path_on_the_server_is_for_staff_only(client, owner, staff_user, git_settings, tmp_path):
