@@ -189,7 +189,8 @@ def _base_config(transport: str) -> list[str]:
         # Only the transport of this remote is allowed (no ext::, no file:// behind an https remote).
         "protocol.allow": "never",
         f"protocol.{transport}.allow": "always",
-        "gc.auto": "0",
+        # An automatic gc runs inside the call (and its timeout), not detached after it.
+        "gc.autoDetach": "false",
     }
     args: list[str] = []
     for key, value in config.items():

@@ -633,3 +633,25 @@ def test_a_private_https_remote_is_fetched_with_its_token_which_no_error_repeats
     finally:
         server.stop()
     assert token not in GitRemote.objects.get(repository=repository).credential_encrypted
+
+
+def test_a_commit_with_a_path_that_leaves_its_folder_is_refused_and_the_previous_version_keeps_serving(upstream, owner):
+    _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    serving = sync_repository(repository).run
+    # git itself never makes such a tree; a hostile server can send one.
+    bare = upstream.bare
+    blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=bare, input="x = 1\n", text=True,
+                          capture_output=True, check=True).stdout.strip()
+    inner = subprocess.run(["git", "mktree"], cwd=bare, input=f"100644 blob {blob}\tevil.py\n", text=True,
+                           capture_output=True, check=True).stdout.strip()
+    tree = subprocess.run(["git", "mktree"], cwd=bare, input=f"040000 tree {inner}\t..\n100644 blob {blob}\tok.py\n",
+                          text=True, capture_output=True, check=True).stdout.strip()
+    commit = git("commit-tree", tree, "-m", "Escape", cwd=bare)
+    git("update-ref", "refs/heads/main", commit, cwd=bare)
+
+    result = sync_repository(repository)
+
+    assert result.run.status == IndexRun.Status.FAILED and "leaves its folder" in result.error
+    repository.refresh_from_db()
+    assert repository.active_run_id == serving.pk
