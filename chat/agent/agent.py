@@ -153,7 +153,7 @@ async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> A
     Close the iterator (``aclosing``) to stop the turn early.
     """
     if turn.repository_id is None:
-        # Nothing to read from the database: no trip through its (single, shared) thread.
+        # Nothing to read from the database: no hop to a thread of the database pool.
         prepared = prepare_turn(turn, provider)
     else:
         prepared = await in_database_pool(prepare_turn)(turn, provider)
