@@ -655,3 +655,45 @@ def test_a_commit_with_a_path_that_leaves_its_folder_is_refused_and_the_previous
     assert result.run.status == IndexRun.Status.FAILED and "leaves its folder" in result.error
     repository.refresh_from_db()
     assert repository.active_run_id == serving.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_sync_fails_its_version_and_frees_the_repository(upstream, owner, upload_dir, monkeypatch):
+    import io
+    import signal
+
+    import django as django_package
+
+    from rag.services.git_sync import queue_sync
+    from rag.services.repositories import ABANDONED, start_index_run
+    from tests.rag.conftest import SMALL_PROJECT, make_zip
+    from tests.rag.test_worker_faults import _job_status, _partition_exists, _start_worker, _stop, _wait
+
+    monkeypatch.setenv("RAG_GIT_DIR", str(mirror_path(0).parent))
+    monkeypatch.setenv("RAG_GIT_ALLOW_PRIVATE_ADDRESSES", "true")
+    first = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url)
+    worker = _start_worker()
+    try:
+        _wait(lambda: repository.runs.filter(commit_sha=first, status=IndexRun.Status.READY).exists(), "the first commit serves")
+        # A large tree (the Django package) so the worker is still loading when it is killed.
+        shutil.copytree(Path(django_package.__file__).parent, upstream.work / "django", ignore=shutil.ignore_patterns("*.pyc"))
+        git("add", "--force", "django", cwd=upstream.work)
+        big = upstream.commit("Vendor Django")
+        assert queue_sync(repository) is not None
+        run = _wait(lambda: repository.runs.filter(commit_sha=big).first(), "the large commit's version starts")
+        _wait(lambda: _partition_exists(run.pk), "the large version starts loading its rows")
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+
+        queued = start_index_run(owner=owner, name="shop", archive=io.BytesIO(make_zip(SMALL_PROJECT)), archive_name="shop.zip")
+        worker = _start_worker()
+        job_id = IndexRun.objects.get(pk=run.pk).job_id
+        _wait(lambda: _job_status(job_id) == "failed", "the killed sync's job is failed by the recovery")
+        failed = IndexRun.objects.get(pk=run.pk)
+        assert (failed.status, failed.error) == (IndexRun.Status.FAILED, ABANDONED)
+        assert not _partition_exists(run.pk)
+        # The repository's lock is free: the upload queued behind the killed sync is indexed.
+        _wait(lambda: IndexRun.objects.get(pk=queued.pk).status == IndexRun.Status.READY, "the next upload is indexed")
+    finally:
+        _stop(worker)
