@@ -6,6 +6,11 @@ Each request is checked before the SDK reads it: the Host header against
 and no data. The token is handed to the server's handlers through
 ``server.CALLER``.
 
+A token found valid is remembered for ``AUTH_CACHE_SECONDS``, so an editor's
+burst of calls does not look it up each time; every call that reads data
+checks again, in the same query as the rate limit, that it is neither
+revoked nor expired (``tokens.refusal``).
+
 The transport runs stateless: every request stands alone, so any server
 process answers any request and nothing is held between them. The SDK's
 session manager needs a task group that outlives requests; daphne has no
@@ -18,17 +23,20 @@ import asyncio
 import json
 import logging
 
+from cachetools import TTLCache
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from chat.mcp import tokens
+from chat.mcp.models import AccessToken
+from chat.mcp.tokens import TOKENS_PAGE
 from chat.mcp.server import CALLER, build_server
 from database_pool import in_database_pool
 
 logger = logging.getLogger(__name__)
 
-TOKENS_PAGE = "/settings/tokens/"
+AUTH_CACHE_SECONDS = 30
 
 
 async def _refuse(send, status: int, message: str, *, challenge: bool = False) -> None:
@@ -59,6 +67,17 @@ class McpEndpoint:
         self._manager: StreamableHTTPSessionManager | None = None
         self._ready: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
+        # digest -> token; read and written on the event loop only.
+        self._known: TTLCache[str, AccessToken] = TTLCache(maxsize=4096, ttl=AUTH_CACHE_SECONDS)
+
+    async def _token(self, secret: str) -> AccessToken | None:
+        key = tokens.digest(secret)
+        token = self._known.get(key)
+        if token is None:
+            token = await in_database_pool(tokens.authenticate)(secret)
+            if token is not None:
+                self._known[key] = token
+        return token
 
     async def _running_manager(self) -> StreamableHTTPSessionManager:
         if self._ready is None:
@@ -104,7 +123,7 @@ class McpEndpoint:
                 send, 401, f"send a personal access token as 'Authorization: Bearer <token>'; make one at {TOKENS_PAGE}", challenge=True
             )
             return
-        token = await in_database_pool(tokens.authenticate)(secret)
+        token = await self._token(secret)
         if token is None:
             await _refuse(send, 401, f"this token is unknown, revoked or expired; make a new one at {TOKENS_PAGE}", challenge=True)
             return

@@ -10,9 +10,11 @@ token's rate limit and recorded (``ToolUse``).
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
@@ -153,22 +155,40 @@ def _list_repositories(token: AccessToken) -> Outcome:
     return Outcome(text="\n".join(lines), structured={"repositories": rows})
 
 
-def _checked(tool: str, token: AccessToken) -> None:
-    if tokens.over_rate_limit(token):
-        raise CallRefused(
-            f"rate limit: this token made {settings.MCP_CALLS_PER_MINUTE} calls in the last minute; wait a moment and retry"
-        )
+def _failure(tool: str, exc: BaseException) -> str:
+    if isinstance(exc, CallRefused):
+        return str(exc)
+    if isinstance(exc, TimeoutError):
+        return f"the answer took longer than {settings.MCP_ASK_TIMEOUT_SECONDS:g} s and was stopped; ask a narrower question"
+    logger.error("MCP call %s failed", tool, exc_info=exc)
+    return f"{tool} failed on the server ({type(exc).__name__}); the error is in the server's log"
 
 
-def _record(token: AccessToken, tool: str, outcome: Outcome | None, started_at, elapsed: float, error: str) -> None:
+def _record(token: AccessToken, tool: str, outcome: Outcome | None, started_at, started: float, error: str) -> None:
     tokens.record_use(
         token,
         tool,
         outcome.repository if outcome else None,
         started_at,
-        elapsed * 1000,
+        (time.perf_counter() - started) * 1000,
         error or (outcome.text[:500] if outcome and outcome.error else ""),
     )
+
+
+def _metered(token: AccessToken, tool: str, run: Callable[[], Outcome]) -> tuple[Outcome | None, str]:
+    """The rate check, the call and its record in one trip to a database thread: (outcome, error)."""
+    started_at, started = timezone.now(), time.perf_counter()
+    refused = tokens.refusal(token)
+    if refused:
+        # Refused calls are not recorded, so a client that retries too soon does not extend its wait.
+        return None, refused
+    outcome, error = None, ""
+    try:
+        outcome = run()
+    except Exception as exc:
+        error = _failure(tool, exc)
+    _record(token, tool, outcome, started_at, started, error)
+    return outcome, error
 
 
 # --- tools ------------------------------------------------------------------------------
@@ -284,34 +304,39 @@ async def _ask(ctx: ServerRequestContext, token: AccessToken, arguments: dict[st
     )
 
 
+async def _metered_ask(ctx: ServerRequestContext, token: AccessToken, arguments: dict[str, Any]) -> tuple[Outcome | None, str]:
+    started_at, started = timezone.now(), time.perf_counter()
+    refused = await in_database_pool(tokens.refusal)(token)
+    if refused:
+        return None, refused
+    outcome, error = None, ""
+    try:
+        outcome = await _ask(ctx, token, arguments)
+    except Exception as exc:
+        error = _failure("ask", exc)
+    await in_database_pool(_record)(token, "ask", outcome, started_at, started, error)
+    return outcome, error
+
+
+def _unknown_tool(name: str) -> Outcome:
+    known = ", ".join(tool.name for tool in TOOLS)
+    raise CallRefused(f"there is no tool named {name!r}; the tools are: {known}")
+
+
 async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) -> CallToolResult:
     token = _caller()
     name = params.name
     arguments = dict(params.arguments or {})
-    started_at, started = timezone.now(), time.perf_counter()
-    outcome: Outcome | None = None
-    error = ""
-    try:
-        await in_database_pool(_checked)(name, token)
+    if name == "ask":
+        outcome, error = await _metered_ask(ctx, token, arguments)
+    else:
         if name == "list_repositories":
-            outcome = await in_database_pool(_list_repositories)(token)
+            run = functools.partial(_list_repositories, token)
         elif name in REPOSITORY_TOOLS:
-            outcome = await in_database_pool(_run_repository_tool)(token, name, arguments)
-        elif name == "ask":
-            outcome = await _ask(ctx, token, arguments)
+            run = functools.partial(_run_repository_tool, token, name, arguments)
         else:
-            known = ", ".join(tool.name for tool in TOOLS)
-            raise CallRefused(f"there is no tool named {name!r}; the tools are: {known}")
-    except CallRefused as exc:
-        error = str(exc)
-    except TimeoutError:
-        error = f"the answer took longer than {settings.MCP_ASK_TIMEOUT_SECONDS:g} s and was stopped; ask a narrower question"
-    except Exception as exc:
-        logger.exception("MCP tool %s failed", name)
-        error = f"{name} failed on the server ({type(exc).__name__}); the error is in the server's log"
-    finally:
-        if not error.startswith("rate limit"):
-            await in_database_pool(_record)(token, name, outcome, started_at, time.perf_counter() - started, error)
+            run = functools.partial(_unknown_tool, name)
+        outcome, error = await in_database_pool(_metered)(token, name, run)
     if error:
         return CallToolResult(content=[TextContent(type="text", text=f"Error: {error}")], is_error=True)
     assert outcome is not None
@@ -338,6 +363,9 @@ def _parse_uri(uri: str) -> tuple[str, str]:
 
 def _list_files(token: AccessToken, cursor: str | None) -> ListResourcesResult:
     """The indexed files of every repository the token sees, RESOURCES_PAGE at a time (cursor: an offset)."""
+    refused = tokens.refusal(token)
+    if refused:
+        raise CallRefused(refused)
     offset = int(cursor) if cursor and cursor.isdigit() else 0
     runs = {repository.active_run_id: repository for repository in tokens.repositories_for_token(token) if repository.active_run_id}
     files = (
@@ -360,7 +388,7 @@ def _list_files(token: AccessToken, cursor: str | None) -> ListResourcesResult:
     return ListResourcesResult(resources=resources, next_cursor=str(offset + RESOURCES_PAGE) if more else None)
 
 
-def _read_file(token: AccessToken, uri: str) -> tuple[Repository, str]:
+def _read_file(token: AccessToken, uri: str) -> Outcome:
     name, path = _parse_uri(uri)
     repository = _indexed(_repository(token, name))
     try:
@@ -368,12 +396,15 @@ def _read_file(token: AccessToken, uri: str) -> tuple[Repository, str]:
     except rag.SourceNotFound as exc:
         raise CallRefused(str(exc)) from exc
     cut = f"\n... (cut at {RESOURCE_MAX_LINES} lines of {piece.total_lines})" if piece.total_lines > piece.end_line else ""
-    return repository, piece.text + cut
+    return Outcome(text=piece.text + cut, repository=repository)
 
 
 async def list_resources(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListResourcesResult:
     token = _caller()
-    return await in_database_pool(_list_files)(token, params.cursor if params else None)
+    try:
+        return await in_database_pool(_list_files)(token, params.cursor if params else None)
+    except CallRefused as exc:
+        raise MCPError(code=INVALID_PARAMS, message=str(exc)) from exc
 
 
 async def list_resource_templates(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListResourceTemplatesResult:
@@ -389,28 +420,13 @@ async def list_resource_templates(ctx: ServerRequestContext, params: PaginatedRe
     )
 
 
-def _read_and_record(token: AccessToken, uri: str) -> tuple[str, str]:
-    """(text, error) of one resource read, counted and recorded like a tool call."""
-    started_at, started = timezone.now(), time.perf_counter()
-    repository = None
-    try:
-        _checked("read_resource", token)
-        repository, text = _read_file(token, uri)
-        error = ""
-    except CallRefused as exc:
-        text, error = "", str(exc)
-    if not error.startswith("rate limit"):
-        outcome = Outcome(text="", repository=repository)
-        _record(token, "read_resource", outcome, started_at, time.perf_counter() - started, error)
-    return text, error
-
-
 async def read_resource(ctx: ServerRequestContext, params: ReadResourceRequestParams) -> ReadResourceResult:
     token = _caller()
-    text, error = await in_database_pool(_read_and_record)(token, params.uri)
+    outcome, error = await in_database_pool(_metered)(token, "read_resource", functools.partial(_read_file, token, params.uri))
     if error:
         raise MCPError(code=INVALID_PARAMS, message=error, data={"uri": params.uri})
-    return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type="text/plain", text=text)])
+    assert outcome is not None
+    return ReadResourceResult(contents=[TextResourceContents(uri=params.uri, mime_type="text/plain", text=outcome.text)])
 
 
 def build_server() -> Server:

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from chat.mcp.models import AccessToken, ToolUse
@@ -21,6 +22,7 @@ from rag.models import Repository
 from rag.services import repositories_for_user
 
 SECRET_PREFIX = "cba_"
+TOKENS_PAGE = "/settings/tokens/"
 # last_used_at is written at most this often per token (a busy editor calls many times a second).
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
@@ -84,18 +86,37 @@ def tokens_of(user) -> QuerySet[AccessToken]:
 def repositories_for_token(token: AccessToken) -> QuerySet[Repository]:
     """What the token may see: what its user may see, narrowed to the token's repositories when it names some."""
     visible = repositories_for_user(token.user)
-    limited = list(token.repositories.values_list("pk", flat=True))
+    # A token's repositories are chosen when it is made and never change: read them once per token object.
+    limited = token.__dict__.get("limited_to")
+    if limited is None:
+        limited = token.__dict__["limited_to"] = tuple(token.repositories.values_list("pk", flat=True))
     return visible.filter(pk__in=limited) if limited else visible
 
 
-def calls_in_last_minute(token: AccessToken) -> int:
-    return ToolUse.objects.filter(token=token, started_at__gte=timezone.now() - timedelta(minutes=1)).count()
-
-
-def over_rate_limit(token: AccessToken) -> bool:
-    """Whether the token made ``MCP_CALLS_PER_MINUTE`` calls in the last minute (held in the database,
-    so it holds across server processes)."""
-    return calls_in_last_minute(token) >= settings.MCP_CALLS_PER_MINUTE
+def refusal(token: AccessToken) -> str:
+    """Why ``token`` may not make a call now ("" when it may), in one query: revoked or expired since it was
+    authenticated, its user deactivated, or ``MCP_CALLS_PER_MINUTE`` calls made in the last minute (counted
+    in the database, so the limit holds across server processes)."""
+    now = timezone.now()
+    recent = (
+        ToolUse.objects.filter(token=OuterRef("pk"), started_at__gte=now - timedelta(minutes=1))
+        .values("token")
+        .annotate(calls=Count("*"))
+        .values("calls")
+    )
+    row = (
+        AccessToken.objects.filter(pk=token.pk)
+        .annotate(recent=Coalesce(Subquery(recent), 0))
+        .values("revoked_at", "expires_at", "user__is_active", "recent")
+        .first()
+    )
+    if row is None or row["revoked_at"] is not None or not row["user__is_active"]:
+        return f"this token was revoked; make a new one at {TOKENS_PAGE}"
+    if row["expires_at"] is not None and row["expires_at"] <= now:
+        return f"this token has expired; make a new one at {TOKENS_PAGE}"
+    if row["recent"] >= settings.MCP_CALLS_PER_MINUTE:
+        return f"rate limit: this token made {settings.MCP_CALLS_PER_MINUTE} calls in the last minute; wait a moment and retry"
+    return ""
 
 
 def record_use(

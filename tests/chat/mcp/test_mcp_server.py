@@ -238,3 +238,18 @@ async def test_calls_past_the_rate_limit_are_refused_until_the_minute_passes(ser
 
     assert refused.is_error and text_of(refused).startswith("Error: rate limit: this token made 40 calls in the last minute")
     assert not allowed.is_error
+
+
+async def test_a_token_revoked_while_in_use_reads_nothing_more(server, shopapp):
+    token, secret = await sync_to_async(create_token)(shopapp.owner, "laptop")
+    async with session(server, secret) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        before = await client.call_tool("search_code", {"repository": "shopapp", "query": "discount"})
+        await AccessToken.objects.filter(pk=token.pk).aupdate(revoked_at=timezone.now())
+        after = await client.call_tool("search_code", {"repository": "shopapp", "query": "discount"})
+        with pytest.raises(Exception, match="revoked"):
+            await client.read_resource("repo://shopapp/src/shopapp/pricing.py")
+
+    assert not before.is_error
+    assert after.is_error and text_of(after).startswith("Error: this token was revoked")
+    assert "discount" not in text_of(after)
