@@ -75,6 +75,31 @@ class RepositoryChanges:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    def as_text(self, max_items: int = 200) -> str:
+        """The changes in plain lines (for a person, or a model answering "what changed since ..."), capped."""
+        lines = [f"Changes from {self.since.label} to {self.until.label}:"]
+        if self.since.commit_sha and self.until.commit_sha:
+            lines[0] = lines[0][:-1] + f" ({_subject(self.since.commit_message)!r} to {_subject(self.until.commit_message)!r}):"
+        entries = [
+            f"{change.status} {change.path}" + (f" (from {change.old_path}{', edited' if change.content_changed else ''})" if change.old_path else "")
+            for change in self.files
+        ]
+        entries += [
+            f"symbol {change.status} {change.kind} {change.qname} at {change.path}:{change.start_line}-{change.end_line}"
+            + (f" (was {change.old_qname or change.qname} in {change.old_path})" if change.old_path else "")
+            for change in self.symbols
+        ]
+        if not entries:
+            return lines[0] + " none (the two versions hold the same files)."
+        lines += [f"- {entry}" for entry in entries[:max_items]]
+        if len(entries) > max_items:
+            lines.append(f"- ... and {len(entries) - max_items} more")
+        return "\n".join(lines)
+
+
+def _subject(message: str) -> str:
+    return message.split("\n", 1)[0][:120]
+
 
 def kept_versions(repository: Repository):
     """Versions whose rows are still stored (the active one and the kept superseded ones), newest first."""

@@ -232,12 +232,39 @@ def test_changes_between_names_files_and_symbols_since_a_sha_or_a_version(upstre
     assert ("changed", "shop.models.Cart.total") in symbols
     assert not any(c.qname == "shop.models.Cart.__init__" for c in changes.symbols)
 
+    text = changes.as_text()
+    assert text.startswith(f"Changes from #{first_run.pk} ({first[:12]}) to #{second_run.pk}")
+    assert "- renamed docs/deployment.md (from docs/deploy.md)" in text
+    assert "- symbol added function shop.payments.charge_card_with_stripe at shop/payments.py:1-3" in text
+    assert changes.as_text(max_items=1).endswith(f"- ... and {len(changes.files) + len(changes.symbols) - 1} more")
+    assert changes_between(repository, first[:8], until=first[:8]).as_text().endswith("none (the two versions hold the same files).")
+
     # The same by version number, and the way back.
     assert changes_between(repository, f"#{first_run.pk}").files == changes.files
     back = changes_between(repository, str(second_run.pk), until=first[:10])
     assert {(c.status, c.path) for c in back.files} >= {("deleted", "shop/payments.py"), ("added", "shop/legacy.py")}
     with pytest.raises(VersionNotFound, match="kept"):
         changes_between(repository, "deadbeef")
+
+    # A module renamed: its definitions moved (or changed, where edited), not removed and added.
+    upstream.commit(
+        "Payments become billing", rename={"shop/payments.py": "shop/billing.py"},
+        write={"shop/models.py": MODELS.replace("item.price", "item.price * item.quantity").replace(
+            "self.items = items", "self.items = list(items)"
+        )},
+    )
+    sync_repository(repository)
+    repository.refresh_from_db()
+    moved = changes_between(repository, f"v{second_run.pk}")
+    assert {(c.status, c.path, c.old_path) for c in moved.files} == {
+        ("renamed", "shop/billing.py", "shop/payments.py"), ("changed", "shop/models.py", ""),
+    }
+    symbols = {(c.status, c.qname, c.old_qname) for c in moved.symbols}
+    assert symbols == {
+        ("moved", "shop.billing.charge_card_with_stripe", "shop.payments.charge_card_with_stripe"),
+        ("changed", "shop.models.Cart.__init__", ""),
+        ("changed", "shop.models.Cart", ""),
+    }
 
 
 def test_a_remote_that_hangs_times_out_and_the_previous_version_keeps_serving(upstream, owner, hanging_remote, git_settings):
