@@ -20,6 +20,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from rag.models import GitRemote, IndexRun, Repository, SourceFile
@@ -317,7 +318,8 @@ def test_a_webhook_with_a_bad_signature_is_refused_and_a_good_one_queues_exactly
     assert _sync_jobs() == []
 
     signed = {"X-Hub-Signature-256": _github_signature(secret, body), "X-GitHub-Event": "push"}
-    first = client.post(url, body, content_type="application/json", headers=signed)
+    # Forges send no CSRF token and no session.
+    first = Client(enforce_csrf_checks=True).post(url, body, content_type="application/json", headers=signed)
     assert first.status_code == 202 and first.json() == {"status": "sync queued"}
     assert len(_sync_jobs()) == 1
 
@@ -447,6 +449,9 @@ def test_a_path_on_the_server_is_for_staff_only(client, owner, staff_user, git_s
     client.login(username=owner.username, password=PASSWORD)
     refused = client.post(reverse("rag-git-connect"), {"url": str(tmp_path), "sync_minutes": "0"})
     assert refused.status_code == 400 and "Only staff" in refused.content.decode()
+    partial = client.post(reverse("rag-git-connect"), {"url": str(tmp_path), "sync_minutes": "0"}, headers={"HX-Request": "true"})
+    assert partial.status_code == 200 and "Only staff" in partial.content.decode()
+    assert partial.content.decode().lstrip().startswith('<form id="git-connect-form"')
     assert not GitRemote.objects.exists()
     client.login(username=staff_user.username, password=PASSWORD)
     accepted = client.post(reverse("rag-git-connect"), {"url": str(tmp_path), "name": "local", "sync_minutes": "0"})
