@@ -379,6 +379,8 @@ def test_connecting_on_the_page_and_a_signed_push_are_indexed_by_the_worker(upst
     assert "shop/legacy.py" not in _paths(repository, "frobnicate_legacy_widget")
     page = client.get(reverse("rag-repository", args=[repository.pk])).content.decode()
     assert second[:12] in page and "Payments" in page and first[:12] in page
+    listing = client.get(reverse("rag-repositories")).content.decode()
+    assert f'<code class="commit" title="{second}">{second[:12]}</code>' in listing
 
 
 def test_a_commit_is_held_to_the_upload_limits_and_links_and_submodules_are_not_followed(upstream, git_settings, owner):
