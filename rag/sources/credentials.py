@@ -15,9 +15,13 @@ from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from rag.intake import IntakeError
 
-class CredentialUnreadable(Exception):
+
+class CredentialUnreadable(IntakeError):
     """A stored secret that the configured key cannot decrypt (the key changed)."""
+
+    code = "credential_unreadable"
 
 
 def _fernet() -> Fernet:

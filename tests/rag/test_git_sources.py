@@ -731,3 +731,23 @@ def test_a_worker_killed_mid_sync_fails_its_version_and_frees_the_repository(ups
         _wait(lambda: IndexRun.objects.get(pk=queued.pk).status == IndexRun.Status.READY, "the next upload is indexed")
     finally:
         _stop(worker)
+
+
+def test_secrets_the_configured_key_cannot_read_stop_syncs_and_webhooks_with_a_plain_error(client, owner, git_settings, tmp_path):
+    from cryptography.fernet import Fernet
+
+    git_settings.RAG = {**git_settings.RAG, "CREDENTIALS_KEY": Fernet.generate_key().decode()}
+    repository = connect_git_repository(owner=owner, name="shop", url=str(tmp_path), allow_local=True, defer=False)
+    GitRemote.objects.filter(repository=repository).update(
+        credential_kind=GitRemote.Credential.TOKEN, credential_encrypted=Fernet(Fernet.generate_key()).encrypt(b"t").decode()
+    )
+    secret = repository.git_remote.webhook_secret()
+    body = b'{"ref": "refs/heads/main"}'
+
+    git_settings.RAG = {**git_settings.RAG, "CREDENTIALS_KEY": Fernet.generate_key().decode()}
+
+    result = sync_repository(repository)
+    assert result.run is None and "cannot be decrypted with the configured key" in result.error
+    hook = client.post(reverse("rag-webhook", args=[repository.pk]), body, content_type="application/json",
+                       headers={"X-Hub-Signature-256": _github_signature(secret, body)})
+    assert hook.status_code == 403 and _sync_jobs() == []
