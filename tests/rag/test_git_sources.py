@@ -751,3 +751,25 @@ def test_secrets_the_configured_key_cannot_read_stop_syncs_and_webhooks_with_a_p
     hook = client.post(reverse("rag-webhook", args=[repository.pk]), body, content_type="application/json",
                        headers={"X-Hub-Signature-256": _github_signature(secret, body)})
     assert hook.status_code == 403 and _sync_jobs() == []
+
+
+def test_a_deploy_key_lives_in_a_private_file_only_for_the_length_of_a_git_call(git_settings):
+    import os
+    import re
+    import shlex
+    import stat
+
+    from rag.sources.git import Remote, _credentials
+
+    remote = Remote(url="git@git.example.com:acme/shop.git", ssh_key="-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----")
+    with _credentials(remote) as env:
+        command = shlex.split(env["GIT_SSH_COMMAND"])
+        key = Path(command[command.index("-i") + 1])
+        assert key.read_text().startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
+        assert stat.S_IMODE(os.stat(key).st_mode) == 0o600
+        assert {"-F", "/dev/null"} <= set(command) and "BatchMode=yes" in command and "IdentitiesOnly=yes" in command
+        assert remote.ssh_key not in env["GIT_SSH_COMMAND"]
+    assert not key.exists() and not key.parent.exists()
+    with _credentials(Remote(url="https://git.example.com/acme/shop.git", token="s3cret")) as env:
+        assert re.fullmatch(r"Authorization: Basic [A-Za-z0-9+/=]+", env["GIT_CONFIG_VALUE_0"])
+        assert "s3cret" not in "".join(env.values())
