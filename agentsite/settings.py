@@ -270,6 +270,9 @@ LOGGING = {
     "loggers": {
         "pgserver": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},
+        # The MCP SDK logs every request it serves at INFO (chat/mcp/).
+        "mcp": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "procrastinate": {"level": "WARNING"},
         "axes": {"level": "WARNING"},
