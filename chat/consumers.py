@@ -164,11 +164,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if running is not None:
             # No await between reading the text and the sequence number, so
             # every delta after the snapshot arrives through the group.
-            text, seq, is_safe = running.text, running.seq, running.is_safe
+            text, seq, is_safe, doing = running.text, running.seq, running.is_safe, running.activity
             self.joined_at_seq[running.message_id] = seq
             if is_safe is not None:
                 await self.send(text_data=frames.verdict(running.message_id, is_safe))
-            await self.send(text_data=frames.token(running.message_id, text, replace=True))
+            await self.send(text_data=frames.snapshot(running.message_id, text, doing))
         query = parse_qs(self.scope.get("query_string", b"").decode())
         watched = {int(raw) for raw in query.get("watch", []) if raw.isdigit()}
         for message in await _answers_to_refresh(self.session.pk, watched):
@@ -176,7 +176,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 continue
             if message.is_streaming:
                 # Written by another server process: the stored text is at most FLUSH_SECONDS old.
-                await self.send(text_data=frames.token(message.pk, message.content, replace=True))
+                await self.send(text_data=frames.snapshot(message.pk, message.content))
             else:
                 await self.send(text_data=frames.done(message, self.session.repository_id))
 

@@ -2,7 +2,10 @@
 
 The set is closed: ``start`` (a new question and its empty answer), ``token``
 (text appended to an answer, or the whole text so far for a page joining a
-running answer), ``step`` (a finished agent step or the chosen intent),
+running answer), ``blocks`` (Markdown blocks the streamed text has finished,
+rendered, and the unfinished block's element), ``snapshot`` (a running
+answer so far, for a page joining it), ``status`` (the live line of what the
+agent is doing), ``step`` (a finished agent step or the chosen intent),
 ``verdict`` (a structured answer's safety verdict: flags an unsafe answer),
 ``done`` (the whole answer, rendered) and ``error``. Each comes from a
 template in ``templates/chat/ws/``.
@@ -16,7 +19,9 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
+from chat.answer_stream import Fed, StreamedMarkdown, render_blocks, tail_html
 from chat.models import ChatSession, Message
 from chat.presentation import INTENT_LABELS, message_context
 
@@ -52,9 +57,38 @@ def token(message_id: int, text: str, *, replace: bool = False) -> str:
     return before + escape(text) + after
 
 
-def step(message_id: int, step: Mapping[str, Any] | None = None, intent: str = "") -> str:
+def step(message_id: int, step: Mapping[str, Any] | None = None, intent: str = "", status: str = "") -> str:
     label = INTENT_LABELS.get(intent, intent)
-    return render_to_string("chat/ws/step.html", {"message_id": message_id, "step": step, "intent": label})
+    return render_to_string(
+        "chat/ws/step.html", {"message_id": message_id, "step": step, "intent": label, "status": status}
+    )
+
+
+def status(message_id: int, text: str) -> str:
+    return render_to_string("chat/ws/status.html", {"message_id": message_id, "status": text})
+
+
+def blocks(message_id: int, fed: Fed, stream: StreamedMarkdown) -> str:
+    """Finished blocks appended rendered, and the unfinished block's element (holding its text so far) in place of the old one."""
+    return render_to_string(
+        "chat/ws/blocks.html",
+        {"message_id": message_id, "blocks": mark_safe(render_blocks(fed.blocks)), "tail": mark_safe(tail_html(message_id, stream))},
+    )
+
+
+def snapshot(message_id: int, text: str, status: str = "") -> str:
+    """A running answer so far, for a page joining it: its finished blocks rendered and its unfinished block as typed.
+
+    The unfinished text goes in a token frame of its own (after the element that holds it), so the
+    page's text is the snapshot's token text followed by the deltas after it.
+    """
+    stream = StreamedMarkdown()
+    rendered = render_blocks(stream.feed(text).blocks)
+    empty_tail = tail_html(message_id, stream, with_text=False)
+    return render_to_string(
+        "chat/ws/snapshot.html",
+        {"message_id": message_id, "blocks": mark_safe(rendered), "tail": mark_safe(empty_tail), "status": status},
+    ) + token(message_id, stream.unfinished, replace=True)
 
 
 def verdict(message_id: int, is_safe: bool | None) -> str:

@@ -26,11 +26,12 @@ from django.conf import settings
 from database_pool import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.citing import Span, used_citations
+from chat.answer_stream import StreamedMarkdown
 from chat.agent.events import AgentEvent
 from chat.agent.agent import TurnInput, stream_turn
 from chat.conversations import CONVERSATIONS
 from chat.models import Message
-from chat.presentation import step_context
+from chat.presentation import WRITING, activity, step_context
 from llm import audit
 from llm.conversation.manager import PreparedTurn, TurnChunk, TurnRunner
 
@@ -97,6 +98,10 @@ class Generation:
     error: str = ""
     # Why the answer was stopped when the user did not press Stop; shown in it if it ends stopped.
     stop_note: str = ""
+    # The text's Markdown blocks as they finish (rendered into the pages while the answer streams).
+    stream: StreamedMarkdown = field(default_factory=StreamedMarkdown)
+    # The live status line: what the agent did last.
+    activity: str = ""
     task: asyncio.Task | None = None
 
     @property
@@ -241,8 +246,16 @@ def _step_record(event) -> dict[str, Any]:
 
 
 async def _append_text(generation: Generation, text: str) -> None:
+    first = generation.first_token_at is None
     seq = generation.append(text)
-    await REGISTRY.broadcast(generation.session_id, Frame(frames.token(generation.message_id, text), generation.message_id, seq))
+    html = frames.token(generation.message_id, text)
+    # Only a delta with a newline can finish a Markdown block; the others cost a list append here.
+    if fed := generation.stream.feed(text):
+        html += frames.blocks(generation.message_id, fed, generation.stream)
+    if first:
+        generation.activity = WRITING
+        html += frames.status(generation.message_id, WRITING)
+    await REGISTRY.broadcast(generation.session_id, Frame(html, generation.message_id, seq))
 
 
 async def _handle(generation: Generation, event: AgentEvent) -> None:
@@ -251,11 +264,19 @@ async def _handle(generation: Generation, event: AgentEvent) -> None:
         await _append_text(generation, event.text)
     elif event.type == "intent":
         generation.intent = event.intent or ""
-        await _broadcast(generation.session_id, frames.step(generation.message_id, intent=generation.intent))
+        generation.activity = activity(intent=generation.intent, writing=generation.first_token_at is not None)
+        await _broadcast(
+            generation.session_id, frames.step(generation.message_id, intent=generation.intent, status=generation.activity)
+        )
     elif event.type == "step":
         record = _step_record(event)
         generation.steps.append(record)
-        await _broadcast(generation.session_id, frames.step(generation.message_id, step=step_context(record)))
+        # A tool call says what it did; other steps leave the line as it is.
+        said = activity(step=record) if record["detail"].get("tool") and generation.first_token_at is None else ""
+        generation.activity = said or generation.activity
+        await _broadcast(
+            generation.session_id, frames.step(generation.message_id, step=step_context(record), status=said)
+        )
     elif event.type == "citations":
         generation.citations = [asdict(citation) for citation in event.citations]
     elif event.type == "sources":

@@ -10,6 +10,7 @@ from django.utils.dates import MONTHS_3
 from django.utils.safestring import SafeString, mark_safe
 
 from chat import citations as citation_links
+from chat.answer_stream import split_for_page
 from chat.markdown import render_markdown, render_typed_text
 from chat.models import Message
 
@@ -21,6 +22,58 @@ INTENT_LABELS = {
 }
 # Tool results longer than this are cut in the trace; the full value is in the audit.
 TRACE_VALUE_CHARS = 200
+
+# The live status line of an answer being written: what the agent is doing, in plain words.
+STARTING = "Reading your question…"
+WRITING = "Writing the answer…"
+INTENT_ACTIVITY = {
+    "general": WRITING,
+    "project_qa": "Searching the code…",
+    "docs": "Reading the code for the document…",
+    "edits": "Reading the code to change…",
+}
+ACTIVITY_SUBJECT_CHARS = 60
+
+
+def _subject(value: Any) -> str:
+    text = " ".join(str(value or "").split())
+    return text if len(text) <= ACTIVITY_SUBJECT_CHARS else text[: ACTIVITY_SUBJECT_CHARS - 1] + "…"
+
+
+def tool_activity(tool: str, arguments: Any) -> str:
+    """What a finished tool call did, as the status line says it (empty for a tool it does not know)."""
+    args = arguments if isinstance(arguments, dict) else {}
+    symbol = _subject(args.get("symbol") or args.get("name"))
+    if tool == "search_code":
+        query = _subject(args.get("query"))
+        return f"Searched the code for “{query}”…" if query else "Searched the code…"
+    if tool == "read_file":
+        path, start, end = _subject(args.get("path")), args.get("start"), args.get("end")
+        lines = f" lines {start}–{end}" if start and end else ""
+        return f"Reading {path}{lines}…" if path else "Reading a file…"
+    if tool == "get_symbol":
+        return f"Looking up {symbol}…" if symbol else "Looking up a symbol…"
+    if tool == "find_references":
+        return f"Finding where {symbol} is used…" if symbol else "Finding references…"
+    if tool == "callers":
+        return f"Following the calls to {symbol}…" if symbol else "Following calls…"
+    if tool == "callees":
+        return f"Following the calls from {symbol}…" if symbol else "Following calls…"
+    if tool == "list_entrypoints":
+        return "Listing the routes, commands and tasks…"
+    return ""
+
+
+def activity(*, intent: str = "", step: dict[str, Any] | None = None, writing: bool = False) -> str:
+    """The status line after the latest event of an answer: its text began, a tool call finished, or its intent was chosen."""
+    if writing:
+        return WRITING
+    detail = (step or {}).get("detail") or {}
+    if detail.get("tool"):
+        return tool_activity(detail["tool"], detail.get("arguments")) or "Working with the code…"
+    if intent:
+        return INTENT_ACTIVITY.get(intent, STARTING)
+    return STARTING
 
 
 def _short(value: Any) -> str:
@@ -66,6 +119,14 @@ def body_html(message: Message, repository_id: int | None = None) -> SafeString:
 
 def message_context(message: Message, repository_id: int | None) -> dict[str, Any]:
     metrics = message.metrics or {}
+    streamed = {}
+    if message.role == Message.Role.ASSISTANT and message.is_streaming:
+        rendered, tail = split_for_page(message.pk, message.content)
+        streamed = {
+            "stream_rendered": mark_safe(rendered),  # noqa: S308 - sanitized by render_markdown
+            "stream_tail": mark_safe(tail),  # noqa: S308 - escaped by split_for_page
+            "activity": activity(intent=message.intent, writing=bool(message.content)),
+        }
     return {
         "id": message.pk,
         "dom_id": message.dom_id,
@@ -92,6 +153,7 @@ def message_context(message: Message, repository_id: int | None) -> dict[str, An
         "artifacts": message.artifacts or [],
         "created_at": message.created_at,
         **_created(message),
+        **streamed,
     }
 
 

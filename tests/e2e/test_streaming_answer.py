@@ -1,0 +1,107 @@
+"""An answer in a real browser while it streams: a live status line says what the
+agent does, the Markdown is rendered as the blocks finish, and the answer's
+height never jumps by more than a line (measured on every animation frame)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from rag.models import IndexRun
+from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.llm.fakes import Reply
+from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+ANSWER = (
+    "The login flow starts in **`login_view`**, which opens the user's cart before rendering it.\n\n"
+    "It does three things:\n\n"
+    "- reads the user from the request\n"
+    "- builds the cart with `Cart.for_user`\n"
+    "- renders the total\n\n"
+    "```python\n"
+    "def login_view(request):\n"
+    "    cart = Cart.for_user(request.user)\n"
+    "    return render_cart(cart)\n"
+    "```\n\n"
+    "See shop/views.py:4-7 for the whole function; the cart's total is summed in `Cart.total`."
+)
+
+# Installed before the question is sent: every status line shown, and the answer's height on every frame.
+WATCH = """() => {
+  window.__statuses = [];
+  window.__heights = [];
+  window.__renderedWhileStreaming = false;
+  new MutationObserver(() => {
+    const badge = document.querySelector('.msg-assistant .badge.live');
+    const text = badge && badge.textContent.trim();
+    if (text && window.__statuses[window.__statuses.length - 1] !== text) window.__statuses.push(text);
+  }).observe(document.getElementById('messages'), {childList: true, subtree: true, characterData: true});
+  const sample = () => {
+    const answer = document.querySelector('.msg-assistant .msg-body');
+    if (answer) {
+      window.__heights.push(answer.getBoundingClientRect().height);
+      if (answer.matches('.streaming') && answer.querySelector('#' + answer.id.replace('-stream', '-rendered') + ' pre.highlight .nf, #' + answer.id.replace('-stream', '-rendered') + ' strong')) {
+        window.__renderedWhileStreaming = true;
+      }
+    }
+    if (!document.querySelector('.msg-assistant[data-status="complete"]')) requestAnimationFrame(sample);
+    else window.__heights.push(answer.getBoundingClientRect().height);
+  };
+  requestAnimationFrame(sample);
+}"""
+
+
+def searches_then_answers(request) -> Reply:
+    body = request.json or {}
+    if "response_format" in body:
+        return Reply.text('{"intent": "project_qa"}', usage=(0, 0), delay=0.4)
+    if not any(message.get("role") == "tool" for message in body.get("messages", [])):
+        return Reply.tool_call("search_code", {"query": "login view"}, delay=0.6)
+    return Reply.text(ANSWER, chunk_size=5, interval=0.03, delay=0.4)
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_an_answer_streams_rendered_with_a_status_line_and_no_jump(browser: Browser, site, person, fake_llm_server, settings, tmp_path, size):
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    run = index_zip(person, make_zip(SMALL_PROJECT))
+    assert run.status == IndexRun.Status.READY, run.error
+    fake_llm_server.fallback = searches_then_answers
+    context = browser.new_context(viewport=VIEWPORTS[size], has_touch=size == "phone", is_mobile=size == "phone")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        log_in(page, site, person)
+        page.get_by_role("button", name="Start chat").click()  # on the one indexed repository
+        page.wait_for_url(f"{site}/chats/*/")
+        expect(page.locator("#connection")).to_have_text("")
+        page.evaluate(WATCH)
+        page.fill("#question", "How does login work?")
+        page.get_by_role("button", name="Send").click()
+
+        expect(page.locator(".msg-assistant .badge.live")).to_have_text("Writing the answer…")
+        expect(page.locator(".msg-assistant .msg-body.streaming pre.highlight")).to_be_visible()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"streaming_answer_{size}.png"), full_page=True)
+        answer = page.locator(".msg-assistant")
+        expect(answer).to_have_attribute("data-status", "complete")
+        page.wait_for_function("window.__heights.length > 0 && !!document.querySelector('.msg-assistant[data-status=complete]')")
+
+        statuses = page.evaluate("window.__statuses")
+        assert statuses[:1] == ["Reading your question…"] and "Writing the answer…" in statuses, statuses
+        assert "Searching the code…" in statuses and "Searched the code for “login view”…" in statuses, statuses
+        assert page.evaluate("window.__renderedWhileStreaming"), "the finished blocks should be rendered while the answer streams"
+
+        line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.msg-assistant .markdown p')).lineHeight)")
+        heights = page.evaluate("window.__heights")
+        steps = [after - before for before, after in zip(heights, heights[1:])]
+        assert len(heights) > 20, heights
+        assert min(steps) >= -line, f"the answer shrank by {-min(steps):.0f}px at once (a line is {line:.0f}px): {heights}"
+        assert max(steps) <= 2 * line, f"the answer grew by {max(steps):.0f}px at once (a line is {line:.0f}px): {heights}"
+        expect(answer.locator(".markdown pre.highlight .nf")).to_have_text("login_view")
+        expect(answer.locator(".badge.live")).to_have_count(0)
+        page.screenshot(path=str(SCREENSHOTS / f"streamed_answer_done_{size}.png"), full_page=True)
+    finally:
+        context.close()
