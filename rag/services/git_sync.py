@@ -99,12 +99,20 @@ class SyncResult:
 UNATTENDED = (IndexRun.Trigger.WEBHOOK, IndexRun.Trigger.SCHEDULE)
 
 
-def _built_heads(repository: Repository, *, with_failed: bool) -> set[str]:
-    """Commits that have a version serving, kept or being built, and with ``with_failed`` a failed one."""
-    runs = repository.runs.exclude(commit_sha="")
-    if not with_failed:
-        runs = runs.exclude(status=IndexRun.Status.FAILED)
-    return set(runs.values_list("commit_sha", flat=True))
+def _needs_version(repository: Repository, sha: str, trigger: str) -> bool:
+    """Whether the head needs a new version: it is not the serving one and none is being built.
+
+    A head that served before and was superseded (a force-push back to it) is built again.
+    """
+    active = Repository.objects.filter(pk=repository.pk).values_list("active_run__commit_sha", flat=True).first()
+    if active == sha:
+        return False
+    latest = repository.runs.filter(commit_sha=sha).order_by("-id").first()
+    if latest is None:
+        return True
+    if latest.status in (IndexRun.Status.QUEUED, IndexRun.Status.RUNNING):
+        return False
+    return not (latest.status == IndexRun.Status.FAILED and trigger in UNATTENDED)
 
 
 def sync_repository(
@@ -145,7 +153,7 @@ def _sync(repository: Repository, *, trigger: str, job_id: int | None, created_b
     if not git_remote.branch:
         updates["branch"] = head.branch
     GitRemote.objects.filter(pk=git_remote.pk).update(**updates)
-    if head.sha in _built_heads(repository, with_failed=trigger in UNATTENDED):
+    if not _needs_version(repository, head.sha, trigger):
         return SyncResult(head=head.sha)
     run = IndexRun.objects.create(
         repository=repository, trigger=trigger, commit_sha=head.sha, commit_message=head.message,

@@ -203,6 +203,14 @@ def test_each_push_is_fetched_and_indexed_and_search_follows_it(upstream, owner)
     assert again.up_to_date and again.head == second
     assert repository.runs.count() == 2
 
+    # A force-push back to the first commit: that commit serves again.
+    git("push", "--quiet", "--force", str(upstream.bare), f"{first}:refs/heads/main", cwd=upstream.work)
+    back = sync_repository(repository)
+    assert back.run.status == IndexRun.Status.READY and back.run.commit_sha == first
+    repository.refresh_from_db()
+    assert repository.active_run_id == back.run.pk
+    assert "shop/legacy.py" in _paths(repository, "frobnicate_legacy_widget")
+
 
 def test_changes_between_names_files_and_symbols_since_a_sha_or_a_version(upstream, owner):
     first = _first_commit(upstream)
