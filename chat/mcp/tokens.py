@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -122,13 +123,17 @@ def refusal(token: AccessToken) -> str:
 def record_use(
     token: AccessToken, tool: str, repository: Repository | None, started_at, duration_ms: float, error: str = ""
 ) -> None:
-    ToolUse.objects.create(
-        token=token,
-        user_id=token.user_id,
-        tool=tool[:64],
-        repository=repository,
-        started_at=started_at,
-        duration_ms=duration_ms,
-        ok=not error,
-        error=error[:2000],
-    )
+    with transaction.atomic():
+        # Not waiting for the WAL flush saves every call a few ms; a crash may lose the last records, nothing else.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        ToolUse.objects.create(
+            token=token,
+            user_id=token.user_id,
+            tool=tool[:64],
+            repository=repository,
+            started_at=started_at,
+            duration_ms=duration_ms,
+            ok=not error,
+            error=error[:2000],
+        )
