@@ -37,6 +37,11 @@ class RepositoryTaken(IntakeError):
     code = "taken"
 
 
+def repository_name_for(url: str, name: str = "") -> str:
+    """The name given, else the last part of the address without ``.git`` (``acme/shop.git``: ``shop``)."""
+    return clean_repository_name(name or url.strip().rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git"))
+
+
 def connect_git_repository(
     *, owner, name: str, url: str, branch: str = "", token: str = "", ssh_key: str = "",
     sync_minutes: int | None = None, allow_local: bool = False, created_by=None, defer: bool = True,
@@ -49,7 +54,7 @@ def connect_git_repository(
     """
     remote = check_remote_url(url, allow_local=allow_local)
     branch = check_branch(branch)
-    name = clean_repository_name(name or url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removesuffix(".git"))
+    name = repository_name_for(url, name)
     if token and ssh_key:
         raise IntakeError("Give either a token (https) or a deploy key (ssh), not both.")
     if token and remote.transport != "https":

@@ -495,6 +495,12 @@ def test_index_repo_follows_a_git_remote_and_sync_repo_indexes_the_new_head(upst
     assert second[:12] in capsys.readouterr().out
     call_command("sync_repo", "shop")
     assert f"up to date at {second[:12]}" in capsys.readouterr().out
+    # Run again, the command syncs the repository it connected.
+    third = upstream.commit("Legacy gone", delete=("shop/legacy.py",))
+    call_command("index_repo", "--git", upstream.url, "--name", "shop", "--user", owner.username)
+    assert third[:12] in capsys.readouterr().out
+    with pytest.raises(CommandError, match="already follows"):
+        call_command("index_repo", "--git", "git://127.0.0.1:9/other.git", "--name", "shop", "--user", owner.username)
 
 
 def test_the_source_view_shows_a_kept_version_named_by_its_commit(upstream, owner, owner_client):

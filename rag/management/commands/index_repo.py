@@ -10,9 +10,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from agentsite.first_run import ensure_first_admin, prepare_database
 from rag.intake import IntakeError
-from rag.models import IndexRun
+from rag.models import IndexRun, Repository
 from rag.services import run_index
-from rag.services.git_sync import SyncResult, connect_git_repository, sync_repository
+from rag.services.git_sync import SyncResult, connect_git_repository, repository_name_for, sync_repository
 from rag.services.repositories import start_index_run_from_path
 
 
@@ -69,6 +69,16 @@ class Command(BaseCommand):
             ssh_key = Path(ssh_key_file).read_text() if ssh_key_file else ""
         except OSError as exc:
             raise CommandError(f"cannot read the credential file: {exc}") from exc
+        try:
+            existing = Repository.objects.filter(owner=owner, name=repository_name_for(url, name), git_remote__isnull=False).first()
+        except IntakeError as exc:
+            raise CommandError(exc.message) from exc
+        if existing is not None:
+            # Run again for a repository it connected before: a sync of it.
+            if existing.git_remote.url not in (url, str(Path(url).resolve())):
+                raise CommandError(f"{existing.name} already follows {existing.git_remote.url}; choose another --name")
+            report_sync(self.stdout, sync_repository(existing, trigger=IndexRun.Trigger.COMMAND))
+            return
         try:
             # The server's own command line may name a path on the server, as staff may.
             repository = connect_git_repository(
