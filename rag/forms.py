@@ -50,3 +50,8 @@ class GitConnectForm(forms.Form):
         label="Check for new commits every (minutes)", min_value=0, max_value=7 * 24 * 60, required=False,
         help_text="0: only when a webhook arrives or on Sync now.",
     )
+
+
+class GitRemoteSettingsForm(forms.Form):
+    branch = forms.CharField(max_length=200, required=False)
+    sync_minutes = forms.IntegerField(min_value=0, max_value=7 * 24 * 60)

@@ -13,11 +13,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from rag.forms import GitConnectForm, UploadForm
+from rag.forms import GitConnectForm, GitRemoteSettingsForm, UploadForm
 from rag.intake import IntakeError
 from rag.models import GitRemote, IndexRun
 from rag.services import get_repository_for_user
-from rag.services.git_sync import WebhookRefused, connect_git_repository, handle_webhook, queue_sync
+from rag.services.git_sync import WebhookRefused, change_git_remote, connect_git_repository, handle_webhook, queue_sync
 
 
 @require_POST
@@ -44,17 +44,40 @@ def git_connect(request: HttpRequest) -> HttpResponse:
     return render(request, "rag/repository_list.html", context, status=400)
 
 
-@require_POST
-def repository_sync(request: HttpRequest, pk: int) -> HttpResponse:
+def _followed_repository(request: HttpRequest, pk: int):
+    """A repository the user may change that follows git; ``Http404`` otherwise."""
     repository = get_repository_for_user(request.user, pk)
     if not hasattr(repository, "git_remote"):
         raise Http404("This repository does not follow a git remote")
     if repository.owner_id != request.user.pk and not request.user.is_staff:
         raise Http404("No such repository")
+    return repository
+
+
+@require_POST
+def repository_sync(request: HttpRequest, pk: int) -> HttpResponse:
+    repository = _followed_repository(request, pk)
     if queue_sync(repository, trigger=IndexRun.Trigger.SYNC) is None:
         messages.info(request, "A sync is already waiting to run.")
     else:
         messages.success(request, "Sync queued: the branch is fetched and a new commit indexed.")
+    return redirect("rag-repository", pk=repository.pk)
+
+
+@require_POST
+def git_remote_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    repository = _followed_repository(request, pk)
+    form = GitRemoteSettingsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give a number of minutes from 0 to 10080.")
+    else:
+        try:
+            remote = change_git_remote(repository, branch=form.cleaned_data["branch"], sync_minutes=form.cleaned_data["sync_minutes"])
+        except IntakeError as exc:
+            messages.error(request, exc.message)
+        else:
+            every = f"every {remote.sync_minutes} minutes" if remote.sync_minutes else "only by webhook or by hand"
+            messages.success(request, f"Following {remote.branch or 'the default branch'}, checked {every}.")
     return redirect("rag-repository", pk=repository.pk)
 
 

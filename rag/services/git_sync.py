@@ -77,6 +77,15 @@ def connect_git_repository(
     return repository
 
 
+def change_git_remote(repository: Repository, *, branch: str, sync_minutes: int) -> GitRemote:
+    """Follow another branch or check on another schedule; a new branch is fetched by the next sync."""
+    git_remote = GitRemote.objects.get(repository=repository)
+    git_remote.branch = check_branch(branch) or git_remote.branch
+    git_remote.sync_minutes = sync_minutes
+    git_remote.save(update_fields=["branch", "sync_minutes"])
+    return git_remote
+
+
 def remote_for(git_remote: GitRemote) -> Remote:
     secret = decrypt_secret(git_remote.credential_encrypted)
     return Remote(

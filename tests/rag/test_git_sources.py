@@ -787,3 +787,19 @@ def test_a_deploy_key_lives_in_a_private_file_only_for_the_length_of_a_git_call(
     with _credentials(Remote(url="https://git.example.com/acme/shop.git", token="s3cret")) as env:
         assert re.fullmatch(r"Authorization: Basic [A-Za-z0-9+/=]+", env["GIT_CONFIG_VALUE_0"])
         assert "s3cret" not in "".join(env.values())
+
+
+def test_the_owner_changes_the_branch_and_the_schedule_on_the_repository_page(client, owner, other_user, git_settings, tmp_path):
+    repository = connect_git_repository(owner=owner, name="shop", url=str(tmp_path), allow_local=True, branch="main", defer=False)
+    url = reverse("rag-git-settings", args=[repository.pk])
+    client.login(username=other_user.username, password=PASSWORD)
+    assert client.post(url, {"branch": "dev", "sync_minutes": "5"}).status_code == 404
+
+    client.login(username=owner.username, password=PASSWORD)
+    response = client.post(url, {"branch": "release/2.x", "sync_minutes": "15"}, follow=True)
+    assert "Following release/2.x, checked every 15 minutes." in response.content.decode()
+    remote = GitRemote.objects.get(repository=repository)
+    assert (remote.branch, remote.sync_minutes) == ("release/2.x", 15)
+    refused = client.post(url, {"branch": "--upload-pack=x", "sync_minutes": "15"}, follow=True)
+    assert "is not a branch name" in refused.content.decode()
+    assert GitRemote.objects.get(repository=repository).branch == "release/2.x"
