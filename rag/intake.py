@@ -104,7 +104,7 @@ class ArchiveReport:
     uncompressed_bytes: int
 
 
-def _size(n: int) -> str:
+def size_in_words(n: int) -> str:
     return str(filesizeformat(n)).replace("\xa0", " ")
 
 
@@ -114,7 +114,7 @@ def _entry_mode(info: zipfile.ZipInfo) -> int:
     return (info.external_attr >> 16) & 0xFFFF if info.create_system == 3 else 0
 
 
-def _check_entry_path(name: str) -> None:
+def check_entry_path(name: str) -> None:
     if not name:
         raise UnsafePathError("The archive contains an entry without a name.")
     normalized = name.replace("\\", "/")
@@ -193,7 +193,7 @@ def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLi
         source.seek(0)
     if compressed > limits.max_upload_bytes:
         raise ArchiveTooLargeError(
-            f"The file is {_size(compressed)}; the limit is {_size(limits.max_upload_bytes)}."
+            f"The file is {size_in_words(compressed)}; the limit is {size_in_words(limits.max_upload_bytes)}."
         )
     try:
         with contextlib.ExitStack() as stack:
@@ -217,7 +217,7 @@ def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLi
     # two versions of one file with no telling which is meant: refused, naming both.
     seen: dict[PurePosixPath, str] = {}
     for info in infos:
-        _check_entry_path(info.filename)
+        check_entry_path(info.filename)
         if not info.is_dir():
             path = PurePosixPath(info.filename.replace("\\", "/"))
             if path in seen:
@@ -238,7 +238,7 @@ def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLi
             total += info.file_size
     if total > limits.max_uncompressed_bytes:
         raise UncompressedTooLargeError(
-            f"The archive unpacks to {_size(total)}; the limit is {_size(limits.max_uncompressed_bytes)}."
+            f"The archive unpacks to {size_in_words(total)}; the limit is {size_in_words(limits.max_uncompressed_bytes)}."
         )
     if files == 0:
         raise EmptyArchiveError("The archive contains no files.")
@@ -376,7 +376,7 @@ def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.
     """
     files: list[tuple[str, zipfile.ZipInfo]] = []
     for info in archive.infolist():
-        _check_entry_path(info.filename)
+        check_entry_path(info.filename)
         if info.is_dir() or info.filename.endswith(("/", "\\")):
             continue
         if stat.S_ISLNK(_entry_mode(info)):

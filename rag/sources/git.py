@@ -38,9 +38,9 @@ from rag.intake import (
     TooManyEntriesError,
     UncompressedTooLargeError,
     UnreadableEntry,
-    _check_entry_path,
-    _size,
+    check_entry_path,
     select_files,
+    size_in_words,
 )
 
 REMOTE_SCHEMES = ("https", "ssh", "git")
@@ -441,7 +441,7 @@ def read_commit_files(mirror: Path, sha: str, limits: IntakeLimits | None = None
     blobs: dict[str, TreeEntry] = {}
     total = 0
     for entry in tree:
-        _check_entry_path(entry.path)
+        check_entry_path(entry.path)
         path = str(PurePosixPath(entry.path))
         if entry.mode == "120000":
             skipped.append((path, REASON_LINK))
@@ -452,7 +452,7 @@ def read_commit_files(mirror: Path, sha: str, limits: IntakeLimits | None = None
             total += entry.size
     if total > limits.max_uncompressed_bytes:
         raise UncompressedTooLargeError(
-            f"The commit's files add up to {_size(total)}; the limit is {_size(limits.max_uncompressed_bytes)}."
+            f"The commit's files add up to {size_in_words(total)}; the limit is {size_in_words(limits.max_uncompressed_bytes)}."
         )
     if not blobs:
         raise EmptyArchiveError("The commit contains no files.")
