@@ -132,7 +132,7 @@ def _needs_version(repository: Repository, sha: str, trigger: str) -> bool:
 def sync_repository(
     repository: Repository, *, trigger: str = IndexRun.Trigger.SYNC, job_id: int | None = None, created_by=None,
 ) -> SyncResult:
-    """Fetch the branch's head and build and activate a version from it if none was built from it yet.
+    """Fetch the branch's head and, unless it is the serving commit or being built, build and activate a version of it.
 
     A head whose version failed is built again only by a sync asked for by hand
     (not by a webhook or the schedule).
