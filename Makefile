@@ -6,6 +6,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # The browser tests drive Debian's Chromium (Playwright without its own browser download).
 CHROMIUM := /usr/bin/chromium
+# The scale-out tests run two web processes sharing Debian's Redis as their channel layer.
+REDIS := /usr/bin/redis-server
 
 .PHONY: run test install
 
@@ -23,6 +25,10 @@ $(CHROMIUM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 
-test: $(STAMP) $(CHROMIUM)
+$(REDIS):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server
+
+test: $(STAMP) $(CHROMIUM) $(REDIS)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest

@@ -62,12 +62,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextmanager
-def web_process(env: dict[str, str]) -> Iterator[str]:
-    """The product's web process (daphne, as ``serve`` runs it: agentsite.web_server) on a free port; yields its URL.
-
-    Stopped afterwards, and waited for until its database sessions are gone, so the test database can be dropped.
-    """
+def start_web_process(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """The product's web process (daphne, as ``serve`` runs it: agentsite.web_server) on a free port, and its URL."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
@@ -84,26 +80,35 @@ def web_process(env: dict[str, str]) -> Iterator[str]:
             raise RuntimeError(f"daphne exited early:\n{proc.stdout.read()}")
         try:
             with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
-                break
+                return proc, url
         except OSError:
             if time.monotonic() > deadline:
                 proc.kill()
                 raise RuntimeError("daphne did not answer within 30 s") from None
             time.sleep(0.1)
+
+
+@contextmanager
+def web_process(env: dict[str, str]) -> Iterator[str]:
+    """A web process for the block (``start_web_process``); stopped afterwards (``stop_processes``)."""
+    proc, url = start_web_process(env)
     try:
         yield url
     finally:
-        stop_process(proc)
+        stop_processes(proc)
 
 
-def stop_process(proc: subprocess.Popen) -> None:
-    """Stop a child of the product and wait until its database sessions are gone."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+def stop_processes(*procs: subprocess.Popen) -> None:
+    """Stop children of the product and wait until their database sessions are gone,
+    so the test database can be dropped."""
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
     deadline = time.monotonic() + 5
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:

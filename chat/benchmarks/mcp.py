@@ -34,7 +34,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from chat.mcp import tokens
 from chat.mcp.models import ToolUse
 from llm.types import ToolCall
-from rag.benchmark import percentile
+from llm.bench import percentile
 from rag.models import Repository
 from rag.tools import Caps, RepositoryToolbox
 

@@ -1,0 +1,157 @@
+"""Several server processes behind one site: two web processes, one PostgreSQL, Redis for the channel layer.
+
+Each web process runs as ``serve`` runs it (``agentsite.web_server``) with
+``REDIS_URL`` set; the pages are real websocket clients (aiohttp). The model
+is the local fake server streaming slowly, so an answer is still being
+written while the other process's page follows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+
+import aiohttp
+import pytest
+
+from chat import user_errors
+from chat.models import ChatSession, Message
+from tests.conftest import free_port, product_process_env, start_web_process, stop_processes
+from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIS_SERVER = "/usr/bin/redis-server"
+STORY = "word " * 2000
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    if not shutil.which(REDIS_SERVER):
+        pytest.fail(f"{REDIS_SERVER} is missing: apt-get install -y redis-server (make test does it)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 10
+    while b"Ready to accept connections" not in (line := proc.stdout.readline()):
+        if not line or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("redis-server did not start")
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture
+def two_processes(redis_url: str, fake_llm_server: FakeProviderServer) -> Iterator[tuple[str, str]]:  # noqa: F811
+    def reply(request) -> Reply:
+        if "response_format" in (request.json or {}):
+            return Reply.text('{"intent": "general"}', usage=(0, 0))
+        return Reply.text(STORY, chunk_size=5, interval=0.02)
+
+    fake_llm_server.fallback = reply
+    env = product_process_env() | fake_llm_server.env("openai") | {
+        "REDIS_URL": redis_url,
+        "CHAT_FLUSH_SECONDS": "0.2",
+        "CHAT_MAX_RUNNING_GENERATIONS": "1",
+    }
+    first, first_url = start_web_process(env)
+    try:
+        second, second_url = start_web_process(env)
+    except BaseException:
+        stop_processes(first)
+        raise
+    yield first_url, second_url
+    stop_processes(first, second)
+
+
+def connect(http: aiohttp.ClientSession, site: str, chat: ChatSession, cookie: str, query: str = ""):
+    url = site.replace("http://", "ws://") + f"/ws/chats/{chat.pk}/{query}"
+    return http.ws_connect(url, headers={"Origin": site, "Cookie": f"sessionid={cookie}"})
+
+
+async def receive_until(socket, condition, timeout: float = 20.0) -> str:
+    """The websocket messages received until one satisfies ``condition``, joined."""
+    seen: list[str] = []
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            raise AssertionError(f"nothing matched within {timeout} s; received: {''.join(seen)[-2000:]}")
+        message = await socket.receive(timeout=left)
+        if message.type != aiohttp.WSMsgType.TEXT:
+            raise AssertionError(f"the socket ended: {message}")
+        seen.append(message.data)
+        if condition(message.data):
+            return "".join(seen)
+
+
+async def streaming_answer(chat: ChatSession, timeout: float = 20.0) -> Message:
+    """The chat's answer once some of its text has been stored."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = await Message.objects.filter(session=chat, role="assistant").afirst()
+        if answer is not None and answer.content:
+            return answer
+        await asyncio.sleep(0.05)
+    raise AssertionError("no answer text was stored")
+
+
+async def final_status(answer: Message, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await answer.arefresh_from_db()
+        if answer.status in Message.FINAL_STATUSES:
+            return answer.status
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the answer is still {answer.status}")
+
+
+async def test_a_page_on_another_process_joins_follows_and_stops_an_answer(owner, owner_cookie, two_processes):
+    first, second = two_processes
+    cookie = owner_cookie
+    chat = await ChatSession.objects.acreate(owner=owner, title="Story")
+
+    async with aiohttp.ClientSession() as http:
+        async with connect(http, first, chat, cookie) as writer:
+            await writer.send_str(json.dumps({"action": "send", "text": "Tell me a long story"}))
+            answer = await streaming_answer(chat)
+            async with connect(http, second, chat, cookie, f"?watch={answer.pk}") as follower:
+                # Joined mid-answer: the text so far, then the deltas written by the other process.
+                joined = await receive_until(follower, lambda data: f"msg-{answer.pk}" in data and "word" in data)
+                followed = await receive_until(follower, lambda data: "word" in data)
+                await follower.send_str(json.dumps({"action": "stop"}))
+                status = await final_status(answer)
+                closing = await receive_until(follower, lambda data: f'id="msg-{answer.pk}"' in data and "streaming" not in data)
+
+    assert f"msg-{answer.pk}" in joined and "word" in followed
+    assert status == Message.Status.CANCELLED
+    assert f'id="msg-{answer.pk}"' in closing
+    stored = await Message.objects.aget(pk=answer.pk)
+    assert 0 < stored.content.count("word") < STORY.count("word")
+
+
+async def test_the_per_user_cap_on_running_answers_holds_across_processes(owner, owner_cookie, two_processes):
+    first, second = two_processes
+    cookie = owner_cookie
+    running_chat = await ChatSession.objects.acreate(owner=owner, title="Running")
+    other_chat = await ChatSession.objects.acreate(owner=owner, title="Other")
+
+    async with aiohttp.ClientSession() as http:
+        async with connect(http, first, running_chat, cookie) as writer, connect(http, second, other_chat, cookie) as other:
+            await writer.send_str(json.dumps({"action": "send", "text": "Tell me a long story"}))
+            answer = await streaming_answer(running_chat)
+            await other.send_str(json.dumps({"action": "send", "text": "And another one"}))
+            refused = await receive_until(other, lambda data: "answers being written" in data)
+            await writer.send_str(json.dumps({"action": "stop"}))
+            await final_status(answer)
+
+    assert user_errors.TOO_MANY_GENERATIONS.format(limit=1).split(".")[0] in refused
+    assert not await Message.objects.filter(session=other_chat, role="assistant").aexists()
