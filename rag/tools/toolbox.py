@@ -302,6 +302,19 @@ class RepositoryToolbox:
             spans.append(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", self.path_score(edge.path)))
         return ToolResult(content="\n".join(lines), summary=f"{len(edges)} {kind}", spans=tuple(spans))
 
+    def changes_since(self, since: str, until: str | None = None) -> ToolResult:
+        try:
+            changes = rag.changes_between(self.repository, since, until or None)
+        except rag.VersionNotFound as exc:
+            raise ToolFailure(str(exc)) from exc
+        spans = tuple(
+            Span(change.path, change.start_line, change.end_line, "C1_SYMBOL_CATALOG", self.path_score(change.path))
+            for change in changes.symbols
+            if change.status != "removed"
+        )
+        summary = f"{len(changes.files)} files, {len(changes.symbols)} symbols changed since {changes.since.label}"
+        return ToolResult(content=changes.as_text(), summary=summary, spans=spans)
+
     def list_entrypoints(self, kind: str | None = None, framework: str | None = None) -> ToolResult:
         try:
             entries = rag.list_entrypoints(self.repository, kind or None, framework=framework or None, limit=200)
@@ -437,6 +450,19 @@ def _tools() -> dict[str, Tool]:
                 ["symbol"],
             ),
             RepositoryToolbox.callees,
+        ),
+        _tool(
+            _spec(
+                "changes_since",
+                "What changed between two index versions: files added, changed, deleted and renamed, and the "
+                "symbols added, removed, changed or moved, with their lines in the newer version.",
+                {
+                    "since": {"type": "string", "minLength": 1, "description": "A commit SHA (or its prefix) or a version number."},
+                    "until": {"type": "string", "minLength": 1, "description": "The newer version (default: the one being served)."},
+                },
+                ["since"],
+            ),
+            RepositoryToolbox.changes_since,
         ),
         _tool(
             _spec(

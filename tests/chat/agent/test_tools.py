@@ -131,3 +131,11 @@ def test_list_entrypoints_of_one_framework(toolbox):
 
     assert "/accounts/login/ -> djshop.orders.views.login_view" in django.content
     assert other.content == "No entrypoints (express) in the index."
+
+
+def test_changes_since_a_version_or_an_unknown_one(toolbox, shopapp):
+    same = call(toolbox, "changes_since", since=str(shopapp.active_run_id))
+    unknown = call(toolbox, "changes_since", since="deadbeef")
+
+    assert same.content == f"Changes from #{shopapp.active_run_id} to #{shopapp.active_run_id}: none (the two versions hold the same files)."
+    assert unknown.error and unknown.content.startswith("Error: changes_since: ")

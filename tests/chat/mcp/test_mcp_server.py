@@ -86,7 +86,7 @@ async def test_a_client_initializes_and_lists_every_tool(server, shopapp):
     assert initialized.server_info.name == "codebase-assistant"
     assert [tool.name for tool in listed.tools] == [
         "list_repositories", "search_code", "read_file", "get_symbol", "find_references", "callers", "callees",
-        "list_entrypoints", "ask",
+        "changes_since", "list_entrypoints", "ask",
     ]
     search = next(tool for tool in listed.tools if tool.name == "search_code")
     assert search.input_schema["required"] == ["repository", "query"]
@@ -105,6 +105,7 @@ async def test_each_repository_tool_answers_with_lines_and_the_index_version(ser
     callers = await call(server, secret, "callers", {"repository": "shopapp", "symbol": "compute_tax", "depth": 2})
     callees = await call(server, secret, "callees", {"repository": "shopapp", "symbol": "shopapp.pricing.apply_discount"})
     routes = await call(server, secret, "list_entrypoints", {"repository": "shopapp", "kind": "http_route"})
+    changes = await call(server, secret, "changes_since", {"repository": "shopapp", "since": str(shopapp.active_run_id)})
 
     assert f"- shopapp (id {shopapp.pk}, owner owner): {version}" in text_of(listed)
     assert listed.structured_content["repositories"][0]["name"] == "shopapp"
@@ -118,11 +119,12 @@ async def test_each_repository_tool_answers_with_lines_and_the_index_version(ser
     assert "6 callers of 'compute_tax' (depth up to 2):" in text_of(callers)
     assert "DISCOUNT_CODES.get (unresolved)" in text_of(callees)
     assert "/accounts/login/ -> djshop.orders.views.login_view" in text_of(routes)
-    assert not any(result.is_error for result in (listed, search, symbol, read, references, callers, callees, routes))
+    assert text_of(changes).endswith("none (the two versions hold the same files).")
+    assert not any(result.is_error for result in (listed, search, symbol, read, references, callers, callees, routes, changes))
     uses = await sync_to_async(lambda: list(ToolUse.objects.filter(token=token).order_by("started_at").values_list("tool", "repository_id", "ok")))()
     assert uses == [("list_repositories", None, True)] + [
         (tool, shopapp.pk, True)
-        for tool in ("search_code", "get_symbol", "read_file", "find_references", "callers", "callees", "list_entrypoints")
+        for tool in ("search_code", "get_symbol", "read_file", "find_references", "callers", "callees", "list_entrypoints", "changes_since")
     ]
 
 
