@@ -8,10 +8,11 @@ from django.contrib import admin
 from django.db.models import Count, Max
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from chat.models import ChatSession, Message
+from chat.presentation import steps_in_start_order
 from chat.services import export_session
 
 
@@ -136,22 +137,113 @@ def _json_download(payload: list, filename: str) -> HttpResponse:
     return response
 
 
+def pretty_json(value) -> str:
+    """A JSON field as indented, wrapped text (the admin's own widget shows it on one line)."""
+    return format_html('<pre class="readable-json">{}</pre>', json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+# Characters of a message shown in the messages list.
+LIST_TEXT_CHARS = 90
+
+
+def _step_summary(detail: dict) -> str:
+    """A step's arguments, result and error in one short line each, as the chat's trace shows them."""
+    parts = []
+    for key in ("arguments", "result", "error"):
+        if key in detail:
+            value = detail[key] if isinstance(detail[key], str) else json.dumps(detail[key], ensure_ascii=False, default=str)
+            parts.append(f"{key}: {value if len(value) <= 300 else value[:299] + '…'}")
+    return " · ".join(parts)
+
+
 @admin.register(Message)
 class MessageAdmin(admin.ModelAdmin):
-    list_display = ["id", "session", "role", "status", "intent", "is_safe", "created_at"]
+    # Few, short columns: at 1280 px they fit beside the filters.
+    list_display = ["id", "text", "chat", "role", "status", "intent", "created_at"]
+    list_display_links = ["id", "text"]
     list_select_related = ["session"]
     list_filter = ["role", "status", "intent", "is_safe", "created_at"]
     search_fields = ["content", "session__title", "uuid"]
-    readonly_fields = [f.name for f in Message._meta.fields] + ["internal_thoughts", "llm_calls"]
+    fieldsets = [
+        (None, {"fields": ["session", ("role", "status", "intent", "is_safe"), ("created_at", "updated_at"), "uuid", "llm_calls"]}),
+        ("Text", {"fields": ["content_text", "error"]}),
+        ("Answer details", {"fields": ["metrics_readable", "citations_readable", "steps_readable", "artifacts_readable", "internal_thoughts"]}),
+    ]
+    readonly_fields = [
+        "session", "role", "status", "intent", "is_safe", "created_at", "updated_at", "uuid", "llm_calls", "content_text",
+        "error", "metrics_readable", "citations_readable", "steps_readable", "artifacts_readable", "internal_thoughts",
+    ]
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.display(description="text")
+    def text(self, message: Message) -> str:
+        text = " ".join(message.content.split())
+        return text if len(text) <= LIST_TEXT_CHARS else text[: LIST_TEXT_CHARS - 1] + "…"
+
+    @admin.display(description="chat", ordering="session__title")
+    def chat(self, message: Message) -> str:
+        return message.session.title
+
+    @admin.display(description="content")
+    def content_text(self, message: Message) -> str:
+        return format_html('<pre class="readable-text">{}</pre>', message.content) if message.content else "-"
+
+    @admin.display(description="metrics")
+    def metrics_readable(self, message: Message) -> str:
+        # The structured record's thoughts have a field of their own below.
+        metrics = {key: value for key, value in (message.metrics or {}).items() if key != "structured"}
+        return pretty_json(metrics) if metrics else "-"
+
+    @admin.display(description="citations")
+    def citations_readable(self, message: Message) -> str:
+        citations = message.citations or []
+        if not citations:
+            return "-"
+        return format_html(
+            "<ul class='readable-list'>{}</ul>",
+            format_html_join("", "<li><code>{}:{}-{}</code></li>", ((c["path"], c["start_line"], c["end_line"]) for c in citations)),
+        )
+
+    @admin.display(description="trace steps (in the order they started)")
+    def steps_readable(self, message: Message) -> str:
+        steps = steps_in_start_order(message.steps)
+        if not steps:
+            return "-"
+        rows = format_html_join(
+            "",
+            "<tr><td class='num'>{}</td><td style='padding-left: {}em'><code>{}</code></td><td class='num'>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    "" if step.get("start_ms") is None else f"{step['start_ms']:.0f} ms",
+                    0.3 + 1.2 * int(step.get("depth", 0)),
+                    step.get("node", ""),
+                    f"{float(step.get('duration_ms', 0)):.0f} ms",
+                    (step.get("detail") or {}).get("tool", ""),
+                    _step_summary(step.get("detail") or {}),
+                )
+                for step in steps
+            ),
+        )
+        return format_html(
+            "<table class='readable-steps'><thead><tr><th>started</th><th>step</th><th>took</th><th>tool</th><th>detail</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="files")
+    def artifacts_readable(self, message: Message) -> str:
+        return pretty_json(message.artifacts) if message.artifacts else "-"
 
     @admin.display(description="internal thoughts")
     def internal_thoughts(self, message: Message) -> str:
         """The model's private reasoning of a structured answer: for staff, never shown on the chat page."""
         thoughts = ((message.metrics or {}).get("structured") or {}).get("internal_thoughts") or []
-        return "\n\n".join(thoughts) or "-"
+        return format_html('<pre class="readable-text">{}</pre>', "\n\n".join(thoughts)) if thoughts else "-"
 
     @admin.display(description="LLM calls")
     def llm_calls(self, message: Message) -> str:

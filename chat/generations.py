@@ -241,8 +241,14 @@ async def _broadcast(session_id: int, html: str, *, message_id: int = 0, seq: in
     await REGISTRY.broadcast(session_id, Frame(html, message_id, seq))
 
 
-def _step_record(event) -> dict[str, Any]:
-    return {"node": event.node, "depth": event.depth, "duration_ms": event.duration_ms, "detail": dict(event.detail)}
+def _step_record(event, started: float) -> dict[str, Any]:
+    """A finished step, with when it started (ms after the answer began): steps finish inside-out, a
+    tool call before the step that made it, so the trace and admin list them by their start."""
+    start_ms = max(0.0, (time.monotonic() - started) * 1000 - event.duration_ms)
+    return {
+        "node": event.node, "depth": event.depth, "start_ms": round(start_ms, 1), "duration_ms": event.duration_ms,
+        "detail": dict(event.detail),
+    }
 
 
 async def _append_text(generation: Generation, text: str) -> None:
@@ -269,7 +275,7 @@ async def _handle(generation: Generation, event: AgentEvent) -> None:
             generation.session_id, frames.step(generation.message_id, intent=generation.intent, status=generation.activity)
         )
     elif event.type == "step":
-        record = _step_record(event)
+        record = _step_record(event, generation.started)
         generation.steps.append(record)
         # A tool call says what it did; other steps leave the line as it is.
         said = activity(step=record) if record["detail"].get("tool") and generation.first_token_at is None else ""

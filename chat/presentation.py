@@ -81,6 +81,17 @@ def _short(value: Any) -> str:
     return text if len(text) <= TRACE_VALUE_CHARS else text[: TRACE_VALUE_CHARS - 1] + "…"
 
 
+def steps_in_start_order(steps: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Steps as they began (the order they were recorded in is the order they finished); steps stored
+    before start times were recorded keep their order."""
+    steps = list(steps or [])
+    if not all("start_ms" in step for step in steps):
+        return steps
+    # A step and the step it runs start in the same millisecond: the outer one (less deep) first.
+    order = sorted(range(len(steps)), key=lambda i: (steps[i]["start_ms"], steps[i].get("depth", 0), i))
+    return [steps[i] for i in order]
+
+
 def step_context(step: dict[str, Any]) -> dict[str, Any]:
     detail = step.get("detail") or {}
     return {
@@ -145,7 +156,7 @@ def message_context(message: Message, repository_id: int | None) -> dict[str, An
         "tokens_out": metrics.get("tokens_out"),
         "tokens_thinking": metrics.get("tokens_thinking"),
         "model": metrics.get("model", ""),
-        "steps": [step_context(step) for step in message.steps or []],
+        "steps": [step_context(step) for step in steps_in_start_order(message.steps)],
         "citations": [
             {"label": citation_links.label(c), "url": citation_links.source_url(repository_id, c)}
             for c in message.citations or []
