@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from agentsite import web_process as web_child
 from tests.factories import PASSWORD, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,42 +55,11 @@ def product_process_env() -> dict[str, str]:
     return env
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_web_process(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """The product's web process (daphne, as ``serve`` runs it: agentsite.web_server) on a free port, and its URL."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited early:\n{proc.stdout.read()}")
-        try:
-            with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
-                return proc, url
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("daphne did not answer within 30 s") from None
-            time.sleep(0.1)
-
-
 @contextmanager
 def web_process(env: dict[str, str]) -> Iterator[str]:
-    """A web process for the block (``start_web_process``); stopped afterwards (``stop_processes``)."""
-    proc, url = start_web_process(env)
+    """The product's web process (as ``serve`` runs it) on a free port for the block; stopped afterwards
+    (``stop_processes``)."""
+    proc, url = web_child.start(env)
     try:
         yield url
     finally:
@@ -101,14 +69,7 @@ def web_process(env: dict[str, str]) -> Iterator[str]:
 def stop_processes(*procs: subprocess.Popen) -> None:
     """Stop children of the product and wait until their database sessions are gone,
     so the test database can be dropped."""
-    for proc in procs:
-        proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    web_child.stop(*procs)
     deadline = time.monotonic() + 5
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:

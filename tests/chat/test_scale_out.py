@@ -20,7 +20,8 @@ import pytest
 
 from chat import user_errors
 from chat.models import ChatSession, Message
-from tests.conftest import free_port, product_process_env, start_web_process, stop_processes
+from agentsite import web_process
+from tests.conftest import product_process_env, stop_processes
 from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,7 +34,7 @@ STORY = "word " * 2000
 def redis_url() -> Iterator[str]:
     if not shutil.which(REDIS_SERVER):
         pytest.fail(f"{REDIS_SERVER} is missing: apt-get install -y redis-server (make test does it)")
-    port = free_port()
+    port = web_process.free_port()
     proc = subprocess.Popen(
         [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.PIPE,
@@ -62,9 +63,9 @@ def two_processes(redis_url: str, fake_llm_server: FakeProviderServer) -> Iterat
         "CHAT_FLUSH_SECONDS": "0.2",
         "CHAT_MAX_RUNNING_GENERATIONS": "1",
     }
-    first, first_url = start_web_process(env)
+    first, first_url = web_process.start(env)
     try:
-        second, second_url = start_web_process(env)
+        second, second_url = web_process.start(env)
     except BaseException:
         stop_processes(first)
         raise

@@ -17,12 +17,9 @@ import asyncio
 import os
 import statistics
 import subprocess
-import sys
 import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -31,6 +28,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from agentsite import web_process
 from chat.mcp import tokens
 from chat.mcp.models import ToolUse
 from llm.types import ToolCall
@@ -39,7 +37,6 @@ from rag.models import Repository
 from rag.tools import Caps, RepositoryToolbox
 
 BENCH_USER = "bench-mcp"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -74,20 +71,6 @@ class DoorFigures:
         ]
 
 
-def _wait_until_serving(url: str, proc: subprocess.Popen, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the web process exited early:\n{proc.stdout.read()}")
-        try:
-            with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the web process did not answer within 30 s") from None
-            time.sleep(0.1)
-
-
 def start_web_process(port: int) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ)
     env["AGENTSITE_DB_NAME"] = connection.settings_dict["NAME"]
@@ -95,21 +78,7 @@ def start_web_process(port: int) -> tuple[subprocess.Popen, str]:
     env.setdefault("DATABASE_CONN_MAX_AGE", "60")
     # The benchmark's own calls must not be refused by the per-token limit.
     env["MCP_CALLS_PER_MINUTE"] = str(max(settings.MCP_CALLS_PER_MINUTE, 100_000))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_serving(url, proc)
-    except RuntimeError:
-        proc.kill()
-        raise
-    return proc, url
+    return web_process.start(env, port)
 
 
 async def _time_both(url: str, secret: str, repository: Repository, queries: list[str], warmup: int) -> DoorFigures:
@@ -159,10 +128,6 @@ def measure(repository: Repository, queries: list[str], port: int, warmup: int =
         figures.server_side = [value / 1000 for value in durations[warmup:]]
         return figures
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        web_process.stop(proc)
         ToolUse.objects.filter(token=token).delete()
         user.delete()

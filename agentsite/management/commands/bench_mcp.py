@@ -1,4 +1,4 @@
-"""``python manage.py bench_mcp [--path DIR] [--queries N]``: what MCP adds to ``search_code`` (chat/benchmarks/mcp.py)."""
+"""``python manage.py bench_mcp [--path DIR] [--queries N]``: what MCP adds to ``search_code`` (agentsite/benchmarks/mcp.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from chat.benchmarks import mcp
+from agentsite.benchmarks import mcp
 from rag import benchmark
 from rag.services import delete_repository
 

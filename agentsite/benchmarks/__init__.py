@@ -1,0 +1,1 @@
+"""Benchmarks of the site as a whole (a real web process, its doors); their commands stay thin."""
