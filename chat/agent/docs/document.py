@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from chat.agent.citing import Span, parse_cited_ranges
+from chat.agent.citing import parse_cited_ranges
+from chat.agent.writing import SectionPlan, Source
 
 DocKind = Literal["module", "feature", "repository", "readme", "api_reference"]
 DOC_KINDS: tuple[DocKind, ...] = ("module", "feature", "repository", "readme", "api_reference")
@@ -51,35 +52,6 @@ class DocsRequest:
     # How the kind was decided ("model" or "keywords") and why, for the trace.
     method: str = "keywords"
     reason: str = ""
-
-
-@dataclass(frozen=True)
-class SectionPlan:
-    title: str
-    goal: str
-    # What to retrieve for this section.
-    query: str
-
-
-@dataclass(frozen=True)
-class Source:
-    """A span of an indexed file shown to the model, labelled ``S<n>`` in the prompt."""
-
-    label: str
-    path: str
-    start_line: int
-    end_line: int
-    text: str
-    layer: str = ""
-    score: float = 0.0
-
-    @property
-    def span(self) -> Span:
-        return Span(self.path, self.start_line, self.end_line, self.layer, self.score)
-
-    @property
-    def location(self) -> str:
-        return f"{self.path}:{self.start_line}-{self.end_line}"
 
 
 @dataclass(frozen=True)

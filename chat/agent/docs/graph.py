@@ -53,19 +53,30 @@ from chat.agent.docs.document import (
     DocKind,
     DocsRequest,
     SectionDraft,
-    SectionPlan,
-    Source,
     assemble,
     citation_problems,
     clean_section_body,
 )
-from chat.agent.docs.material import IndexView, NoIndex
-from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog, review_schema
-from chat.agent.docs.progress import report_step
 from chat.agent.docs.reference import entrypoint_tables, reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.turn import TurnServices, limited_to_the_answer_reserve, stream_model
+from chat.agent.writing import (
+    IndexView,
+    NoIndex,
+    SectionPlan,
+    Source,
+    artifact_name,
+    ask_json,
+    ask_text,
+    numbered,
+    open_index,
+    recent_dialog,
+    report_step,
+    review_schema,
+    section_sources,
+    stripped_strings,
+)
 from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.retry import LLMError
@@ -202,17 +213,13 @@ def keyword_request(text: str, view: IndexView) -> DocsRequest:
     return DocsRequest("feature", text.strip()[:200], "", "keywords", "documents a feature described in the request")
 
 
-def _strings(values: Any) -> tuple[str, ...]:
-    return tuple(str(value).strip() for value in values or () if str(value).strip())
-
-
 @node(name="docs_detect")
 async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     services = runtime.services
     if services.toolbox is None:
         return ctx.with_state(docs_route="unavailable", docs_problem=NO_REPOSITORY_TEXT)
     try:
-        view = await in_database_pool(material.open_index)(services.toolbox.repository)
+        view = await in_database_pool(open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(docs_route="unavailable", docs_problem=f"Documentation needs an index: {exc}.")
     fallback = keyword_request(ctx.input, view)
@@ -253,12 +260,6 @@ async def docs_unavailable(ctx: AgentContext[str], runtime: Runtime[TurnServices
     return ctx.with_state(answer=text, citations=(), artifacts=())
 
 
-def artifact_name(title: str, suffix: str) -> str:
-    """A file name for a downloaded artifact: the title's words joined by dashes."""
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-").lower()[:80]
-    return f"{slug or 'document'}{suffix}"
-
-
 @node(name="docs_reference")
 async def docs_reference(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     """The offline answer: a reference from the index (of one file when the request names it).
@@ -295,9 +296,9 @@ async def docs_strategy(ctx: AgentContext[str], runtime: Runtime[TurnServices]) 
         value = answer.value
         strategy = Strategy(
             audience=str(value.get("audience") or strategy.audience),
-            include=_strings(value.get("include")),
-            exclude=_strings(value.get("exclude")),
-            paths=tuple(p for p in _strings(value.get("paths")) if p in run.view.line_counts),
+            include=stripped_strings(value.get("include")),
+            exclude=stripped_strings(value.get("exclude")),
+            paths=tuple(p for p in stripped_strings(value.get("paths")) if p in run.view.line_counts),
             style=str(value.get("style") or ""),
         )
     else:
@@ -358,7 +359,7 @@ async def docs_plan_sections(ctx: AgentContext[str], runtime: Runtime[TurnServic
             )
             for s in sections
         )
-        paths = tuple(tuple(p for p in _strings(s.get("paths")) if p in run.view.line_counts) for s in sections)
+        paths = tuple(tuple(p for p in stripped_strings(s.get("paths")) if p in run.view.line_counts) for s in sections)
         title = str(answer.value.get("title") or "").strip() or title
     else:
         plans = _default_plan(run)
@@ -374,7 +375,7 @@ def _sources_text(draft_sources: Sequence[Source]) -> str:
     if not draft_sources:
         return "(retrieval found no code for this section; say so briefly instead of guessing)"
     return "\n\n".join(
-        f"[{s.label}] {s.location} ({s.layer})\n{material.numbered(s.text, s.start_line)}" for s in draft_sources
+        f"[{s.label}] {s.location} ({s.layer})\n{numbered(s.text, s.start_line)}" for s in draft_sources
     )
 
 
@@ -433,7 +434,7 @@ async def docs_generation(ctx: AgentContext[str], runtime: Runtime[TurnServices]
         if previous is not None:
             sources = previous.sources
         else:
-            sources = await in_database_pool(material.section_sources)(
+            sources = await in_database_pool(section_sources)(
                 run.view, run.plans[index], paths=run.section_paths[index]
             )
         started = time.perf_counter()

@@ -1,4 +1,4 @@
-"""What a document is written from: the index of one repository, pinned to one version.
+"""What a document is written from: the index of one repository, pinned to one version (``chat.agent.writing``).
 
 Everything here is synchronous Django code that stands alone (call it through ``database_pool.in_database_pool``).
 Inputs handed to the model are capped, and what goes in is chosen by
@@ -10,8 +10,7 @@ retrieval, never by cutting text at a character count:
 - the policy text (``POLICY_CHARS``): the repository's own documentation
   conventions (contributing guides, style notes) as whole sections ranked by
   retrieval;
-- a section's sources (``SOURCE_CHARS``): the spans retrieval finds for the
-  section, read from the indexed files with their line numbers.
+- a section's sources (``chat.agent.writing.section_sources``).
 """
 
 from __future__ import annotations
@@ -19,67 +18,23 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from chat.agent.docs.document import SectionPlan, Source
 from chat.agent.docs.reference import first_line
+from chat.agent.writing import SOURCE_MAX_LINES, IndexView, file_texts, numbered
 from rag import services as rag
 from rag.analysis.filetypes import is_test_path
-from rag.models import IndexRun, Repository, SourceFile, Symbol
+from rag.models import Symbol
 
 CATALOG_CHARS = 4000
 POLICY_CHARS = 4000
-# Retrieved spans per section, and the characters they may take together.
-SOURCES_PER_SECTION = 10
-SOURCE_CHARS = 14_000
-SOURCE_MAX_LINES = 80
 # The offline reference lists at most this many modules, the most relevant first.
 REFERENCE_MODULES = 150
 POLICY_QUERY = "documentation conventions style guide contributing docstrings writing docs"
 # Files that state how the repository writes (CONTRIBUTING.md, docs/STYLE.md, WRITING_DOCS.rst, ...).
 POLICY_FILE = re.compile(r"(^|/)[^/]*(contributing|conventions?|style|guidelines|writing)[^/]*$", re.I)
 NAMES_PER_KIND = 6
-
-
-class NoIndex(LookupError):
-    """The repository has no ready index to write from."""
-
-
-@dataclass(frozen=True)
-class IndexView:
-    """One repository at one index version, with each indexed file's line count.
-
-    ``undecodable`` holds the files that were not valid UTF-8: their indexed
-    text has replacement characters, so it differs from the uploaded bytes.
-    """
-
-    repository: Repository
-    run: IndexRun
-    line_counts: Mapping[str, int]
-    undecodable: frozenset[str] = frozenset()
-
-    @property
-    def name(self) -> str:
-        return self.repository.name
-
-
-def open_index(repository: Repository) -> IndexView:
-    """The repository's active index version, pinned for the whole run of a graph."""
-    repository = Repository.objects.select_related("active_run").get(pk=repository.pk)
-    run = repository.active_run
-    if run is None:
-        raise NoIndex(f"{repository.name} has no ready index yet; wait for indexing to finish")
-    files = SourceFile.objects.filter(run=run)
-    counts = dict(files.values_list("path", "line_count"))
-    undecodable = frozenset(files.filter(replaced_bytes=True).values_list("path", flat=True))
-    return IndexView(repository=repository, run=run, line_counts=counts, undecodable=undecodable)
-
-
-def file_texts(view: IndexView, paths: Iterable[str]) -> dict[str, str]:
-    """The indexed text of these files (missing paths are left out)."""
-    wanted = sorted(set(paths))
-    return dict(SourceFile.objects.filter(run=view.run, path__in=wanted).values_list("path", "text"))
 
 
 def ranked_paths(view: IndexView, query: str, *, limit: int = 60) -> list[str]:
@@ -165,65 +120,6 @@ def policy_text(view: IndexView, query: str, *, cap: int = POLICY_CHARS) -> str:
         kept.append(section)
         used += len(section) + 2
     return "\n\n".join(kept)
-
-
-def numbered(text: str, first: int) -> str:
-    lines = text.split("\n")
-    width = len(str(first + len(lines) - 1))
-    return "\n".join(f"{first + offset:>{width}} | {line}" for offset, line in enumerate(lines))
-
-
-def _merge_spans(spans: Iterable[tuple[str, int, int, str, float]]) -> list[tuple[str, int, int, str, float]]:
-    """Spans in rank order, dropping any contained in an earlier one."""
-    kept: list[tuple[str, int, int, str, float]] = []
-    for span in spans:
-        path, start, end = span[0], span[1], span[2]
-        if any(k[0] == path and k[1] <= start and end <= k[2] for k in kept):
-            continue
-        kept.append(span)
-    return kept
-
-
-def section_sources(view: IndexView, plan: SectionPlan, *, paths: Sequence[str] = ()) -> tuple[Source, ...]:
-    """Numbered spans of the indexed files for one section, as retrieval ranks them for its query.
-
-    Spans come from the section's query and, when the plan names files, from
-    those files first. Each is read from the indexed text (not the retrieval
-    item) so the line numbers the model sees are the file's own.
-    """
-    query = " ".join(part for part in (plan.query, plan.title) if part).strip()
-    found: list[tuple[str, int, int, str, float]] = []
-    try:
-        for path in paths:
-            if path in view.line_counts:
-                for item in rag.search(view.repository, query, mode="code", path_glob=path, limit=3, run=view.run):
-                    found.append((item.path, item.start_line, item.end_line, item.layer, item.score))
-        for item in rag.search(view.repository, query, mode="auto", limit=SOURCES_PER_SECTION, run=view.run):
-            found.append((item.path, item.start_line, item.end_line, item.layer, item.score))
-    except rag.SearchError:
-        return ()
-    spans = _merge_spans(found)
-    texts = file_texts(view, [span[0] for span in spans])
-    sources: list[Source] = []
-    used = 0
-    for path, start, end, layer, score in spans:
-        text = texts.get(path)
-        if text is None:
-            continue
-        lines = text.splitlines()
-        end = min(end, len(lines), start + SOURCE_MAX_LINES - 1)
-        if end < start:
-            continue
-        body = "\n".join(lines[start - 1 : end])
-        if used + len(body) > SOURCE_CHARS:
-            continue
-        used += len(body)
-        sources.append(
-            Source(label=f"S{len(sources) + 1}", path=path, start_line=start, end_line=end, text=body, layer=layer, score=score)
-        )
-        if len(sources) >= SOURCES_PER_SECTION:
-            break
-    return tuple(sources)
 
 
 def cited_text(view: IndexView, path: str, start: int, end: int, *, max_lines: int = SOURCE_MAX_LINES) -> str:

@@ -1,11 +1,11 @@
 """The ``edits`` subgraph: code changes proposed as patches checked against the index (see ``graph``).
 
 ``diffs`` parses, applies and checks unified diffs; ``graph`` plans, writes,
-checks and reviews them. It reads the index through ``chat.agent.docs``'s
-``material`` and model calls.
+checks and reviews them. It reads the index and calls the model through
+``chat.agent.writing``, as the ``docs`` subgraph does.
 
-May import ``chat.agent`` (the docs subgraph's material included), ``rag``,
-``llm`` and ``database_pool``; nothing of ``chat`` outside ``chat.agent``.
+May import ``chat.agent`` (not the ``docs`` subgraph), ``rag``, ``llm`` and
+``database_pool``; nothing of ``chat`` outside ``chat.agent``.
 """
 
 from __future__ import annotations

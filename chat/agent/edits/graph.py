@@ -38,12 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from chat.agent.citing import used_citations
-from chat.agent.docs import material
-from chat.agent.docs.document import SectionPlan, Source
-from chat.agent.docs.graph import artifact_name
-from chat.agent.docs.material import IndexView, NoIndex
-from chat.agent.docs.model_calls import ask_json, ask_text, recent_dialog, review_schema
-from chat.agent.docs.progress import report_step
 from chat.agent.edits.diffs import (
     DiffParseError,
     FileCheck,
@@ -56,6 +50,23 @@ from chat.agent.edits.diffs import (
 )
 from chat.agent.events import AgentEvent
 from chat.agent.turn import TurnServices
+from chat.agent.writing import (
+    IndexView,
+    NoIndex,
+    SectionPlan,
+    Source,
+    artifact_name,
+    ask_json,
+    ask_text,
+    file_texts,
+    numbered,
+    open_index,
+    recent_dialog,
+    report_step,
+    review_schema,
+    section_sources,
+    stripped_strings,
+)
 from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.providers.offline import NO_MODEL_TEXT
@@ -165,14 +176,10 @@ def _run(ctx: AgentContext[Any]) -> EditsRun:
     return ctx.state["edits"]
 
 
-def _strings(values: Any) -> tuple[str, ...]:
-    return tuple(str(value).strip() for value in values or () if str(value).strip())
-
-
 def _sources_text(sources: Sequence[Source]) -> str:
     if not sources:
         return "(retrieval found no code for this request)"
-    return "\n\n".join(f"[{s.label}] {s.location}\n{material.numbered(s.text, s.start_line)}" for s in sources)
+    return "\n\n".join(f"[{s.label}] {s.location}\n{numbered(s.text, s.start_line)}" for s in sources)
 
 
 def indexed_path(path: str, view: IndexView) -> str:
@@ -191,10 +198,10 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     if services.toolbox is None:
         return ctx.with_state(edits_route="unavailable", edits_problem=NO_REPOSITORY_TEXT)
     try:
-        view = await in_database_pool(material.open_index)(services.toolbox.repository)
+        view = await in_database_pool(open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(edits_route="unavailable", edits_problem=f"Code changes need an index: {exc}.")
-    sources = await in_database_pool(material.section_sources)(
+    sources = await in_database_pool(section_sources)(
         view, SectionPlan(title="", goal="", query=ctx.input)
     )
     if services.offline:
@@ -238,8 +245,8 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
     run = run.evolve(
         summary=str(value.get("summary") or "").strip(),
         files=files,
-        tests=_strings(value.get("tests")),
-        questions=_strings(value.get("questions")),
+        tests=stripped_strings(value.get("tests")),
+        questions=stripped_strings(value.get("questions")),
         notes=tuple(notes),
         pending=tuple(paths),
     )
@@ -289,7 +296,7 @@ def file_view(text: str, anchors: Sequence[str]) -> str:
     """The file with line numbers: whole when short, else windows around the anchors."""
     lines = text.splitlines()
     if len(lines) <= WHOLE_FILE_LINES:
-        return material.numbered("\n".join(lines), 1) if lines else "(the file is empty)"
+        return numbered("\n".join(lines), 1) if lines else "(the file is empty)"
     windows: list[tuple[int, int]] = []
     for anchor in anchors:
         span = _anchor_lines(anchor)
@@ -306,7 +313,7 @@ def file_view(text: str, anchors: Sequence[str]) -> str:
             merged.append((start, end))
     parts = []
     for start, end in merged:
-        parts.append(f"(lines {start}-{end} of {len(lines)})\n" + material.numbered("\n".join(lines[start - 1 : end]), start))
+        parts.append(f"(lines {start}-{end} of {len(lines)})\n" + numbered("\n".join(lines[start - 1 : end]), start))
     return "\n...\n".join(parts)
 
 
@@ -404,7 +411,7 @@ def _next_try(work: FileWork, answer: str) -> FileWork:
 @node(name="project_edits_hunks")
 async def project_edits_hunks(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     run = _run(ctx)
-    texts = await in_database_pool(material.file_texts)(run.view, run.pending)
+    texts = await in_database_pool(file_texts)(run.view, run.pending)
     files = []
     for work in run.files:
         if work.path in run.pending:
@@ -430,7 +437,7 @@ async def project_edits_self_check(ctx: AgentContext[str], runtime: Runtime[Turn
     run = _run(ctx)
     # Only the diffs written in the last pass changed; the others keep their check.
     pending_before = {w.path for w in run.files if w.check is None}
-    texts = await in_database_pool(material.file_texts)(run.view, pending_before)
+    texts = await in_database_pool(file_texts)(run.view, pending_before)
     files = []
     retry = []
     for work in run.files:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from chat.agent.docs.document import SectionDraft, SectionPlan, Source, assemble, citation_problems, clean_section_body
+from chat.agent.docs.document import SectionDraft, assemble, citation_problems, clean_section_body
+from chat.agent.writing import SectionPlan, Source
 
 LINES = {"pkg/core.py": 40, "README.md": 10}
 SOURCES = (Source("S1", "pkg/core.py", 10, 20, "..."),)

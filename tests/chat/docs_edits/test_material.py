@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chat.agent.docs.document import SectionPlan
-from chat.agent.docs.material import (
-    CATALOG_CHARS,
-    module_catalog_summary,
-    open_index,
-    policy_text,
-    section_sources,
-)
+from chat.agent.docs.material import CATALOG_CHARS, module_catalog_summary, policy_text
+from chat.agent.writing import SectionPlan, open_index, section_sources
 
 pytestmark = pytest.mark.django_db
 
