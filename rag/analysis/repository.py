@@ -31,8 +31,9 @@ from rag.analysis.facts import ConsoleScript, FileFacts
 from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, module_name
 from rag.analysis.python_source import extract_python
+from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.records import FileAnalysis, RepositoryAnalysis
-from rag.analysis.resolution import resolve_repository
+from rag.analysis.resolution import RepositoryEdges, repository_names
 
 _NON_WORD = re.compile(r"\W+")
 
@@ -133,6 +134,31 @@ def analyze_repository(
             else:
                 analyses[path] = extract_file(path, text)
         return replace(resolve_repository(analyses, frozenset(reused)), extracted=analyses)
+
+
+def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str] = frozenset()) -> RepositoryAnalysis:
+    """The repository pass: edges and entrypoints for every file; entry candidates marked on symbols."""
+    names = repository_names(analyses)
+    edges = RepositoryEdges(names, analyses.values())
+    entrypoints = find_entrypoints(names, analyses)
+    handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
+    handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
+    resolved: dict[str, FileAnalysis] = {}
+    for path, analysis in analyses.items():
+        candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
+        symbols = [
+            symbol
+            if symbol.is_entry_candidate == (symbol.qname in candidates)
+            else replace(symbol, is_entry_candidate=symbol.qname in candidates)
+            for symbol in analysis.symbols
+        ]
+        resolved[path] = replace(
+            analysis,
+            symbols=symbols,
+            edges=edges.of(analysis),
+            entrypoints=entrypoints.get(path, []) + list(analysis.facts.entrypoints if analysis.facts is not None else ()),
+        )
+    return RepositoryAnalysis(files=resolved, reused=reused)
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""The repository pass: C2 edges and C3 entrypoints from every file's facts together.
+"""Name resolution across a repository, and C2 edges from every file's facts together.
 
 Names are resolved the way Python would find them, without running anything:
 a scope's own imports, then the module's definitions and imports, then star
@@ -10,7 +10,8 @@ variable built by ``Class(...)`` or annotated with a class has that class.
 Destinations are symbol qnames, or module names for imports of modules, or
 ``module.name`` for imports of module-level variables (apps, routers).
 Anything that does not resolve inside the repository keeps its raw text with
-resolution ``partial``.
+resolution ``partial``. C3 entrypoints are found over the same names by
+``rag.analysis.entrypoints``.
 """
 
 from __future__ import annotations
@@ -18,59 +19,19 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import replace
 
 from rag.analysis.facts import (
-    ArgparseCommand,
-    DecoratorCall,
     FileFacts,
     Instance,
     Reference,
-    RouteRegistration,
-    UrlPattern,
 )
 from rag.analysis.languages import spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
-from rag.analysis.records import Edge, Entrypoint, FileAnalysis, RepositoryAnalysis, Symbol
+from rag.analysis.records import Edge, FileAnalysis, Symbol
 
 MAX_DEPTH = 12
-HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
-ROUTE_DECORATORS = frozenset({"route", "api_route", "websocket", *HTTP_VERBS})
-INSTANCE_FRAMEWORKS = {
-    "Flask": "flask",
-    "Blueprint": "flask",
-    "FastAPI": "fastapi",
-    "APIRouter": "fastapi",
-    "Typer": "typer",
-    "Celery": "celery",
-}
-DJANGO_METHOD_DECORATORS = {
-    "require_GET": ("GET",),
-    "require_POST": ("POST",),
-    "require_safe": ("GET", "HEAD"),
-}
-CLICK_NAME_SUFFIXES = ("_command", "_cmd", "_group", "_grp")
-
 Located = tuple[str, str]
 """(kind, qname) with kind ``symbol``, ``module`` or ``variable``."""
-
-
-def click_command_name(function_name: str) -> str:
-    """The name click 8.2 gives a command made from ``function_name``."""
-    name = function_name
-    for suffix in CLICK_NAME_SUFFIXES:
-        if name.endswith(suffix) and name != suffix:
-            name = name[: -len(suffix)]
-            break
-    return name.lower().replace("_", "-")
-
-
-def join_route(*pieces: str) -> str:
-    route = ""
-    for piece in pieces:
-        if piece:
-            route = route.rstrip("/") + "/" + piece.lstrip("/")
-    return route or "/"
 
 
 class RepositoryNames:
@@ -582,454 +543,8 @@ def _edge(kind: str, src: str, raw: str, dst: str | None, analysis: FileAnalysis
     )
 
 
-class EntrypointFinder:
-    """C3 entrypoints of every file, resolved against the whole repository."""
-
-    def __init__(self, names: RepositoryNames, analyses: dict[str, FileAnalysis]) -> None:
-        self.names = names
-        self.analyses = analyses
-        self.found: dict[str, list[Entrypoint]] = {path: [] for path in analyses}
-        self.decorators: dict[str, tuple[str, tuple[DecoratorCall, ...]]] = {}
-        self.mounts: dict[str, list[tuple[str, str | None, str]]] = {}
-        for analysis in analyses.values():
-            facts = analysis.facts
-            if facts is None or facts.module is None:
-                continue
-            for qname, calls in facts.decorators:
-                self.decorators[qname] = (facts.module, calls)
-            for mount in facts.mounts:
-                child = self._target(mount.child, mount.scope, facts.module)
-                parent = self._target(mount.parent, mount.scope, facts.module)
-                if child is not None:
-                    self.mounts.setdefault(child, []).append((mount.method, mount.prefix, parent or ""))
-
-    def run(self) -> dict[str, list[Entrypoint]]:
-        for analysis in self.analyses.values():
-            facts = analysis.facts
-            if facts is None:
-                continue
-            for script in facts.console_scripts:
-                self._console_script(analysis, script.name, script.target, script.line, script.group)
-            if facts.module is None:
-                continue
-            for qname, calls in facts.decorators:
-                for call in calls:
-                    self._decorated(analysis, facts, qname, call)
-            for registration in facts.route_registrations:
-                self._registered_route(analysis, facts, registration)
-            for command in facts.argparse_commands:
-                self._argparse(analysis, facts.module, command)
-            if facts.management_command:
-                self._management_command(analysis, facts.module, facts.management_command)
-        self._django_urls()
-        for entries in self.found.values():
-            entries.sort(key=lambda entry: (entry.start_line, entry.route_or_command))
-        return self.found
-
-    def _add(self, path: str, entry: Entrypoint) -> None:
-        self.found[path].append(entry)
-
-    def _target(self, dotted: str, scope: str, module: str) -> str | None:
-        found = self.names.locate(self.names.expand(dotted, scope, module))
-        return found[1] if found is not None else None
-
-    # -- decorators: Flask, FastAPI, click, typer, Celery -----------------------
-
-    def _framework(self, receiver: str, scope: str, module: str, facts: FileFacts) -> tuple[str, str | None]:
-        """The framework behind a decorator's receiver and the receiver's qname when it is ours."""
-        expanded = self.names.expand(receiver, scope, module)
-        found = self.names.locate(expanded)
-        if found is not None and found[0] == "variable" and found[1] in self.names.instances:
-            instance = self.names.instances[found[1]]
-            owner = found[1].rsplit(".", 1)[0]
-            callee = self.names.expand(instance.callee, owner, owner)
-            return INSTANCE_FRAMEWORKS.get(callee.rsplit(".", 1)[-1], "unknown"), found[1]
-        if found is not None and found[0] == "symbol" and self._is_click_group(found[1]):
-            return "click_group", found[1]
-        head = expanded.split(".", 1)[0]
-        if head in ("click", "typer", "flask", "fastapi", "celery"):
-            return head, None
-        imported = {binding.target.split(".", 1)[0] for binding in facts.imports}
-        for framework in ("fastapi", "flask", "typer", "click", "celery"):
-            if framework in imported:
-                return framework, None
-        return "unknown", None
-
-    def _is_click_group(self, qname: str) -> bool:
-        module, calls = self.decorators.get(qname, ("", ()))
-        return any(call.target.rsplit(".", 1)[-1] == "group" for call in calls)
-
-    def _decorated(self, analysis: FileAnalysis, facts: FileFacts, qname: str, call: DecoratorCall) -> None:
-        module = facts.module or ""
-        receiver, _, attr = call.target.rpartition(".")
-        symbol = self.names.symbols.get(qname)
-        if symbol is None:
-            return
-        if attr == "shared_task" or (not receiver and attr == "task"):
-            if self.names.expand(call.target, call.scope, module).split(".", 1)[0] == "celery" or attr == "shared_task":
-                self._task(analysis, symbol, call)
-            return
-        if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task"):
-            return
-        if attr == "command" and receiver.endswith(".cli") and self._flask_cli(analysis, facts, symbol, call):
-            return
-        framework, receiver_qname = self._framework(receiver, call.scope, module, facts)
-        if attr in ROUTE_DECORATORS and framework in ("flask", "fastapi"):
-            self._route(analysis, symbol, call, attr, framework, receiver_qname)
-        elif attr in ("command", "group") and framework in ("click", "click_group"):
-            name = self._click_name(symbol, call)
-            self._cli(analysis, symbol, "click", name, call)
-        elif attr == "command" and framework == "typer":
-            name = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("name")
-            if not isinstance(name, str):
-                name = symbol.name.lower().replace("_", "-")
-            prefix = self._typer_prefix(receiver_qname)
-            self._cli(analysis, symbol, "typer", f"{prefix} {name}".strip(), call)
-        elif attr == "task" and framework == "celery":
-            self._task(analysis, symbol, call)
-
-    def _flask_cli(self, analysis: FileAnalysis, facts: FileFacts, symbol: Symbol, call: DecoratorCall) -> bool:
-        """``@app.cli.command()`` -> ``flask NAME``; on a blueprint ``flask BLUEPRINT NAME``."""
-        owner = call.target.rpartition(".")[0].removesuffix(".cli")
-        framework, owner_qname = self._framework(owner, call.scope, facts.module or "", facts)
-        if framework != "flask":
-            return False
-        group = ""
-        instance = self.names.instances.get(owner_qname or "")
-        if instance is not None and instance.callee.rsplit(".", 1)[-1] == "Blueprint":
-            given = instance.kwarg("cli_group", instance.args[0] if instance.args else None)
-            group = given if isinstance(given, str) else ""
-        name = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("name")
-        if not isinstance(name, str):
-            name = click_command_name(symbol.name)
-        self._cli(analysis, symbol, "flask", " ".join(part for part in ("flask", group, name) if part), call)
-        return True
-
-    def _route(
-        self,
-        analysis: FileAnalysis,
-        symbol: Symbol,
-        call: DecoratorCall,
-        attr: str,
-        framework: str,
-        receiver_qname: str | None,
-    ) -> None:
-        route = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("rule", call.kwarg("path"))
-        if not isinstance(route, str):
-            return
-        if attr in HTTP_VERBS:
-            methods: tuple[str, ...] = (attr.upper(),)
-        elif attr == "websocket":
-            methods = ("WEBSOCKET",)
-        else:
-            given = call.kwarg("methods")
-            methods = tuple(str(method).upper() for method in given) if isinstance(given, (list, tuple)) else ("GET",)
-        prefixes = self._route_prefixes(receiver_qname, framework)
-        for prefix in prefixes:
-            self._add(
-                analysis.path,
-                Entrypoint(
-                    entry_type="http_route",
-                    framework=framework,
-                    route_or_command=join_route(prefix, route),
-                    handler=symbol.qname,
-                    path=analysis.path,
-                    start_line=symbol.start_line,
-                    end_line=symbol.end_line,
-                    methods=methods,
-                    handler_raw=symbol.qname,
-                ),
-            )
-
-    def _registered_route(self, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
-        module = facts.module or ""
-        framework, receiver_qname = self._framework(registration.receiver, registration.scope, module, facts)
-        if framework not in ("flask", "fastapi"):
-            framework = "flask" if registration.method == "add_url_rule" else "fastapi"
-        handler = None
-        if registration.view is not None:
-            handler = self.names.resolve(registration.view, registration.scope, module, registration.class_scope)
-        for prefix in self._route_prefixes(receiver_qname, framework):
-            self._add(
-                analysis.path,
-                Entrypoint(
-                    entry_type="http_route",
-                    framework=framework,
-                    route_or_command=join_route(prefix, registration.route),
-                    handler=handler,
-                    path=analysis.path,
-                    start_line=registration.line,
-                    end_line=registration.end_line,
-                    methods=registration.methods or ("GET",),
-                    handler_raw=registration.view or "",
-                ),
-            )
-
-    def _route_prefixes(self, receiver_qname: str | None, framework: str) -> list[str]:
-        """URL prefixes of a blueprint/router: its own, combined with every place it is mounted."""
-        if receiver_qname is None or receiver_qname not in self.names.instances:
-            return [""]
-        instance = self.names.instances[receiver_qname]
-        own = instance.kwarg("url_prefix") if framework == "flask" else instance.kwarg("prefix")
-        own = own if isinstance(own, str) else ""
-        mounts = [m for m in self.mounts.get(receiver_qname, ()) if m[0] in ("register_blueprint", "include_router")]
-        if not mounts:
-            return [own]
-        prefixes = []
-        for _, prefix, _ in mounts:
-            if framework == "flask":  # register_blueprint(url_prefix=...) replaces the blueprint's own
-                prefixes.append(prefix if prefix is not None else own)
-            else:  # include_router(prefix=...) comes before the router's own
-                prefixes.append(join_route(prefix or "", own) if prefix or own else "")
-        return prefixes
-
-    def _click_name(self, symbol: Symbol, call: DecoratorCall) -> str:
-        """The command's full path: enclosing groups' names, then its own."""
-        own = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("name")
-        if not isinstance(own, str):
-            own = click_command_name(symbol.name)
-        mounted = [m for m in self.mounts.get(symbol.qname, ()) if m[0] == "add_command"]
-        if mounted:
-            _, name, parent = mounted[0]
-            parent_name = self._group_name(parent, set())
-            return f"{parent_name} {name or own}".strip()
-        receiver = call.target.rpartition(".")[0]
-        module = symbol.module
-        parent = self._target(receiver, call.scope, module) if receiver else None
-        if parent is not None and self._is_click_group(parent):
-            return f"{self._group_name(parent, set())} {own}".strip()
-        return own
-
-    def _group_name(self, qname: str, seen: set[str]) -> str:
-        if qname in seen or qname not in self.names.symbols:
-            return ""
-        seen.add(qname)
-        module, calls = self.decorators.get(qname, ("", ()))
-        for call in calls:
-            if call.target.rsplit(".", 1)[-1] in ("group", "command"):
-                symbol = self.names.symbols[qname]
-                own = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("name")
-                own = own if isinstance(own, str) else click_command_name(symbol.name)
-                mounted = [m for m in self.mounts.get(qname, ()) if m[0] == "add_command"]
-                if mounted:
-                    return f"{self._group_name(mounted[0][2], seen)} {mounted[0][1] or own}".strip()
-                receiver = call.target.rpartition(".")[0]
-                parent = self._target(receiver, call.scope, module) if receiver else None
-                if parent is not None and self._is_click_group(parent):
-                    return f"{self._group_name(parent, seen)} {own}".strip()
-                return own
-        return ""
-
-    def _typer_prefix(self, receiver_qname: str | None, seen: frozenset[str] = frozenset()) -> str:
-        if receiver_qname is None or receiver_qname in seen:
-            return ""
-        mounted = [m for m in self.mounts.get(receiver_qname, ()) if m[0] == "add_typer"]
-        if not mounted:
-            return ""
-        _, name, parent = mounted[0]
-        if not name:
-            instance = self.names.instances.get(receiver_qname)
-            given = instance.kwarg("name") if instance is not None else None
-            name = given if isinstance(given, str) else ""
-        return f"{self._typer_prefix(parent, seen | {receiver_qname})} {name}".strip()
-
-    def _cli(self, analysis: FileAnalysis, symbol: Symbol, framework: str, command: str, call: DecoratorCall) -> None:
-        self._add(
-            analysis.path,
-            Entrypoint(
-                entry_type="cli_command",
-                framework=framework,
-                route_or_command=command,
-                handler=symbol.qname,
-                path=analysis.path,
-                start_line=symbol.start_line,
-                end_line=symbol.end_line,
-                handler_raw=symbol.qname,
-            ),
-        )
-
-    def _task(self, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall) -> None:
-        name = call.kwarg("name")
-        self._add(
-            analysis.path,
-            Entrypoint(
-                entry_type="task",
-                framework="celery",
-                route_or_command=name if isinstance(name, str) else symbol.qname,
-                handler=symbol.qname,
-                path=analysis.path,
-                start_line=symbol.start_line,
-                end_line=symbol.end_line,
-                handler_raw=symbol.qname,
-            ),
-        )
-
-    # -- argparse, management commands, console scripts ------------------------
-
-    def _argparse(self, analysis: FileAnalysis, module: str, command: ArgparseCommand) -> None:
-        if command.handler is not None:
-            handler = self.names.resolve(command.handler, command.scope, module, command.class_scope)
-            raw = command.handler
-        else:
-            handler = command.scope if command.scope in self.names.symbols else None
-            raw = command.scope
-        self._add(
-            analysis.path,
-            Entrypoint(
-                entry_type="cli_command",
-                framework="argparse",
-                route_or_command=command.command,
-                handler=handler,
-                path=analysis.path,
-                start_line=command.line,
-                end_line=command.end_line,
-                handler_raw=raw,
-            ),
-        )
-
-    def _management_command(self, analysis: FileAnalysis, module: str, name: str) -> None:
-        command_class = self.names.symbols.get(f"{module}.Command")
-        if command_class is None:
-            return
-        handler = f"{module}.Command.handle"
-        self._add(
-            analysis.path,
-            Entrypoint(
-                entry_type="cli_command",
-                framework="django",
-                route_or_command=name,
-                handler=handler if handler in self.names.symbols else command_class.qname,
-                path=analysis.path,
-                start_line=command_class.start_line,
-                end_line=command_class.end_line,
-                handler_raw=f"{module}.Command",
-            ),
-        )
-
-    def _console_script(self, analysis: FileAnalysis, name: str, target: str, line: int, group: str) -> None:
-        dotted = target.replace(":", ".")
-        found = self.names.locate(dotted)
-        self._add(
-            analysis.path,
-            Entrypoint(
-                entry_type="cli_command",
-                framework=group,
-                route_or_command=name,
-                handler=found[1] if found is not None and found[0] == "symbol" else None,
-                path=analysis.path,
-                start_line=line,
-                end_line=line,
-                handler_raw=target,
-            ),
-        )
-
-    # -- Django URLconfs -------------------------------------------------------
-
-    def _url_lists(self, module: str) -> dict[str, tuple[UrlPattern, ...]]:
-        facts = self.names.modules.get(module)
-        return dict(facts.url_lists) if facts is not None else {}
-
-    def _include_target(self, pattern: UrlPattern, module: str) -> tuple[str, str] | None:
-        """(module, list name) an ``include()`` leads to inside the repository."""
-        if pattern.include is None:
-            return None
-        if pattern.include_is_module_string:
-            found = self.names.locate(pattern.include)
-        else:
-            found = self.names.locate(self.names.expand(pattern.include, module, module))
-        if found is None:
-            return None
-        kind, qname = found
-        if kind == "module" and "urlpatterns" in self._url_lists(qname):
-            return qname, "urlpatterns"
-        if kind == "variable":
-            owner, name = qname.rsplit(".", 1)
-            if name in self._url_lists(owner):
-                return owner, name
-        return None
-
-    def _django_urls(self) -> None:
-        urlconfs = [module for module, facts in self.names.modules.items() if dict(facts.url_lists).get("urlpatterns")]
-        included: set[str] = set()
-        for module in urlconfs:
-            for pattern in self._flatten(dict(self.names.modules[module].url_lists)["urlpatterns"]):
-                target = self._include_target(pattern, module)
-                if target is not None and target[1] == "urlpatterns":
-                    included.add(target[0])
-        for module in urlconfs:
-            if module not in included:
-                self._walk_urls(module, "urlpatterns", "", ((module, "urlpatterns"),))
-
-    def _flatten(self, patterns: tuple[UrlPattern, ...]) -> Iterable[UrlPattern]:
-        for pattern in patterns:
-            yield pattern
-            yield from self._flatten(pattern.children)
-
-    def _walk_urls(self, module: str, list_name: str, prefix: str, trail: tuple[tuple[str, str], ...]) -> None:
-        path = self.names.module_paths[module]
-        for pattern in self._url_lists(module).get(list_name, ()):
-            self._walk_pattern(module, path, pattern, prefix, trail)
-
-    def _walk_pattern(
-        self, module: str, path: str, pattern: UrlPattern, prefix: str, trail: tuple[tuple[str, str], ...]
-    ) -> None:
-        piece = pattern.route
-        if pattern.function != "path":
-            piece = piece.removeprefix("^").removesuffix("$")
-        route = join_route(prefix, piece) if piece else (prefix or "/")
-        if pattern.children:
-            for child in pattern.children:
-                self._walk_pattern(module, path, child, route, trail)
-            return
-        target = self._include_target(pattern, module) if pattern.include is not None else None
-        if target is not None:
-            if target not in trail and len(trail) < MAX_DEPTH:
-                self._walk_urls(target[0], target[1], route, (*trail, target))
-            return
-        handler = None
-        methods: tuple[str, ...] = ()
-        raw = pattern.include or pattern.view or ""
-        if pattern.view is not None:
-            if "." in pattern.view and pattern.view.split(".", 1)[0] not in self.names.top_level.get(module, ()):
-                handler = self.names.located_symbol(pattern.view)
-            if handler is None:
-                handler = self.names.resolve(pattern.view, module, module, None)
-            if handler is not None:
-                methods = self._view_methods(handler, pattern.is_class_view)
-            if pattern.is_class_view:
-                raw = f"{pattern.view}.as_view()"
-        self._add(
-            path,
-            Entrypoint(
-                entry_type="http_route",
-                framework="django",
-                route_or_command=route,
-                handler=handler,
-                path=path,
-                start_line=pattern.line,
-                end_line=pattern.end_line,
-                methods=methods,
-                handler_raw=raw,
-            ),
-        )
-
-    def _view_methods(self, handler: str, is_class_view: bool) -> tuple[str, ...]:
-        if is_class_view or self.names.symbols[handler].kind == "class":
-            return tuple(
-                verb.upper() for verb in HTTP_VERBS if self.names.find_member(handler, verb) is not None
-            )
-        _, calls = self.decorators.get(handler, ("", ()))
-        for call in calls:
-            name = call.target.rsplit(".", 1)[-1]
-            if name in DJANGO_METHOD_DECORATORS:
-                return DJANGO_METHOD_DECORATORS[name]
-            if name == "require_http_methods" and call.args and isinstance(call.args[0], (list, tuple)):
-                return tuple(str(method).upper() for method in call.args[0])
-        return ()
-
-
-def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str] = frozenset()) -> RepositoryAnalysis:
-    """Edges and entrypoints for every file; entry candidates marked on symbols."""
+def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
+    """The repository's names, with base classes resolved."""
     names = RepositoryNames(analyses.values())
     names.resolve_inheritance(
         (analysis.facts.module, reference)
@@ -1037,24 +552,19 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         if analysis.facts is not None and analysis.facts.module is not None
         for reference in analysis.facts.references
     )
-    by_name = _names_of_other_languages(analyses.values())
-    imports = ImportTargets(analyses.values())
-    entrypoints = EntrypointFinder(names, analyses).run()
-    handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
-    handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
-    resolved: dict[str, FileAnalysis] = {}
-    for path, analysis in analyses.items():
-        candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
-        symbols = [
-            symbol
-            if symbol.is_entry_candidate == (symbol.qname in candidates)
-            else replace(symbol, is_entry_candidate=symbol.qname in candidates)
-            for symbol in analysis.symbols
-        ]
-        resolved[path] = replace(
-            analysis,
-            symbols=symbols,
-            edges=_dependency_edges(names, analysis) if analysis.language == "python" else _named_edges(by_name, imports, analysis),
-            entrypoints=entrypoints.get(path, []) + list(analysis.facts.entrypoints if analysis.facts is not None else ()),
-        )
-    return RepositoryAnalysis(files=resolved, reused=reused)
+    return names
+
+
+class RepositoryEdges:
+    """C2 edges of the repository's files: Python's by name resolution, other languages' by name and import."""
+
+    def __init__(self, names: RepositoryNames, analyses: Iterable[FileAnalysis]) -> None:
+        files = list(analyses)
+        self.names = names
+        self.by_name = _names_of_other_languages(files)
+        self.imports = ImportTargets(files)
+
+    def of(self, analysis: FileAnalysis) -> list[Edge]:
+        if analysis.language == "python":
+            return _dependency_edges(self.names, analysis)
+        return _named_edges(self.by_name, self.imports, analysis)

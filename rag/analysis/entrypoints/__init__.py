@@ -1,0 +1,20 @@
+"""Entrypoint finders (C3): where a repository is entered from outside, one module per framework family.
+
+``find_entrypoints(names, analyses)`` runs every family over the files' facts
+against the repository's resolved names and returns ``{path: [Entrypoint]}``:
+
+- ``web``: Flask and FastAPI routes, by decorator or by registration call;
+- ``cli``: click and typer commands, and Flask's ``app.cli``;
+- ``celery_tasks``: Celery tasks;
+- ``commands``: argparse commands, Django management commands, console scripts;
+- ``django_urls``: routes of Django URLconfs, through ``include()``.
+
+``context`` holds what they share. May import ``rag.analysis`` only; name
+resolution itself lives in ``rag.analysis.resolution``.
+"""
+
+from __future__ import annotations
+
+from rag.analysis.entrypoints.finder import find_entrypoints
+
+__all__ = ["find_entrypoints"]

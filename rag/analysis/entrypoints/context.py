@@ -1,0 +1,78 @@
+"""What the entrypoint finders share: the repository's names, decorators and mounts, and what was found."""
+
+from __future__ import annotations
+
+from rag.analysis.facts import DecoratorCall, FileFacts
+from rag.analysis.records import Entrypoint, FileAnalysis
+from rag.analysis.resolution import RepositoryNames
+
+HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+INSTANCE_FRAMEWORKS = {
+    "Flask": "flask",
+    "Blueprint": "flask",
+    "FastAPI": "fastapi",
+    "APIRouter": "fastapi",
+    "Typer": "typer",
+    "Celery": "celery",
+}
+
+
+def join_route(*pieces: str) -> str:
+    route = ""
+    for piece in pieces:
+        if piece:
+            route = route.rstrip("/") + "/" + piece.lstrip("/")
+    return route or "/"
+
+
+class FinderContext:
+    """The repository's names and its decorator and mount tables; entrypoints found so far, per path."""
+
+    def __init__(self, names: RepositoryNames, analyses: dict[str, FileAnalysis]) -> None:
+        self.names = names
+        self.analyses = analyses
+        self.found: dict[str, list[Entrypoint]] = {path: [] for path in analyses}
+        self.decorators: dict[str, tuple[str, tuple[DecoratorCall, ...]]] = {}
+        self.mounts: dict[str, list[tuple[str, str | None, str]]] = {}
+        for analysis in analyses.values():
+            facts = analysis.facts
+            if facts is None or facts.module is None:
+                continue
+            for qname, calls in facts.decorators:
+                self.decorators[qname] = (facts.module, calls)
+            for mount in facts.mounts:
+                child = self.target(mount.child, mount.scope, facts.module)
+                parent = self.target(mount.parent, mount.scope, facts.module)
+                if child is not None:
+                    self.mounts.setdefault(child, []).append((mount.method, mount.prefix, parent or ""))
+
+    def add(self, path: str, entry: Entrypoint) -> None:
+        self.found[path].append(entry)
+
+    def target(self, dotted: str, scope: str, module: str) -> str | None:
+        found = self.names.locate(self.names.expand(dotted, scope, module))
+        return found[1] if found is not None else None
+
+    def framework(self, receiver: str, scope: str, module: str, facts: FileFacts) -> tuple[str, str | None]:
+        """The framework behind a decorator's receiver and the receiver's qname when it is ours."""
+        expanded = self.names.expand(receiver, scope, module)
+        found = self.names.locate(expanded)
+        if found is not None and found[0] == "variable" and found[1] in self.names.instances:
+            instance = self.names.instances[found[1]]
+            owner = found[1].rsplit(".", 1)[0]
+            callee = self.names.expand(instance.callee, owner, owner)
+            return INSTANCE_FRAMEWORKS.get(callee.rsplit(".", 1)[-1], "unknown"), found[1]
+        if found is not None and found[0] == "symbol" and self.is_click_group(found[1]):
+            return "click_group", found[1]
+        head = expanded.split(".", 1)[0]
+        if head in ("click", "typer", "flask", "fastapi", "celery"):
+            return head, None
+        imported = {binding.target.split(".", 1)[0] for binding in facts.imports}
+        for framework in ("fastapi", "flask", "typer", "click", "celery"):
+            if framework in imported:
+                return framework, None
+        return "unknown", None
+
+    def is_click_group(self, qname: str) -> bool:
+        module, calls = self.decorators.get(qname, ("", ()))
+        return any(call.target.rsplit(".", 1)[-1] == "group" for call in calls)

@@ -1,0 +1,65 @@
+"""Every family's finder run over every file; decorators sent to the family of their framework."""
+
+from __future__ import annotations
+
+from rag.analysis.entrypoints.celery_tasks import celery_task
+from rag.analysis.entrypoints.cli import click_command, flask_cli, typer_command
+from rag.analysis.entrypoints.commands import argparse_command, console_script, management_command
+from rag.analysis.entrypoints.context import FinderContext
+from rag.analysis.entrypoints.django_urls import django_urls
+from rag.analysis.entrypoints.web import ROUTE_DECORATORS, decorated_route, registered_route
+from rag.analysis.facts import DecoratorCall, FileFacts
+from rag.analysis.records import Entrypoint, FileAnalysis
+from rag.analysis.resolution import RepositoryNames
+
+
+def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) -> dict[str, list[Entrypoint]]:
+    """C3 entrypoints of every file, resolved against the whole repository, in line order per path."""
+    context = FinderContext(names, analyses)
+    for analysis in analyses.values():
+        facts = analysis.facts
+        if facts is None:
+            continue
+        for script in facts.console_scripts:
+            console_script(context, analysis, script.name, script.target, script.line, script.group)
+        if facts.module is None:
+            continue
+        for qname, calls in facts.decorators:
+            for call in calls:
+                _decorated(context, analysis, facts, qname, call)
+        for registration in facts.route_registrations:
+            registered_route(context, analysis, facts, registration)
+        for command in facts.argparse_commands:
+            argparse_command(context, analysis, facts.module, command)
+        if facts.management_command:
+            management_command(context, analysis, facts.module, facts.management_command)
+    django_urls(context)
+    for entries in context.found.values():
+        entries.sort(key=lambda entry: (entry.start_line, entry.route_or_command))
+    return context.found
+
+
+def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, qname: str, call: DecoratorCall) -> None:
+    """Flask, FastAPI, click, typer or Celery, by the decorator's receiver."""
+    module = facts.module or ""
+    receiver, _, attr = call.target.rpartition(".")
+    symbol = context.names.symbols.get(qname)
+    if symbol is None:
+        return
+    if attr == "shared_task" or (not receiver and attr == "task"):
+        if context.names.expand(call.target, call.scope, module).split(".", 1)[0] == "celery" or attr == "shared_task":
+            celery_task(context, analysis, symbol, call)
+        return
+    if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task"):
+        return
+    if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
+        return
+    framework, receiver_qname = context.framework(receiver, call.scope, module, facts)
+    if attr in ROUTE_DECORATORS and framework in ("flask", "fastapi"):
+        decorated_route(context, analysis, symbol, call, attr, framework, receiver_qname)
+    elif attr in ("command", "group") and framework in ("click", "click_group"):
+        click_command(context, analysis, symbol, call)
+    elif attr == "command" and framework == "typer":
+        typer_command(context, analysis, symbol, call, receiver_qname)
+    elif attr == "task" and framework == "celery":
+        celery_task(context, analysis, symbol, call)

@@ -1,0 +1,91 @@
+"""Flask and FastAPI routes: by decorator (``@app.get``, ``@bp.route``) or by registration call
+(``add_url_rule``, ``add_api_route``), under the prefixes of every place a blueprint or router is mounted."""
+
+from __future__ import annotations
+
+from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, join_route
+from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration
+from rag.analysis.records import Entrypoint, FileAnalysis, Symbol
+
+ROUTE_DECORATORS = frozenset({"route", "api_route", "websocket", *HTTP_VERBS})
+
+
+def decorated_route(
+    context: FinderContext,
+    analysis: FileAnalysis,
+    symbol: Symbol,
+    call: DecoratorCall,
+    attr: str,
+    framework: str,
+    receiver_qname: str | None,
+) -> None:
+    route = call.args[0] if call.args and isinstance(call.args[0], str) else call.kwarg("rule", call.kwarg("path"))
+    if not isinstance(route, str):
+        return
+    if attr in HTTP_VERBS:
+        methods: tuple[str, ...] = (attr.upper(),)
+    elif attr == "websocket":
+        methods = ("WEBSOCKET",)
+    else:
+        given = call.kwarg("methods")
+        methods = tuple(str(method).upper() for method in given) if isinstance(given, (list, tuple)) else ("GET",)
+    prefixes = _route_prefixes(context, receiver_qname, framework)
+    for prefix in prefixes:
+        context.add(
+            analysis.path,
+            Entrypoint(
+                entry_type="http_route",
+                framework=framework,
+                route_or_command=join_route(prefix, route),
+                handler=symbol.qname,
+                path=analysis.path,
+                start_line=symbol.start_line,
+                end_line=symbol.end_line,
+                methods=methods,
+                handler_raw=symbol.qname,
+            ),
+        )
+
+
+def registered_route(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
+    module = facts.module or ""
+    framework, receiver_qname = context.framework(registration.receiver, registration.scope, module, facts)
+    if framework not in ("flask", "fastapi"):
+        framework = "flask" if registration.method == "add_url_rule" else "fastapi"
+    handler = None
+    if registration.view is not None:
+        handler = context.names.resolve(registration.view, registration.scope, module, registration.class_scope)
+    for prefix in _route_prefixes(context, receiver_qname, framework):
+        context.add(
+            analysis.path,
+            Entrypoint(
+                entry_type="http_route",
+                framework=framework,
+                route_or_command=join_route(prefix, registration.route),
+                handler=handler,
+                path=analysis.path,
+                start_line=registration.line,
+                end_line=registration.end_line,
+                methods=registration.methods or ("GET",),
+                handler_raw=registration.view or "",
+            ),
+        )
+
+
+def _route_prefixes(context: FinderContext, receiver_qname: str | None, framework: str) -> list[str]:
+    """URL prefixes of a blueprint/router: its own, combined with every place it is mounted."""
+    if receiver_qname is None or receiver_qname not in context.names.instances:
+        return [""]
+    instance = context.names.instances[receiver_qname]
+    own = instance.kwarg("url_prefix") if framework == "flask" else instance.kwarg("prefix")
+    own = own if isinstance(own, str) else ""
+    mounts = [m for m in context.mounts.get(receiver_qname, ()) if m[0] in ("register_blueprint", "include_router")]
+    if not mounts:
+        return [own]
+    prefixes = []
+    for _, prefix, _ in mounts:
+        if framework == "flask":  # register_blueprint(url_prefix=...) replaces the blueprint's own
+            prefixes.append(prefix if prefix is not None else own)
+        else:  # include_router(prefix=...) comes before the router's own
+            prefixes.append(join_route(prefix or "", own) if prefix or own else "")
+    return prefixes
