@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -147,14 +148,37 @@ class RetryPolicy:
         on_retry: Callable[[int, BaseException, float], None] | None = None,
     ) -> T:
         """Call ``operation`` until it succeeds, a non-retryable error, or the attempts run out."""
+
+        async def once() -> AsyncIterator[T]:
+            yield await operation()
+
+        async with aclosing(self.stream(once, sleep=sleep, on_retry=on_retry)) as results:
+            return await anext(results)
+
+    async def stream(
+        self,
+        open_stream: Callable[[], AsyncIterator[T]],
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        on_retry: Callable[[int, BaseException, float], None] | None = None,
+    ) -> AsyncIterator[T]:
+        """The items of the stream ``open_stream`` opens; one that fails before its first item is opened again.
+
+        A failure after an item was yielded is raised: what was read cannot be taken back.
+        """
         attempt = 1
         while True:
+            started = False
             try:
-                return await operation()
+                async with aclosing(open_stream()) as items:
+                    async for item in items:
+                        started = True
+                        yield item
+                return
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if attempt >= self.max_attempts or not self.retry_on(exc):
+                if started or attempt >= self.max_attempts or not self.retry_on(exc):
                     if isinstance(exc, LLMError) and exc.attempts is None:
                         # The innermost policy counts the calls; an outer one (a graph node's) re-raising
                         # the same error counts runs of a node, not calls, and leaves the count alone.

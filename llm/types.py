@@ -109,3 +109,39 @@ class Completion:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
     model: str | None = None
+
+
+@dataclass
+class CompletionState:
+    """Stream events folded into the ``Completion`` they add up to (openai-python's ``ChatCompletionStreamState``).
+
+    ``add`` passes over ``error`` events (the reader decides how a failed
+    stream ends); ``completion`` needs the ``done`` event.
+    """
+
+    text: list[str] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage | None = None
+    done: StreamEvent | None = None
+
+    def add(self, event: StreamEvent) -> None:
+        if event.type == "text":
+            self.text.append(event.text)
+        elif event.type == "tool_call" and event.tool_call is not None:
+            self.tool_calls.append(event.tool_call)
+        elif event.type == "usage" and event.usage is not None:
+            self.usage = event.usage
+        elif event.type == "done":
+            self.done = event
+
+    def completion(self, text: str | None = None) -> Completion:
+        """The whole answer; ``text`` stands for the streamed text when the reader showed other text."""
+        done = self.done
+        assert done is not None, "a completion is built after the done event"
+        return Completion(
+            text=text if text is not None else (done.text or "".join(self.text)),
+            tool_calls=tuple(self.tool_calls),
+            usage=self.usage or Usage(),
+            finish_reason=done.finish_reason,
+            model=done.model,
+        )

@@ -18,7 +18,7 @@ from llm.conversation import structured
 from llm.graph import AgentContext, Runtime
 from llm.providers.base import Provider
 from llm.retry import LLMError
-from llm.types import ChatRequest, Completion, ToolCall, Usage
+from llm.types import ChatRequest, Completion, CompletionState, Usage
 
 if TYPE_CHECKING:
     from chat.agent.tools import ProjectToolbox
@@ -149,8 +149,7 @@ async def stream_model(
     """
     services = runtime.services
     text: list[str] = []
-    calls: list[ToolCall] = []
-    usage: Usage | None = None
+    answer = CompletionState()
     parser = structured.StructuredAnswerParser() if structured_answer else None
 
     async def show(delta: str) -> None:
@@ -167,21 +166,18 @@ async def stream_model(
     events: AsyncIterator[Any] = services.provider.stream(request)
     try:
         async for event in events:
+            answer.add(event)
             if event.type == "text" and event.text:
                 if parser is None:
                     await show(event.text)
                 else:
                     await show_structured(parser.feed(event.text))
-            elif event.type == "tool_call" and event.tool_call is not None:
-                calls.append(event.tool_call)
-            elif event.type == "usage" and event.usage is not None:
-                usage = event.usage
             elif event.type == "error":
-                services.usage.add(usage, event.model)
+                services.usage.add(answer.usage, event.model)
                 error = event.error if isinstance(event.error, LLMError) else LLMError(str(event.error))
                 raise error
             elif event.type == "done":
-                services.usage.add(usage, event.model)
+                services.usage.add(answer.usage, event.model)
                 if parser is not None:
                     await show_structured(parser.finish(), final=True)
                 if event.finish_reason == "length":
@@ -189,13 +185,8 @@ async def stream_model(
                     # no text at all (a reasoning model that spent the whole limit thinking) the
                     # note is the answer, not an empty message.
                     await show(LENGTH_LIMIT_NOTE if text else LENGTH_LIMIT_NOTE.lstrip())
-                return Completion(
-                    text="".join(text),
-                    tool_calls=tuple(calls),
-                    usage=usage or Usage(),
-                    finish_reason=event.finish_reason,
-                    model=event.model,
-                )
+                # The completion's text is what the page shows (the answer alone in structured mode).
+                return answer.completion(text="".join(text))
     finally:
         await events.aclose()  # type: ignore[attr-defined]
         if parser is not None:

@@ -46,7 +46,7 @@ from llm.retry import (
     parse_retry_after,
 )
 from llm.tokens import estimate_message_tokens
-from llm.types import ChatRequest, Completion, Message, StreamEvent, ToolCall, Usage
+from llm.types import ChatRequest, Completion, CompletionState, Message, StreamEvent
 
 logger = logging.getLogger("llm")
 
@@ -167,34 +167,24 @@ class Provider(ABC):
         model = request.model or self.model_for(request.purpose)
         trace = audit.CallTrace.begin(provider=self.name, model=model, kind="chat", request=request)
         text_parts: list[str] = []
-        attempt = 1
+
+        def retrying(attempt: int, exc: BaseException, wait: float) -> None:
+            logger.warning("%s: attempt %d failed (%s); retrying in %.2f s", self.name, attempt, exc, wait)
+            trace.retries += 1
+
+        attempts = self.retry_policy.stream(lambda: self._stream(request, model, trace), on_retry=retrying)
         try:
-            while True:
-                emitted = False
-                try:
-                    async with aclosing(self._stream(request, model, trace)) as events:
-                        async for event in events:
-                            emitted = True
-                            if event.type == "text":
-                                text_parts.append(event.text)
-                            trace.add_event(event)
-                            yield event
-                    break
-                except LLMError as exc:
-                    if not emitted and attempt < self.retry_policy.max_attempts and self.retry_policy.retry_on(exc):
-                        wait = self.retry_policy.delay(attempt, exc)
-                        logger.warning(
-                            "%s: attempt %d failed (%s); retrying in %.2f s", self.name, attempt, exc, wait
-                        )
-                        trace.retries += 1
-                        await asyncio.sleep(wait)
-                        attempt += 1
-                        continue
-                    exc.attempts = attempt
-                    error_event = StreamEvent(type="error", error=exc, text="".join(text_parts), model=model)
-                    trace.add_event(error_event)
-                    yield error_event
-                    break
+            try:
+                async with aclosing(attempts) as events:
+                    async for event in events:
+                        if event.type == "text":
+                            text_parts.append(event.text)
+                        trace.add_event(event)
+                        yield event
+            except LLMError as exc:
+                error_event = StreamEvent(type="error", error=exc, text="".join(text_parts), model=model)
+                trace.add_event(error_event)
+                yield error_event
         except (asyncio.CancelledError, GeneratorExit):
             # A reader that stops after the final event has not cancelled anything.
             trace.cancelled = not trace.finished
@@ -204,32 +194,16 @@ class Provider(ABC):
 
     async def complete(self, request: ChatRequest) -> Completion:
         """The whole answer; raises the ``LLMError`` the stream ended with."""
-        text: list[str] = []
-        calls: list[ToolCall] = []
-        usage = Usage()
-        done: StreamEvent | None = None
+        state = CompletionState()
         async with aclosing(self.stream(request)) as events:
             async for event in events:
-                if event.type == "text":
-                    text.append(event.text)
-                elif event.type == "tool_call" and event.tool_call is not None:
-                    calls.append(event.tool_call)
-                elif event.type == "usage" and event.usage is not None:
-                    usage = event.usage
-                elif event.type == "error":
+                if event.type == "error":
                     assert event.error is not None
                     raise event.error
-                elif event.type == "done":
-                    done = event
-        if done is None:
+                state.add(event)
+        if state.done is None:
             raise ProviderProtocolError("the stream ended without a done event", provider=self.name)
-        return Completion(
-            text=done.text or "".join(text),
-            tool_calls=tuple(calls),
-            usage=usage,
-            finish_reason=done.finish_reason,
-            model=done.model,
-        )
+        return state.completion()
 
     # --- embeddings and token counts -------------------------------------------
 

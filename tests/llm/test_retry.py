@@ -117,3 +117,31 @@ async def test_an_error_the_policy_gave_up_on_says_how_many_attempts_were_made()
         await RetryPolicy(max_attempts=1).run(lambda: RetryPolicy(max_attempts=3).run(always_down, sleep=no_sleep))
     assert nested.value.attempts == 3
     assert ProviderHTTPError("never run", status=503).attempts is None
+
+
+async def test_a_stream_is_opened_again_only_when_it_failed_before_its_first_item():
+    opened = []
+
+    def flaky(fail_after: int):
+        async def items():
+            opened.append(1)
+            for number in range(3):
+                if len(opened) < 3 and number == fail_after:
+                    raise ProviderHTTPError("busy", status=503)
+                yield number
+
+        return items
+
+    async def no_sleep(seconds):
+        pass
+
+    policy = RetryPolicy(max_attempts=3, jitter=False)
+    assert [item async for item in policy.stream(flaky(fail_after=0), sleep=no_sleep)] == [0, 1, 2]
+    assert len(opened) == 3
+
+    opened.clear()
+    received = []
+    with pytest.raises(ProviderHTTPError) as broken:
+        async for item in policy.stream(flaky(fail_after=1), sleep=no_sleep):
+            received.append(item)
+    assert received == [0] and len(opened) == 1 and broken.value.attempts == 1
