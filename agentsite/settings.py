@@ -170,6 +170,10 @@ _db["CONN_HEALTH_CHECKS"] = True
 # worker and commands (index runs build large indexes) keep no limit unless this is set for them.
 DATABASE_STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 0, minimum=0)
 WEB_STATEMENT_TIMEOUT_MS = env_int("WEB_STATEMENT_TIMEOUT_MS", 30_000, minimum=0)
+# `serve` has its web server keep database connections for this many seconds unless
+# DATABASE_CONN_MAX_AGE says otherwise: with a connection per database call,
+# hundreds of streaming chats spend most of their time connecting.
+WEB_CONN_MAX_AGE = 60
 if DATABASE_STATEMENT_TIMEOUT_MS:
     _db.setdefault("OPTIONS", {})["options"] = f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"
 # Points a process at another database on the same server (the test suite uses

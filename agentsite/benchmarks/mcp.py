@@ -74,8 +74,8 @@ class DoorFigures:
 def start_web_process(port: int) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ)
     env["AGENTSITE_DB_NAME"] = connection.settings_dict["NAME"]
-    # Kept connections, as `serve` runs its web server (WEB_CONN_MAX_AGE in agentsite/management/commands/serve.py).
-    env.setdefault("DATABASE_CONN_MAX_AGE", "60")
+    # Kept connections, as `serve` runs its web server.
+    env.setdefault("DATABASE_CONN_MAX_AGE", str(settings.WEB_CONN_MAX_AGE))
     # The benchmark's own calls must not be refused by the per-token limit.
     env["MCP_CALLS_PER_MINUTE"] = str(max(settings.MCP_CALLS_PER_MINUTE, 100_000))
     return web_process.start(env, port)

@@ -33,10 +33,6 @@ RESTART_FIRST_SECONDS = 1.0
 RESTART_MAX_SECONDS = 30.0
 STABLE_SECONDS = 60.0
 POLL_SECONDS = 0.2
-# The web server keeps database connections for this long unless
-# DATABASE_CONN_MAX_AGE says otherwise: with a connection per database call,
-# hundreds of streaming chats spend most of their time connecting.
-WEB_CONN_MAX_AGE = "60"
 
 
 def _die_with_parent() -> None:
@@ -114,7 +110,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
 
         web_env = dict(os.environ)
-        web_env.setdefault("DATABASE_CONN_MAX_AGE", WEB_CONN_MAX_AGE)
+        web_env.setdefault("DATABASE_CONN_MAX_AGE", str(settings.WEB_CONN_MAX_AGE))
         web_env.setdefault("DATABASE_STATEMENT_TIMEOUT_MS", str(settings.WEB_STATEMENT_TIMEOUT_MS))
         children = {
             name: Child(name, command, web_env if name == "web" else None) for name, command in commands.items()

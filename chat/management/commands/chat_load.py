@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from agentsite.management.commands.serve import WEB_CONN_MAX_AGE
 from chat.load_bench import format_report, run_load
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--conn-max-age",
             type=int,
-            default=int(WEB_CONN_MAX_AGE),
+            default=settings.WEB_CONN_MAX_AGE,
             help="seconds the server keeps database connections (default: as `serve` runs it; 0: a connection per call)",
         )
         parser.add_argument(
