@@ -4,6 +4,9 @@ The bottom of the product: ``llm``, ``rag`` and ``chat`` (and the project in
 ``agentsite``) may all import this; it imports Django and nothing of ours, so
 ``llm`` can store audit rows and read prompt overrides without depending on the
 project. The pool's size is the ``DATABASE_THREADS`` setting.
+
+``first_run``: what a fresh database needs before the product's commands work
+(migrations, a first administrator), for ``serve`` and the ``rag`` commands alike.
 """
 
 from __future__ import annotations

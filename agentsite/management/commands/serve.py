@@ -24,8 +24,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from agentsite.first_run import ensure_first_admin
 from chat.consumers import socket_message_limit
+from database_pool.first_run import ensure_first_admin
 
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_SECONDS = 10.0

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from agentsite.first_run import prepare_database
+from database_pool.first_run import prepare_database
 from rag import benchmark
 from rag.services import delete_repository
 

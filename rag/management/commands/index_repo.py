@@ -8,7 +8,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from agentsite.first_run import ensure_first_admin, prepare_database
+from database_pool.first_run import ensure_first_admin, prepare_database
 from rag.intake import IntakeError
 from rag.models import IndexRun, Repository
 from rag.services import run_index

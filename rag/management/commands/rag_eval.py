@@ -7,7 +7,7 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agentsite.first_run import prepare_database
+from database_pool.first_run import prepare_database
 from rag.evaluation.candidates import DEFAULT_CANDIDATE, CandidateError, load_candidates
 from rag.evaluation.crossval import CrossValidationError, assign_folds, cross_validate, fold_count
 from rag.evaluation.dataset import DatasetError, load_dataset, select_instances

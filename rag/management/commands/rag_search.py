@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agentsite.first_run import prepare_database
+from database_pool.first_run import prepare_database
 from rag.models import Repository
 from rag.services import SearchError, search
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from agentsite.first_run import prepare_database
+from database_pool.first_run import prepare_database
 from rag.management.commands.index_repo import report_sync
 from rag.models import IndexRun, Repository
 from rag.services.git_sync import queue_sync, sync_repository
