@@ -15,19 +15,23 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from rag.markdown import render_markdown
 from rag.models import IndexRun, Repository, SourceFile
 from rag.services import (
     SearchError,
+    SourceNotFound,
     callees,
     callers,
     find_symbol,
     get_repository_for_user,
     list_entrypoints,
+    read_source,
     search,
 )
+from rag.services.changes import VersionNotFound, resolve_version
 from rag.services.graph import MAX_DEPTH
 
 SEARCH_LIMIT = 40
@@ -159,6 +163,24 @@ def folder(request: HttpRequest, repository: Repository, path: str) -> HttpRespo
             "entries": entries, "readme": readme_html(run, entries),
         },
     )
+
+
+@require_GET
+@gzip_page
+def source_raw(request: HttpRequest, pk: int, path: str) -> HttpResponse:
+    """A file of the index as plain text (``?at=`` a kept version, as the source view takes it)."""
+    repository = get_repository_for_user(request.user, pk)
+    at = request.GET.get("at", "").strip()
+    try:
+        run = resolve_version(repository, at) if at else repository.active_run
+        whole = read_source(repository, path, max_lines=10**9, run=run)
+    except (VersionNotFound, SourceNotFound):
+        raise Http404("No such file in this repository's index") from None
+    response = HttpResponse(whole.text + ("\n" if whole.text else ""), content_type="text/plain; charset=utf-8")
+    # Shown, not run: a raw .html or .svg file must not become a page of this site.
+    response["Content-Security-Policy"] = "sandbox"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @require_GET

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:pk>/runs/<int:run_id>/cancel/", views.run_cancel, name="rag-cancel-run"),
     path("<int:pk>/search/", views.search_api, name="rag-search"),
     path("<int:pk>/source/<path:path>", views.source, name="rag-source"),
+    path("<int:pk>/raw/<path:path>", browse.source_raw, name="rag-source-raw"),
     path("<int:pk>/code-search/", browse.code_search, name="rag-code-search"),
     path("<int:pk>/symbols/<path:qname>", browse.symbol, name="rag-symbol"),
 ]

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -185,6 +186,7 @@ def parse_line_range(request: HttpRequest) -> tuple[int, int] | None:
 
 
 @require_GET
+@gzip_page  # a highlighted file of thousands of lines is a megabyte of HTML; compressed, a tenth of it
 def source(request: HttpRequest, pk: int, path: str) -> HttpResponse:
     repository = get_repository_for_user(request.user, pk)
     # ``?at=<commit or version>``: the file as a kept version had it (a citation names its version).

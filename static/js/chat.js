@@ -76,6 +76,15 @@
   }
 
   messages.addEventListener("click", function (event) {
+    // A followed citation remembers this chat, so the source view can lead back to it (answers'
+    // links carry rel=noreferrer, which hides the chat from document.referrer).
+    const cited = event.target.closest('a[href*="/source/"]');
+    if (cited) {
+      try {
+        sessionStorage.setItem("cited-from", JSON.stringify({ source: new URL(cited.href).pathname + new URL(cited.href).search, chat: window.location.pathname }));
+      } catch (error) { /* storage off: no way back but the browser's */ }
+      return;
+    }
     const button = event.target.closest("button");
     if (!button) return;
     if (button.classList.contains("copy-code")) {

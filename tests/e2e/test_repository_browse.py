@@ -90,3 +90,42 @@ def test_a_repository_is_browsed_searched_and_its_symbols_followed(browser: Brow
         expect(page.locator(".chat-sub")).to_contain_text("shop")
     finally:
         page.context.close()
+
+
+def test_the_source_view_selects_lines_leads_back_to_the_chat_and_keeps_an_anchor_off_the_top_edge(browser: Browser, site, person, shop):
+    from chat.models import ChatSession, Message
+
+    long_run = index_zip(person, make_zip({"app/long.py": "".join(f"value_{n} = {n}\n" for n in range(1, 601)), "README.md": "# Long\n"}), name="long")
+    session = ChatSession.objects.create(owner=person, title="Views", repository=shop)
+    Message.objects.create(session=session, role=Message.Role.USER, content="Where is login?")
+    Message.objects.create(
+        session=session, role=Message.Role.ASSISTANT, content="In shop/views.py:4-7.", intent="project_qa",
+        citations=[{"path": "shop/views.py", "start_line": 4, "end_line": 7}],
+    )
+    page = _open(browser, "desktop")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        log_in(page, site, person)
+        page.goto(f"{site}/chats/{session.pk}/")
+        page.locator(".msg-assistant .markdown a", has_text="shop/views.py:4-7").click()
+        page.wait_for_url("**/source/shop/views.py*")
+        back = page.get_by_role("link", name="← Back to the chat")
+        expect(back).to_be_visible()
+        expect(back).to_have_attribute("href", f"/chats/{session.pk}/")
+
+        page.locator("#L2 .ln a").click()
+        page.locator("#L5 .ln a").click(modifiers=["Shift"])
+        expect(page.locator("tr.cited")).to_have_count(4)
+        assert page.url.endswith("/source/shop/views.py?lines=2-5#L2"), page.url
+        page.get_by_role("button", name="Copy link").click()
+        assert page.evaluate("navigator.clipboard.readText()") == page.url
+        page.get_by_role("button", name="Copy file").click()
+        expect(page.locator("#copy-file")).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == SMALL_PROJECT["shop/views.py"]
+        _check(page, "source_selected_lines_desktop")
+
+        page.goto(f"{site}/repositories/{long_run.repository_id}/source/app/long.py#L400")
+        top = page.locator("#L400").evaluate("(row) => row.getBoundingClientRect().top")
+        assert 100 < top < 900 - 100, f"line 400 stands at {top}px, at an edge of the window"
+    finally:
+        page.context.close()

@@ -163,3 +163,31 @@ def test_the_chat_action_starts_a_chat_on_this_repository(owner_client, shop):
 def test_another_user_never_sees_the_repository(client, shop, other_user, name, extra):
     client.login(username=other_user.username, password=PASSWORD)
     assert client.get(reverse(name, args=[shop.pk, *extra]), {"q": "cart"}).status_code == 404
+
+
+def test_a_file_is_served_raw_as_plain_text_that_cannot_run(owner_client, shop):
+    response = owner_client.get(reverse("rag-source-raw", args=[shop.pk, "shop/views.py"]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Security-Policy"] == "sandbox" and response["X-Content-Type-Options"] == "nosniff"
+    assert response.content.decode() == SMALL_PROJECT["shop/views.py"]
+    assert owner_client.get(reverse("rag-source-raw", args=[shop.pk, "shop/nothing.py"])).status_code == 404
+
+
+def test_another_user_gets_no_raw_file(client, shop, other_user):
+    client.login(username=other_user.username, password=PASSWORD)
+    assert client.get(reverse("rag-source-raw", args=[shop.pk, "shop/views.py"])).status_code == 404
+
+
+def test_the_source_view_is_compressed_for_a_browser_that_accepts_it(owner_client, shop):
+    url = reverse("rag-source", args=[shop.pk, "shop/models.py"])
+    compressed = owner_client.get(url, HTTP_ACCEPT_ENCODING="gzip, br")
+    assert compressed["Content-Encoding"] == "gzip"
+    plain = owner_client.get(url)
+    assert "Content-Encoding" not in plain and len(compressed.content) < len(plain.content)
+
+
+def test_source_rows_are_lean_links_to_their_own_line(owner_client, shop):
+    page = _page(owner_client, "rag-source", shop.pk, "shop/views.py")
+    assert '<tr id="L4"><td class="ln"><a href="#L4">4</a></td><td class="code"><span class="k">def</span> ' in page
+    assert f'href="{reverse("rag-source-raw", args=[shop.pk, "shop/views.py"])}">Raw</a>' in page
