@@ -45,7 +45,7 @@ def long_python_file(lines: int) -> str:
             f'    """Handles requests of kind {index}, with retries and a cache."""',
             "",
             f"    def handle(self, request, attempts={index % 5 + 1}):",
-            f"        payload = json.loads(request.body or '{{}}')  # parsed once",
+            "        payload = json.loads(request.body or '{}')  # parsed once",
             f"        total = sum(item['price'] * {index % 7 + 1} for item in payload.get('items', []))",
             "        return {'total': total, 'ok': total > 0}",
         ]
