@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import anyio
+import jsonschema
 from django.conf import settings
 from django.utils import timezone
 from mcp.server.context import ServerRequestContext
@@ -233,7 +234,7 @@ def _tools() -> list[Tool]:
                 "type": "object",
                 "properties": {
                     "repository": REPOSITORY_ARGUMENT,
-                    "question": {"type": "string", "minLength": 1, "maxLength": 8000},
+                    "question": {"type": "string", "minLength": 1, "maxLength": settings.CHAT["MAX_MESSAGE_CHARS"]},
                 },
                 "required": ["repository", "question"],
                 "additionalProperties": False,
@@ -246,6 +247,22 @@ def _tools() -> list[Tool]:
 
 TOOLS = _tools()
 REPOSITORY_TOOLS = frozenset(tool.spec.name for tool in tool_definitions())
+# The repository tools check their own arguments (rag.tools); these are the door's own tools.
+VALIDATORS = {
+    tool.name: jsonschema.validators.validator_for(tool.input_schema)(tool.input_schema)
+    for tool in TOOLS
+    if tool.name not in REPOSITORY_TOOLS
+}
+
+
+def _checked_arguments(name: str, arguments: dict[str, Any]) -> str:
+    """What is wrong with a call's arguments to one of the door's own tools ("" when nothing)."""
+    validator = VALIDATORS.get(name)
+    if validator is None:
+        return ""
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
+    described = [(".".join(str(part) for part in e.path) + ": " if e.path else "") + e.message for e in errors[:5]]
+    return f"{name}: invalid arguments: {'; '.join(described)}" if described else ""
 
 
 async def list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:
@@ -327,6 +344,9 @@ async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) ->
     token = _caller()
     name = params.name
     arguments = dict(params.arguments or {})
+    invalid = _checked_arguments(name, arguments)
+    if invalid:
+        return CallToolResult(content=[TextContent(type="text", text=f"Error: {invalid}")], is_error=True)
     if name == "ask":
         outcome, error = await _metered_ask(ctx, token, arguments)
     else:

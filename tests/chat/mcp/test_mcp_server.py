@@ -134,11 +134,13 @@ async def test_a_bad_call_is_a_tool_error_a_person_can_act_on(server, shopapp):
     unknown_repository = await call(server, secret, "search_code", {"repository": "nope", "query": "x"})
     past_the_end = await call(server, secret, "read_file", {"repository": "shopapp", "path": "src/shopapp/pricing.py", "start": 90, "end": 95})
     bad_kind = await call(server, secret, "list_entrypoints", {"repository": "shopapp", "kind": "cron"})
+    too_long = await call(server, secret, "ask", {"repository": "shopapp", "question": "x" * (settings.CHAT["MAX_MESSAGE_CHARS"] + 1)})
 
     assert unknown_repository.is_error
     assert text_of(unknown_repository) == "Error: no repository named 'nope' is visible to this token; yours: shopapp"
     assert past_the_end.is_error and "src/shopapp/pricing.py has only 19 lines" in text_of(past_the_end)
     assert bad_kind.is_error and "kind: 'cron' is not one of" in text_of(bad_kind)
+    assert too_long.is_error and text_of(too_long).startswith("Error: ask: invalid arguments: question: ")
 
 
 async def test_files_are_resources_listed_and_read_under_the_same_rules(server, shopapp):
