@@ -1,8 +1,11 @@
 """An answer in a real browser while it streams: a live status line says what the
 agent does, the Markdown is rendered as the blocks finish, and the answer's
-height never jumps by more than a line (measured on every animation frame)."""
+height never jumps by more than a line (measured on every animation frame);
+stopped, it keeps its citations as links and its Sources."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -103,5 +106,45 @@ def test_an_answer_streams_rendered_with_a_status_line_and_no_jump(browser: Brow
         expect(answer.locator(".markdown pre.highlight .nf")).to_have_text("login_view")
         expect(answer.locator(".badge.live")).to_have_count(0)
         page.screenshot(path=str(SCREENSHOTS / f"streamed_answer_done_{size}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def reads_then_answers_at_length(request) -> Reply:
+    body = request.json or {}
+    if "response_format" in body:
+        return Reply.text('{"intent": "project_qa"}', usage=(0, 0))
+    if not any(message.get("role") == "tool" for message in body.get("messages", [])):
+        return Reply.tool_call("read_file", {"path": "shop/views.py", "start": 4, "end": 7})
+    filler = " ".join(f"detail{i}" for i in range(800))
+    return Reply.text(f"The login view is in shop/views.py:4-7.\n\nIt opens the cart. {filler}", chunk_size=8, interval=0.03)
+
+
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_a_stopped_answer_keeps_its_citations_as_links_and_its_sources(browser: Browser, site, person, fake_llm_server, settings, tmp_path, size):
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    run = index_zip(person, make_zip(SMALL_PROJECT))
+    assert run.status == IndexRun.Status.READY, run.error
+    fake_llm_server.fallback = reads_then_answers_at_length
+    context = browser.new_context(viewport=VIEWPORTS[size], has_touch=size == "phone", is_mobile=size == "phone")
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        log_in(page, site, person)
+        page.get_by_role("button", name="Start chat").click()
+        page.wait_for_url(f"{site}/chats/*/")
+        expect(page.locator("#connection")).to_have_text("")
+        page.fill("#question", "Where is the login view?")
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator(".msg-assistant .msg-body")).to_contain_text("detail20")
+        page.get_by_role("button", name="Stop").click()
+
+        answer = page.locator(".msg-assistant")
+        expect(answer).to_have_attribute("data-status", "cancelled")
+        expect(answer.locator(".markdown a", has_text="shop/views.py:4-7")).to_have_attribute(
+            "href", re.compile(r"/source/shop/views\.py\?start=4&end=7#L4$")
+        )
+        expect(answer.locator(".citations a", has_text="shop/views.py:4-7")).to_be_visible()
+        page.screenshot(path=str(SCREENSHOTS / f"stopped_answer_keeps_citations_{size}.png"), full_page=True)
     finally:
         context.close()
