@@ -9,10 +9,13 @@ Everything reads the repository's active index version and goes through
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.gzip import gzip_page
@@ -111,8 +114,22 @@ def readme_html(run: IndexRun, entries: list[TreeEntry]) -> tuple[str, SafeStrin
     text = SourceFile.objects.filter(run=run, path=entry.path).values_list("text", flat=True).first() or ""
     text = text[:README_MAX_CHARS]
     if entry.name.lower().endswith((".md", ".markdown")):
-        return entry.path, mark_safe(render_markdown(text))
+        folder = posixpath.dirname(entry.path)
+        return entry.path, mark_safe(render_markdown(text, resolve_link=lambda href: _repository_link(run, folder, href)))
     return entry.path, format_html('<pre class="readme-text">{}</pre>', text)
+
+
+def _repository_link(run: IndexRun, folder: str, href: str) -> str | None:
+    """A README's relative link to a file or folder of the repository, as the source view's address."""
+    target, _, fragment = href.partition("#")
+    target = posixpath.normpath(posixpath.join(folder, unquote(target.split("?", 1)[0])))
+    if target.startswith("..") or target in ("", "."):
+        return None
+    url = reverse("rag-source", args=[run.repository_id, target])
+    if not SourceFile.objects.filter(run=run, path=target).exists():
+        url += "/"  # a folder (the source view lists it, or says it is not there)
+    line = re.fullmatch(r"L(\d+)(?:-L?(\d+))?", fragment)
+    return f"{url}?lines={line.group(1)}-{line.group(2) or line.group(1)}#L{line.group(1)}" if line else url
 
 
 def breadcrumbs(path: str) -> list[tuple[str, str]]:

@@ -100,6 +100,25 @@ def _link_citations(state: StateCore) -> None:
         block.children = children
 
 
+# (href) -> the address a relative link of the document should lead to, or None to keep it.
+LinkResolver = Callable[[str], "str | None"]
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _resolve_links(state: StateCore) -> None:
+    """Core rule: relative links (``docs/guide.md``) go where the resolver says, e.g. the file in the source view."""
+    resolver: LinkResolver | None = state.env.get("resolve_link")
+    if resolver is None:
+        return
+    for block in state.tokens:
+        for token in block.children or ():
+            href = token.attrGet("href") if token.type == "link_open" else None
+            if href and not _SCHEME.match(href) and not href.startswith(("#", "/")):
+                resolved = resolver(href)
+                if resolved:
+                    token.attrSet("href", resolved)
+
+
 @lru_cache(maxsize=2)
 def _parser(breaks: bool = False) -> MarkdownIt:
     # "html": False escapes raw HTML instead of passing it through.
@@ -107,6 +126,7 @@ def _parser(breaks: bool = False) -> MarkdownIt:
         ["table", "strikethrough"]
     )
     parser.core.ruler.push("citation_links", _link_citations)
+    parser.core.ruler.push("resolve_links", _resolve_links)
     return parser
 
 
@@ -127,12 +147,14 @@ def render_markdown(
     citation_pattern: re.Pattern[str] | None = None,
     *,
     breaks: bool = False,
+    resolve_link: LinkResolver | None = None,
 ) -> str:
     """Untrusted Markdown to HTML that is safe to mark safe.
 
     With ``link_citation`` and ``citation_pattern`` (groups: path, start, end), code citations
     in the text link to what the linker returns. ``breaks`` keeps single newlines as line
-    breaks (text a person typed, where a newline is meant as one).
+    breaks (text a person typed, where a newline is meant as one). ``resolve_link`` rewrites
+    relative links (a README's ``docs/guide.md``).
     """
-    env = {"link_citation": link_citation, "citation_pattern": citation_pattern}
+    env = {"link_citation": link_citation, "citation_pattern": citation_pattern, "resolve_link": resolve_link}
     return sanitize(_parser(breaks).render(text, env))

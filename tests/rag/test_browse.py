@@ -191,3 +191,14 @@ def test_source_rows_are_lean_links_to_their_own_line(owner_client, shop):
     page = _page(owner_client, "rag-source", shop.pk, "shop/views.py")
     assert '<tr id="L4"><td class="ln"><a href="#L4">4</a></td><td class="code"><span class="k">def</span> ' in page
     assert f'href="{reverse("rag-source-raw", args=[shop.pk, "shop/views.py"])}">Raw</a>' in page
+
+
+def test_relative_links_of_the_readme_open_the_repositorys_files(owner_client, owner, upload_dir):
+    readme = "# Shop\n\nSee [the deploy guide](docs/deploy.md), [the code](shop/), [a line](shop/views.py#L4), [out](../x.md) and [the web](https://example.com).\n"
+    run = index_zip(owner, make_zip({**SMALL_PROJECT, "README.md": readme}), name="linked")
+    page = _page(owner_client, "rag-repository", run.repository_id)
+    source = reverse("rag-source", args=[run.repository_id, "x"])[:-1]
+    assert f'<a href="{source}docs/deploy.md" rel="noopener noreferrer nofollow">the deploy guide</a>' in page
+    assert f'<a href="{source}shop/" rel="noopener noreferrer nofollow">the code</a>' in page
+    assert f'<a href="{source}shop/views.py?lines=4-4#L4" rel="noopener noreferrer nofollow">a line</a>' in page
+    assert '<a href="../x.md"' in page and 'href="https://example.com"' in page
