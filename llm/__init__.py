@@ -14,7 +14,8 @@ Entry points for the rest of the product:
   every call made while it is set.
 
 Also here: the graph engine (``graph/``), the conversation manager
-(``conversation/``), retries, token budgeting, and the provider benchmark.
+(``conversation/``), retries, token budgeting, and the benchmarks
+(``benchmarks/``: the stream and dialog benchmarks and the fake model server).
 
 May import Django and ``database_pool``; nothing of ``agentsite``, ``rag`` or
 ``chat`` (no chat sessions, no repositories).

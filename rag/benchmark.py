@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from pgvector import Vector
 
-from llm.bench import percentile
+from llm.benchmarks.percentiles import percentile
 from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol

@@ -32,7 +32,7 @@ from agentsite import web_process
 from chat.mcp import tokens
 from chat.mcp.models import ToolUse
 from llm.types import ToolCall
-from llm.bench import percentile
+from llm.benchmarks.percentiles import percentile
 from rag.models import Repository
 from rag.tools import Caps, RepositoryToolbox
 

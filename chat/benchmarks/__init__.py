@@ -1,1 +1,4 @@
-"""Benchmarks of the chat app's doors; their commands in ``chat/management/commands`` stay thin."""
+"""Benchmarks of the chat app; their commands in ``chat/management/commands`` stay thin.
+
+- ``load``: N concurrent websocket chats against one server process and a scripted model (``manage.py chat_load``).
+"""

@@ -5,7 +5,6 @@
 - ``context``: ``LLMContext`` and the hard guard ``fit_to_window``.
 - ``store``: persisted summaries (``ConversationSummary``) behind the Django cache.
 - ``structured``: the JSON answer mode and its incremental parser.
-- ``bench``: the long-dialog benchmark behind ``manage.py bench_dialog``.
 
 May import ``llm`` (types, tokens, retries, providers, prompts) and Django; nothing of ``rag`` or ``chat``:
 the chat hands it the turn runner that answers.

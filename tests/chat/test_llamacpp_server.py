@@ -2,7 +2,7 @@
 
 That server refuses ``response_format: {"type": "json_schema"}`` with a 500 whose body is a
 validation error, and takes ``json_object`` with a ``schema``. The fake provider server runs in its
-own process in that mode (``python -m tests.llm.fakes --as llama.cpp``); the product talks to it over HTTP.
+own process in that mode (``python -m llm.benchmarks.fake_server --as llama.cpp``); the product talks to it over HTTP.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def llamacpp_server() -> Iterator[str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.llm.fakes", "--as", "llama.cpp", "--answer", '{"intent": "general"}'],
+        [sys.executable, "-m", "llm.benchmarks.fake_server", "--as", "llama.cpp", "--answer", '{"intent": "general"}'],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )
     try:

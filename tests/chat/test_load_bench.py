@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from chat.load_bench import _postgres_pids, format_report, run_load
+from chat.benchmarks.load import _postgres_pids, format_report, run_load
 from chat.models import ChatSession
 
 

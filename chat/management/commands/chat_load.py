@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.load_bench import format_report, run_load
+from chat.benchmarks.load import format_report, run_load
 
 
 class Command(BaseCommand):

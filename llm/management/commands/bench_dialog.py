@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from llm.conversation.bench import format_report, run_benchmark
+from llm.benchmarks.dialog import format_report, run_benchmark
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import asyncio
 
 from django.core.management.base import BaseCommand
 
-from llm import bench
+from llm.benchmarks import stream as bench
 
 
 class Command(BaseCommand):

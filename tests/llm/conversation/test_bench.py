@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from llm.conversation.bench import MODES, format_report, run_benchmark
+from llm.benchmarks.dialog import MODES, format_report, run_benchmark
 from llm.conversation.store import ConversationSummary
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -22,11 +22,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import statistics
 import threading
 import time
-from collections.abc import Iterable
 from contextlib import aclosing
 from dataclasses import dataclass
 
@@ -34,6 +32,7 @@ import httpx
 from django.conf import settings
 from django.test import override_settings
 
+from llm.benchmarks.percentiles import percentile
 from llm.providers.openai import OpenAIProvider, OpenAIStreamParser
 from llm.retry import NO_RETRY
 from llm.types import ChatRequest, Message
@@ -173,21 +172,6 @@ async def _read_adapter(provider: OpenAIProvider, received: list[float]) -> int:
             elif event.type == "error":
                 raise RuntimeError(f"the adapter failed during the benchmark: {event.error}")
     return count
-
-
-def percentile(values: Iterable[float], q: float) -> float:
-    """The ``q``-th percentile (0 to 100) of ``values``, interpolated between its two nearest values; nan for none.
-
-    The one percentile of the benchmarks (``llm``, ``rag``, ``chat``): numpy's default and
-    ``statistics.quantiles(method="inclusive")``, so the 50th is the median.
-    """
-    ordered = sorted(values)
-    if not ordered:
-        return math.nan
-    position = q / 100 * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 def _median_and_p95_ms(delays: list[float]) -> tuple[float, float]:

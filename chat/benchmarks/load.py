@@ -45,7 +45,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from chat.models import ChatSession, Message
-from llm.bench import percentile
+from llm.benchmarks.percentiles import percentile
 from llm.models import LLMCall
 
 TOKEN_FRAME = re.compile(r'<span hx-swap-oob="beforeend:#msg-\d+-body">(.*?)</span>', re.S)
