@@ -22,7 +22,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from rag.markdown import render_markdown
-from rag.models import IndexRun, Repository, SourceFile
+from rag.models import IndexRun, Repository, SourceFile, Symbol
 from rag.services import (
     SearchError,
     SourceNotFound,
@@ -130,6 +130,15 @@ def _repository_link(run: IndexRun, folder: str, href: str) -> str | None:
         url += "/"  # a folder (the source view lists it, or says it is not there)
     line = re.fullmatch(r"L(\d+)(?:-L?(\d+))?", fragment)
     return f"{url}?lines={line.group(1)}-{line.group(2) or line.group(1)}#L{line.group(1)}" if line else url
+
+
+def file_symbols(run: IndexRun | None, path: str) -> list[dict]:
+    """The definitions of one file of the index, in the file's order (for the source view's symbol list)."""
+    if run is None:
+        return []
+    return list(
+        Symbol.objects.filter(run=run, path=path).order_by("start_line", "id").values("qname", "name", "kind", "start_line", "parent")
+    )
 
 
 def breadcrumbs(path: str) -> list[tuple[str, str]]:

@@ -203,4 +203,7 @@ def source(request: HttpRequest, pk: int, path: str) -> HttpResponse:
         return browse.folder(request, repository, path)
     view = render_source(whole.path, whole.text, parse_line_range(request))
     context = {"repository": repository, "source": whole, "view": view, "source_run": run, "at": at}
+    if run is not None and run.pk == repository.active_run_id:
+        # Symbol pages read the serving version; a kept version's file lists none.
+        context["symbols"] = browse.file_symbols(run, whole.path)
     return render(request, "rag/source.html", context)

@@ -202,3 +202,13 @@ def test_relative_links_of_the_readme_open_the_repositorys_files(owner_client, o
     assert f'<a href="{source}shop/" rel="noopener noreferrer nofollow">the code</a>' in page
     assert f'<a href="{source}shop/views.py?lines=4-4#L4" rel="noopener noreferrer nofollow">a line</a>' in page
     assert '<a href="../x.md"' in page and 'href="https://example.com"' in page
+
+
+def test_the_source_view_lists_the_files_definitions_linked_to_their_pages(owner_client, shop):
+    page = _page(owner_client, "rag-source", shop.pk, "shop/models.py")
+    listed = re.findall(r'<li( class="nested")?><a class="hint" href="#L(\d+)">\d+</a> <span class="badge">(\w+)</span> <a href="([^"]+)"><code>(\w+)</code>', page)
+    assert [(bool(nested), line, kind, name) for nested, line, kind, _, name in listed] == [
+        (False, "1", "class", "Cart"), (True, "4", "method", "__init__"), (True, "7", "method", "for_user"), (True, "11", "method", "total"),
+    ]
+    assert listed[2][3] == reverse("rag-symbol", args=[shop.pk, "shop.models.Cart.for_user"])
+    assert "4 definitions in this file" in page
