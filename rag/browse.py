@@ -38,6 +38,9 @@ from rag.services.changes import VersionNotFound, resolve_version
 from rag.services.graph import MAX_DEPTH
 
 SEARCH_LIMIT = 40
+DEFINITIONS_SHOWN = 8
+# A query that can be a symbol's name, short or qualified (``Cart.total``, ``crate::walk``, ``Foo#bar``).
+_NAME = re.compile(r"[A-Za-z_][\w.:#$]{0,200}")
 # Lines of an item shown under a search hit.
 SNIPPET_LINES = 4
 README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")
@@ -216,13 +219,17 @@ def code_search(request: HttpRequest, pk: int) -> HttpResponse:
     groups: list[FileHits] = []
     notes: list[str] = []
     error = ""
+    definitions = []
     if query:
         try:
             groups, notes = grouped_hits(repository, query)
         except SearchError as exc:
             error = str(exc)
+        if _NAME.fullmatch(query):
+            # A name (``Cart``, ``shop.views.login_view``): its definitions lead to their symbol pages.
+            definitions = find_symbol(repository, query, limit=DEFINITIONS_SHOWN)
     context = {
-        "repository": repository, "query": query, "groups": groups, "notes": notes, "error": error,
+        "repository": repository, "query": query, "groups": groups, "notes": notes, "error": error, "definitions": definitions,
         "hit_count": sum(len(group.hits) for group in groups),
     }
     if request.htmx and request.htmx.target == "search-results":

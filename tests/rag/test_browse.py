@@ -212,3 +212,10 @@ def test_the_source_view_lists_the_files_definitions_linked_to_their_pages(owner
     ]
     assert listed[2][3] == reverse("rag-symbol", args=[shop.pk, "shop.models.Cart.for_user"])
     assert "4 definitions in this file" in page
+
+
+def test_searching_a_name_offers_its_definitions(owner_client, shop):
+    page = _page(owner_client, "rag-code-search", shop.pk, q="Cart")
+    definitions = page[page.index('id="definitions-title"') : page.index("</article>")]
+    assert f'href="{reverse("rag-symbol", args=[shop.pk, "shop.models.Cart"])}"><code>shop.models.Cart</code>' in definitions
+    assert "definitions-title" not in _page(owner_client, "rag-code-search", shop.pk, q="how is the total summed?")
