@@ -9,6 +9,7 @@ token's rate limit and recorded (``ToolUse``).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import functools
 import logging
@@ -165,30 +166,52 @@ def _failure(tool: str, exc: BaseException) -> str:
     return f"{tool} failed on the server ({type(exc).__name__}); the error is in the server's log"
 
 
-def _record(token: AccessToken, tool: str, outcome: Outcome | None, started_at, started: float, error: str) -> None:
+def _record(token: AccessToken, tool: str, outcome: Outcome | None, started_at, seconds: float, error: str) -> None:
     tokens.record_use(
         token,
         tool,
         outcome.repository if outcome else None,
         started_at,
-        (time.perf_counter() - started) * 1000,
+        seconds * 1000,
         error or (outcome.text[:500] if outcome and outcome.error else ""),
     )
 
 
-def _metered(token: AccessToken, tool: str, run: Callable[[], Outcome]) -> tuple[Outcome | None, str]:
-    """The rate check, the call and its record in one trip to a database thread: (outcome, error)."""
+Record = Callable[[], None]
+
+
+def _metered(token: AccessToken, tool: str, run: Callable[[], Outcome]) -> tuple[Outcome | None, str, Record | None]:
+    """The rate check and the call in one trip to a database thread: (outcome, error, the call's record to write)."""
     started_at, started = timezone.now(), time.perf_counter()
     refused = tokens.refusal(token)
     if refused:
         # Refused calls are not recorded, so a client that retries too soon does not extend its wait.
-        return None, refused
+        return None, refused, None
     outcome, error = None, ""
     try:
         outcome = run()
     except Exception as exc:
         error = _failure(tool, exc)
-    _record(token, tool, outcome, started_at, started, error)
+    return outcome, error, functools.partial(_record, token, tool, outcome, started_at, time.perf_counter() - started, error)
+
+
+# Records being written after their call was answered (a reference each, until written).
+_RECORDING: set[asyncio.Task] = set()
+
+
+def _written(task: asyncio.Task) -> None:
+    _RECORDING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("an MCP call's record was not written", exc_info=task.exception())
+
+
+async def _metered_call(token: AccessToken, tool: str, run: Callable[[], Outcome]) -> tuple[Outcome | None, str]:
+    """``_metered`` on the database pool; the record is written beside the answer, not before it."""
+    outcome, error, record = await in_database_pool(_metered)(token, tool, run)
+    if record is not None:
+        task = asyncio.get_running_loop().create_task(in_database_pool(record)())
+        _RECORDING.add(task)
+        task.add_done_callback(_written)
     return outcome, error
 
 
@@ -331,7 +354,7 @@ async def _metered_ask(ctx: ServerRequestContext, token: AccessToken, arguments:
         outcome = await _ask(ctx, token, arguments)
     except Exception as exc:
         error = _failure("ask", exc)
-    await in_database_pool(_record)(token, "ask", outcome, started_at, started, error)
+    await in_database_pool(_record)(token, "ask", outcome, started_at, time.perf_counter() - started, error)
     return outcome, error
 
 
@@ -356,7 +379,7 @@ async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) ->
             run = functools.partial(_run_repository_tool, token, name, arguments)
         else:
             run = functools.partial(_unknown_tool, name)
-        outcome, error = await in_database_pool(_metered)(token, name, run)
+        outcome, error = await _metered_call(token, name, run)
     if error:
         return CallToolResult(content=[TextContent(type="text", text=f"Error: {error}")], is_error=True)
     assert outcome is not None
@@ -442,7 +465,7 @@ async def list_resource_templates(ctx: ServerRequestContext, params: PaginatedRe
 
 async def read_resource(ctx: ServerRequestContext, params: ReadResourceRequestParams) -> ReadResourceResult:
     token = _caller()
-    outcome, error = await in_database_pool(_metered)(token, "read_resource", functools.partial(_read_file, token, params.uri))
+    outcome, error = await _metered_call(token, "read_resource", functools.partial(_read_file, token, params.uri))
     if error:
         raise MCPError(code=INVALID_PARAMS, message=error, data={"uri": params.uri})
     assert outcome is not None

@@ -7,7 +7,9 @@ project is indexed through the real pipeline for its owner.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -72,6 +74,14 @@ async def call(url: str, secret: str, tool: str, arguments: dict, **options):
         return await client.call_tool(tool, arguments, **options)
 
 
+async def recorded(token: AccessToken, count: int) -> list[tuple[str, int | None, bool]]:
+    """The token's call records, once ``count`` are written (a record is written beside its call's answer)."""
+    deadline = time.monotonic() + 10
+    while await ToolUse.objects.filter(token=token).acount() < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    return [row async for row in ToolUse.objects.filter(token=token).order_by("started_at").values_list("tool", "repository_id", "ok")]
+
+
 def text_of(result) -> str:
     return "\n".join(block.text for block in result.content)
 
@@ -121,7 +131,7 @@ async def test_each_repository_tool_answers_with_lines_and_the_index_version(ser
     assert "/accounts/login/ -> djshop.orders.views.login_view" in text_of(routes)
     assert text_of(changes).endswith("none (the two versions hold the same files).")
     assert not any(result.is_error for result in (listed, search, symbol, read, references, callers, callees, routes, changes))
-    uses = await sync_to_async(lambda: list(ToolUse.objects.filter(token=token).order_by("started_at").values_list("tool", "repository_id", "ok")))()
+    uses = await recorded(token, 9)
     assert uses == [("list_repositories", None, True)] + [
         (tool, shopapp.pk, True)
         for tool in ("search_code", "get_symbol", "read_file", "find_references", "callers", "callees", "list_entrypoints", "changes_since")
