@@ -4,8 +4,8 @@
 - ``analysis/``: ``{path: text}`` to index layers, pure Python; ``sources/``: where an index's files come from;
 - ``tools/``: the repository tools shared by the chat agent and MCP;
 - ``models``, ``storage``, ``embeddings``, ``query_analysis``, ``terms``: the index and how it is read;
-- ``evaluation/``, ``benchmark``: retrieval measured against datasets, and timed.
+- ``evaluation/``: retrieval measured against datasets; ``benchmarks/``: indexing, analysis and pages, timed.
 
 May import ``llm`` and ``database_pool``; never ``chat`` (nothing here knows about messages)
-nor ``agentsite`` (its management commands excepted, which prepare the database).
+nor ``agentsite``.
 """

@@ -6,7 +6,7 @@ what comes out and ``serialization`` for storing per-file results between runs.
 
 May import only ``rag.analysis`` itself and the tree-sitter grammars: no
 Django settings, models or database, so it runs in index workers and tests
-alike (``bench`` reads Django's own source tree as a corpus).
+alike (``rag.benchmarks.analysis`` times it on Django's own source tree).
 """
 
 from __future__ import annotations

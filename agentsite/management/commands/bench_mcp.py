@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from agentsite.benchmarks import mcp
-from rag import benchmark
+from rag.benchmarks import index as benchmark
 from rag.services import delete_repository
 
 

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from database_pool.first_run import prepare_database
-from rag import benchmark
+from rag.benchmarks import index as benchmark
 from rag.services import delete_repository
 
 

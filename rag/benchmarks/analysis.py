@@ -1,4 +1,4 @@
-"""Analysis speed on a real tree: ``python -m rag.analysis.bench [DIRECTORY] [--repeat N] [--languages]``.
+"""Analysis speed on a real tree: ``python -m rag.benchmarks.analysis [DIRECTORY] [--repeat N] [--languages]``.
 
 Without a directory it analyses the installed Django package. Prints files/s
 and chunks/s of a full analysis, the time of the repository (resolution) pass
@@ -129,7 +129,7 @@ def run_language_benchmark(root: Path, repeat: int = 3) -> dict[str, dict[str, f
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m rag.analysis.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m rag.benchmarks.analysis", description=__doc__)
     parser.add_argument("directory", nargs="?", type=Path, help="tree to analyse (default: the installed Django)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median is printed)")
     parser.add_argument("--python-only", action="store_true", help="analyse only the .py files of the tree")
