@@ -2,7 +2,7 @@
 
 Both runs use the real ``ConversationManager``, the real OpenAI-compatible
 adapter and the summary store (database and cache), against a fake model
-served through ``httpx.MockTransport`` in the OpenAI streaming wire format:
+served by the fake model server (``fake_server``) in the OpenAI streaming wire format:
 the main model sends its first token after a fixed latency, the summarization
 model answers after a longer fixed latency.
 
@@ -23,18 +23,16 @@ favourable case for the background warm-up.
 from __future__ import annotations
 
 import asyncio
-import json
 import statistics
 import time
 import uuid
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import httpx
 from django.conf import settings
 from django.test import override_settings
 
+from llm.benchmarks.fake_server import FakeProviderServer, RecordedRequest, Reply
 from llm.conversation.context import LLMContext, Summary
 from llm.conversation.manager import ConversationManager, ConversationSettings
 from llm.conversation.summarizer import Summarizer
@@ -45,7 +43,6 @@ from llm.types import ChatRequest, Message
 
 MAIN_MODEL = "bench-main"
 SUMMARY_MODEL = "bench-summarizer"
-BASE_URL = "http://fake-model.invalid/v1"
 SYSTEM_PROMPT = "You answer questions about a repository, briefly and with citations."
 ANSWER = (
     "The handler reads the request, validates the payload against the schema and hands it to the service "
@@ -63,29 +60,15 @@ def question(number: int) -> str:
     )
 
 
-@dataclass(frozen=True)
-class FakeModel:
-    first_token_latency: float
-    summary_latency: float
+def answer_as_the_models(server: FakeProviderServer, *, first_token_latency: float, summary_latency: float) -> None:
+    """Have ``server`` answer as the benchmark's two models, each after its fixed latency."""
 
-    async def _events(self, model: str, text: str) -> AsyncIterator[bytes]:
-        def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-            data = {"id": "bench", "object": "chat.completion.chunk", "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-            return f"data: {json.dumps(data)}\n\n".encode()
+    def answer(request: RecordedRequest) -> Reply:
+        if (request.json or {}).get("model") == SUMMARY_MODEL:
+            return Reply.text(SUMMARY, chunk_size=CHUNK_CHARACTERS, delay=summary_latency)
+        return Reply.text(ANSWER, chunk_size=CHUNK_CHARACTERS, delay=first_token_latency)
 
-        yield chunk({"role": "assistant", "content": ""})
-        for start in range(0, len(text), CHUNK_CHARACTERS):
-            yield chunk({"content": text[start : start + CHUNK_CHARACTERS]})
-            await asyncio.sleep(0)
-        yield chunk({}, "stop")
-        yield b"data: [DONE]\n\n"
-
-    async def handle(self, request: httpx.Request) -> httpx.Response:
-        body = json.loads(request.content)
-        summarizing = body.get("model") == SUMMARY_MODEL
-        await asyncio.sleep(self.summary_latency if summarizing else self.first_token_latency)
-        text = SUMMARY if summarizing else ANSWER
-        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=self._events(body["model"], text))
+    server.fallback = answer
 
 
 @dataclass
@@ -96,14 +79,14 @@ class DialogRun:
     summaries_made: int = 0
 
 
-def bench_llm_settings(window: int) -> dict[str, Any]:
+def bench_llm_settings(window: int, base_url: str) -> dict[str, Any]:
     llm = dict(settings.LLM)
     llm["AUDIT"] = False
     llm["PROVIDER"] = "openai"
     providers = dict(llm.get("PROVIDERS", {}))
     providers["openai"] = {
         **providers.get("openai", {}),
-        "BASE_URL": BASE_URL,
+        "BASE_URL": base_url,
         "API_KEY": "bench",
         "MODELS": {"main": MAIN_MODEL, "summarization": SUMMARY_MODEL},
         "CONTEXT_WINDOWS": {"main": window, "summarization": window},
@@ -112,9 +95,9 @@ def bench_llm_settings(window: int) -> dict[str, Any]:
     return llm
 
 
-async def run_rolling_dialog(*, turns: int, model: FakeModel, config: ConversationSettings) -> DialogRun:
+async def run_rolling_dialog(*, turns: int, config: ConversationSettings) -> DialogRun:
     """The baseline: summarize the overflow before the request, while the user waits."""
-    provider = build_provider("openai", transport=httpx.MockTransport(model.handle))
+    provider = build_provider("openai")
     window = provider.context_window("main")
     reserve = min(int(window * config.answer_reserve_ratio), config.max_answer_tokens)
     context = LLMContext(system_prompt=SYSTEM_PROMPT, window=window, answer_reserve=reserve)
@@ -154,8 +137,8 @@ async def run_rolling_dialog(*, turns: int, model: FakeModel, config: Conversati
     return result
 
 
-async def run_dialog(mode: str, *, turns: int, model: FakeModel, config: ConversationSettings) -> DialogRun:
-    provider = build_provider("openai", transport=httpx.MockTransport(model.handle))
+async def run_dialog(mode: str, *, turns: int, config: ConversationSettings) -> DialogRun:
+    provider = build_provider("openai")
     session_key = f"bench:{mode}:{uuid.uuid4()}"
     manager = ConversationManager(session_key, system_prompt=SYSTEM_PROMPT, provider=provider, config=config)
     result = DialogRun(mode=mode)
@@ -199,7 +182,7 @@ class BenchmarkReport:
         return statistics.median(max(run.ttfc_ms) for run in self.runs[mode])
 
 
-async def benchmark(*, turns: int, runs: int, model: FakeModel, checkpoints: tuple[int, ...]) -> BenchmarkReport:
+async def benchmark(*, turns: int, runs: int, checkpoints: tuple[int, ...]) -> BenchmarkReport:
     dual = ConversationSettings.from_settings()
     # The same manager with the warm-up moved up to the handover threshold: the summary is made
     # by the turn that needs it, while the user waits.
@@ -207,17 +190,17 @@ async def benchmark(*, turns: int, runs: int, model: FakeModel, checkpoints: tup
     report = BenchmarkReport(checkpoints=checkpoints, runs={mode: [] for mode in MODES})
     for _ in range(runs):
         # Interleaved, so every mode sees the same machine conditions.
-        report.runs["dual"].append(await run_dialog("dual", turns=turns, model=model, config=dual))
-        report.runs["on-demand"].append(await run_dialog("on-demand", turns=turns, model=model, config=on_demand))
-        report.runs["rolling"].append(await run_rolling_dialog(turns=turns, model=model, config=dual))
+        report.runs["dual"].append(await run_dialog("dual", turns=turns, config=dual))
+        report.runs["on-demand"].append(await run_dialog("on-demand", turns=turns, config=on_demand))
+        report.runs["rolling"].append(await run_rolling_dialog(turns=turns, config=dual))
     return report
 
 
 def run_benchmark(*, turns: int = 300, runs: int = 3, window: int = 8000, first_token_ms: float = 40.0, summary_ms: float = 250.0) -> BenchmarkReport:
     checkpoints = tuple(t for t in (10, 100, 300) if t <= turns) or (turns,)
-    model = FakeModel(first_token_latency=first_token_ms / 1000, summary_latency=summary_ms / 1000)
-    with override_settings(LLM=bench_llm_settings(window)):
-        return asyncio.run(benchmark(turns=turns, runs=runs, model=model, checkpoints=checkpoints))
+    with FakeProviderServer() as server, override_settings(LLM=bench_llm_settings(window, server.openai_base_url)):
+        answer_as_the_models(server, first_token_latency=first_token_ms / 1000, summary_latency=summary_ms / 1000)
+        return asyncio.run(benchmark(turns=turns, runs=runs, checkpoints=checkpoints))
 
 
 def format_report(report: BenchmarkReport, *, turns: int, runs: int, window: int, first_token_ms: float, summary_ms: float) -> str:

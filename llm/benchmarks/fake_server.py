@@ -16,10 +16,13 @@ parse them. The tests' fixtures around it are in ``tests/llm/fakes.py``;
   (``request.last_user_text`` is the last user message in any wire format).
   Default: ``Reply.text("ok")``.
 - ``requests`` (all), ``chat_requests``, ``requests_to(path_part)``: what
-  arrived, as ``RecordedRequest(method, path, headers, json, form, query, client_port)``.
+  arrived, as ``RecordedRequest(method, path, headers, json, form, query, client_port)``,
+  with when it arrived (``received_at``, ``received_wall``) and when each
+  payload of its streamed answer was written (``sent_at``).
 - ``disconnects``: one entry per stream the client abandoned (``chunks_sent``
   before the client went away); ``completed_streams`` counts streams sent whole.
 - ``embedding_dims`` (8): size of the deterministic fake vectors.
+- ``backlog`` (128): connections the socket queues before they are accepted.
 - GigaChat OAuth: ``gigachat_key`` is the accepted authorization key,
   ``token_ttl`` the lifetime of issued tokens (s), ``oauth_delay`` a delay
   before answering a token request, ``expire_tokens()`` makes every issued
@@ -32,7 +35,9 @@ parse them. The tests' fixtures around it are in ``tests/llm/fakes.py``;
 ``Reply`` (build with the constructors):
 
 - ``Reply.text(text, chunk_size=8, interval=0.0, usage=None)``: streamed in
-  chunks of ``chunk_size`` characters, ``interval`` seconds apart.
+  chunks of ``chunk_size`` characters, ``interval`` seconds apart (an absolute
+  schedule from the first payload); ``Reply.stream(pieces, ...)`` streams the
+  pieces as given.
 - ``Reply.tool_call(name, arguments, text="", call_id=None)`` and
   ``Reply.tool_calls([(name, arguments), ...])``: the model calls tools
   (GigaChat sends only the first: it calls one function per answer).
@@ -76,7 +81,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +96,8 @@ class Reply:
     """One scripted answer; build it with the constructors below."""
 
     content: str = ""
+    # The stream's text pieces as given (``Reply.stream``); empty: ``content`` cut every ``chunk_size`` characters.
+    pieces: tuple[str, ...] = ()
     calls: tuple[tuple[str, Mapping[str, Any], str], ...] = ()
     status: int = 200
     error_message: str = ""
@@ -125,6 +132,10 @@ class Reply:
         return cls(content=text, **options)
 
     @classmethod
+    def stream(cls, pieces: Sequence[str], **options: Any) -> Reply:
+        return cls(content="".join(pieces), pieces=tuple(pieces), **options)
+
+    @classmethod
     def tool_call(cls, name: str, arguments: Mapping[str, Any], *, text: str = "", call_id: str | None = None, **options: Any) -> Reply:
         return cls(content=text, calls=((name, dict(arguments), call_id or f"call_{uuid.uuid4().hex[:8]}"),), **options)
 
@@ -149,6 +160,8 @@ class Reply:
         return cls(token_count=tokens)
 
     def chunks(self) -> list[str]:
+        if self.pieces:
+            return list(self.pieces)
         size = max(1, self.chunk_size)
         return [self.content[i : i + size] for i in range(0, len(self.content), size)]
 
@@ -169,6 +182,12 @@ class RecordedRequest:
     query: dict[str, str] = field(default_factory=dict)
     # The client's port: equal ports mean one kept-alive connection served both requests.
     client_port: int = 0
+    # When it arrived (``time.perf_counter`` and ``time.time``), and when each payload of a streamed
+    # answer was written (``perf_counter``, taken just before the write; in the OpenAI wire the first
+    # payload is the role's, then one a text piece).
+    received_at: float = 0.0
+    received_wall: float = 0.0
+    sent_at: list[float] = field(default_factory=list)
 
     @property
     def wire(self) -> str:
@@ -205,6 +224,8 @@ class FakeProviderServer:
         self.disconnects: list[dict[str, Any]] = []
         self.completed_streams = 0
         self.embedding_dims = 8
+        # Connections the listening socket queues before they are accepted (a load generator opens hundreds).
+        self.backlog = 128
         self.gigachat_key = DEFAULT_GIGACHAT_KEY
         self.token_ttl = 1800.0
         self.oauth_delay = 0.0
@@ -260,7 +281,7 @@ class FakeProviderServer:
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, backlog=self.backlog)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
@@ -361,6 +382,7 @@ class FakeProviderServer:
     # --- HTTP ----------------------------------------------------------------------------
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        received_at, received_wall = time.perf_counter(), time.time()
         body = await request.read()
         peer = request.transport.get_extra_info("peername") if request.transport is not None else None
         recorded = RecordedRequest(
@@ -370,6 +392,8 @@ class FakeProviderServer:
             headers=CIMultiDict(request.headers),
             query=dict(request.query),
             client_port=peer[1] if peer else 0,
+            received_at=received_at,
+            received_wall=received_wall,
         )
         if request.content_type == "application/x-www-form-urlencoded":
             recorded.form = dict((await request.post()).items())  # type: ignore[arg-type]
@@ -520,6 +544,7 @@ class FakeProviderServer:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
         await response.prepare(request)
         sent = 0
+        started = time.perf_counter()
         try:
             for index, payload in enumerate(payloads):
                 if reply.cut_after is not None and sent >= reply.cut_after:
@@ -534,10 +559,12 @@ class FakeProviderServer:
                     await response.write(json.dumps(document, indent=2).encode() + b"\n")
                     await response.write_eof()
                     return response
+                recorded.sent_at.append(time.perf_counter())
                 await response.write(f"data: {payload}\n\n".encode())
                 sent += 1
                 if reply.interval:
-                    await asyncio.sleep(reply.interval)
+                    # An absolute schedule: the rate holds however long a write took.
+                    await asyncio.sleep(max(0.0, started + sent * reply.interval - time.perf_counter()))
             await response.write_eof()
         except (ConnectionError, asyncio.CancelledError) as exc:
             with self._lock:

@@ -1,8 +1,8 @@
 """The adapter's own overhead on a stream, against the same upstream read raw with httpx.
 
-A small OpenAI-compatible SSE server (asyncio streams, in its own thread) sends
-numbered chunks and notes when each one left. Two readers consume the same
-streams:
+The fake model server (``fake_server``, in its own thread) streams numbered
+chunks in the OpenAI wire format and notes when each one left. Two readers
+consume the same streams:
 
 - raw: ``httpx`` ``aiter_lines`` plus ``json.loads`` of each ``data:`` line and
   a look at its delta, the least any client must do;
@@ -19,11 +19,9 @@ is measured too.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import statistics
-import threading
 import time
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -32,6 +30,7 @@ import httpx
 from django.conf import settings
 from django.test import override_settings
 
+from llm.benchmarks.fake_server import FakeProviderServer, Reply
 from llm.benchmarks.percentiles import percentile
 from llm.providers.openai import OpenAIProvider, OpenAIStreamParser
 from llm.retry import NO_RETRY
@@ -53,85 +52,6 @@ def chunk_payload(index: int) -> str:
 FINAL = json.dumps(
     {"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 0, "model": "bench", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
 )
-
-
-class BenchUpstream:
-    """An OpenAI-compatible streaming endpoint on 127.0.0.1 that records send times."""
-
-    def __init__(self) -> None:
-        self.chunks = 100
-        self.interval = 0.0
-        self.sent_at: list[float] = []
-        self.port = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> BenchUpstream:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            server = loop.run_until_complete(asyncio.start_server(self._connection, "127.0.0.1", 0))
-            self.port = server.sockets[0].getsockname()[1]
-            ready.set()
-            loop.run_forever()
-            server.close()
-            loop.run_until_complete(server.wait_closed())
-            loop.close()
-
-        self._thread = threading.Thread(target=run, name="bench-upstream", daemon=True)
-        self._thread.start()
-        ready.wait(10)
-        return self
-
-    def stop(self) -> None:
-        if self._loop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(10)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = 0
-                for line in head.decode("latin-1").split("\r\n"):
-                    name, _, value = line.partition(":")
-                    if name.lower() == "content-length":
-                        length = int(value.strip())
-                if length:
-                    await reader.readexactly(length)
-                await self._respond(writer)
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    async def _respond(self, writer: asyncio.StreamWriter) -> None:
-        writer.write(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-            b"Cache-Control: no-cache\r\n\r\n"
-        )
-        sent_at: list[float] = []
-        self.sent_at = sent_at
-
-        def frame(data: str) -> bytes:
-            body = f"data: {data}\n\n".encode()
-            return f"{len(body):x}\r\n".encode() + body + b"\r\n"
-
-        for index in range(self.chunks):
-            # Stamped before the write: the reader (another thread) may see the chunk before this one runs again.
-            sent_at.append(time.perf_counter())
-            writer.write(frame(chunk_payload(index)))
-            if self.interval:
-                await writer.drain()
-                await asyncio.sleep(self.interval)
-        writer.write(frame(FINAL) + frame("[DONE]") + b"0\r\n\r\n")
-        await writer.drain()
 
 
 @dataclass
@@ -188,11 +108,15 @@ def parser_events_per_second(chunks: int) -> float:
     return chunks / (time.perf_counter() - started)
 
 
+def numbered_answer(chunks: int, interval: float = 0.0) -> Reply:
+    return Reply.stream([f"t{index} " for index in range(chunks)], interval=interval)
+
+
 async def measure(*, chunks: int = 5000, runs: int = 5, paced_chunks: int = 200, interval: float = 0.005) -> Figures:
-    upstream = BenchUpstream().start()
-    provider = OpenAIProvider({"BASE_URL": upstream.base_url, "API_KEY": "bench", "TIMEOUT": 30}, retry_policy=NO_RETRY)
+    upstream = FakeProviderServer().start()
+    provider = OpenAIProvider({"BASE_URL": upstream.openai_base_url, "API_KEY": "bench", "TIMEOUT": 30}, retry_policy=NO_RETRY)
     client = httpx.AsyncClient(timeout=30)
-    url = f"{upstream.base_url}/chat/completions"
+    url = f"{upstream.openai_base_url}/chat/completions"
     # One log line per benchmark stream would only add noise to the figures.
     llm_logger = logging.getLogger("llm")
     previous_level = llm_logger.level
@@ -200,7 +124,7 @@ async def measure(*, chunks: int = 5000, runs: int = 5, paced_chunks: int = 200,
     try:
         with override_settings(LLM={**settings.LLM, "AUDIT": False, "AUDIT_DIR": ""}):
             raw_rates, adapter_rates = [], []
-            upstream.chunks, upstream.interval = chunks, 0.0
+            upstream.fallback = numbered_answer(chunks)
             # One warm-up of each so connection set-up is not measured.
             await _read_raw(client, url, [])
             await _read_adapter(provider, [])
@@ -211,16 +135,16 @@ async def measure(*, chunks: int = 5000, runs: int = 5, paced_chunks: int = 200,
                     count = await reader(received)
                     rates.append(count / (time.perf_counter() - started))
 
-            upstream.chunks, upstream.interval = paced_chunks, interval
+            upstream.fallback = numbered_answer(paced_chunks, interval)
             raw_delays: list[float] = []
             adapter_delays: list[float] = []
             for _ in range(max(1, runs // 2)):
-                received = []
-                await _read_raw(client, url, received)
-                raw_delays += [r - s for r, s in zip(received, upstream.sent_at, strict=True)]
-                received = []
-                await _read_adapter(provider, received)
-                adapter_delays += [r - s for r, s in zip(received, upstream.sent_at, strict=True)]
+                for reader, delays in ((lambda r: _read_raw(client, url, r), raw_delays), (lambda r: _read_adapter(provider, r), adapter_delays)):
+                    received = []
+                    await reader(received)
+                    # The stream's first payload names the role; one text piece a payload follows.
+                    sent_at = upstream.chat_requests[-1].sent_at[1 : 1 + paced_chunks]
+                    delays += [r - s for r, s in zip(received, sent_at, strict=True)]
     finally:
         llm_logger.setLevel(previous_level)
         await client.aclose()
