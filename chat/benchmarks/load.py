@@ -1,8 +1,8 @@
 """The chat under load: N concurrent websocket chats against one server process.
 
-A scripted OpenAI-compatible model (aiohttp, on 127.0.0.1, in its own thread)
-routes every question to ``general`` and streams each answer as numbered
-tokens at a set rate after a set time to first token. The server under test is
+The fake model server (``llm.benchmarks.fake_server``, on 127.0.0.1, in its
+own thread) routes every question to ``general`` and streams each answer as
+numbered tokens at a set rate after a set time to first token. The server under test is
 a real daphne process on this database, pointed at that model. Each chat is a
 websocket client that sends one question and reads frames until its answer is
 done. All clocks are ``perf_counter`` (CLOCK_MONOTONIC, shared by processes).
@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import html
-import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from urllib.parse import quote
@@ -45,6 +43,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from chat.models import ChatSession, Message
+from llm.benchmarks.fake_server import FakeProviderServer, RecordedRequest, Reply
 from llm.benchmarks.percentiles import percentile
 from llm.models import LLMCall
 
@@ -60,117 +59,53 @@ def token(index: int) -> str:
     return f"t{index} "
 
 
-def _chunk(content: str | None, finish: str | None = None, usage: dict | None = None) -> bytes:
-    payload: dict = {"id": "chatcmpl-load", "object": "chat.completion.chunk", "created": 0, "model": "load-model"}
-    payload["choices"] = [] if usage else [
-        {"index": 0, "delta": {} if content is None else {"content": content}, "finish_reason": finish}
-    ]
-    if usage:
-        payload["usage"] = usage
-    return f"data: {json.dumps(payload)}\n\n".encode()
-
-
 @dataclass
 class ModelStream:
     arrived: float
     # Wall-clock time (``time.time``) of the arrival, to line it up with the server's timestamps.
     arrived_wall: float = 0.0
     first_sent: float | None = None
-    sent: int = 0
 
 
-class ScriptedModel:
-    """An OpenAI-compatible model on 127.0.0.1 that streams ``tokens`` tokens at ``rate`` per second."""
+def scripted_model(*, tokens: int, rate: float, first_token_delay: float) -> FakeProviderServer:
+    """The fake model server answering as the load's model, started.
 
-    def __init__(self, *, tokens: int, rate: float, first_token_delay: float) -> None:
-        self.tokens = tokens
-        self.interval = 1.0 / rate
-        self.first_token_delay = first_token_delay
-        self.answers: dict[int, ModelStream] = {}
-        # When each chat's router call arrived (wall clock).
-        self.routed: dict[int, float] = {}
-        self.port = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+    Every router call (the structured-output call) gets ``general``; every
+    answer is ``tokens`` numbered tokens, ``rate`` per second, the first one
+    ``first_token_delay`` after the call arrived (the role's payload leads it
+    by one interval).
+    """
+    interval = 1.0 / rate
+    model = FakeProviderServer()
+    model.backlog = 1024
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+    def answer(request: RecordedRequest) -> Reply:
+        if "response_format" in (request.json or {}):
+            return Reply.text('{"intent": "general"}', chunk_size=64)
+        count = 1 if WARM_UP in request.last_user_text else tokens
+        pieces = [token(index) for index in range(count)]
+        return Reply.stream(pieces, interval=interval, delay=max(0.0, first_token_delay - interval), usage=(10, count))
 
-    def start(self) -> ScriptedModel:
-        from aiohttp import web
+    model.fallback = answer
+    return model.start()
 
-        ready = threading.Event()
 
-        async def serve() -> None:
-            app = web.Application()
-            app.router.add_post("/v1/chat/completions", self._completions)
-            runner = web.AppRunner(app, access_log=None)
-            await runner.setup()
-            site = web.TCPSite(runner, "127.0.0.1", 0, backlog=1024)
-            await site.start()
-            self.port = site._server.sockets[0].getsockname()[1]
-            ready.set()
-            try:
-                await asyncio.Event().wait()
-            finally:
-                await runner.cleanup()
-
-        def run() -> None:
-            self._loop = asyncio.new_event_loop()
-            task = self._loop.create_task(serve())
-            try:
-                self._loop.run_forever()
-            finally:
-                task.cancel()
-                self._loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
-                self._loop.close()
-
-        self._thread = threading.Thread(target=run, name="scripted-model", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError("the scripted model did not start")
-        return self
-
-    def stop(self) -> None:
-        if self._loop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(10)
-
-    async def _completions(self, request):
-        from aiohttp import web
-
-        arrived, arrived_wall = time.perf_counter(), time.time()
-        body = await request.json()
-        last_user = next((m.get("content") or "" for m in reversed(body["messages"]) if m["role"] == "user"), "")
-        match = QUESTION.search(last_user)
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
-        await response.prepare(request)
-        if "response_format" in body:
-            # The router's structured-output call.
-            if match:
-                self.routed.setdefault(int(match.group(1)), arrived_wall)
-            await response.write(_chunk('{"intent": "general"}') + _chunk(None, "stop"))
+def model_streams(model: FakeProviderServer) -> tuple[dict[int, ModelStream], dict[int, float]]:
+    """Each chat's answer call as the model served it, and when its router call arrived (wall clock)."""
+    answers: dict[int, ModelStream] = {}
+    routed: dict[int, float] = {}
+    for request in model.chat_requests:
+        match = QUESTION.search(request.last_user_text)
+        if match is None:
+            continue
+        index = int(match.group(1))
+        if "response_format" in (request.json or {}):
+            routed.setdefault(index, request.received_wall)
         else:
-            record = ModelStream(arrived=arrived, arrived_wall=arrived_wall)
-            if match:
-                self.answers[int(match.group(1))] = record
-            start = arrived + self.first_token_delay
-            count = 1 if WARM_UP in last_user else self.tokens
-            for index in range(count):
-                # Absolute schedule: the rate holds however long a write took.
-                delay = start + index * self.interval - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                await response.write(_chunk(token(index)))
-                if record.first_sent is None:
-                    record.first_sent = time.perf_counter()
-                record.sent += 1
-            await response.write(_chunk(None, "stop"))
-            await response.write(_chunk(None, usage={"prompt_tokens": 10, "completion_tokens": count, "total_tokens": 10 + count}))
-        await response.write(b"data: [DONE]\n\n")
-        await response.write_eof()
-        return response
+            # The stream's first payload names the role; the first token follows.
+            first_sent = request.sent_at[1] if len(request.sent_at) > 1 else None
+            answers[index] = ModelStream(arrived=request.received_at, arrived_wall=request.received_wall, first_sent=first_sent)
+    return answers, routed
 
 
 @dataclass
@@ -350,7 +285,7 @@ class CpuSplit:
         )
 
 
-def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int, cpus: frozenset[int] = frozenset()) -> subprocess.Popen:
+def _start_server(port: int, model: FakeProviderServer, chats: int, conn_max_age: int, cpus: frozenset[int] = frozenset()) -> subprocess.Popen:
     env = dict(os.environ)
     if conn_max_age:
         env.update(_database_url_env(conn_max_age))
@@ -358,7 +293,7 @@ def _start_server(port: int, model: ScriptedModel, chats: int, conn_max_age: int
         AGENTSITE_DB_NAME=connection.settings_dict["NAME"],
         DJANGO_SETTINGS_MODULE="agentsite.settings",
         LLM_PROVIDER="openai",
-        OPENAI_BASE_URL=model.base_url,
+        OPENAI_BASE_URL=model.openai_base_url,
         OPENAI_API_KEY="load-bench",
         CHAT_MAX_RUNNING_GENERATIONS=str(chats + 1),
         LOG_LEVEL="warning",
@@ -481,7 +416,7 @@ def run_load(
         os.sched_setaffinity(0, cpus.load)
         _pin(postgres, cpus.load)
     load_average = os.getloadavg()[0]
-    model = ScriptedModel(tokens=tokens, rate=rate, first_token_delay=first_token_delay).start()
+    model = scripted_model(tokens=tokens, rate=rate, first_token_delay=first_token_delay)
     port = _free_port()
     server = _start_server(port, model, chats, conn_max_age, cpus.server)
     origin = f"http://127.0.0.1:{port}"
@@ -529,6 +464,7 @@ def run_load(
         ChatSession.objects.filter(pk__in=[s.pk for s in every]).delete()
         SessionStore(session_key=cookie).delete()
 
+    streams, routed_at = model_streams(model)
     expected = [token(i) for i in range(tokens)]
     delivered = sum(len(r.tokens) for r in results)
     dropped = sum(max(0, tokens - len(r.tokens)) for r in results)
@@ -536,7 +472,7 @@ def run_load(
     page, model_ttft, added = [], [], []
     phases: dict[str, list[float]] = {name: [] for name in PHASES}
     for r in results:
-        stream = model.answers.get(r.index)
+        stream = streams.get(r.index)
         if r.first_token_at is None or stream is None or stream.first_sent is None:
             continue
         page_ms = (r.first_token_at - r.sent_at) * 1000
@@ -544,7 +480,7 @@ def run_load(
         page.append(page_ms)
         model_ttft.append(model_ms)
         added.append(page_ms - model_ms)
-        stored, routed = answer_stored.get(sessions[r.index].pk), model.routed.get(r.index)
+        stored, routed = answer_stored.get(sessions[r.index].pk), routed_at.get(r.index)
         if stored is not None and routed is not None:
             # Wall clocks for the steps inside the server; each chat's phases add up to its added TTFT.
             phases["question stored"].append((stored - r.sent_wall) * 1000)
