@@ -116,6 +116,12 @@
     window.scrollTo(0, document.body.scrollHeight);
   }
 
+  // Whether the newest message ends below the composer (hidden): only then is there anything to scroll to.
+  function newestHidden() {
+    const last = messages.querySelector(".msg:last-of-type");
+    return !!last && last.getBoundingClientRect().bottom > document.querySelector(".composer").getBoundingClientRect().top;
+  }
+
   function refreshState() {
     const streaming = messages.querySelector('.msg[data-status="streaming"]') !== null;
     stopButton.hidden = !streaming;
@@ -163,7 +169,7 @@
     refreshState();
     decorateCode(messages);
     showTitle();
-    if (follow) scrollToEnd();
+    if (follow && newestHidden()) scrollToEnd();
   });
 
   chat.addEventListener("htmx:wsOpen", function () {
@@ -181,8 +187,9 @@
   grow();
   // Focused by hand rather than with autofocus, which scrolled a short chat's header out of view.
   question.focus({ preventScroll: true });
-  // Only a conversation taller than the window opens at its end: a short one keeps the page's header in view.
-  const last = messages.querySelector(".msg:last-of-type");
-  const composerTop = document.querySelector(".composer").getBoundingClientRect().top;
-  if (last && last.getBoundingClientRect().bottom > composerTop) scrollToEnd();
+  // Only a conversation taller than the window opens at its end: a short one keeps the page's header
+  // in view, on a reload too (the browser would put back where the page was scrolled).
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+  if (newestHidden()) scrollToEnd();
+  else window.scrollTo(0, 0);
 })();

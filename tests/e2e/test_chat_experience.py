@@ -65,7 +65,12 @@ def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, pers
         answer.get_by_role("button", name="Copy this code").click()
         assert page.evaluate("navigator.clipboard.readText()").rstrip("\n") == CODE
 
-        page.goto(page.url)
+        chat_url = page.url
+        page.reload()
+        expect(page.locator("#connection")).to_have_text("")
+        assert page.evaluate("window.scrollY") == 0, "a short chat opens at its top, header in view, on a reload too"
+        page.goto(f"{site}/chats/")
+        page.goto(chat_url)
         expect(page.locator("#connection")).to_have_text("")
         assert page.evaluate("window.scrollY") == 0, "a short chat opens at its top, header in view"
         SCREENSHOTS.mkdir(exist_ok=True)
