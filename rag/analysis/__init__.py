@@ -1,8 +1,8 @@
 """Repository analysis: ``{path: text}`` -> index layers C0-C3 and D0, pure Python.
 
 ``analyze_repository(files, previous=None)`` is the entry point for indexing;
-``analyze_file(path, text)`` analyses one file on its own. See ``records`` for
-what comes out and ``serialization`` for storing per-file results between runs.
+``analyze_file(path, text)`` analyses one file on its own. See ``records`` and
+``results`` for what comes out and ``serialization`` for storing per-file results between runs.
 
 May import only ``rag.analysis`` itself and the tree-sitter grammars: no
 Django settings, models or database, so it runs in index workers and tests
@@ -11,14 +11,8 @@ alike (``rag.benchmarks.analysis`` times it on Django's own source tree).
 
 from __future__ import annotations
 
-from rag.analysis.records import (
-    Chunk,
-    Edge,
-    Entrypoint,
-    FileAnalysis,
-    RepositoryAnalysis,
-    Symbol,
-)
+from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
+from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.repository import analyze_file, analyze_repository, content_hash, extract_file
 from rag.analysis.serialization import ANALYSIS_VERSION, file_analysis_from_dict, file_analysis_to_dict
 

@@ -32,7 +32,7 @@ from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
-from rag.analysis.records import FileAnalysis, RepositoryAnalysis
+from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
 _NON_WORD = re.compile(r"\W+")

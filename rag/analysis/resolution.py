@@ -27,7 +27,8 @@ from rag.analysis.facts import (
 )
 from rag.analysis.languages import spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
-from rag.analysis.records import Edge, FileAnalysis, Symbol
+from rag.analysis.records import Edge, Symbol
+from rag.analysis.results import FileAnalysis
 
 MAX_DEPTH = 12
 Located = tuple[str, str]

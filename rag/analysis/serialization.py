@@ -27,7 +27,8 @@ from rag.analysis.facts import (
     UrlPattern,
 )
 from rag.analysis.python_source import json_safe
-from rag.analysis.records import Chunk, Edge, Entrypoint, FileAnalysis, Symbol
+from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
+from rag.analysis.results import FileAnalysis
 
 ANALYSIS_VERSION = 8
 """Bump when extraction changes what it records for the same text (3: the indexer stores the

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from rag.analysis.records import RepositoryAnalysis
+from rag.analysis.results import RepositoryAnalysis
 from rag.analysis.repository import analyze_repository, extract_file, resolve_repository
 
 SKIPPED_DIRECTORIES = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", "build", "dist"})

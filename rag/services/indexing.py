@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from rag import storage, terms
 from rag.analysis import analyze_repository, extract_file, file_analysis_from_dict, file_analysis_to_dict
-from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, FileAnalysis, Symbol as SymbolRecord
+from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, Symbol as SymbolRecord
+from rag.analysis.results import FileAnalysis
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError
 from rag.models import LAYERS, STAGE_ORDER, IndexRun, Repository

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.facts import DecoratorCall
-from rag.analysis.records import Entrypoint, FileAnalysis, Symbol
+from rag.analysis.records import Entrypoint, Symbol
+from rag.analysis.results import FileAnalysis
 
 
 def celery_task(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.facts import ArgparseCommand
-from rag.analysis.records import Entrypoint, FileAnalysis
+from rag.analysis.records import Entrypoint
+from rag.analysis.results import FileAnalysis
 
 
 def argparse_command(context: FinderContext, analysis: FileAnalysis, module: str, command: ArgparseCommand) -> None:

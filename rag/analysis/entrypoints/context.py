@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rag.analysis.facts import DecoratorCall, FileFacts
-from rag.analysis.records import Entrypoint, FileAnalysis
+from rag.analysis.records import Entrypoint
+from rag.analysis.results import FileAnalysis
 from rag.analysis.resolution import RepositoryNames
 
 HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")

@@ -9,7 +9,8 @@ from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
 from rag.analysis.entrypoints.web import ROUTE_DECORATORS, decorated_route, registered_route
 from rag.analysis.facts import DecoratorCall, FileFacts
-from rag.analysis.records import Entrypoint, FileAnalysis
+from rag.analysis.records import Entrypoint
+from rag.analysis.results import FileAnalysis
 from rag.analysis.resolution import RepositoryNames
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, join_route
 from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration
-from rag.analysis.records import Entrypoint, FileAnalysis, Symbol
+from rag.analysis.records import Entrypoint, Symbol
+from rag.analysis.results import FileAnalysis
 
 ROUTE_DECORATORS = frozenset({"route", "api_route", "websocket", *HTTP_VERBS})
 
