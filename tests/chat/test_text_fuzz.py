@@ -27,7 +27,7 @@ from llm.providers.gigachat import GigaChatStreamParser
 from llm.providers.base import wire_format_errors
 from llm.providers.openai import OpenAIStreamParser
 from llm.retry import LLMError
-from rag.hostile_queries import fastest_seconds
+from rag.benchmarks.hostile_queries import fastest_seconds
 
 FUZZ = settings(derandomize=True, max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL, LARGE = 4 * 1024, 64 * 1024

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rag.hostile_queries import SHAPES, HostileShape, analysis_seconds
+from rag.benchmarks.hostile_queries import SHAPES, HostileShape, analysis_seconds
 from rag.query_analysis import MAX_ANALYSED_CHARS, lexical_words, query_hints, without_boilerplate
 
 # A fixed seed and a fixed budget: the same examples on every run.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rag.hostile_queries import SHAPES, analysis_seconds
+from rag.benchmarks.hostile_queries import SHAPES, analysis_seconds
 
 
 class Command(BaseCommand):
