@@ -78,6 +78,10 @@ class CallRefused(Exception):
     """The call cannot run as asked; the message is for the person at the editor."""
 
 
+class TokenRefused(CallRefused):
+    """The token may not call now (revoked, expired, over its rate); such a call is not recorded."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one tool call produced, for the MCP result and the record."""
@@ -96,13 +100,23 @@ def _caller() -> AccessToken:
     return token
 
 
-def _repository(token: AccessToken, reference: str) -> Repository:
-    """The repository the token may see, by name (or id when several share the name)."""
+def _repository(token: AccessToken, reference: str, *, checks_token: bool = False) -> Repository:
+    """The repository the token may see, by name (or id when several share the name).
+
+    ``checks_token``: the same statement checks the token too (``tokens.refusal_in``), and a refusal
+    raises ``TokenRefused``: a repository tool's call costs one statement before its work, not two.
+    """
     reference = (reference or "").strip()
     visible = tokens.repositories_for_token(token)
+    if checks_token:
+        visible = visible.annotate(**tokens.state_of(token))
     named = list(visible.filter(name=reference)[:10])
     if not named and reference.isdigit():
         named = list(visible.filter(pk=int(reference)))
+    if checks_token:
+        refused = tokens.refusal_in(vars(named[0])) if named else tokens.refusal(token)
+        if refused:
+            raise TokenRefused(refused)
     if not named:
         names = ", ".join(visible.values_list("name", flat=True)[:20]) or "none"
         raise CallRefused(f"no repository named {reference!r} is visible to this token; yours: {names}")
@@ -130,7 +144,7 @@ def _structured(repository: Repository, result: ToolResult) -> dict[str, Any]:
 
 
 def _run_repository_tool(token: AccessToken, name: str, arguments: dict[str, Any]) -> Outcome:
-    repository = _indexed(_repository(token, str(arguments.pop("repository", ""))))
+    repository = _indexed(_repository(token, str(arguments.pop("repository", "")), checks_token=True))
     result = RepositoryToolbox(repository, MCP_CAPS).call_sync(ToolCall(id="mcp", name=name, arguments=arguments))
     header = f"{repository.name} ({version_label(repository.active_run)})"
     return Outcome(
@@ -180,16 +194,23 @@ def _record(token: AccessToken, tool: str, outcome: Outcome | None, started_at, 
 Record = Callable[[], None]
 
 
-def _metered(token: AccessToken, tool: str, run: Callable[[], Outcome]) -> tuple[Outcome | None, str, Record | None]:
-    """The rate check and the call in one trip to a database thread: (outcome, error, the call's record to write)."""
+def _metered(
+    token: AccessToken, tool: str, run: Callable[[], Outcome], *, run_checks_token: bool = False
+) -> tuple[Outcome | None, str, Record | None]:
+    """The token's check and the call in one trip to a database thread: (outcome, error, the call's record to write).
+
+    ``run_checks_token``: ``run`` checks the token itself in its first statement (raising ``TokenRefused``).
+    """
     started_at, started = timezone.now(), time.perf_counter()
-    refused = tokens.refusal(token)
+    # Refused calls are not recorded, so a client that retries too soon does not extend its wait.
+    refused = "" if run_checks_token else tokens.refusal(token)
     if refused:
-        # Refused calls are not recorded, so a client that retries too soon does not extend its wait.
         return None, refused, None
     outcome, error = None, ""
     try:
         outcome = run()
+    except TokenRefused as exc:
+        return None, str(exc), None
     except Exception as exc:
         error = _failure(tool, exc)
     return outcome, error, functools.partial(_record, token, tool, outcome, started_at, time.perf_counter() - started, error)
@@ -205,9 +226,11 @@ def _written(task: asyncio.Task) -> None:
         logger.error("an MCP call's record was not written", exc_info=task.exception())
 
 
-async def _metered_call(token: AccessToken, tool: str, run: Callable[[], Outcome]) -> tuple[Outcome | None, str]:
+async def _metered_call(
+    token: AccessToken, tool: str, run: Callable[[], Outcome], *, run_checks_token: bool = False
+) -> tuple[Outcome | None, str]:
     """``_metered`` on the database pool; the record is written beside the answer, not before it."""
-    outcome, error, record = await in_database_pool(_metered)(token, tool, run)
+    outcome, error, record = await in_database_pool(_metered)(token, tool, run, run_checks_token=run_checks_token)
     if record is not None:
         task = asyncio.get_running_loop().create_task(in_database_pool(record)())
         _RECORDING.add(task)
@@ -379,7 +402,7 @@ async def call_tool(ctx: ServerRequestContext, params: CallToolRequestParams) ->
             run = functools.partial(_run_repository_tool, token, name, arguments)
         else:
             run = functools.partial(_unknown_tool, name)
-        outcome, error = await _metered_call(token, name, run)
+        outcome, error = await _metered_call(token, name, run, run_checks_token=name in REPOSITORY_TOOLS)
     if error:
         return CallToolResult(content=[TextContent(type="text", text=f"Error: {error}")], is_error=True)
     assert outcome is not None
@@ -433,7 +456,7 @@ def _list_files(token: AccessToken, cursor: str | None) -> ListResourcesResult:
 
 def _read_file(token: AccessToken, uri: str) -> Outcome:
     name, path = _parse_uri(uri)
-    repository = _indexed(_repository(token, name))
+    repository = _indexed(_repository(token, name, checks_token=True))
     try:
         piece = rag.read_source(repository, path, 1, RESOURCE_MAX_LINES, max_lines=RESOURCE_MAX_LINES)
     except rag.SourceNotFound as exc:
@@ -465,7 +488,8 @@ async def list_resource_templates(ctx: ServerRequestContext, params: PaginatedRe
 
 async def read_resource(ctx: ServerRequestContext, params: ReadResourceRequestParams) -> ReadResourceResult:
     token = _caller()
-    outcome, error = await _metered_call(token, "read_resource", functools.partial(_read_file, token, params.uri))
+    read = functools.partial(_read_file, token, params.uri)
+    outcome, error = await _metered_call(token, "read_resource", read, run_checks_token=True)
     if error:
         raise MCPError(code=INVALID_PARAMS, message=error, data={"uri": params.uri})
     assert outcome is not None

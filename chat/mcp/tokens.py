@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -94,30 +95,46 @@ def repositories_for_token(token: AccessToken) -> QuerySet[Repository]:
     return visible.filter(pk__in=limited) if limited else visible
 
 
-def refusal(token: AccessToken) -> str:
-    """Why ``token`` may not make a call now ("" when it may), in one query: revoked or expired since it was
-    authenticated, its user deactivated, or ``MCP_CALLS_PER_MINUTE`` calls made in the last minute (counted
-    in the database, so the limit holds across server processes)."""
+def state_of(token: AccessToken) -> dict[str, Any]:
+    """Expressions of the token's state now, to annotate any query with, so a call's own first statement
+    also checks the token (``refusal_in``)."""
     now = timezone.now()
+    this = AccessToken.objects.filter(pk=token.pk)
     recent = (
-        ToolUse.objects.filter(token=OuterRef("pk"), started_at__gte=now - timedelta(minutes=1))
+        ToolUse.objects.filter(token=token.pk, started_at__gte=now - timedelta(minutes=1))
         .values("token")
         .annotate(calls=Count("*"))
         .values("calls")
     )
-    row = (
-        AccessToken.objects.filter(pk=token.pk)
-        .annotate(recent=Coalesce(Subquery(recent), 0))
-        .values("revoked_at", "expires_at", "user__is_active", "recent")
-        .first()
-    )
-    if row is None or row["revoked_at"] is not None or not row["user__is_active"]:
+    return {
+        "token_revoked_at": Subquery(this.values("revoked_at")[:1]),
+        "token_expires_at": Subquery(this.values("expires_at")[:1]),
+        "token_user_active": Subquery(this.values("user__is_active")[:1]),
+        "token_recent_calls": Coalesce(Subquery(recent), 0),
+    }
+
+
+def refusal_in(state: Mapping[str, Any]) -> str:
+    """Why the token of ``state`` (a row annotated with ``state_of``) may not make a call ("" when it may)."""
+    if state["token_revoked_at"] is not None or not state["token_user_active"]:
         return f"this token was revoked; make a new one at {TOKENS_PAGE}"
-    if row["expires_at"] is not None and row["expires_at"] <= now:
+    if state["token_expires_at"] is not None and state["token_expires_at"] <= timezone.now():
         return f"this token has expired; make a new one at {TOKENS_PAGE}"
-    if row["recent"] >= settings.MCP_CALLS_PER_MINUTE:
+    if state["token_recent_calls"] >= settings.MCP_CALLS_PER_MINUTE:
         return f"rate limit: this token made {settings.MCP_CALLS_PER_MINUTE} calls in the last minute; wait a moment and retry"
     return ""
+
+
+def refusal(token: AccessToken) -> str:
+    """Why ``token`` may not make a call now ("" when it may), in one query: revoked or expired since it was
+    authenticated, its user deactivated, or ``MCP_CALLS_PER_MINUTE`` calls made in the last minute (counted
+    in the database, so the limit holds across server processes)."""
+    state = state_of(token)
+    row = AccessToken.objects.filter(pk=token.pk).annotate(**state).values(*state).first()
+    if row is None:
+        # Deleted since it was authenticated (with its user, say).
+        return f"this token was revoked; make a new one at {TOKENS_PAGE}"
+    return refusal_in(row)
 
 
 def record_use(
