@@ -20,6 +20,12 @@ pytestmark = pytest.mark.e2e
 CODE = "def login(request):\n    return redirect('home')"
 ANSWER = f"The view is `login`:\n\n```python\n{CODE}\n```\n\nIt redirects home."
 QUESTION = "Why does this fail?\n\n```python\nlogin(None)\n```"
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def _context(browser: Browser, size: str, **options):
+    phone = size == "phone"
+    return browser.new_context(viewport=VIEWPORTS[size], has_touch=phone, is_mobile=phone, **options)
 
 
 def _luminance(page: Page) -> float:
@@ -31,9 +37,10 @@ def _luminance(page: Page) -> float:
     )
 
 
-def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, person, fake_llm_server):
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, person, fake_llm_server, size):
     model_answers(fake_llm_server, Reply.text(ANSWER, chunk_size=12, interval=0.01))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = _context(browser, size)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -74,7 +81,7 @@ def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, pers
         expect(page.locator("#connection")).to_have_text("")
         assert page.evaluate("window.scrollY") == 0, "a short chat opens at its top, header in view"
         SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "chat_basics_desktop.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"chat_basics_{size}.png"), full_page=True)
 
         page.locator(".msg-user").get_by_role("button", name="Edit and resend this question").click()
         expect(question).to_have_value(QUESTION)
@@ -95,11 +102,12 @@ def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, pers
         context.close()
 
 
-def test_times_are_shown_in_the_browsers_own_time_zone(browser: Browser, site, person):
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_times_are_shown_in_the_browsers_own_time_zone(browser: Browser, site, person, size):
     session = ChatSession.objects.create(owner=person, title="Times")
     message = Message.objects.create(session=session, role=Message.Role.USER, content="When?")
     Message.objects.filter(pk=message.pk).update(created_at=datetime(2025, 11, 23, 20, 23, tzinfo=UTC))
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, timezone_id="America/Los_Angeles", locale="en-US")
+    context = _context(browser, size, timezone_id="America/Los_Angeles", locale="en-US")
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
@@ -110,13 +118,14 @@ def test_times_are_shown_in_the_browsers_own_time_zone(browser: Browser, site, p
         expect(stamp).to_have_attribute("title", re.compile(r"November 23, 2025 at 12:23:00 PM PST"))
         page.goto(f"{site}/chats/")
         expect(page.locator(".session-meta time").first).to_have_text("just now")
-        page.screenshot(path=str(SCREENSHOTS / "local_times_los_angeles.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"local_times_los_angeles_{size}.png"), full_page=True)
     finally:
         context.close()
 
 
-def test_the_theme_toggle_is_remembered_and_can_return_to_the_system_setting(browser: Browser, site, person):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+@pytest.mark.parametrize("size", VIEWPORTS)
+def test_the_theme_toggle_is_remembered_and_can_return_to_the_system_setting(browser: Browser, site, person, size):
+    context = _context(browser, size, color_scheme="light")
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:
@@ -131,7 +140,7 @@ def test_the_theme_toggle_is_remembered_and_can_return_to_the_system_setting(bro
         page.goto(f"{site}/repositories/")
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
         assert _luminance(page) < 0.1, "the choice holds on the next page"
-        page.screenshot(path=str(SCREENSHOTS / "theme_toggle_dark.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / f"theme_toggle_dark_{size}.png"), full_page=True)
         toggle.click()
         expect(toggle).to_have_text(re.compile("Light"))
         toggle.click()
