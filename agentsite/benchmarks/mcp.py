@@ -125,6 +125,10 @@ def measure(repository: Repository, queries: list[str], port: int, warmup: int =
     proc, url = start_web_process(port)
     try:
         figures = asyncio.run(_time_both(url, secret, repository, queries, warmup))
+        # Each call's record is written beside its answer: wait for the last ones.
+        deadline = time.monotonic() + 10
+        while ToolUse.objects.filter(token=token).count() < warmup + len(queries) and time.monotonic() < deadline:
+            time.sleep(0.05)
         durations = list(ToolUse.objects.filter(token=token).order_by("started_at", "id").values_list("duration_ms", flat=True))
         figures.server_side = [value / 1000 for value in durations[warmup:]]
         return figures
