@@ -36,8 +36,11 @@ from rag.services import (
 )
 from rag.services.changes import VersionNotFound, resolve_version
 from rag.services.graph import MAX_DEPTH
+from rag.source_view import highlight_excerpt
 
 SEARCH_LIMIT = 40
+# Lines of a definition shown on its symbol page; the source view has the rest.
+DEFINITION_LINES = 40
 DEFINITIONS_SHOWN = 8
 # A query that can be a symbol's name, short or qualified (``Cart.total``, ``crate::walk``, ``Foo#bar``).
 _NAME = re.compile(r"[A-Za-z_][\w.:#$]{0,200}")
@@ -254,11 +257,18 @@ def symbol(request: HttpRequest, pk: int, qname: str) -> HttpResponse:
         # A loose name (``Cart``) with its own definitions: the page lists them to choose from.
         return render(request, "rag/browse/symbol_choices.html", {"repository": repository, "name": qname, "definitions": definitions})
     definition = exact[0]
+    try:
+        code = read_source(repository, definition.path, definition.start_line, definition.end_line, max_lines=DEFINITION_LINES)
+    except SourceNotFound:
+        code = None
     return render(
         request,
         "rag/browse/symbol.html",
         {
             "repository": repository, "symbol": definition, "others": exact[1:],
+            "code": highlight_excerpt(code.path, code.text, code.start_line) if code and code.text else [],
+            "code_cut": bool(code and code.end_line < definition.end_line),
+            "definition_lines": definition.end_line - definition.start_line + 1,
             "callers": callers(repository, definition.qname, depth=1),
             "callees": callees(repository, definition.qname, depth=1),
             "entrypoints": _reaching_entrypoints(repository, definition.qname),

@@ -75,6 +75,13 @@ def _highlighted(path: str, window: str) -> tuple[str, tuple[str, ...]]:
     return lexer.name, tuple(html.split("\n"))
 
 
+def highlight_excerpt(path: str, text: str, first_line: int) -> list[SourceLine]:
+    """A few lines of a file (a definition on its symbol page), highlighted as the source view does, numbered from ``first_line``."""
+    _, rendered = _highlighted(path, text if text.endswith("\n") else text + "\n")
+    count = len(text.split("\n")) - (1 if text.endswith("\n") else 0)
+    return [SourceLine(number=first_line + i, html=mark_safe(rendered[i] if i < len(rendered) else ""), cited=False) for i in range(count)]
+
+
 def render_source(path: str, text: str, cited: tuple[int, int] | None) -> SourceView:
     """Highlight ``text`` and split it into lines, marking the cited range.
 

@@ -120,6 +120,8 @@ def test_an_empty_search_shows_the_box_only(owner_client, shop):
 def test_a_symbol_page_shows_its_definition_callers_and_callees(owner_client, shop):
     page = _page(owner_client, "rag-symbol", shop.pk, "shop.views.render_cart")
     assert "<code>shop/views.py:10-11</code>" in page
+    assert '<tr><td class="ln">11</td><td class="code">    <span class="k">return</span> cart' in page
+    assert "The whole definition" not in page
     called_by = page[page.index('id="callers-title"') : page.index('id="callees-title"')]
     assert f'href="{reverse("rag-symbol", args=[shop.pk, "shop.views.login_view"])}"' in called_by
     calls = page[page.index('id="callees-title"') : page.index('id="entry-title"')]
@@ -219,3 +221,13 @@ def test_searching_a_name_offers_its_definitions(owner_client, shop):
     definitions = page[page.index('id="definitions-title"') : page.index("</article>")]
     assert f'href="{reverse("rag-symbol", args=[shop.pk, "shop.models.Cart"])}"><code>shop.models.Cart</code>' in definitions
     assert "definitions-title" not in _page(owner_client, "rag-code-search", shop.pk, q="how is the total summed?")
+
+
+def test_a_symbol_page_shows_the_code_of_its_definition_highlighted_and_numbered(owner_client, owner, upload_dir):
+    body = "".join(f"    step_{n} = {n}\n" for n in range(60))
+    run = index_zip(owner, make_zip({"long.py": f"def long_function():\n{body}    return step_0\n", "README.md": "# x\n"}), name="longdef")
+    page = _page(owner_client, "rag-symbol", run.repository_id, "long.long_function")
+    rows = re.findall(r'<tr><td class="ln">(\d+)</td><td class="code">(.*?)</td></tr>', page)
+    assert [number for number, _ in rows] == [str(n) for n in range(1, 41)]
+    assert rows[0][1] == '<span class="k">def</span> <span class="nf">long_function</span>():'
+    assert "The whole definition (62 lines)</a> is in the source view." in page
