@@ -66,6 +66,8 @@ class DoorFigures:
             f"MCP adds: {ms(self.over_mcp) - ms(self.in_process):.1f} ms at p50 (difference of medians); "
             f"median per-query difference {ms(self.paired_differences):.1f} ms; "
             f"ratio {statistics.median(self.over_mcp) / statistics.median(self.in_process):.2f}",
+            f"the web process's own time in the call (token check, repository, search): "
+            f"p50 {ms(self.server_side):.1f} ms, p95 {ms(self.server_side, 95):.1f} ms",
             f"the door itself (round trip minus the server's time in the tool, per call): "
             f"p50 {ms(self.door_overhead):.1f} ms, p95 {ms(self.door_overhead, 95):.1f} ms",
         ]

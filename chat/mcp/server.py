@@ -13,6 +13,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from urllib.parse import quote, unquote
 
 import anyio
 import jsonschema
+from cachetools import LRUCache
 from django.conf import settings
 from django.utils import timezone
 from mcp.server.context import ServerRequestContext
@@ -52,7 +54,7 @@ from chat.mcp.models import AccessToken
 from database_pool import in_database_pool
 from llm.types import ToolCall
 from rag import services as rag
-from rag.models import Repository, SourceFile
+from rag.models import IndexRun, Repository, SourceFile
 from rag.tools import Caps, RepositoryToolbox, ToolResult, tool_definitions, version_label
 
 logger = logging.getLogger(__name__)
@@ -107,7 +109,8 @@ def _repository(token: AccessToken, reference: str, *, checks_token: bool = Fals
     raises ``TokenRefused``: a repository tool's call costs one statement before its work, not two.
     """
     reference = (reference or "").strip()
-    visible = tokens.repositories_for_token(token)
+    # The index version comes from the process's cache of versions (``_with_run``), not from this statement.
+    visible = tokens.repositories_for_token(token).select_related(None).select_related("owner")
     if checks_token:
         visible = visible.annotate(**tokens.state_of(token))
     named = list(visible.filter(name=reference)[:10])
@@ -123,10 +126,31 @@ def _repository(token: AccessToken, reference: str, *, checks_token: bool = Fals
     if len(named) > 1:
         own = [repository for repository in named if repository.owner_id == token.user_id]
         if len(own) == 1:
-            return own[0]
+            return _with_run(own[0])
         ids = ", ".join(f"{repository.pk} (owner {repository.owner.username})" for repository in named)
         raise CallRefused(f"several repositories are named {reference!r}: pass one of these ids instead: {ids}")
-    return named[0]
+    return _with_run(named[0])
+
+
+# Index versions by id. What a search reads of a version (its embedder, common words, statistics) is fixed
+# once it is built, and a version row carries kilobytes of JSON: read once per process, not once per call.
+_RUNS: LRUCache[int, IndexRun] = LRUCache(maxsize=256)
+_RUNS_LOCK = threading.Lock()
+
+
+def _with_run(repository: Repository) -> Repository:
+    """``repository`` with its serving version attached from the cache (read on a miss)."""
+    run_id = repository.active_run_id
+    if run_id is None:
+        return repository
+    with _RUNS_LOCK:
+        run = _RUNS.get(run_id)
+    if run is None:
+        run = IndexRun.objects.get(pk=run_id)
+        with _RUNS_LOCK:
+            _RUNS[run_id] = run
+    repository.active_run = run
+    return repository
 
 
 def _indexed(repository: Repository) -> Repository:
