@@ -1,5 +1,6 @@
-"""Every page of the site at desktop (1280x900) and phone (390x844, touch) sizes:
-no serious or critical axe-core violation, no sideways scrolling, and on a phone
+"""Every page of the site at desktop (1280x900) and phone (390x844, touch) sizes,
+and in the dark theme: no serious or critical axe-core violation (contrast
+included), no sideways scrolling, and on a phone
 the header in one row, tables that keep their labels and no keyboard hints."""
 
 from __future__ import annotations
@@ -76,11 +77,11 @@ def _check_phone(page: Page, name: str) -> None:
     assert all(label not in ("none", "normal", "") for label in labels), f"{name}: table cells without labels {labels}"
 
 
-@pytest.mark.parametrize("size", VIEWPORTS)
-def test_every_page_is_accessible_and_fits_the_screen(browser: Browser, site, person, world, size):
+@pytest.mark.parametrize(("size", "scheme"), [("desktop", "light"), ("phone", "light"), ("desktop", "dark")])
+def test_every_page_is_accessible_and_fits_the_screen(browser: Browser, site, person, world, size, scheme):
     repository, session = world
     phone = size == "phone"
-    context = browser.new_context(viewport=VIEWPORTS[size], has_touch=phone, is_mobile=phone)
+    context = browser.new_context(viewport=VIEWPORTS[size], has_touch=phone, is_mobile=phone, color_scheme=scheme)
     page = context.new_page()
     page.set_default_timeout(15_000)
     failures: list[str] = []
@@ -94,7 +95,7 @@ def test_every_page_is_accessible_and_fits_the_screen(browser: Browser, site, pe
             expect(page.locator("main")).to_be_visible()
             if name == "chat":
                 expect(page.locator("#connection")).to_have_text("")
-            page.screenshot(path=str(SCREENSHOTS / f"page_{name}_{size}.png"), full_page=True)
+            page.screenshot(path=str(SCREENSHOTS / f"page_{name}_{size}{'_dark' if scheme == 'dark' else ''}.png"), full_page=True)
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             if overflow > 0:
                 failures.append(f"{name}: {overflow}px wider than the window")
