@@ -12,8 +12,28 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from chat.models import ChatSession, Message
-from chat.presentation import steps_in_start_order
+from chat.presentation import INTENT_LABELS, steps_in_start_order
 from chat.services import export_session
+
+
+def intent_filter(field: str) -> type[admin.SimpleListFilter]:
+    """A filter by a message's intent whose every choice has a name (an answer without one is "none",
+    not an empty link)."""
+
+    class IntentFilter(admin.SimpleListFilter):
+        title = "intent"
+        parameter_name = field
+
+        def lookups(self, request, model_admin):
+            return [*INTENT_LABELS.items(), ("none", "none")]
+
+        def queryset(self, request, queryset):
+            value = self.value()
+            if value is None:
+                return queryset
+            return queryset.filter(**{field: "" if value == "none" else value}).distinct()
+
+    return IntentFilter
 
 
 def llm_calls_url(message: Message) -> str | None:
@@ -84,7 +104,7 @@ class ChatSessionAdmin(admin.ModelAdmin):
         "created_at",
         ("repository", admin.RelatedOnlyFieldListFilter),
         "messages__status",
-        "messages__intent",
+        intent_filter("messages__intent"),
         "messages__is_safe",
     ]
     search_fields = ["title", "owner__username", "repository__name", "messages__content"]
@@ -162,7 +182,7 @@ class MessageAdmin(admin.ModelAdmin):
     list_display = ["id", "text", "chat", "role", "status", "intent", "created_at"]
     list_display_links = ["id", "text"]
     list_select_related = ["session"]
-    list_filter = ["role", "status", "intent", "is_safe", "created_at"]
+    list_filter = ["role", "status", intent_filter("intent"), "is_safe", "created_at"]
     search_fields = ["content", "session__title", "uuid"]
     fieldsets = [
         (None, {"fields": ["session", ("role", "status", "intent", "is_safe"), ("created_at", "updated_at"), "uuid", "llm_calls"]}),
@@ -173,9 +193,6 @@ class MessageAdmin(admin.ModelAdmin):
         "session", "role", "status", "intent", "is_safe", "created_at", "updated_at", "uuid", "llm_calls", "content_text",
         "error", "metrics_readable", "citations_readable", "steps_readable", "artifacts_readable", "internal_thoughts",
     ]
-
-    class Media:
-        css = {"all": ["css/admin.css"]}
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

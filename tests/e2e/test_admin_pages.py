@@ -1,4 +1,5 @@
-"""Admin list pages at 1280 px: every column is visible beside the filters; a message's trace reads in start order."""
+"""Admin list pages at 1280 px: every column is visible beside the filters, no serious axe-core
+violation; a message's trace reads in start order."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from playwright.sync_api import Browser, expect
 
 from chat.models import ChatSession, Message
 from llm.models import LLMCall
+from tests.e2e.accessibility import serious_violations
 from tests.e2e.conftest import SCREENSHOTS, log_in
 from tests.factories import PASSWORD
 
@@ -57,10 +59,12 @@ def test_admin_lists_fit_beside_their_filters_at_1280(browser: Browser, site, st
                 "(() => { const box = document.querySelector('#result_list').parentElement; return box.scrollWidth - box.clientWidth; })()"
             )
             assert hidden <= 0, f"{name}: {hidden}px of columns scroll out of view"
+            assert serious_violations(page) == [], name
 
         page.goto(f"{site}/admin/chat/message/{answer.pk}/change/")
         steps = page.locator(".readable-steps tbody tr td:nth-child(2)")
         expect(steps).to_have_text(["project_qa", "tool:search_code"])
         page.screenshot(path=str(SCREENSHOTS / "admin_message_1280.png"), full_page=True)
+        assert serious_violations(page) == [], "message"
     finally:
         context.close()
