@@ -20,12 +20,15 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from procrastinate.exceptions import AlreadyEnqueued
 
 from rag.intake import IntakeError
 from rag.models import GitRemote, IndexRun, Repository
+from rag.services import jobs
+from rag.services.indexing import run_index
 from rag.services.repositories import clean_repository_name
 from rag.sources.credentials import CredentialUnreadable, decrypt_secret, encrypt_secret
-from rag.sources.git import GitError, Remote, check_branch, check_remote_url, fetch_head, mirror_path
+from rag.sources.git import Remote, check_branch, check_remote_url, fetch_head, mirror_path
 
 logger = logging.getLogger(__name__)
 
@@ -153,8 +156,6 @@ def sync_repository(
 
 
 def _sync(repository: Repository, *, trigger: str, job_id: int | None, created_by) -> SyncResult:
-    from rag.services.indexing import run_index
-
     git_remote = GitRemote.objects.select_related("repository").get(repository=repository)
     now = timezone.now()
     try:
@@ -181,23 +182,12 @@ def _sync(repository: Repository, *, trigger: str, job_id: int | None, created_b
     return SyncResult(head=head.sha, run=run)
 
 
-def sync_lock(repository_id: int) -> str:
-    # The lock every index run of the repository takes (rag.services.repositories.enqueue_run).
-    return f"rag-repository-{repository_id}"
-
-
 def queue_sync(repository: Repository, *, trigger: str = IndexRun.Trigger.SYNC) -> int | None:
     """Queue a sync for the worker; None when one is already waiting (this request joins it)."""
-    from procrastinate.exceptions import AlreadyEnqueued
-
-    from rag.tasks import sync_repository_task
-
     try:
         # In a savepoint: the refused insert must not abort a transaction around the call.
         with transaction.atomic():
-            return sync_repository_task.configure(
-                lock=sync_lock(repository.pk), queueing_lock=f"rag-sync-{repository.pk}",
-            ).defer(repository_id=repository.pk, trigger=trigger)
+            return jobs.defer_sync(repository.pk, trigger)
     except AlreadyEnqueued:
         return None
 
@@ -277,23 +267,3 @@ def handle_webhook(git_remote: GitRemote, headers, body: bytes, payload: object)
         return f"ignored: push to {branch}, following {git_remote.branch}"
     job_id = queue_sync(git_remote.repository, trigger=IndexRun.Trigger.WEBHOOK)
     return "sync queued" if job_id is not None else "sync already queued"
-
-
-def reindex_commit(
-    repository: Repository, *, created_by=None, trigger: str = IndexRun.Trigger.REINDEX, defer: bool = True
-) -> IndexRun:
-    """A new run over the commit of the repository's newest version (the reindex of a git repository)."""
-    latest = repository.runs.exclude(commit_sha="").order_by("-id").first()
-    if latest is None:
-        raise GitError("This repository has no fetched commit yet; sync it first.")
-    from rag.services.repositories import enqueue_run
-
-    with transaction.atomic():
-        run = IndexRun.objects.create(
-            repository=repository, trigger=trigger, commit_sha=latest.commit_sha, commit_message=latest.commit_message,
-            archive_name=latest.archive_name, archive_path="", archive_sha256="", created_by=created_by,
-            stage="queued (reindex)",
-        )
-        if defer:
-            transaction.on_commit(lambda: enqueue_run(run))
-    return run

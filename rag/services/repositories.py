@@ -10,15 +10,20 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
+from procrastinate.contrib.django import app
+from procrastinate.jobs import Status as JobStatus
 
 from rag import storage
 from rag.intake import ArchiveReport, IntakeError, IntakeLimits, inspect_archive, zip_directory
 from rag.models import Edge, Entrypoint, IndexRun, Repository, SourceFile, Symbol
+from rag.services import jobs
+from rag.sources.git import GitError
 from rag.sources.git import mirror_path as git_mirror_path
 
 logger = logging.getLogger(__name__)
@@ -127,9 +132,7 @@ def start_index_run(
 def reindex(repository: Repository, *, created_by=None, trigger: str = IndexRun.Trigger.ADMIN, defer: bool = True) -> IndexRun:
     """A new run over the repository's latest stored archive (its latest commit when it follows git)."""
     if hasattr(repository, "git_remote"):
-        from rag.services.git_sync import reindex_commit
-
-        return reindex_commit(repository, created_by=created_by, trigger=trigger, defer=defer)
+        return _reindex_commit(repository, created_by=created_by, trigger=trigger, defer=defer)
     latest = (
         repository.runs.exclude(archive_path="").order_by("-created_at", "-id").first()
     )
@@ -151,11 +154,25 @@ def reindex(repository: Repository, *, created_by=None, trigger: str = IndexRun.
     return run
 
 
+def _reindex_commit(repository: Repository, *, created_by, trigger: str, defer: bool) -> IndexRun:
+    """A new run over the commit of the repository's newest version (the reindex of a git repository)."""
+    latest = repository.runs.exclude(commit_sha="").order_by("-id").first()
+    if latest is None:
+        raise GitError("This repository has no fetched commit yet; sync it first.")
+    with transaction.atomic():
+        run = IndexRun.objects.create(
+            repository=repository, trigger=trigger, commit_sha=latest.commit_sha, commit_message=latest.commit_message,
+            archive_name=latest.archive_name, archive_path="", archive_sha256="", created_by=created_by,
+            stage="queued (reindex)",
+        )
+        if defer:
+            transaction.on_commit(lambda: enqueue_run(run))
+    return run
+
+
 def enqueue_run(run: IndexRun) -> int:
     """Queue the run for the worker. Runs of one repository execute one at a time (the lock)."""
-    from rag.tasks import index_repository_task
-
-    job_id = index_repository_task.configure(lock=f"rag-repository-{run.repository_id}").defer(run_id=run.pk)
+    job_id = jobs.defer_index_run(run.pk, run.repository_id)
     IndexRun.objects.filter(pk=run.pk).update(job_id=job_id)
     run.job_id = job_id
     return job_id
@@ -216,8 +233,6 @@ def cancel_index_run(run: IndexRun, *, by=None) -> bool:
             stage="cancelled", finished_at=timezone.now(),
         )
     if locked.job_id is not None:
-        from procrastinate.contrib.django import app
-
         app.job_manager.cancel_job_by_id(locked.job_id, abort=True)
     return True
 
@@ -281,24 +296,18 @@ async def recover_abandoned_runs(stalled_after: float) -> list[int]:
     Runs whose job ended some other way without the run noticing are failed too.
     Returns the ids of the runs failed.
     """
-    from asgiref.sync import sync_to_async
-    from procrastinate import jobs
-    from procrastinate.contrib.django import app
-
-    from rag.tasks import index_repository_task, sync_repository_task
-
     failed: list[int] = []
     stalled = []
     # A git sync builds its version inside its own job (the run records that job's id).
-    for task in (index_repository_task, sync_repository_task):
-        stalled += await app.job_manager.get_stalled_jobs(task_name=task.name, seconds_since_heartbeat=stalled_after)
+    for task_name in jobs.BUILDING_TASKS:
+        stalled += await app.job_manager.get_stalled_jobs(task_name=task_name, seconds_since_heartbeat=stalled_after)
     for job in stalled:
         run_id = job.task_kwargs.get("run_id")
         run_ids = [run_id] if run_id is not None else await sync_to_async(_run_ids_of_job)(job.id)
         for run_id in run_ids:
             if await sync_to_async(fail_abandoned_run)(run_id):
                 failed.append(run_id)
-        await app.job_manager.finish_job_by_id_async(job.id, status=jobs.Status.FAILED, delete_job=False)
+        await app.job_manager.finish_job_by_id_async(job.id, status=JobStatus.FAILED, delete_job=False)
     for run_id in await sync_to_async(abandoned_run_ids)():
         if await sync_to_async(fail_abandoned_run)(run_id):
             failed.append(run_id)
