@@ -12,7 +12,8 @@ index versions), ``indexing`` (an index run's stages), ``retrieval/`` (hybrid
 search), ``file_ranker`` (the learned file ranking), ``graph`` (symbols,
 callers, callees, entrypoints), ``source`` (reading indexed files), ``git_sync``
 (repositories that follow a git branch), ``changes`` (what changed between two
-index versions).
+index versions), ``jobs`` (the background jobs they queue, by name: ``rag/tasks.py``
+runs them and is the only module that imports both).
 
 May import the rest of ``rag`` and ``llm``; nothing of ``chat`` or ``agentsite``.
 """
