@@ -8,6 +8,8 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 # The scale-out tests run two web processes sharing Debian's Redis as their channel layer.
 REDIS := /usr/bin/redis-server
+# The browser tests install axe-core from npm into var/cache (tests/e2e/accessibility.py).
+NPM := /usr/bin/npm
 
 .PHONY: run test install
 
@@ -29,6 +31,10 @@ $(REDIS):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server
 
-test: $(STAMP) $(CHROMIUM) $(REDIS)
+$(NPM):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm
+
+test: $(STAMP) $(CHROMIUM) $(REDIS) $(NPM)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
