@@ -66,6 +66,19 @@
     document.querySelectorAll('time[datetime][data-local="relative"]').forEach(localize);
   }, 30000);
 
+  // "/" goes to the page's search box (the repository pages' code search), as on GitHub.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
+    const box = document.querySelector('input[aria-keyshortcuts="/"]');
+    if (box) {
+      event.preventDefault();
+      box.focus();
+      box.select();
+    }
+  });
+
   // The theme: "system" (follow the system's setting), "dark" or "light"; remembered in localStorage.
   // The page's <head> applies it before the first paint; this keeps it in step with the toggle.
   const toggle = document.getElementById("theme-toggle");

@@ -68,9 +68,19 @@ def test_a_repository_is_browsed_searched_and_its_symbols_followed(browser: Brow
         expect(page.locator("#L4")).to_contain_text("def login_view")
 
         page.goto(f"{site}/repositories/{shop.pk}/")
+        if size == "desktop":
+            page.keyboard.press("/")  # the search box's shortcut
+            expect(page.get_by_role("searchbox", name="Search the code of shop")).to_be_focused()
         page.get_by_role("searchbox", name="Search the code of shop").fill("Cart total")
         page.get_by_role("searchbox", name="Search the code of shop").press("Enter")
         page.wait_for_url("**/code-search/?q=Cart+total")
+        # On the search page the results follow the typing (and the address with them).
+        page.get_by_role("searchbox", name="Search the code of shop").fill("login view")
+        expect(page.locator("#search-results")).to_contain_text("for “login view”")
+        expect(page).to_have_url(re.compile(r".*/code-search/\?q=login(\+|%20)view$"))
+        page.go_back()
+        expect(page).to_have_url(re.compile(r".*/code-search/\?q=Cart\+total$"))
+        expect(page.locator("#search-results")).to_contain_text("for “Cart total”")
         group = page.locator(".hit-file", has=page.locator("h2", has_text="shop/models.py"))
         expect(group).to_have_count(1)
         _check(page, f"browse_search_{size}")
