@@ -12,9 +12,11 @@ checks again, in the same query as the rate limit, that it is neither
 revoked nor expired (``tokens.refusal``).
 
 The transport runs stateless: every request stands alone, so any server
-process answers any request and nothing is held between them. The SDK's
-session manager needs a task group that outlives requests; daphne has no
-ASGI lifespan, so the first request starts it in a task of its own.
+process answers any request and nothing is held between them. A request is
+answered with one JSON body, or with an event stream when it may send
+notifications first (``Managers``). The SDK's session managers need task
+groups that outlive requests; daphne has no ASGI lifespan, so the first
+request starts them in a task of its own.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 
 from cachetools import TTLCache
 from django.conf import settings
@@ -60,11 +63,71 @@ def _bearer(scope) -> str:
     return secret.strip() if scheme.lower() == "bearer" else ""
 
 
+@dataclass(frozen=True)
+class Managers:
+    """The SDK's transport twice: one answers a request with one JSON body, the other with an event
+    stream, which a call that reports progress (``ask``) needs. A JSON body costs the web process a few
+    ms less than a stream; the client takes either, as the transport's specification asks."""
+
+    answering: StreamableHTTPSessionManager
+    streaming: StreamableHTTPSessionManager
+
+
+# Tools whose calls send notifications (progress) before their result.
+STREAMING_TOOLS = frozenset({"ask"})
+
+
+async def _read_body(receive, limit: int) -> bytes | None:
+    """The request's body, or None past ``limit`` bytes (read no further)."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive):
+    """A ``receive`` that gives ``body`` once, then what the client sends next (its disconnect)."""
+    sent = False
+
+    async def replayed():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+def _may_stream(body: bytes) -> bool:
+    """Whether the request may need an event stream: a call of a streaming tool, or anything not plainly one
+    JSON-RPC message of another kind (the SDK answers what it cannot read)."""
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return True
+    if not isinstance(message, dict):
+        return True
+    if message.get("method") != "tools/call":
+        return False
+    params = message.get("params")
+    return not isinstance(params, dict) or params.get("name") in STREAMING_TOOLS
+
+
 class McpEndpoint:
     """The ASGI application for ``/mcp``."""
 
     def __init__(self) -> None:
-        self._manager: StreamableHTTPSessionManager | None = None
+        self._managers: Managers | None = None
         self._ready: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         # digest -> token; read and written on the event loop only.
@@ -79,34 +142,38 @@ class McpEndpoint:
                 self._known[key] = token
         return token
 
-    async def _running_manager(self) -> StreamableHTTPSessionManager:
+    async def _running_managers(self) -> Managers:
         if self._ready is None:
             self._ready = asyncio.Event()
-            manager = StreamableHTTPSessionManager(
-                app=build_server(),
-                stateless=True,
-                json_response=False,
-                max_request_body_size=settings.MAX_REQUEST_BODY_BYTES,
+            server = build_server()
+            managers = Managers(
+                *(
+                    StreamableHTTPSessionManager(
+                        app=server, stateless=True, json_response=json_response,
+                        max_request_body_size=settings.MAX_REQUEST_BODY_BYTES,
+                    )
+                    for json_response in (True, False)
+                )
             )
-            self._task = asyncio.get_running_loop().create_task(self._run(manager), name="mcp-session-manager")
+            self._task = asyncio.get_running_loop().create_task(self._run(managers), name="mcp-session-managers")
         await self._ready.wait()
-        if self._manager is None:
-            raise RuntimeError("the MCP session manager did not start (see the log)")
-        return self._manager
+        if self._managers is None:
+            raise RuntimeError("the MCP session managers did not start (see the log)")
+        return self._managers
 
-    async def _run(self, manager: StreamableHTTPSessionManager) -> None:
+    async def _run(self, managers: Managers) -> None:
         assert self._ready is not None
         try:
-            async with manager.run():
-                self._manager = manager
+            async with managers.answering.run(), managers.streaming.run():
+                self._managers = managers
                 self._ready.set()
-                # Lives as long as the process: the manager's task group runs every request's server.
+                # Lives as long as the process: the managers' task groups run every request's server.
                 await asyncio.Event().wait()
         except BaseException:
-            logger.exception("the MCP session manager stopped")
+            logger.exception("the MCP session managers stopped")
             raise
         finally:
-            self._manager = None
+            self._managers = None
             self._ready.set()
 
     async def __call__(self, scope, receive, send) -> None:
@@ -127,7 +194,18 @@ class McpEndpoint:
         if token is None:
             await _refuse(send, 401, f"this token is unknown, revoked or expired; make a new one at {TOKENS_PAGE}", challenge=True)
             return
-        manager = await self._running_manager()
+        managers = await self._running_managers()
+        manager, receive = managers.answering, receive
+        if scope.get("method") == "POST":
+            body = await _read_body(receive, settings.MAX_REQUEST_BODY_BYTES)
+            if body is None:
+                await _refuse(send, 413, f"the request is larger than {settings.MAX_REQUEST_BODY_BYTES} bytes")
+                return
+            if _may_stream(body):
+                manager = managers.streaming
+            receive = _replay(body, receive)
+        else:
+            manager = managers.streaming
         reset = CALLER.set(token)
         try:
             await manager.handle_request(scope, receive, send)

@@ -267,3 +267,22 @@ async def test_a_token_revoked_while_in_use_reads_nothing_more(server, shopapp):
     assert not before.is_error
     assert after.is_error and text_of(after).startswith("Error: this token was revoked")
     assert "discount" not in text_of(after)
+
+
+async def test_plain_calls_are_answered_in_one_json_body_and_ask_as_an_event_stream(server, shopapp):
+    _, secret = await sync_to_async(create_token)(shopapp.owner, "raw")
+    headers = {"Authorization": f"Bearer {secret}", "Accept": "application/json, text/event-stream"}
+
+    def call_of(name: str, arguments: dict) -> dict:
+        return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+
+    async with httpx.AsyncClient(timeout=60) as client:
+        plain = await client.post(f"{server}/mcp", headers=headers, json=call_of("get_symbol", {"repository": "shopapp", "name": "compute_tax"}))
+        asked = await client.post(f"{server}/mcp", headers=headers, json=call_of("ask", {"repository": "shopapp", "question": "Where is tax computed?"}))
+        too_big = await client.post(f"{server}/mcp", headers=headers, content=b" " * (settings.MAX_REQUEST_BODY_BYTES + 1))
+
+    assert plain.headers["content-type"].startswith("application/json")
+    assert "src/shopapp/pricing.py:10-11" in plain.json()["result"]["content"][0]["text"]
+    assert asked.headers["content-type"].startswith("text/event-stream")
+    assert "src/shopapp/pricing.py:10-11" in asked.text
+    assert too_big.status_code == 413
