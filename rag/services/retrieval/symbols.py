@@ -35,6 +35,14 @@ def symbol_matches(
             if current is None or key > current:
                 tiers[item_id] = key
 
+    # Every file the query names (module paths, paths, traceback frames), looked up in one statement.
+    indexed = _indexed_paths(
+        cursor,
+        run_id,
+        [wanted for dotted in sorted(hints.dotted)[:20] for wanted in _module_files(dotted)]
+        + sorted(hints.paths)[:20]
+        + [_frame_file(frame.path)[0] for frame in hints.frames[:20]],
+    )
     names = sorted({n.lower() for n in hints.names})
     if names:
         # Rarest names first: ``clean`` or ``get`` name hundreds of items, a
@@ -54,34 +62,35 @@ def symbol_matches(
         )
         add(cursor.fetchall(), params.dotted_tier)
         # A dotted module path (``django.db.models.query``) names a file.
-        module_path = dotted.replace(".", "/")
-        for wanted in (f"{module_path}.py", f"{module_path}/__init__.py"):
-            paths = _matching_paths(cursor, run_id, wanted, min_parts=2)
+        for wanted in _module_files(dotted):
+            paths = _matching_paths(indexed, wanted, min_parts=2)
             if paths:
                 cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
                 add(cursor.fetchall(), params.path_tier)
     for path in sorted(hints.paths)[:20]:
-        paths = _matching_paths(cursor, run_id, path, min_parts=1)
+        paths = _matching_paths(indexed, path, min_parts=1)
         if paths:
             cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
             add(cursor.fetchall(), params.path_tier)
-    for route in sorted(hints.routes)[:10]:
-        # Entrypoints whose route contains the path the query names.
+    routes = sorted(hints.routes)[:10]
+    if routes:
+        # Entrypoints whose route contains a path the query names (at most 50 a path), in one pass over the
+        # version's items rather than one a path.
         cursor.execute(
-            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND layer = 'C3_ENTRYPOINTS' "
-            "AND metadata->>'route_or_command' LIKE %s LIMIT 50",
-            [*args, "%" + _like_escape(route) + "%"],
+            f"SELECT id, layer, is_test, metadata->>'route_or_command' FROM rag_item WHERE {where} "
+            "AND layer = 'C3_ENTRYPOINTS' AND metadata->>'route_or_command' LIKE ANY(%s)",
+            [*args, ["%" + _like_escape(route) + "%" for route in routes]],
         )
-        add(cursor.fetchall(), params.dotted_tier)
+        rows = cursor.fetchall()
+        for route in routes:
+            add([row[:3] for row in rows if route in row[3]][:50], params.dotted_tier)
     for frame in hints.frames[:20]:
         # Traceback paths are absolute on someone else's machine: the files
         # sharing the longest path suffix with it are the ones meant. Below an
         # installation folder the path is a module path, which must match whole
         # (numpy's ``testing/utils.py`` is not this repository's ``utils.py``).
-        installed = _INSTALLED.split(frame.path.replace("\\", "/"))
-        wanted = installed[-1]
-        required = len([p for p in wanted.split("/") if p]) if len(installed) > 1 else 1
-        paths = _matching_paths(cursor, run_id, wanted, min_parts=required)
+        wanted, required = _frame_file(frame.path)
+        paths = _matching_paths(indexed, wanted, min_parts=required)
         if paths:
             cursor.execute(
                 f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) AND start_line <= %s AND end_line >= %s "
@@ -100,18 +109,52 @@ def _like_escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _matching_paths(cursor, run_id: int, wanted: str, *, min_parts: int) -> list[str]:
+def _module_files(dotted: str) -> tuple[str, str]:
+    module_path = dotted.replace(".", "/")
+    return f"{module_path}.py", f"{module_path}/__init__.py"
+
+
+def _frame_file(path: str) -> tuple[str, int]:
+    """A traceback frame's file as the index may hold it, and how many trailing components must match."""
+    installed = _INSTALLED.split(path.replace("\\", "/"))
+    wanted = installed[-1]
+    return wanted, (len([p for p in wanted.split("/") if p]) if len(installed) > 1 else 1)
+
+
+def _parts(wanted: str) -> list[str]:
+    return [p for p in wanted.replace("\\", "/").split("/") if p and p != "."]
+
+
+def _indexed_paths(cursor, run_id: int, wanted: list[str]) -> dict[str, list[str]]:
+    """Per file name of ``wanted``: the indexed paths that end in it (at most 500 each), in one statement.
+
+    A branch per name, each with its own constants, so every branch can use the path indexes.
+    """
+    names = sorted({parts[-1] for parts in map(_parts, wanted) if parts})
+    if not names:
+        return {}
+    branches, args = [], []
+    for name in names:
+        branches.append(
+            "(SELECT %s, path FROM (SELECT DISTINCT path FROM rag_item WHERE run_id = %s "
+            "AND (path = %s OR reverse(path) LIKE %s) LIMIT 500) named)"
+        )
+        args += [name, run_id, name, _like_escape(("/" + name)[::-1]) + "%"]
+    cursor.execute(" UNION ALL ".join(branches), args)
+    found: dict[str, list[str]] = {name: [] for name in names}
+    for name, path in cursor.fetchall():
+        found[name].append(path)
+    return found
+
+
+def _matching_paths(indexed: dict[str, list[str]], wanted: str, *, min_parts: int) -> list[str]:
     """Indexed paths sharing the longest trailing run of components with ``wanted`` (at least ``min_parts``)."""
-    parts = [p for p in wanted.replace("\\", "/").split("/") if p and p != "."]
+    parts = _parts(wanted)
     if len(parts) < min_parts or not parts:
         return []
-    cursor.execute(
-        "SELECT DISTINCT path FROM rag_item WHERE run_id = %s AND (path = %s OR reverse(path) LIKE %s) LIMIT 500",
-        [run_id, parts[-1], _like_escape(("/" + parts[-1])[::-1]) + "%"],
-    )
     best: list[str] = []
     best_score = 0
-    for (path,) in cursor.fetchall():
+    for path in indexed.get(parts[-1], ()):
         candidate = path.split("/")
         score = 0
         while score < min(len(candidate), len(parts)) and candidate[-1 - score] == parts[-1 - score]:
