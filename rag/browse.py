@@ -44,6 +44,8 @@ DEFINITION_LINES = 40
 DEFINITIONS_SHOWN = 8
 # A query that can be a symbol's name, short or qualified (``Cart.total``, ``crate::walk``, ``Foo#bar``).
 _NAME = re.compile(r"[A-Za-z_][\w.:#$]{0,200}")
+# Which layer's text a search hit shows when several found the same lines: the code first.
+LAYER_SHOWN_FIRST = {"C0_SOURCE_CHUNKS": 0, "D0_DOCS": 1, "C1_SYMBOL_CATALOG": 2, "C3_ENTRYPOINTS": 3, "C2_DEPENDENCY_GRAPH": 4}
 # Lines of an item shown under a search hit.
 SNIPPET_LINES = 4
 README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")
@@ -157,13 +159,24 @@ def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], li
     """Search hits grouped by file (files in the order of their best hit) and the search's notes."""
     response = search(repository, query, mode="auto", limit=SEARCH_LIMIT)
     groups: dict[str, FileHits] = {}
+    # The layers find the same lines several times (the code, its catalog entry, its calls): one hit
+    # per range, showing the code itself when a layer has it and named after its symbol when one is.
+    by_range: dict[tuple[str, int, int], dict] = {}
     for item in response.items:
         group = groups.setdefault(item.path, FileHits(path=item.path))
+        qname = (item.metadata or {}).get("qname") or ""
+        rank = LAYER_SHOWN_FIRST.get(item.layer, len(LAYER_SHOWN_FIRST))
         snippet = "\n".join(item.content.splitlines()[:SNIPPET_LINES])
-        group.hits.append(
-            {"start": item.start_line, "end": item.end_line, "title": item.title, "snippet": snippet,
-             "qname": (item.metadata or {}).get("qname") or ""}
-        )
+        key = (item.path, item.start_line, item.end_line)
+        hit = by_range.get(key)
+        if hit is None:
+            hit = by_range[key] = {"start": item.start_line, "end": item.end_line, "title": qname or item.title, "snippet": snippet, "qname": qname, "rank": rank}
+            group.hits.append(hit)
+            continue
+        if rank < hit["rank"]:
+            hit.update(snippet=snippet, rank=rank)
+        if qname and not hit["qname"]:
+            hit.update(qname=qname, title=qname)
     for group in groups.values():
         group.hits.sort(key=lambda hit: (hit["start"], hit["end"]))
     return list(groups.values()), list(response.notes)

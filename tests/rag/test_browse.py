@@ -231,3 +231,13 @@ def test_a_symbol_page_shows_the_code_of_its_definition_highlighted_and_numbered
     assert [number for number, _ in rows] == [str(n) for n in range(1, 41)]
     assert rows[0][1] == '<span class="k">def</span> <span class="nf">long_function</span>():'
     assert "The whole definition (62 lines)</a> is in the source view." in page
+
+
+def test_lines_found_by_several_layers_are_one_hit_showing_the_code(owner_client, shop):
+    page = _page(owner_client, "rag-code-search", shop.pk, q="Cart total")
+    views = page[page.index("<code>shop/views.py</code>") :].split("</article>")[0]
+    ranges = re.findall(r'class="hit-lines" href="[^"]+\?lines=(\d+-\d+)#', views)
+    assert len(ranges) == len(set(ranges))  # each range once
+    login = views[views.index("lines=4-7") :].split("</li>")[0]
+    assert '<span class="hit-title">shop.views.login_view</span>' in login and "symbol</a>" in login
+    assert "def login_view(request):" in login  # the code, not its catalog entry
