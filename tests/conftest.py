@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,11 +56,23 @@ def product_process_env() -> dict[str, str]:
     return env
 
 
+# The database sessions of each web process started here carry its name (libpq's PGAPPNAME), so
+# stopping it waits for its own sessions only, not for the test's.
+_SESSION_NAMES: dict[int, str] = {}
+
+
+def start_web_process(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """The product's web process (as ``serve`` runs it) on a free port, and its URL."""
+    name = f"test-web-{uuid.uuid4().hex[:12]}"
+    proc, url = web_child.start({**env, "PGAPPNAME": name})
+    _SESSION_NAMES[proc.pid] = name
+    return proc, url
+
+
 @contextmanager
 def web_process(env: dict[str, str]) -> Iterator[str]:
-    """The product's web process (as ``serve`` runs it) on a free port for the block; stopped afterwards
-    (``stop_processes``)."""
-    proc, url = web_child.start(env)
+    """A web process (``start_web_process``) for the block; stopped afterwards (``stop_processes``)."""
+    proc, url = start_web_process(env)
     try:
         yield url
     finally:
@@ -67,14 +80,16 @@ def web_process(env: dict[str, str]) -> Iterator[str]:
 
 
 def stop_processes(*procs: subprocess.Popen) -> None:
-    """Stop children of the product and wait until their database sessions are gone,
+    """Stop web processes started here and wait until their database sessions are gone,
     so the test database can be dropped."""
     web_child.stop(*procs)
+    names = [_SESSION_NAMES.pop(proc.pid, "") for proc in procs]
     deadline = time.monotonic() + 5
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
             cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ANY(%s)",
+                [names],
             )
             if cursor.fetchone()[0] == 0:
                 return

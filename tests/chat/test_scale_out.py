@@ -21,7 +21,7 @@ import pytest
 from chat import user_errors
 from chat.models import ChatSession, Message
 from agentsite import web_process
-from tests.conftest import product_process_env, stop_processes
+from tests.conftest import product_process_env, start_web_process, stop_processes
 from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,9 +63,9 @@ def two_processes(redis_url: str, fake_llm_server: FakeProviderServer) -> Iterat
         "CHAT_FLUSH_SECONDS": "0.2",
         "CHAT_MAX_RUNNING_GENERATIONS": "1",
     }
-    first, first_url = web_process.start(env)
+    first, first_url = start_web_process(env)
     try:
-        second, second_url = web_process.start(env)
+        second, second_url = start_web_process(env)
     except BaseException:
         stop_processes(first)
         raise
