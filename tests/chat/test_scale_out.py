@@ -55,7 +55,8 @@ def two_processes(redis_url: str, fake_llm_server: FakeProviderServer) -> Iterat
     def reply(request) -> Reply:
         if "response_format" in (request.json or {}):
             return Reply.text('{"intent": "general"}', usage=(0, 0))
-        return Reply.text(STORY, chunk_size=5, interval=0.02)
+        # Ten frames a second: every page of the chat, on either process, receives each one through Redis.
+        return Reply.text(STORY, chunk_size=5, interval=0.1)
 
     fake_llm_server.fallback = reply
     env = product_process_env() | fake_llm_server.env("openai") | {
@@ -94,6 +95,12 @@ async def receive_until(socket, condition, timeout: float = 20.0) -> str:
             return "".join(seen)
 
 
+async def drain(socket) -> None:
+    """Read and drop what the socket receives until it closes."""
+    while (await socket.receive()).type == aiohttp.WSMsgType.TEXT:
+        pass
+
+
 async def streaming_answer(chat: ChatSession, timeout: float = 20.0) -> Message:
     """The chat's answer once some of its text has been stored."""
     deadline = time.monotonic() + timeout
@@ -123,6 +130,8 @@ async def test_a_page_on_another_process_joins_follows_and_stops_an_answer(owner
     async with aiohttp.ClientSession() as http:
         async with connect(http, first, chat, cookie) as writer:
             await writer.send_str(json.dumps({"action": "send", "text": "Tell me a long story"}))
+            # The asking page reads its frames, as a browser does (a page that never reads is dropped).
+            reading = asyncio.create_task(drain(writer))
             answer = await streaming_answer(chat)
             async with connect(http, second, chat, cookie, f"?watch={answer.pk}") as follower:
                 # Joined mid-answer: the text so far, then the deltas written by the other process.
@@ -131,6 +140,7 @@ async def test_a_page_on_another_process_joins_follows_and_stops_an_answer(owner
                 await follower.send_str(json.dumps({"action": "stop"}))
                 status = await final_status(answer)
                 closing = await receive_until(follower, lambda data: f'id="msg-{answer.pk}"' in data and "streaming" not in data)
+            reading.cancel()
 
     assert f"msg-{answer.pk}" in joined and "word" in followed
     assert status == Message.Status.CANCELLED
