@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -27,11 +28,13 @@ def free_port() -> int:
 def start(env: dict[str, str], port: int | None = None) -> tuple[subprocess.Popen, str]:
     """The web process started with ``env`` on ``port`` (a free one by default), once it serves pages; and its URL."""
     port = port or free_port()
+    # A file, not a pipe: a pipe nobody reads while the process runs would stop it once full.
+    log = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen(
         [sys.executable, "-m", "agentsite.web_server", "-b", "127.0.0.1", "-p", str(port), "agentsite.asgi:application"],
         cwd=Path(settings.BASE_DIR),
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
         text=True,
     )
@@ -39,7 +42,8 @@ def start(env: dict[str, str], port: int | None = None) -> tuple[subprocess.Pope
     deadline = time.monotonic() + START_SECONDS
     while True:
         if proc.poll() is not None:
-            raise RuntimeError(f"the web process exited early:\n{proc.stdout.read()}")
+            log.seek(0)
+            raise RuntimeError(f"the web process exited early:\n{log.read()[-4000:]}")
         try:
             with urllib.request.urlopen(f"{url}/accounts/login/", timeout=2):
                 return proc, url

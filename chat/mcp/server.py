@@ -22,7 +22,6 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import anyio
-import jsonschema
 from cachetools import LRUCache
 from django.conf import settings
 from django.utils import timezone
@@ -55,7 +54,7 @@ from database_pool import in_database_pool
 from llm.types import ToolCall
 from rag import services as rag
 from rag.models import IndexRun, Repository, SourceFile
-from rag.tools import Caps, RepositoryToolbox, ToolResult, tool_definitions, version_label
+from rag.tools import Caps, RepositoryToolbox, ToolResult, argument_problems, schema_validator, tool_definitions, version_label
 
 logger = logging.getLogger(__name__)
 
@@ -318,21 +317,13 @@ def _tools() -> list[Tool]:
 TOOLS = _tools()
 REPOSITORY_TOOLS = frozenset(tool.spec.name for tool in tool_definitions())
 # The repository tools check their own arguments (rag.tools); these are the door's own tools.
-VALIDATORS = {
-    tool.name: jsonschema.validators.validator_for(tool.input_schema)(tool.input_schema)
-    for tool in TOOLS
-    if tool.name not in REPOSITORY_TOOLS
-}
+VALIDATORS = {tool.name: schema_validator(tool.input_schema) for tool in TOOLS if tool.name not in REPOSITORY_TOOLS}
 
 
 def _checked_arguments(name: str, arguments: dict[str, Any]) -> str:
     """What is wrong with a call's arguments to one of the door's own tools ("" when nothing)."""
     validator = VALIDATORS.get(name)
-    if validator is None:
-        return ""
-    errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
-    described = [(".".join(str(part) for part in e.path) + ": " if e.path else "") + e.message for e in errors[:5]]
-    return f"{name}: invalid arguments: {'; '.join(described)}" if described else ""
+    return argument_problems(name, validator, arguments) if validator is not None else ""
 
 
 async def list_tools(ctx: ServerRequestContext, params: PaginatedRequestParams | None) -> ListToolsResult:

@@ -11,20 +11,19 @@ May import: ``rag.services``, ``rag.models``, ``llm.types``.
 from __future__ import annotations
 
 from rag.tools.toolbox import (
-    GRAPH_MAX_DEPTH,
-    READ_MAX_LINES,
-    SEARCH_MAX_RESULTS,
     Caps,
     RepositoryToolbox,
     Span,
     Tool,
     ToolFailure,
     ToolResult,
+    argument_problems,
+    schema_validator,
     tool_definitions,
     version_label,
 )
 
 __all__ = [
-    "GRAPH_MAX_DEPTH", "READ_MAX_LINES", "SEARCH_MAX_RESULTS", "Caps", "RepositoryToolbox", "Span", "Tool", "ToolFailure",
-    "ToolResult", "tool_definitions", "version_label",
+    "Caps", "RepositoryToolbox", "Span", "Tool", "ToolFailure", "ToolResult", "argument_problems", "schema_validator",
+    "tool_definitions", "version_label",
 ]

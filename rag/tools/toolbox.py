@@ -141,10 +141,9 @@ class RepositoryToolbox:
         arguments, problem = _arguments(call)
         if problem:
             return _error(f"{call.name}: {problem}")
-        errors = sorted(tool.validator.iter_errors(arguments), key=lambda e: list(e.path))
-        if errors:
-            details = "; ".join(_describe(error) for error in errors[:5])
-            return _error(f"{call.name}: invalid arguments: {details}")
+        problem = argument_problems(call.name, tool.validator, arguments)
+        if problem:
+            return _error(problem)
         try:
             result = tool.run(self, **arguments)
         except ToolFailure as exc:
@@ -356,6 +355,21 @@ def _arguments(call: ToolCall) -> tuple[dict[str, Any], str]:
     return value, ""
 
 
+def schema_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
+    """A validator of a tool's arguments (the schema itself checked first)."""
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    return validator_class(schema)
+
+
+def argument_problems(name: str, validator: jsonschema.protocols.Validator, arguments: Mapping[str, Any]) -> str:
+    """What is wrong with a call's arguments, for its caller to correct ("" when nothing)."""
+    errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
+    if not errors:
+        return ""
+    return f"{name}: invalid arguments: " + "; ".join(_describe(error) for error in errors[:5])
+
+
 def _describe(error: jsonschema.ValidationError) -> str:
     where = ".".join(str(part) for part in error.path)
     return f"{where}: {error.message}" if where else error.message
@@ -367,9 +381,7 @@ def _spec(name: str, description: str, properties: Mapping[str, Any], required: 
 
 
 def _tool(spec: ToolSpec, run: Callable[..., ToolResult]) -> Tool:
-    validator_class = jsonschema.validators.validator_for(spec.parameters)
-    validator_class.check_schema(spec.parameters)
-    return Tool(spec=spec, run=run, validator=validator_class(spec.parameters))
+    return Tool(spec=spec, run=run, validator=schema_validator(spec.parameters))
 
 
 def tool_definitions() -> tuple[Tool, ...]:
