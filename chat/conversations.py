@@ -36,7 +36,7 @@ def conversation_key(session_id: int) -> str:
 
 def _dialog_messages(session_id: int, question_id: int):
     # Messages without text (an answer stopped before its first token) are no part of the dialog.
-    return Message.objects.filter(session_id=session_id, id__lt=question_id).exclude(content="")
+    return Message.objects.filter(session_id=session_id, id__lt=question_id, replaced_at__isnull=True).exclude(content="")
 
 
 def dialog_length(session_id: int, question_id: int) -> int:

@@ -65,6 +65,9 @@ class Message(models.Model):
     error = models.TextField(blank=True)
     # Set by a safety check when one runs; None means not checked.
     is_safe = models.BooleanField(null=True, blank=True)
+    # Set when the user regenerated the answer or edited and resent the question: the message then
+    # leaves the chat page and the model's history, and stays here for audit.
+    replaced_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -25,9 +25,12 @@ from rag.models import IndexRun, Repository
 
 
 def sessions_for_user(user) -> QuerySet[ChatSession]:
+    shown = Q(messages__replaced_at__isnull=True)
     return (
         ChatSession.objects.filter(owner=user)
-        .annotate(message_count=Count("messages"), last_message_at=Max("messages__created_at"))
+        .annotate(
+            message_count=Count("messages", filter=shown), last_message_at=Max("messages__created_at", filter=shown)
+        )
         .order_by("-last_activity_at", "-id")
     )
 
@@ -42,6 +45,49 @@ def get_session_for_user(user, pk: int) -> ChatSession:
         return ChatSession.objects.get(pk=pk, owner=user, owner__is_active=True)
     except ChatSession.DoesNotExist:
         raise Http404("No such chat") from None
+
+
+def shown_messages(session: ChatSession) -> QuerySet[Message]:
+    """The chat's messages as its page shows them: oldest first, replaced ones left out."""
+    return session.messages.filter(replaced_at__isnull=True).order_by("created_at", "id")
+
+
+class AnswerStillRunning(Exception):
+    """A message to replace is an answer still being written: it is stopped first."""
+
+
+def replace_from(session: ChatSession, question_id: int) -> list[int]:
+    """Mark the question ``question_id`` and every later message of the chat replaced, and return their ids.
+
+    Regenerate and edit-and-resend go through here before the page asks again:
+    the replaced messages leave the chat page and the model's history (the
+    dialog is read without them, ``chat.conversations``) and stay stored for
+    audit. ``Http404`` unless it is a question of this chat still shown;
+    ``AnswerStillRunning`` while one of them is being written.
+    """
+    with transaction.atomic():
+        question = (
+            Message.objects.select_for_update()
+            .filter(pk=question_id, session=session, role=Message.Role.USER, replaced_at__isnull=True)
+            .first()
+        )
+        if question is None:
+            raise Http404("No such question")
+        interrupt_stale_answers(session.pk)
+        # Locked, and then replaced by id: a turn stored meanwhile (another tab) is not swept up with them.
+        later = list(
+            Message.objects.select_for_update()
+            .filter(session=session, id__gte=question.pk, replaced_at__isnull=True)
+            .values_list("id", "status")
+        )
+        if any(status == Message.Status.STREAMING for _, status in later):
+            raise AnswerStillRunning()
+        ids = [pk for pk, _ in later]
+        Message.objects.filter(pk__in=ids).update(replaced_at=timezone.now())
+        session_id = session.pk
+        # This process's conversation manager of the chat holds the old dialog: it is rebuilt without them.
+        transaction.on_commit(lambda: CONVERSATIONS.forget_soon(session_id))
+    return ids
 
 
 def clean_title(title: str) -> str:
@@ -271,6 +317,7 @@ def export_session(session: ChatSession) -> dict[str, Any]:
                 "steps": m.steps,
                 "artifacts": m.artifacts,
                 "is_safe": m.is_safe,
+                "replaced_at": m.replaced_at.isoformat() if m.replaced_at else None,
                 "created_at": m.created_at.isoformat(),
                 "updated_at": m.updated_at.isoformat(),
             }

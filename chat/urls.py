@@ -10,5 +10,6 @@ urlpatterns = [
     path("<int:pk>/", views.session_detail, name="chat-session"),
     path("<int:pk>/rename/", views.session_rename, name="chat-rename"),
     path("<int:pk>/delete/", views.session_delete, name="chat-delete"),
+    path("<int:pk>/messages/<int:message_id>/replace/", views.message_replace, name="chat-message-replace"),
     path("", include("chat.artifact_urls")),
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -36,7 +36,7 @@ def session_create(request: HttpRequest) -> HttpResponse:
 def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     session = services.get_session_for_user(request.user, pk)
     services.interrupt_stale_answers(session.pk)
-    stored = list(session.messages.all())
+    stored = list(services.shown_messages(session))
     history = [message_context(m, session.repository_id) for m in stored]
     streaming = [m.pk for m in stored if m.is_streaming]
     return render(
@@ -44,6 +44,17 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chat/session_detail.html",
         {"session": session, "history": history, "watch": streaming},
     )
+
+
+@require_POST
+def message_replace(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
+    """Regenerate and edit-and-resend: the question and what followed it leave the chat before it is asked again."""
+    session = services.get_session_for_user(request.user, pk)
+    try:
+        replaced = services.replace_from(session, message_id)
+    except services.AnswerStillRunning:
+        return JsonResponse({"error": "An answer is still being written: stop it first."}, status=409)
+    return JsonResponse({"replaced": [f"msg-{message_pk}" for message_pk in replaced]})
 
 
 @require_http_methods(["GET", "POST"])

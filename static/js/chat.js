@@ -75,6 +75,67 @@
     composer.requestSubmit();
   }
 
+  // Regenerate and edit-and-resend replace a question and everything after it, as in other chat
+  // tools: the server marks them replaced (kept for audit, gone from the page and the model's
+  // history), the page drops them, and only then is the question asked again over the socket.
+  const editing = document.getElementById("editing");
+  let editedId = null;
+  let replacing = false;
+
+  function showNotice(text) {
+    const notice = document.createElement("p");
+    notice.className = "notice notice-error";
+    notice.setAttribute("role", "alert");
+    notice.textContent = text;
+    document.getElementById("chat-notices").appendChild(notice);
+  }
+
+  function replaceFrom(messageId) {
+    replacing = true;
+    const url = composer.dataset.replaceUrl.replace(/\/0\/replace\/$/, "/" + messageId + "/replace/");
+    const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    return fetch(url, { method: "POST", headers: { "X-CSRFToken": token }, credentials: "same-origin" })
+      .then(function (response) {
+        return response.json().then(function (body) {
+          if (!response.ok) throw new Error(body.error || "The question could not be replaced.");
+          body.replaced.forEach(function (id) {
+            const element = document.getElementById(id);
+            if (element) element.remove();
+          });
+          return true;
+        });
+      })
+      .catch(function (error) {
+        showNotice(error instanceof SyntaxError || error instanceof TypeError ? "The question could not be replaced: try again." : error.message);
+        return false;
+      })
+      .finally(function () { replacing = false; });
+  }
+
+  function startEditing(button) {
+    stopEditing();
+    editedId = button.dataset.message;
+    button.closest(".msg").classList.add("is-edited");
+    editing.hidden = false;
+    question.value = button.dataset.text;
+    grow();
+    question.focus();
+    question.setSelectionRange(question.value.length, question.value.length);
+  }
+
+  function stopEditing() {
+    editedId = null;
+    editing.hidden = true;
+    messages.querySelectorAll(".msg.is-edited").forEach(function (element) { element.classList.remove("is-edited"); });
+  }
+
+  document.getElementById("cancel-edit").addEventListener("click", function () {
+    stopEditing();
+    question.value = "";
+    grow();
+    question.focus();
+  });
+
   messages.addEventListener("click", function (event) {
     // A followed citation remembers this chat, so the source view can lead back to it (answers'
     // links carry rel=noreferrer, which hides the chat from document.referrer).
@@ -95,16 +156,15 @@
     if (action === "copy") {
       copyText(button.dataset.text, button);
     } else if (action === "edit") {
-      question.value = button.dataset.text;
-      grow();
-      question.focus();
-      question.setSelectionRange(question.value.length, question.value.length);
-    } else if (action === "regenerate") {
+      startEditing(button);
+    } else if (action === "regenerate" && !replacing) {
       const answer = button.closest(".msg");
       let previous = answer.previousElementSibling;
       while (previous && !previous.classList.contains("msg-user")) previous = previous.previousElementSibling;
       const edit = previous && previous.querySelector('[data-action="edit"]');
-      if (edit) ask(edit.dataset.text);
+      if (!edit) return;
+      stopEditing();
+      replaceFrom(edit.dataset.message).then(function (replaced) { if (replaced) ask(edit.dataset.text); });
     }
   });
 
@@ -126,6 +186,8 @@
     const streaming = messages.querySelector('.msg[data-status="streaming"]') !== null;
     stopButton.hidden = !streaming;
     chat.classList.toggle("is-streaming", streaming);
+    // The edited question may have left (replaced from another tab): the composer is no longer editing it.
+    if (editedId !== null && !document.getElementById("msg-" + editedId)) stopEditing();
   }
 
   question.addEventListener("keydown", function (event) {
@@ -139,13 +201,26 @@
     if (event.key === "Escape" && !stopButton.hidden) {
       event.preventDefault();
       stopButton.closest("form").requestSubmit();
+    } else if (event.key === "Escape" && editedId !== null) {
+      event.preventDefault();
+      document.getElementById("cancel-edit").click();
     }
   });
 
   composer.addEventListener("htmx:wsConfigSend", function (event) {
-    if (!question.value.trim()) {
+    if (!question.value.trim() || replacing) {
       event.preventDefault();
       return;
+    }
+    if (editedId !== null) {
+      // The edited question replaces the old one: sent once the old one is gone.
+      event.preventDefault();
+      const edited = editedId;
+      replaceFrom(edited).then(function (replaced) {
+        if (!replaced) return;
+        stopEditing();
+        composer.requestSubmit();
+      });
     }
   });
 

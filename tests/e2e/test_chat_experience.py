@@ -83,21 +83,40 @@ def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, pers
         SCREENSHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"chat_basics_{size}.png"), full_page=True)
 
-        page.locator(".msg-user").get_by_role("button", name="Edit and resend this question").click()
+        edit = page.locator(".msg-user").get_by_role("button", name="Edit and resend this question")
+        edit.click()
         expect(question).to_have_value(QUESTION)
         expect(question).to_be_focused()
-        question.fill("")
+        expect(page.locator("#editing")).to_be_visible()
+        page.locator("#cancel-edit").click()
+        expect(page.locator("#editing")).to_be_hidden()
+        expect(question).to_have_value("")
 
+        # Regenerate replaces the answer: still one question, with the new answer only.
+        first_answer = answer.get_attribute("id")
         page.get_by_role("button", name="Regenerate: ask the question again").click()
-        expect(page.locator(".msg-assistant")).to_have_count(2)
-        expect(page.locator(".msg-assistant").last).to_have_attribute("data-status", "complete")
-        users = page.locator(".msg-user .msg-body")
-        expect(users).to_have_count(2)
-        assert users.nth(0).inner_text() == users.nth(1).inner_text()
-        # Only the last answer offers to regenerate.
-        expect(page.locator(".msg-assistant").first.locator(".regenerate")).to_be_hidden()
-        expect(page.locator(".msg-assistant").last.locator(".regenerate")).to_be_visible()
-        assert [m.content for m in Message.objects.filter(role="user").order_by("id")] == [QUESTION, QUESTION]
+        expect(page.locator(f"#{first_answer}")).to_have_count(0)
+        expect(page.locator(".msg-assistant")).to_have_count(1)
+        expect(page.locator(".msg-assistant")).to_have_attribute("data-status", "complete")
+        expect(page.locator(".msg-user")).to_have_count(1)
+
+        # Edit and resend replaces the question and its answer.
+        edit.click()
+        question.fill("Why does login(None) fail?")
+        page.screenshot(path=str(SCREENSHOTS / f"chat_editing_{size}.png"), full_page=True)
+        question.press("Enter")
+        expect(page.locator(".msg-user .msg-body")).to_have_text(["Why does login(None) fail?"])
+        expect(page.locator(".msg-assistant")).to_have_count(1)
+        expect(page.locator(".msg-assistant")).to_have_attribute("data-status", "complete")
+        expect(page.locator("#editing")).to_be_hidden()
+        page.screenshot(path=str(SCREENSHOTS / f"chat_replaced_{size}.png"), full_page=True)
+        # The replaced messages stay stored, marked, for audit.
+        stored = [(m.role, m.content, m.replaced_at is not None) for m in Message.objects.order_by("id")]
+        assert stored == [
+            ("user", QUESTION, True), ("assistant", ANSWER, True),
+            ("user", QUESTION, True), ("assistant", ANSWER, True),
+            ("user", "Why does login(None) fail?", False), ("assistant", ANSWER, False),
+        ]
     finally:
         context.close()
 
