@@ -36,6 +36,21 @@ def intent_filter(field: str) -> type[admin.SimpleListFilter]:
     return IntentFilter
 
 
+class ReplacedFilter(admin.SimpleListFilter):
+    """Messages replaced by a regenerate or an edit-and-resend: gone from the chat, kept for audit."""
+
+    title = "replaced"
+    parameter_name = "replaced"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("yes", "no"):
+            return queryset.filter(replaced_at__isnull=self.value() == "no")
+        return queryset
+
+
 def llm_calls_url(message: Message) -> str | None:
     try:
         base = reverse("admin:llm_llmcall_changelist")
@@ -49,7 +64,10 @@ class MessageInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-    fields = ["created_at", "role", "status", "intent", "is_safe", "short_content", "metrics_summary", "citation_list", "llm_calls"]
+    fields = [
+        "created_at", "role", "status", "intent", "is_safe", "replaced_at", "short_content", "metrics_summary", "citation_list",
+        "llm_calls",
+    ]
     readonly_fields = fields
     ordering = ["created_at", "id"]
 
@@ -179,18 +197,21 @@ def _step_summary(detail: dict) -> str:
 @admin.register(Message)
 class MessageAdmin(admin.ModelAdmin):
     # Few, short columns: at 1280 px they fit beside the filters.
-    list_display = ["id", "text", "chat", "role", "status", "intent", "created_at"]
+    list_display = ["id", "text", "chat", "role", "state", "intent", "created_at"]
     list_display_links = ["id", "text"]
     list_select_related = ["session"]
-    list_filter = ["role", "status", intent_filter("intent"), "is_safe", "created_at"]
+    list_filter = ["role", "status", ReplacedFilter, intent_filter("intent"), "is_safe", "created_at"]
     search_fields = ["content", "session__title", "uuid"]
     fieldsets = [
-        (None, {"fields": ["session", ("role", "status", "intent", "is_safe"), ("created_at", "updated_at"), "uuid", "llm_calls"]}),
+        (None, {"fields": [
+            "session", ("role", "status", "intent", "is_safe"), ("created_at", "updated_at", "replaced_at"), "uuid", "llm_calls",
+        ]}),
         ("Text", {"fields": ["content_text", "error"]}),
         ("Answer details", {"fields": ["metrics_readable", "citations_readable", "steps_readable", "artifacts_readable", "internal_thoughts"]}),
     ]
     readonly_fields = [
-        "session", "role", "status", "intent", "is_safe", "created_at", "updated_at", "uuid", "llm_calls", "content_text",
+        "session", "role", "status", "intent", "is_safe", "created_at", "updated_at", "replaced_at", "uuid", "llm_calls",
+        "content_text",
         "error", "metrics_readable", "citations_readable", "steps_readable", "artifacts_readable", "internal_thoughts",
     ]
 
@@ -201,6 +222,10 @@ class MessageAdmin(admin.ModelAdmin):
     def text(self, message: Message) -> str:
         text = " ".join(message.content.split())
         return text if len(text) <= LIST_TEXT_CHARS else text[: LIST_TEXT_CHARS - 1] + "…"
+
+    @admin.display(description="status", ordering="status")
+    def state(self, message: Message) -> str:
+        return f"{message.get_status_display()} (replaced)" if message.replaced_at else message.get_status_display()
 
     @admin.display(description="chat", ordering="session__title")
     def chat(self, message: Message) -> str:

@@ -52,7 +52,7 @@ def test_the_messages_list_shows_their_text(staff_client, answer):
     assert "Where is the login view? In which file?" in page
     assert "It is `login_view` in shop/views.py:4-7." in page
     headers = re.findall(r'<th scope="col" class="(?:sortable )?column-(\w+)', page)
-    assert headers == ["id", "text", "chat", "role", "status", "intent", "created_at"]
+    assert headers == ["id", "text", "chat", "role", "state", "intent", "created_at"]
 
 
 def test_a_message_page_shows_json_indented_and_the_trace_as_a_table_in_start_order(staff_client, answer):
@@ -74,3 +74,19 @@ def test_the_llm_calls_list_folds_its_figures_into_few_columns(staff_client):
     headers = re.findall(r'<th scope="col" class="(?:sortable )?column-(\w+)', page)
     assert headers == ["created_at", "call", "prompt", "outcome", "latency", "tokens", "correlation_id"]
     assert "openai · gpt-x · chat" in page and "answer v3" in page and "812 ms (95 ms)" in page and "1200 / 80" in page
+
+
+@pytest.mark.django_db
+def test_replaced_messages_are_marked_and_filtered_in_the_admin(staff_client, answer):
+    question = Message.objects.get(session=answer.session, role=Message.Role.USER)
+    Message.objects.filter(pk=answer.pk).update(replaced_at=answer.created_at)
+    url = reverse("admin:chat_message_changelist")
+
+    replaced = staff_client.get(url, {"replaced": "yes"}).content.decode()
+    shown = staff_client.get(url, {"replaced": "no"}).content.decode()
+
+    assert "Complete (replaced)" in replaced and "It is `login_view`" in replaced and "Where is the login view?" not in replaced
+    assert "Where is the login view?" in shown and "It is `login_view`" not in shown
+    page = staff_client.get(reverse("admin:chat_message_change", args=[answer.pk])).content.decode()
+    assert "Replaced at" in page
+    assert "Replaced at" in staff_client.get(reverse("admin:chat_chatsession_change", args=[question.session_id])).content.decode()

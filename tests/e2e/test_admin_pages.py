@@ -1,9 +1,12 @@
 """Admin list pages at 1280 px: every column is visible beside the filters, no serious axe-core
-violation; a message's trace reads in start order."""
+violation; a message's trace reads in start order. At 390 px (a phone) the list and change pages
+fit the screen: nothing is cut off by a page scrolling sideways, the filters can be reached,
+JSON fields wrap."""
 
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
 from chat.models import ChatSession, Message
@@ -22,9 +25,29 @@ def staff(django_user_model):
     return django_user_model.objects.create_user("admin-person", password=PASSWORD, is_staff=True, is_superuser=True)
 
 
-def test_admin_lists_fit_beside_their_filters_at_1280(browser: Browser, site, staff):
+PHONE_PAGE_WIDTH = """(() => {
+  // What is cut off: past the right edge of the page, or of a box that clips it; a box that scrolls
+  // sideways of its own (a results table) shows all of it.
+  const cut = [...document.querySelectorAll('body *')].filter(element => {
+    const box = element.getBoundingClientRect();
+    if (!box.width || !element.checkVisibility()) return false;
+    for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+      const overflow = getComputedStyle(parent).overflowX;
+      if (overflow === 'auto' || overflow === 'scroll') return false;
+      if (overflow === 'hidden' || overflow === 'clip') return box.right > parent.getBoundingClientRect().right + 1;
+    }
+    return box.right > window.innerWidth + 1;
+  });
+  return {scroll: document.documentElement.scrollWidth - window.innerWidth,
+          cut: cut.slice(0, 5).map(e => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className)};
+})()"""
+
+
+def test_admin_lists_fit_beside_their_filters_at_1280_and_admin_reads_well_on_a_phone(browser: Browser, site, staff):
     session = ChatSession.objects.create(owner=staff, title="A chat with a rather long title about the login flow")
     Message.objects.create(session=session, role=Message.Role.USER, content=LONG)
+    # An answer replaced by a regenerate: kept, and marked in the lists.
+    Message.objects.create(session=session, role=Message.Role.ASSISTANT, content="An older answer", replaced_at=timezone.now())
     answer = Message.objects.create(
         session=session, role=Message.Role.ASSISTANT, content=LONG, intent="project_qa", metrics={"latency_ms": 900},
         steps=[
@@ -68,3 +91,34 @@ def test_admin_lists_fit_beside_their_filters_at_1280(browser: Browser, site, st
         assert serious_violations(page) == [], "message"
     finally:
         context.close()
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        log_in(page, site, staff)
+        call = LLMCall.objects.order_by("id").first()
+        for name, path in {
+            "llm_calls": "/admin/llm/llmcall/",
+            "messages": "/admin/chat/message/",
+            "chats": "/admin/chat/chatsession/",
+            "message": f"/admin/chat/message/{answer.pk}/change/",
+            "chat": f"/admin/chat/chatsession/{session.pk}/change/",
+            "llm_call": f"/admin/llm/llmcall/{call.pk}/change/",
+        }.items():
+            page.goto(f"{site}{path}")
+            page.screenshot(path=str(SCREENSHOTS / f"admin_{name}_390.png"), full_page=True)
+            if name == "messages":
+                expect(page.locator("#result_list")).to_contain_text("Complete (replaced)")
+            width = page.evaluate(PHONE_PAGE_WIDTH)
+            assert width == {"scroll": 0, "cut": []}, f"{name} at 390 px: {width}"
+            if page.locator("#changelist-filter").count():
+                # The filters come after the list; a link at its top leads to them.
+                page.get_by_role("link", name="Filters").click()
+                expect(page.locator("#changelist-filter").get_by_role("link").first).to_be_in_viewport()
+                page.evaluate("window.scrollTo(0, 0)")
+            for field in page.locator(".readable-json, .readable-text").all():
+                assert field.evaluate("e => getComputedStyle(e).whiteSpace") == "pre-wrap", f"{name}: JSON on one line"
+            assert serious_violations(page) == [], f"{name} at 390 px"
+    finally:
+        phone.close()
