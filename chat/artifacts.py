@@ -89,8 +89,8 @@ def message_artifact(user, message_id: int, index: int) -> Artifact:
 
 
 def session_artifacts(session: ChatSession) -> list[Artifact]:
-    """Every artifact of the chat's answers, the newest answer first."""
-    messages = session.messages.exclude(artifacts=[]).order_by("-created_at", "-id").values_list("id", "artifacts")
+    """Every artifact of the chat's answers still shown (not replaced), the newest answer first."""
+    messages = session.messages.filter(replaced_at__isnull=True).exclude(artifacts=[]).order_by("-created_at", "-id").values_list("id", "artifacts")
     return [
         Artifact.from_stored(message_id, index, stored)
         for message_id, artifacts in messages

@@ -80,6 +80,8 @@ async def test_the_model_never_sees_replaced_messages(fake_openai, owner_chat, o
 
 def test_replacing_marks_the_question_and_what_followed_and_the_page_leaves_them_out(owner_client, owner):
     chat, (q1, a1, q2, a2, q3, a3) = chat_with(owner, "Where is login?", "And logout?", "And signup?")
+    for answer, name in ((a1, "login.md"), (a2, "logout.md")):
+        Message.objects.filter(pk=answer.pk).update(artifacts=[{"kind": "markdown", "name": name, "content": "# Notes"}])
 
     response = owner_client.post(replace_url(chat, q2.pk))
 
@@ -89,6 +91,8 @@ def test_replacing_marks_the_question_and_what_followed_and_the_page_leaves_them
     assert replaced == {q2.pk, a2.pk, q3.pk, a3.pk}
     page = owner_client.get(reverse("chat-session", args=[chat.pk])).content.decode()
     assert "Where is login?" in page and "And logout?" not in page and "And signup?" not in page
+    files = owner_client.get(reverse("chat-artifacts", args=[chat.pk])).content.decode()
+    assert "login.md" in files and "logout.md" not in files
     listed = owner_client.get(reverse("chat-sessions")).content.decode()
     assert "2 messages" in listed
     # A replaced question cannot be replaced again, nor an answer be taken for a question.
