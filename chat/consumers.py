@@ -1,8 +1,9 @@
 """The chat websocket: questions in, HTML frames out.
 
-Every open page of a session is in the session's channel group; answers run
-as tasks of their own (``chat.generations``), so closing the page never stops
-one.
+Every open page of a session listens to the chat's frames (``chat.streams``:
+an in-process queue, fed by other server processes too when they share a
+channel layer); answers run as tasks of their own (``chat.generations``), so
+closing the page never stops one.
 """
 
 from __future__ import annotations
@@ -21,14 +22,8 @@ from database_pool import in_database_pool
 from chat import frames, services, user_errors
 from chat.agent.agent import TurnInput
 from chat.conversations import dialog_length
-from chat.generations import (
-    PROCESS_ID,
-    REGISTRY,
-    Frame,
-    Generation,
-    group_name,
-    shares_frames_across_processes,
-)
+from chat.generations import Generation, start_answer
+from chat.streams import REGISTRY, Frame
 from chat.models import ChatSession, Message
 from chat.signals import user_group
 
@@ -141,17 +136,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.session = session
-        self.group = group_name(session.pk)
         # Deltas up to this sequence number are already in the snapshot this page got.
         self.joined_at_seq: dict[int, int] = {}
-        self.frames = REGISTRY.listen(session.pk)
+        self.frames = await REGISTRY.listen(session.pk)
         # Signing out or deactivation closes the socket (chat/signals.py).
         await self.channel_layer.group_add(user_group(session.owner_id), self.channel_name)
         chat = settings.CHAT
         self.rate = MessageRate(chat["SOCKET_MESSAGES_PER_SECOND"], chat["SOCKET_MESSAGE_BURST"])
         self.rate_noticed = False
-        if shares_frames_across_processes():
-            await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._catch_up()
         # Started after the catch-up so the snapshot reaches the page before the deltas queued behind it.
@@ -163,7 +155,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         running = REGISTRY.for_session(self.session.pk)
         if running is not None:
             # No await between reading the text and the sequence number, so
-            # every delta after the snapshot arrives through the group.
+            # every delta after the snapshot arrives through the queue.
             text, seq, is_safe, doing = running.text, running.seq, running.is_safe, running.activity
             self.joined_at_seq[running.message_id] = seq
             if is_safe is not None:
@@ -212,10 +204,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return
         if self.relay is not None:
             self.relay.cancel()
-        REGISTRY.stop_listening(self.session.pk, self.frames)
+        await REGISTRY.stop_listening(self.session.pk, self.frames)
         await self.channel_layer.group_discard(user_group(self.session.owner_id), self.channel_name)
-        if shares_frames_across_processes():
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Access is checked again on every message, before anything is done or
@@ -244,10 +234,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if not await self._still_allowed():
             return
         if action == "stop":
-            await REGISTRY.cancel(self.session.pk)
-            if shares_frames_across_processes():
-                # The answer may run in another server process: its pages of this chat stop it there.
-                await self.channel_layer.group_send(self.group, {"type": "chat.cancel", "origin": PROCESS_ID})
+            # The answer may run in another server process: it is stopped there.
+            await REGISTRY.stop_everywhere(self.session.pk)
         else:
             await self.send(text_data=frames.error(user_errors.UNKNOWN_ACTION))
 
@@ -298,7 +286,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 dialog_length=stored_length,
             )
             await REGISTRY.broadcast(session.pk, Frame(frames.start(session, question, answer)))
-            REGISTRY.start(generation, turn)
+            start_answer(generation, turn)
 
     async def dispatch(self, message: dict) -> None:
         # Channels closes stale database connections before every handler, by a
@@ -311,17 +299,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def chat_frame(self, event: dict) -> None:
-        """A frame from the channel group: from another server process (ours came through the queue)."""
-        if event.get("origin") == PROCESS_ID:
-            return
-        await self._deliver(Frame(event["html"], event.get("message_id", 0), event.get("seq", 0)))
-
     async def chat_signed_out(self, event: dict) -> None:
         """The user signed out or was deactivated: the socket closes (answers already running go on)."""
         await self.close(code=CLOSE_FORBIDDEN)
-
-    async def chat_cancel(self, event: dict) -> None:
-        """Stop pressed on a page served by another process."""
-        if event.get("origin") != PROCESS_ID:
-            await REGISTRY.cancel(self.session.pk)

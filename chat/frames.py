@@ -5,7 +5,8 @@ The set is closed: ``start`` (a new question and its empty answer), ``token``
 running answer), ``blocks`` (Markdown blocks the streamed text has finished,
 rendered, and the unfinished block's element), ``snapshot`` (a running
 answer so far, for a page joining it), ``status`` (the live line of what the
-agent is doing), ``step`` (a finished agent step or the chosen intent),
+agent is doing: a tool call while it runs, ...), ``step`` (a finished agent
+step, placed in the trace by its start, or the chosen intent),
 ``verdict`` (a structured answer's safety verdict: flags an unsafe answer),
 ``done`` (the whole answer, rendered) and ``error``. Each comes from a
 template in ``templates/chat/ws/``.
@@ -57,10 +58,15 @@ def token(message_id: int, text: str, *, replace: bool = False) -> str:
     return before + escape(text) + after
 
 
-def step(message_id: int, step: Mapping[str, Any] | None = None, intent: str = "", status: str = "") -> str:
+def step(
+    message_id: int, step: Mapping[str, Any] | None = None, intent: str = "", status: str = "", before: str = ""
+) -> str:
+    """A finished step added to the trace (before the element ``before``: the trace lists steps by their
+    start, and steps finish inside-out), or the chosen intent; and the status line when ``status`` is set."""
     label = INTENT_LABELS.get(intent, intent)
     return render_to_string(
-        "chat/ws/step.html", {"message_id": message_id, "step": step, "intent": label, "status": status}
+        "chat/ws/step.html",
+        {"message_id": message_id, "step": step, "intent": label, "status": status, "before": before},
     )
 
 

@@ -40,13 +40,14 @@ def _subject(value: Any) -> str:
     return text if len(text) <= ACTIVITY_SUBJECT_CHARS else text[: ACTIVITY_SUBJECT_CHARS - 1] + "…"
 
 
-def tool_activity(tool: str, arguments: Any) -> str:
-    """What a finished tool call did, as the status line says it (empty for a tool it does not know)."""
+def tool_activity(tool: str, arguments: Any, *, running: bool = False) -> str:
+    """What a tool call does (``running``) or did, as the status line says it (empty for a tool it does not know)."""
     args = arguments if isinstance(arguments, dict) else {}
     symbol = _subject(args.get("symbol") or args.get("name"))
     if tool == "search_code":
         query = _subject(args.get("query"))
-        return f"Searched the code for “{query}”…" if query else "Searched the code…"
+        verb = "Searching" if running else "Searched"
+        return f"{verb} the code for “{query}”…" if query else f"{verb} the code…"
     if tool == "read_file":
         path, start, end = _subject(args.get("path")), args.get("start"), args.get("end")
         lines = f" lines {start}–{end}" if start and end else ""

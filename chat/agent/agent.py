@@ -1,22 +1,28 @@
-"""One turn of the agent: prepare its services, run the graph, stream ``AgentEvent``s.
+"""One turn of the agent: prepare its services, run the graph, hand on ``AgentEvent``s.
 
-The entry point is ``stream_turn(turn)`` with a ``TurnInput``. The turn runs
-through the agent graph (``chat/agent/graph.py``): the router picks the intent,
-its subgraph answers.
+The entry point is ``run_turn(turn, on_event)`` with a ``TurnInput``: the turn
+runs through the agent graph (``chat/agent/graph.py``, built once per process)
+in the calling task, and each event goes to ``on_event`` as it happens. The
+router picks the intent, its subgraph answers. ``stream_turn`` offers the same
+events as an iterator, for callers that read a turn in a loop of their own.
 
 The graph's own steps become ``step`` events (node, depth, duration, and the
-detail a node noted); what nodes emit (intent, text deltas, tool steps,
-citations, safety verdicts) passes straight through. The turn ends with
-``usage`` (and ``structured`` after structured answers), then ``done`` or
-``error``. Cancelling the consumer of the stream cancels the
-graph (``GraphCancelled``), and the provider's stream closes at once; the
-text already streamed stays with the caller.
+detail a node noted); what nodes emit (intent, text deltas, tool calls
+starting and finished, citations, safety verdicts) passes straight through.
+The turn ends with ``usage`` (and ``structured`` after structured answers),
+then ``done`` or ``error``. Cancelling the calling task cancels the graph
+(``GraphCancelled``), and the provider's stream closes at once; the text
+already handed on stays with the caller.
+
+The history in ``TurnInput`` is used as given: the chat's conversation manager
+has already fitted it to the window.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +33,7 @@ from database_pool import in_database_pool
 from chat import user_errors
 from chat.agent.config import AgentConfig
 from chat.agent.events import AgentEvent
-from chat.agent.graph import StepNote, build_agent_graph
+from chat.agent.graph import StepNote, agent_graph
 from chat.agent.tools import ProjectToolbox
 from chat.agent.turn import TurnServices, UsageMeter
 from llm import audit
@@ -35,7 +41,6 @@ from llm.graph import AgentContext, Emitted, GraphError, NodeError, Runner, Step
 from llm.providers.base import Provider
 from llm.registry import get_provider
 from llm.retry import LLMError
-from llm.tokens import estimate_message_tokens
 from llm.types import Message
 from rag.services import get_repository_for_user
 
@@ -48,7 +53,7 @@ class TurnInput:
     user_id: int
     repository_id: int | None
     text: str
-    # Recent messages before this one, oldest first.
+    # The dialog before this message, oldest first, already fitted to the window.
     history: tuple[Message, ...]
     # Links the LLM calls of this turn to the answer in the audit (``llm.audit.correlation``).
     correlation_id: str
@@ -60,19 +65,6 @@ class TurnInput:
 class Prepared:
     services: TurnServices
     context: AgentContext[str]
-
-
-def fitting_history(history: tuple[Message, ...], budget_tokens: int) -> tuple[Message, ...]:
-    """The most recent messages of ``history`` whose estimated size fits ``budget_tokens``."""
-    kept: list[Message] = []
-    used = 0
-    for message in reversed(history):
-        size = estimate_message_tokens((message,))
-        if used + size > budget_tokens:
-            break
-        kept.append(message)
-        used += size
-    return tuple(reversed(kept))
 
 
 @dataclass(frozen=True)
@@ -112,10 +104,9 @@ def prepare_turn(turn: TurnInput, provider: Provider | None = None) -> Prepared:
         usage=UsageMeter(model=provider.model_for("main")),
         max_answer_tokens=turn.max_answer_tokens,
     )
-    history = fitting_history(tuple(turn.history), int(provider.context_window("main") * config.history_share))
     context: AgentContext[str] = AgentContext(
         input=turn.text,
-        history=history,
+        history=tuple(turn.history),
         state={"has_repository": project.visible, "index_ready": project.toolbox is not None},
     )
     return Prepared(services=services, context=context)
@@ -147,10 +138,13 @@ def _closing_events(services: TurnServices) -> list[AgentEvent]:
     return events
 
 
-async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> AsyncIterator[AgentEvent]:
-    """Run one turn through the agent graph and stream what happens.
+EventSink = Callable[[AgentEvent], Awaitable[None]]
 
-    Close the iterator (``aclosing``) to stop the turn early.
+
+async def run_turn(turn: TurnInput, on_event: EventSink, *, provider: Provider | None = None) -> None:
+    """Run one turn through the agent graph in the calling task, handing each event to ``on_event`` as it happens.
+
+    Cancel the calling task to stop the turn early.
     """
     if turn.repository_id is None:
         # Nothing to read from the database: no hop to a thread of the database pool.
@@ -159,32 +153,53 @@ async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> A
         prepared = await in_database_pool(prepare_turn)(turn, provider)
     services = prepared.services
     notes: dict[tuple[str, str, int], StepNote] = {}
-    # Set before the run starts: the graph's task copies this context, so
-    # every model call of the turn is linked to the answer in the audit.
+
+    async def emitted(item: Emitted) -> None:
+        event = item.event
+        if isinstance(event, AgentEvent):
+            await on_event(event)
+        elif isinstance(event, StepNote):
+            notes[(item.graph, item.node, item.depth)] = event
+
+    async def finished(step: Step) -> None:
+        await on_event(_step_event(step, notes.pop((step.graph, step.node, step.depth), None)))
+
+    # Every model call of the turn is linked to the answer in the audit.
     token = audit.correlation.set(turn.correlation_id)
     try:
-        run = Runner().iter(build_agent_graph(), prepared.context, services=services)
         try:
-            async for item in run:
-                if isinstance(item, Step):
-                    yield _step_event(item, notes.pop((item.graph, item.node, item.depth), None))
-                elif isinstance(item, Emitted):
-                    if isinstance(item.event, StepNote):
-                        notes[(item.graph, item.node, item.depth)] = item.event
-                    elif isinstance(item.event, AgentEvent):
-                        yield item.event
+            await Runner(on_step=finished, on_emit=emitted).run(agent_graph(), prepared.context, services=services)
         except (GraphError, LLMError) as exc:
             cause = exc.error if isinstance(exc, NodeError) else exc
             # A provider failure is expected and already audited; anything else is a bug worth a traceback.
             logger.warning("turn %s stopped: %s", turn.correlation_id, exc, exc_info=not isinstance(cause, LLMError))
             for event in _closing_events(services):
-                yield event
-            yield AgentEvent(type="error", text=_user_error(exc))
+                await on_event(event)
+            await on_event(AgentEvent(type="error", text=_user_error(exc)))
             return
-        finally:
-            await run.aclose()
         for event in _closing_events(services):
-            yield event
-        yield AgentEvent(type="done")
+            await on_event(event)
+        await on_event(AgentEvent(type="done"))
     finally:
         audit.correlation.reset(token)
+
+
+async def stream_turn(turn: TurnInput, *, provider: Provider | None = None) -> AsyncIterator[AgentEvent]:
+    """``run_turn``'s events as an iterator; the turn runs in a task of its own. Close the iterator
+    (``aclosing``) or cancel the task reading it to stop the turn early."""
+    events: asyncio.Queue[AgentEvent | None] = asyncio.Queue()
+
+    async def put(event: AgentEvent) -> None:
+        events.put_nowait(event)
+
+    task = asyncio.create_task(run_turn(turn, put, provider=provider))
+    task.add_done_callback(lambda _: events.put_nowait(None))
+    try:
+        while (event := await events.get()) is not None:
+            yield event
+        # A turn that failed outside the graph (preparing its services) raises here.
+        task.result()
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})

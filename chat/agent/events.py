@@ -26,6 +26,8 @@ class AgentEvent:
     """One event of a turn.
 
     - ``intent``: ``intent`` chosen by the router.
+    - ``tool``: a tool call is starting: ``detail`` holds ``{"tool", "arguments"}``
+      (its ``step`` follows when it finishes).
     - ``step``: a finished node: ``node``, ``depth``, ``duration_ms``, and
       ``detail`` (tool name, arguments and a short result for tool calls).
     - ``text``: ``text`` is a new delta of the answer.
@@ -43,7 +45,7 @@ class AgentEvent:
     - ``error``: ``text`` is a user-facing message; the turn is over.
     """
 
-    type: Literal["intent", "step", "text", "citations", "sources", "artifact", "usage", "verdict", "structured", "done", "error"]
+    type: Literal["intent", "tool", "step", "text", "citations", "sources", "artifact", "usage", "verdict", "structured", "done", "error"]
     text: str = ""
     intent: Intent | None = None
     node: str = ""

@@ -9,12 +9,14 @@
                  --> index_not_ready
 
 Each answer is an exit. An intent's answer is any node, a built graph
-included, registered in ``intent_nodes``.
+included, registered in ``intent_nodes``. ``agent_graph()`` is the graph every
+turn runs, built once per process (a graph is immutable).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,3 +83,9 @@ def build_agent_graph(nodes: Mapping[Intent, Node[Any, Any]] | None = None) -> G
         builder.add(answer)
     targets: list[Node[Any, Any] | str] = [*answers.values(), index_not_ready]
     return builder.route(route_intent, choose, targets=targets).exit(*targets).build()
+
+
+@cache
+def agent_graph() -> Graph:
+    """The agent graph with its subgraphs, built at the first turn and shared by every turn of the process."""
+    return build_agent_graph()

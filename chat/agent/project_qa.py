@@ -65,10 +65,7 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
     if services.offline:
         return ctx.with_state(state)
     prompt = await load_prompt("project_answer")
-    search = ToolCall(id="retrieve", name="search_code", arguments={"query": ctx.input})
-    started = time.perf_counter()
-    found = await toolbox.call(search)
-    await emit_tool_step(runtime, search, found, started)
+    found = await call_tool(runtime, ToolCall(id="retrieve", name="search_code", arguments={"query": ctx.input}))
     await emit_sources(runtime, found.spans)
     notes = [
         f"The repository is {services.repository_name!r}." if services.repository_name else "",
@@ -119,13 +116,23 @@ def after_model(ctx: AgentContext[Any]) -> str:
     return "run_tools" if ctx.state["pending"] else "cite_sources"
 
 
+def _arguments(call: ToolCall) -> Any:
+    return dict(call.arguments) or _short(call.raw_arguments)
+
+
 def _short(value: Any, limit: int = 300) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-async def emit_tool_step(runtime: Runtime[TurnServices], call: ToolCall, outcome: ToolResult, started: float) -> None:
-    """A trace step for one tool call, one level below the node that made it."""
+async def call_tool(runtime: Runtime[TurnServices], call: ToolCall) -> ToolResult:
+    """Run one tool call: said as it starts (so the page tells what runs while it runs), and a
+    trace step one level below the node that made it when it finishes."""
+    toolbox = runtime.services.toolbox
+    assert toolbox is not None
+    await runtime.emit(AgentEvent(type="tool", detail={"tool": call.name, "arguments": _arguments(call)}))
+    started = time.perf_counter()
+    outcome = await toolbox.call(call)
     await runtime.emit(
         AgentEvent(
             type="step",
@@ -134,12 +141,13 @@ async def emit_tool_step(runtime: Runtime[TurnServices], call: ToolCall, outcome
             duration_ms=(time.perf_counter() - started) * 1000,
             detail={
                 "tool": call.name,
-                "arguments": dict(call.arguments) or _short(call.raw_arguments),
+                "arguments": _arguments(call),
                 "result": _short(outcome.summary),
                 "ok": not outcome.error,
             },
         )
     )
+    return outcome
 
 
 async def emit_sources(runtime: Runtime[TurnServices], spans: Sequence[Span]) -> None:
@@ -151,17 +159,13 @@ async def emit_sources(runtime: Runtime[TurnServices], spans: Sequence[Span]) ->
 @node(name="run_tools")
 async def run_tools(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     """Answer every pending call, in order; a failing or unknown tool answers with its error."""
-    toolbox = runtime.services.toolbox
-    assert toolbox is not None
     pending: tuple[ToolCall, ...] = tuple(ctx.state["pending"])
     results: list[Message] = []
     spans: list[Span] = list(ctx.state["spans"])
     for call in pending:
-        started = time.perf_counter()
-        outcome = await toolbox.call(call)
+        outcome = await call_tool(runtime, call)
         results.append(Message("tool", outcome.content, tool_call_id=call.id, name=call.name))
         spans.extend(outcome.spans)
-        await emit_tool_step(runtime, call, outcome, started)
         await emit_sources(runtime, outcome.spans)
     transcript = (*ctx.state["transcript"], *results)
     return ctx.with_state(transcript=transcript, pending=(), rounds=int(ctx.state["rounds"]) + 1, spans=tuple(spans))

@@ -1,19 +1,19 @@
-"""``ConversationManager``: one per active chat session; turns in, streamed chunks out.
+"""``ConversationManager``: one per active chat session; the model's view of the dialog.
 
-The caller (the chat consumer) owns storage of the messages; the manager owns
-the model's view of the dialog. Usage::
+The caller owns storage of the messages; the manager owns what the model sees.
+A turn is two calls around the caller's own answering::
 
-    manager = ConversationManager(session_key, history=stored_messages, runner=my_runner)
-    async for chunk in manager.process_user_turn(text):
-        ...  # chunk.metadata on the first, chunk.text deltas, chunk.is_final + chunk.metrics on the last
-    await manager.abort_generation()   # from anywhere: stops the running turn
-    await manager.shutdown()           # when the session closes
+    manager = ConversationManager(session_key, history=stored_messages)
+    prepared = await manager.prepare(text)      # the user's message recorded, the dialog fitted to the window
+    ...                                          # the caller streams its answer (manager.streaming(...) as it grows)
+    figures = manager.record(prepared, answer, outcome="ok")   # what the user saw, recorded; the turn's figures
 
-A turn runs in its own task feeding a queue, so ``abort_generation`` can
-cancel it from another coroutine: the cancellation reaches the provider's
-stream, which closes the upstream response at once (no more tokens are paid
-for). Whatever was shown before the abort stays in the dialog, so the next
-turn sees what the user saw.
+The manager runs no task of its own for a turn: the caller's task answers, and
+cancelling it stops the provider's stream at once. ``process_user_turn`` is the
+same two calls around a turn runner (the provider by default), streamed as
+``TurnChunk``s, for callers with no answering of their own (the dialog
+benchmark, the structured mode). Whatever was shown before a turn stopped
+stays in the dialog, so the next turn sees what the user saw.
 """
 
 from __future__ import annotations
@@ -79,24 +79,27 @@ class ConversationSettings:
 
 @dataclass(frozen=True)
 class PreparedTurn:
-    """What a turn runner gets: the active context, already inside the model's window."""
+    """A turn's context, already inside the model's window: what the answer is written in."""
 
     session_key: str
     text: str
     # System prompt (with the response format and the summary), history, and the user's message.
     messages: tuple[Message, ...]
-    # The summary (a system message) and the verbatim messages before the user's, for runners
+    # The summary (a system message) and the verbatim messages before the user's, for callers
     # that write their own system prompt.
     history: tuple[Message, ...]
     # For the provider request: max_tokens within the window, and the JSON schema in structured mode.
     model_params: Mapping[str, Any]
     structured: bool
     usage_ratio: float
+    # When the turn began (monotonic), and the controller's counters then (the turn's figures are the difference).
+    started: float = 0.0
+    counters_before: ControllerCounters = field(default_factory=ControllerCounters)
 
 
 # A turn runner yields answer text as ``str`` or as events with ``type`` and ``text`` (the provider's
-# ``StreamEvent``, the agent's events): ``type == "text"`` is answer text, ``type == "error"`` ends
-# the turn in error, anything else is passed through to the caller in ``TurnChunk.event``.
+# ``StreamEvent``): ``type == "text"`` is answer text, ``type == "error"`` ends the turn in error,
+# anything else is passed through to the caller in ``TurnChunk.event``.
 TurnRunner = Callable[[PreparedTurn], AsyncIterator[Any]]
 
 
@@ -133,7 +136,7 @@ class TurnMetrics:
 
 @dataclass(frozen=True)
 class TurnChunk:
-    """One piece of a streamed turn.
+    """One piece of a turn streamed by ``process_user_turn``.
 
     ``metadata`` is set on the first chunk only (``is_safe`` in structured mode
     is in it), ``is_final`` on the last, which also carries ``answer`` (the
@@ -154,29 +157,20 @@ class TurnChunk:
     structured: Mapping[str, Any] | None = None
 
 
-# Queued after a turn's task is done (see ``process_user_turn``).
-_TURN_ENDED: Any = TurnChunk(is_final=True, error="the turn ended without a final chunk")
-
-
 @dataclass
 class _Turn:
-    text: str
-    queue: asyncio.Queue[TurnChunk] = field(default_factory=asyncio.Queue)
-    started: float = field(default_factory=time.monotonic)
+    """A turn streamed by ``process_user_turn``: what it has shown and what it still holds back."""
+
     first_chunk_at: float | None = None
     first_sent: bool = False
+    usage_ratio: float = 0.0
     shown: list[str] = field(default_factory=list)
     shown_bytes: int = 0
+    figures: TurnMetrics | None = None
     held_events: list[Any] = field(default_factory=list)
     parser: structured.StructuredAnswerParser | None = None
     error: str = ""
-    aborted: bool = False
-    before: ControllerCounters = field(default_factory=ControllerCounters)
-    usage_ratio: float = 0.0
-
-    def show(self, text: str) -> None:
-        self.shown.append(text)
-        self.shown_bytes += len(text.encode("utf-8"))
+    abort_requested: bool = False
 
 
 class ConversationManager:
@@ -196,9 +190,9 @@ class ConversationManager:
         """``history``: the session's stored messages, oldest first (user and assistant turns).
 
         ``system_prompt`` None: the ``system`` prompt (files and admin overrides).
-        ``window`` None: the main model's context window. A runner that spends part of the
+        ``window`` None: the main model's context window. A caller that spends part of the
         window on its own material (tools, retrieved code) passes the share it leaves to the
-        dialog, so the summary replaces old turns before the runner would have to drop them.
+        dialog, so the summary replaces old turns before the caller would have to drop them.
         """
         self.session_key = session_key
         self.config = config or ConversationSettings.from_settings()
@@ -212,8 +206,9 @@ class ConversationManager:
         self._store = store or SummaryStore(cache_timeout=self.config.summary_cache_seconds)
         self.controller: DualContextController | None = None
         self._window = window
+        # Serializes the turns of process_user_turn; prepare/record callers serialize their own turns.
         self._turn_lock = asyncio.Lock()
-        self._current: asyncio.Task[None] | None = None
+        self._current: _Turn | None = None
         self._closed = False
 
     # --- setup ------------------------------------------------------------------------
@@ -245,7 +240,7 @@ class ConversationManager:
 
     @property
     def dialog_length(self) -> int:
-        """Messages of the dialog this manager knows (stored history plus the turns it ran).
+        """Messages of the dialog this manager knows (stored history plus the turns it recorded).
 
         A caller storing messages elsewhere (another server process) can compare it with its
         own count and open a new manager when they differ.
@@ -257,94 +252,158 @@ class ConversationManager:
         """The active context (None before the first turn)."""
         return self.controller.active if self.controller else None
 
-    # --- turns ---------------------------------------------------------------------------
+    # --- a turn: prepare, stream, record ---------------------------------------------------
+
+    async def prepare(self, text: str) -> PreparedTurn:
+        """Record the user's ``text`` and fit the dialog into the window (handing over or trimming if it must)."""
+        if self._closed:
+            raise RuntimeError("the conversation manager is shut down")
+        started = time.monotonic()
+        # Counted from zero on the first turn, so a summary found when the session reopens shows up.
+        before = self.controller.counters if self.controller else ControllerCounters()
+        controller = await self._ensure_controller()
+        controller.record(Message(role="user", content=text))
+        messages = (await controller.prepare_request()).messages
+        params: dict[str, Any] = {"max_tokens": self._answer_reserve}
+        if self.structured_mode:
+            params.update(structured.model_params())
+        summary = controller.active.summary
+        return PreparedTurn(
+            session_key=self.session_key,
+            text=text,
+            messages=messages,
+            history=((summary.as_message(),) if summary else ()) + tuple(messages[1:-1]),
+            model_params=params,
+            structured=self.structured_mode,
+            usage_ratio=controller.usage_ratio(),
+            started=started,
+            counters_before=before,
+        )
+
+    def streaming(self, answer_bytes: int) -> None:
+        """The answer has grown to ``answer_bytes`` (UTF-8): warm up or hand over early if it must."""
+        if self.controller is not None:
+            self.controller.streaming(math.ceil(answer_bytes / BYTES_PER_TOKEN))
+
+    def record(
+        self, prepared: PreparedTurn, answer: str, *, outcome: str, first_chunk_at: float | None = None
+    ) -> TurnMetrics:
+        """Record what the user saw of the answer (all of it, or the part shown before it stopped) and
+        publish the turn's figures; ``outcome`` is ``ok``, ``error`` or ``aborted``."""
+        controller = self.controller
+        counters = ControllerCounters()
+        if controller is not None:
+            if answer:
+                controller.record(Message(role="assistant", content=answer))
+            if not self._closed:
+                controller.maybe_start_warmup()
+            counters = controller.counters
+        before = prepared.counters_before
+        ended = time.monotonic()
+        figures = TurnMetrics(
+            ttfc_ms=None if first_chunk_at is None else round((first_chunk_at - prepared.started) * 1000, 3),
+            latency_ms=round((ended - prepared.started) * 1000, 3),
+            handovers=counters.handovers - before.handovers,
+            warmups=counters.warmups - before.warmups,
+            summary_cache_hits=counters.cache_hits - before.cache_hits,
+            summary_cache_misses=counters.cache_misses - before.cache_misses,
+            context_usage=round(controller.usage_ratio(), 4) if controller else 0.0,
+            summarized_messages=controller.active.start if controller else 0,
+            trimmed_messages=counters.trimmed_messages - before.trimmed_messages,
+            outcome=outcome,
+        )
+        if first_chunk_at is not None:
+            metrics.TURN_TIME_TO_FIRST_CHUNK.observe(first_chunk_at - prepared.started)
+        metrics.TURN_LATENCY.observe(ended - prepared.started)
+        metrics.TURNS.labels(outcome=outcome).inc()
+        return figures
+
+    # --- a turn through a runner, as chunks ----------------------------------------------------
 
     async def process_user_turn(self, text: str, *, runner: TurnRunner | None = None) -> AsyncIterator[TurnChunk]:
-        """Stream the answer to ``text``; a turn still running is aborted first.
+        """Stream the answer to ``text`` from ``runner``; a turn still running is asked to stop first.
 
-        The last chunk has ``is_final``. Leaving the loop early (or cancelling
-        the task iterating it) aborts the turn like ``abort_generation``.
+        Runs in the task that iterates it. The last chunk has ``is_final``. Leaving the loop
+        early (or cancelling the task iterating it) stops the turn; what was shown is recorded.
         """
         if self._closed:
             raise RuntimeError("the conversation manager is shut down")
         await self.abort_generation()
-        turn = _Turn(text=text)
-        if self.structured_mode:
-            turn.parser = structured.StructuredAnswerParser()
-        task = asyncio.create_task(self._run_turn(turn, runner or self.runner), name=f"conversation-turn:{self.session_key}")
-        # The task's last act is queueing the final chunk; this marker follows it, so a turn that
-        # ended without one (cancelled before it started, or a bug) still wakes the loop below.
-        # One plain queue read per chunk: no task or wait is created while chunks keep coming.
-        task.add_done_callback(lambda _: turn.queue.put_nowait(_TURN_ENDED))
-        self._current = task
-        try:
-            while True:
-                chunk = await turn.queue.get()
-                if chunk is _TURN_ENDED:
-                    task.result()
-                    raise RuntimeError("the turn ended without a final chunk")
+        async with self._turn_lock:
+            turn = _Turn(parser=structured.StructuredAnswerParser() if self.structured_mode else None)
+            self._current = turn
+            prepared: PreparedTurn | None = None
+            outcome = "aborted"
+            try:
+                prepared = await self.prepare(text)
+                turn.usage_ratio = prepared.usage_ratio
+                async with aclosing((runner or self.runner)(prepared)) as items:
+                    async for item in items:
+                        for chunk in self._chunks(turn, item):
+                            yield chunk
+                        if turn.abort_requested:
+                            break
+                    else:
+                        outcome = "error" if turn.error else "ok"
+            except Exception as exc:
+                logger.exception("session %s: the turn failed", self.session_key)
+                turn.error = turn.error or f"{type(exc).__name__}: {exc}"
+                outcome = "error"
+            finally:
+                self._current = None
+                if prepared is not None and outcome == "aborted":
+                    # Stopped (cancelled, closed, or asked to): what was shown is recorded at once.
+                    turn.figures = self.record(
+                        prepared, "".join(turn.shown), outcome=outcome, first_chunk_at=turn.first_chunk_at
+                    )
+            if prepared is None:
+                prepared = PreparedTurn(self.session_key, text, (), (), {}, self.structured_mode, 0.0, time.monotonic())
+            for chunk in self._final_chunks(turn, prepared, outcome):
                 yield chunk
-                if chunk.is_final:
-                    return
-        finally:
-            if not task.done():
-                task.cancel()
-                await asyncio.wait({task})
 
     async def abort_generation(self) -> None:
-        """Stop the running turn (if any) and wait until the dialog is consistent again."""
-        task = self._current
-        if task is not None and not task.done():
-            task.cancel()
-            await asyncio.wait({task})
+        """Ask the running turn of ``process_user_turn`` (if any) to stop at its next event; it then
+        ends with an aborted final chunk. To stop it at once, cancel the task iterating it."""
+        if self._current is not None:
+            self._current.abort_requested = True
 
     async def shutdown(self) -> None:
-        """Abort the running turn, cancel background work and wait for all of it."""
+        """Stop the running turn and cancel background work (a warm-up), waiting for it."""
         self._closed = True
         await self.abort_generation()
         if self.controller is not None:
             await self.controller.shutdown()
 
-    async def _run_turn(self, turn: _Turn, runner: TurnRunner) -> None:
-        async with self._turn_lock:
-            controller: DualContextController | None = None
-            try:
-                # Counted from zero on the first turn, so a summary found when the session reopens shows up.
-                turn.before = self.controller.counters if self.controller else ControllerCounters()
-                controller = await self._ensure_controller()
-                controller.record(Message(role="user", content=turn.text))
-                fitted = await controller.prepare_request()
-                turn.usage_ratio = controller.usage_ratio()
-                prepared = self._prepared(turn, controller, fitted.messages)
-                async with aclosing(runner(prepared)) as events:
-                    async for item in events:
-                        self._handle(turn, controller, item)
-            except asyncio.CancelledError:
-                turn.aborted = True
-                raise
-            except Exception as exc:
-                logger.exception("session %s: the turn failed", self.session_key)
-                turn.error = turn.error or f"{type(exc).__name__}: {exc}"
-            finally:
-                self._finish(turn, controller)
+    def _chunks(self, turn: _Turn, item: Any) -> list[TurnChunk]:
+        if isinstance(item, str):
+            kind, text = "text", item
+        else:
+            kind, text = getattr(item, "type", ""), getattr(item, "text", "")
+        if kind == "error":
+            error = getattr(item, "error", None)
+            turn.error = str(error) if error is not None else (text or "the answer failed")
+            return self._event_or_hold(turn, item)
+        if kind != "text":
+            return self._event_or_hold(turn, item)
+        if not text:
+            return []
+        if turn.parser is None:
+            chunks = [self._chunk(turn, text)]
+            self._show(turn, text)
+        else:
+            chunks = self._released(turn, turn.parser.feed(text))
+        self.streaming(turn.shown_bytes)
+        return chunks
 
-    def _prepared(self, turn: _Turn, controller: DualContextController, messages: tuple[Message, ...]) -> PreparedTurn:
-        params: dict[str, Any] = {"max_tokens": self._answer_reserve}
-        if self.structured_mode:
-            params.update(structured.model_params())
-        summary = controller.active.summary
-        history = ((summary.as_message(),) if summary else ()) + tuple(messages[1:-1])
-        return PreparedTurn(
-            session_key=self.session_key,
-            text=turn.text,
-            messages=messages,
-            history=history,
-            model_params=params,
-            structured=self.structured_mode,
-            usage_ratio=turn.usage_ratio,
-        )
+    def _show(self, turn: _Turn, text: str) -> None:
+        turn.shown.append(text)
+        turn.shown_bytes += len(text.encode("utf-8"))
 
-    # --- chunks ------------------------------------------------------------------------------
+    def _chunk(self, turn: _Turn, text: str = "", *, event: Any = None, is_safe: bool | None = None) -> TurnChunk:
+        metadata = self._first_metadata(turn, is_safe)
+        if text and turn.first_chunk_at is None:
+            turn.first_chunk_at = time.monotonic()
+        return TurnChunk(text=text, metadata=metadata, event=event, is_safe=is_safe)
 
     def _first_metadata(self, turn: _Turn, is_safe: bool | None) -> dict[str, Any] | None:
         if turn.first_sent:
@@ -357,98 +416,43 @@ class ConversationManager:
             "context_usage": round(turn.usage_ratio, 4),
         }
 
-    def _emit(self, turn: _Turn, chunk_text: str = "", *, event: Any = None, is_safe: bool | None = None) -> None:
-        metadata = self._first_metadata(turn, is_safe)
-        if chunk_text and turn.first_chunk_at is None:
-            turn.first_chunk_at = time.monotonic()
-        turn.queue.put_nowait(TurnChunk(text=chunk_text, metadata=metadata, event=event, is_safe=is_safe))
-
-    def _handle(self, turn: _Turn, controller: DualContextController, item: Any) -> None:
-        if isinstance(item, str):
-            kind, text = "text", item
-        else:
-            kind, text = getattr(item, "type", ""), getattr(item, "text", "")
-        if kind == "error":
-            error = getattr(item, "error", None)
-            turn.error = str(error) if error is not None else (text or "the answer failed")
-            self._emit_or_hold(turn, item)
-            return
-        if kind != "text":
-            self._emit_or_hold(turn, item)
-            return
-        if not text:
-            return
-        if turn.parser is None:
-            turn.show(text)
-            self._emit(turn, text)
-        else:
-            update = turn.parser.feed(text)
-            self._release_structured(turn, update)
-        controller.streaming(math.ceil(turn.shown_bytes / BYTES_PER_TOKEN))
-
-    def _emit_or_hold(self, turn: _Turn, event: Any) -> None:
+    def _event_or_hold(self, turn: _Turn, event: Any) -> list[TurnChunk]:
         # In structured mode the first chunk must carry is_safe: hold events until it is known.
         if turn.parser is not None and not turn.first_sent:
             turn.held_events.append(event)
-        else:
-            self._emit(turn, event=event, is_safe=turn.parser.is_safe if turn.parser else None)
+            return []
+        return [self._chunk(turn, event=event, is_safe=turn.parser.is_safe if turn.parser else None)]
 
-    def _release_structured(self, turn: _Turn, update: structured.StructuredUpdate) -> None:
+    def _released(self, turn: _Turn, update: structured.StructuredUpdate) -> list[TurnChunk]:
         if not update.answer_delta:
             # The verdict alone is not a chunk: it travels with the first piece of the answer.
-            return
-        first = not turn.first_sent
-        self._emit(turn, update.answer_delta, is_safe=update.is_safe)
-        turn.show(update.answer_delta)
-        if first:
-            for event in turn.held_events:
-                self._emit(turn, event=event, is_safe=update.is_safe)
-            turn.held_events.clear()
-
-    def _finish(self, turn: _Turn, controller: DualContextController | None) -> None:
-        """Record what the user saw, publish the figures and send the final chunk (even when cancelled)."""
-        if turn.parser is not None and not turn.aborted:
-            self._release_structured(turn, turn.parser.finish())
-        answer = "".join(turn.shown)
-        counters = ControllerCounters()
-        if controller is not None:
-            if answer:
-                controller.record(Message(role="assistant", content=answer))
-            if not self._closed:
-                controller.maybe_start_warmup()
-            counters = controller.counters
-        ended = time.monotonic()
-        outcome = "aborted" if turn.aborted else "error" if turn.error else "ok"
-        turn_metrics = TurnMetrics(
-            ttfc_ms=None if turn.first_chunk_at is None else round((turn.first_chunk_at - turn.started) * 1000, 3),
-            latency_ms=round((ended - turn.started) * 1000, 3),
-            handovers=counters.handovers - turn.before.handovers,
-            warmups=counters.warmups - turn.before.warmups,
-            summary_cache_hits=counters.cache_hits - turn.before.cache_hits,
-            summary_cache_misses=counters.cache_misses - turn.before.cache_misses,
-            context_usage=round(controller.usage_ratio(), 4) if controller else 0.0,
-            summarized_messages=controller.active.start if controller else 0,
-            trimmed_messages=counters.trimmed_messages - turn.before.trimmed_messages,
-            outcome=outcome,
-        )
-        if turn.first_chunk_at is not None:
-            metrics.TURN_TIME_TO_FIRST_CHUNK.observe(turn.first_chunk_at - turn.started)
-        metrics.TURN_LATENCY.observe(ended - turn.started)
-        metrics.TURNS.labels(outcome=outcome).inc()
-        parser = turn.parser
-        is_safe = parser.is_safe if parser else None
-        for event in turn.held_events:
-            self._emit(turn, event=event, is_safe=is_safe)
+            return []
+        chunks = [self._chunk(turn, update.answer_delta, is_safe=update.is_safe)]
+        self._show(turn, update.answer_delta)
+        chunks += [self._chunk(turn, event=event, is_safe=update.is_safe) for event in turn.held_events]
         turn.held_events.clear()
-        turn.queue.put_nowait(
+        return chunks
+
+    def _final_chunks(self, turn: _Turn, prepared: PreparedTurn, outcome: str) -> list[TurnChunk]:
+        """The rest of the structured answer, the events held back, and the final chunk."""
+        parser = turn.parser
+        chunks = self._released(turn, parser.finish()) if parser is not None and outcome != "aborted" else []
+        figures = turn.figures
+        if figures is None:
+            figures = self.record(prepared, "".join(turn.shown), outcome=outcome, first_chunk_at=turn.first_chunk_at)
+        is_safe = parser.is_safe if parser else None
+        chunks += [self._chunk(turn, event=event, is_safe=is_safe) for event in turn.held_events]
+        turn.held_events.clear()
+        chunks.append(
             TurnChunk(
                 metadata=self._first_metadata(turn, is_safe),
                 is_final=True,
                 is_safe=is_safe,
-                answer=answer,
-                aborted=turn.aborted,
+                answer="".join(turn.shown),
+                aborted=outcome == "aborted",
                 error=turn.error,
-                metrics=turn_metrics,
+                metrics=figures,
                 structured=parser.record() if parser else None,
             )
         )
+        return chunks

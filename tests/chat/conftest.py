@@ -18,7 +18,7 @@ from django.db import connections
 from django.test import override_settings
 
 from agentsite.asgi import application
-from chat.generations import REGISTRY
+from chat.streams import REGISTRY
 from chat.models import ChatSession, Message
 from rag.models import IndexRun, Repository
 from rag.services import delete_repository, run_index, start_index_run

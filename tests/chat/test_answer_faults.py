@@ -38,7 +38,7 @@ async def test_a_database_error_while_storing_the_text_so_far_loses_nothing(
     answer = await Message.objects.filter(session=owner_chat, role="assistant").alatest("id")
 
     # A real failure of the periodic store: its table is gone for a moment.
-    with caplog.at_level(logging.ERROR, logger="chat.generations"):
+    with caplog.at_level(logging.ERROR, logger="chat.streams"):
         await sync_to_async(_rename_messages)("chat_message", "chat_message_away")
         await asyncio.sleep(0.3)
         await sync_to_async(_rename_messages)("chat_message_away", "chat_message")

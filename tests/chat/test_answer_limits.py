@@ -6,6 +6,7 @@ model over HTTP."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -38,14 +39,34 @@ def route(intent: str) -> Reply:
     return Reply.text(json.dumps({"intent": intent, "reason": "scripted"}), usage=(0, 0))
 
 
-async def ask_and_wait(chat: ChatSession, cookie: str, text: str) -> Message:
+async def ask_and_wait(chat: ChatSession, cookie: str, text: str, received: list[str] | None = None) -> Message:
+    """The stored answer to ``text``; the websocket messages the page got go to ``received``."""
     communicator = socket(chat.pk, cookie)
     await communicator.connect()
     await communicator.send_json_to({"action": "send", "text": text})
-    await frames_until_done(communicator, timeout=30)
+    frames = await frames_until_done(communicator, timeout=30)
     await communicator.disconnect()
+    if received is not None:
+        received.extend(frames)
     latest = await Message.objects.filter(session=chat, role="assistant").alatest("id")
     return await stored_answer(latest.pk, timeout=30)
+
+
+STATUS = re.compile(r'id="msg-\d+-status" class="badge live" role="status" hx-swap-oob="true">([^<]+)<')
+STEP_FRAME = re.compile(
+    r'<div hx-swap-oob="(?:beforeend:#msg-\d+-steps|beforebegin:#(?P<before>[\w-]+))">\s*'
+    r'<li class="step" id="(?P<id>[\w-]+)"[^>]*>\s*<span class="step-node">(?P<node>[^<]+)</span>'
+)
+
+
+def live_trace(received: list[str]) -> list[str]:
+    """The trace's nodes in the order the page shows them, after every step frame is swapped in."""
+    shown: list[tuple[str, str]] = []
+    for match in STEP_FRAME.finditer("".join(received)):
+        ids = [dom_id for dom_id, _ in shown]
+        at = ids.index(match["before"]) if match["before"] else len(shown)
+        shown.insert(at, (match["id"], match["node"]))
+    return [node for _, node in shown]
 
 
 async def test_every_tool_round_of_a_project_question_is_limited_to_the_answer_reserve(fake_openai, shop_chat):
@@ -57,12 +78,23 @@ async def test_every_tool_round_of_a_project_question_is_limited_to_the_answer_r
         Reply.text("Discounts are applied in src/shopapp/pricing.py:14-19."),
     )
 
-    answer = await ask_and_wait(chat, cookie, "How are discounts applied?")
+    received: list[str] = []
+    answer = await ask_and_wait(chat, cookie, "How are discounts applied?", received)
 
     assert answer.status == "complete" and answer.intent == "project_qa"
     rounds = [request.json for request in fake_openai.chat_requests[1:]]
     assert [bool(body.get("tools")) for body in rounds] == [True, True, True]
     assert [body.get("max_tokens") for body in rounds] == [answer_reserve()] * 3
+    # The status line says which tool runs while it runs (after text too), then what it did.
+    statuses = STATUS.findall("".join(received))
+    reading = statuses.index("Reading src/shopapp/pricing.py lines 1–20…")
+    searching = statuses.index("Searching the code for “apply_discount”…")
+    assert statuses.index("Writing the answer…") < reading < searching
+    assert statuses[searching + 1] == "Searched the code for “apply_discount”…"
+    # The live trace lists the steps by their start, as the stored answer does.
+    by_start = [step["node"] for step in sorted(answer.steps, key=lambda step: (step["start_ms"], step["depth"]))]
+    assert live_trace(received) == by_start
+    assert by_start.index("run_tools") < by_start.index("tool:read_file")
 
 
 async def test_the_calls_writing_a_document_are_limited_to_the_answer_reserve(fake_openai, shop_chat):

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from chat.generations import REGISTRY
+from chat.streams import REGISTRY
 from chat.models import ChatSession, Message
 from tests.chat.conftest import DONE_FRAME, Reply, frames_until_done, socket, stored_answer, token_deltas, token_text
 from tests.factories import make_user
@@ -265,12 +265,12 @@ async def test_deleting_a_chat_while_it_answers_ends_the_run_quietly(fake_openai
 async def test_with_a_shared_layer_frames_of_other_processes_reach_the_page(shared_layer, owner_chat, owner_cookie):
     from channels.layers import get_channel_layer
 
-    from chat.generations import PROCESS_ID, group_name
+    from chat.streams import PROCESS_ID, group_name
 
     communicator = socket(owner_chat.pk, owner_cookie)
     assert (await communicator.connect())[0]
     layer = get_channel_layer()
-    frame = {"type": "chat.frame", "html": "<p>from elsewhere</p>", "message_id": 0, "seq": 0}
+    frame = {"type": "chat.frame", "session_id": owner_chat.pk, "html": "<p>from elsewhere</p>", "message_id": 0, "seq": 0}
     await layer.group_send(group_name(owner_chat.pk), {**frame, "origin": PROCESS_ID})
     await layer.group_send(group_name(owner_chat.pk), {**frame, "origin": "another-process"})
     assert await communicator.receive_from(timeout=5) == "<p>from elsewhere</p>"
@@ -283,7 +283,7 @@ async def test_stop_from_a_page_of_another_process_stops_the_answer_here(
 ):
     from channels.layers import get_channel_layer
 
-    from chat.generations import group_name
+    from chat.streams import stop_group_name
 
     fake_openai.script(ROUTE_GENERAL, Reply.text("long " * 300, chunk_size=5, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
@@ -291,7 +291,9 @@ async def test_stop_from_a_page_of_another_process_stops_the_answer_here(
     await ask(communicator, "go")
     while token_text(await communicator.receive_from(timeout=5)) is None:
         pass
-    await get_channel_layer().group_send(group_name(owner_chat.pk), {"type": "chat.cancel", "origin": "another-process"})
+    await get_channel_layer().group_send(
+        stop_group_name(owner_chat.pk), {"type": "chat.stop", "origin": "another-process", "session_id": owner_chat.pk}
+    )
     await frames_until_done(communicator)
     answer = await stored_answer((await latest_answer(owner_chat)).pk)
     assert answer.status == "cancelled" and 0 < len(answer.content) < len("long " * 300)

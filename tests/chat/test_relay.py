@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from chat.generations import REGISTRY, Frame
+from chat.streams import REGISTRY, Frame
 from tests.chat.conftest import socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

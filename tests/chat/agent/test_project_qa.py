@@ -75,6 +75,19 @@ def test_a_two_round_tool_loop_answers_with_citations_of_the_lines_it_read(shopa
     events = run_turn_to_end(make_turn(QUESTION, shopapp))
 
     assert one(events, "intent").intent == "project_qa"
+    # Each tool call is announced as it starts, then reported as a step when it finishes.
+    tool_events = [
+        (event.type, event.detail["tool"]) for event in events if event.type == "tool" or event.node.startswith("tool:")
+    ]
+    assert tool_events == [
+        # The search with the question, before the first model call; then the model's two calls.
+        ("tool", "search_code"), ("step", "search_code"),
+        ("tool", "search_code"), ("step", "search_code"),
+        ("tool", "read_file"), ("step", "read_file"),
+    ]
+    assert [event.detail["arguments"] for event in events if event.type == "tool"][:2] == [
+        {"query": QUESTION}, {"query": "login view"},
+    ]
     first, second, third = answer_requests(model)
     assert set(offered_tools(first)) == {"search_code", "read_file", "get_symbol", "find_references", "callers", "callees", "changes_since", "list_entrypoints"}
     system = first.json["messages"][0]["content"]

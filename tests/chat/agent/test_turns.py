@@ -1,4 +1,4 @@
-"""A turn as a stream: history that fits, provider errors, and stopping mid-answer."""
+"""A turn as a stream: the history it is given, provider errors, and stopping mid-answer."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from chat import user_errors
-from chat.agent.agent import fitting_history, stream_turn
+from chat.agent.agent import stream_turn
 from llm.types import Message
 from tests.chat.agent.conftest import answer_text, make_turn, one, run_turn_to_end
 from tests.llm.fakes import FakeProviderServer, Reply
@@ -27,36 +27,27 @@ def model(fake_llm_server: FakeProviderServer, settings) -> FakeProviderServer:
     return fake_llm_server
 
 
-def test_recent_history_that_fits_is_passed_to_the_model(model, settings):
+def test_the_history_it_is_given_is_passed_to_the_model_as_it_is(model):
+    # Fitted to the window before the turn (the chat's conversation manager): the agent does not trim it again.
     history = (
-        Message("user", "old question " + "x" * 4000),
+        Message("user", "old question"),
         Message("assistant", "old answer"),
         Message("user", "What is a generator?"),
         Message("assistant", "A function that yields."),
     )
-    provider = settings.LLM["PROVIDERS"]["openai"]
-    settings.LLM = {
-        **settings.LLM,
-        "PROVIDERS": {**settings.LLM["PROVIDERS"], "openai": {**provider, "CONTEXT_WINDOWS": {"main": 2000}}},
-    }
     model.script(GENERAL, Reply.text("Use `yield from`."))
 
     events = run_turn_to_end(make_turn("And how do I delegate to another one?", None, history=history))
 
     sent = [(m["role"], m["content"]) for m in model.chat_requests[-1].json["messages"][1:]]
     assert sent == [
+        ("user", "old question"),
         ("assistant", "old answer"),
         ("user", "What is a generator?"),
         ("assistant", "A function that yields."),
         ("user", "And how do I delegate to another one?"),
     ]
     assert answer_text(events) == "Use `yield from`."
-
-
-def test_fitting_history_keeps_the_most_recent_messages_within_the_budget():
-    history = tuple(Message("user", "y" * 400) for _ in range(5))
-    assert len(fitting_history(history, 250)) == 2
-    assert fitting_history(history, 10) == ()
 
 
 def test_a_provider_error_ends_the_turn_with_a_user_message_and_keeps_the_text(model):

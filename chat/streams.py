@@ -1,0 +1,276 @@
+"""The chat's streaming registry: the answers running in this process and the pages that follow them.
+
+A running answer's frames reach every open page of its chat. Pages served by
+this process listen on an in-process queue (no copy, no trip through the
+channel layer, never dropped). With a channel layer shared by several server
+processes (Redis), the frames also go to the chat's group, where each other
+process has one channel (``ProcessChannels``) that hands them to its own
+pages' queues; Stop travels on a channel of its own, so it never waits
+behind frames. The registry stores the text of all running answers at least
+every ``CHAT["FLUSH_SECONDS"]``.
+
+What an answer is and how it is written lives in ``chat.generations``; this
+module knows a running answer only by the few fields ``RunningAnswer`` names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+import weakref
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+
+from chat import services
+from database_pool import in_database_pool
+
+log = logging.getLogger(__name__)
+
+# Tags what this process sends through a shared channel layer, so it skips its own echoes.
+PROCESS_ID = uuid.uuid4().hex
+
+
+@dataclass(frozen=True)
+class Frame:
+    html: str
+    # For text deltas: the answer and the delta's sequence number.
+    message_id: int = 0
+    seq: int = 0
+
+
+class RunningAnswer(Protocol):
+    session_id: int
+    message_id: int
+    task: asyncio.Task | None
+    stop_note: str
+    stored_length: int
+    stored_at: float
+
+    @property
+    def text(self) -> str: ...
+
+
+def shares_frames_across_processes() -> bool:
+    """True with a channel layer other processes read (Redis); the in-memory layer is this process alone."""
+    layer = get_channel_layer()
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+def group_name(session_id: int) -> str:
+    """The chat's frames group: one channel of each process with a page of the chat."""
+    return f"chat.session.{session_id}"
+
+
+def stop_group_name(session_id: int) -> str:
+    """The chat's Stop group: each process with a page of the chat stops the chat's answer if it runs there."""
+    return f"chat.stop.{session_id}"
+
+
+class ProcessChannels:
+    """This process's two channels on a shared layer, each read by a task of its own.
+
+    ``frames`` is in the frames group of every chat a page of this process
+    shows and puts other processes' frames in the pages' queues; ``stops`` is
+    in the same chats' Stop groups. Made afresh for a new event loop or layer.
+    """
+
+    def __init__(self, deliver: Callable[[int, Frame], None], cancel: Callable[[int], Any]) -> None:
+        self._deliver = deliver
+        self._cancel = cancel
+        self._layer: BaseChannelLayer | None = None
+        self._opened: asyncio.Task[tuple[str, str]] | None = None
+        self._readers: list[asyncio.Task[None]] = []
+        self._pages: Counter[int] = Counter()
+        # Stops under way, kept referenced until they finish.
+        self._stopping: set[asyncio.Task[None]] = set()
+
+    async def watch(self, session_id: int) -> None:
+        """A page of the chat opened here: from now on, other processes' frames of it reach this process."""
+        layer, (frames, stops) = await self._channels()
+        self._pages[session_id] += 1
+        if self._pages[session_id] == 1:
+            await layer.group_add(group_name(session_id), frames)
+            await layer.group_add(stop_group_name(session_id), stops)
+
+    async def unwatch(self, session_id: int) -> None:
+        layer, (frames, stops) = await self._channels()
+        if self._pages[session_id] <= 0:
+            return
+        self._pages[session_id] -= 1
+        if self._pages[session_id] == 0:
+            del self._pages[session_id]
+            await layer.group_discard(group_name(session_id), frames)
+            await layer.group_discard(stop_group_name(session_id), stops)
+
+    async def _channels(self) -> tuple[BaseChannelLayer, tuple[str, str]]:
+        layer = get_channel_layer()
+        loop = asyncio.get_running_loop()
+        if self._opened is None or self._layer is not layer or self._opened.get_loop() is not loop:
+            for reader in self._readers:
+                if not reader.get_loop().is_closed():
+                    reader.cancel()
+            self._layer, self._pages, self._readers = layer, Counter(), []
+            self._opened = loop.create_task(self._open(layer))
+        return layer, await asyncio.shield(self._opened)
+
+    async def _open(self, layer: BaseChannelLayer) -> tuple[str, str]:
+        frames, stops = await layer.new_channel(), await layer.new_channel()
+        loop = asyncio.get_running_loop()
+        self._readers = [
+            loop.create_task(self._read(layer, frames, self._frame)),
+            loop.create_task(self._read(layer, stops, self._stop)),
+        ]
+        return frames, stops
+
+    async def _read(self, layer: BaseChannelLayer, channel: str, handle: Callable[[dict], None]) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except Exception:
+                # The layer is unreachable (Redis restarting): try again, without spinning.
+                log.exception("receiving on %s failed; trying again", channel)
+                await asyncio.sleep(1)
+                continue
+            if message.get("origin") != PROCESS_ID:
+                handle(message)
+
+    def _frame(self, message: dict) -> None:
+        frame = Frame(message["html"], message.get("message_id", 0), message.get("seq", 0))
+        self._deliver(message["session_id"], frame)
+
+    def _stop(self, message: dict) -> None:
+        task = asyncio.get_running_loop().create_task(self._cancel(message["session_id"]))
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
+
+
+class GenerationRegistry:
+    def __init__(self) -> None:
+        self._by_session: dict[int, RunningAnswer] = {}
+        self._storer: asyncio.Task | None = None
+        self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
+        self._elsewhere = ProcessChannels(self._deliver, self.cancel)
+        # Serializes "cancel the old run, start the new one" per session across
+        # tabs; a lock lives while someone holds or waits for it.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def lock(self, session_id: int) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+    async def listen(self, session_id: int) -> asyncio.Queue[Frame]:
+        """A queue that receives every frame of the chat from now on, from this process and the others."""
+        queue: asyncio.Queue[Frame] = asyncio.Queue()
+        self._listeners.setdefault(session_id, set()).add(queue)
+        if shares_frames_across_processes():
+            await self._elsewhere.watch(session_id)
+        return queue
+
+    async def stop_listening(self, session_id: int, queue: asyncio.Queue[Frame]) -> None:
+        listeners = self._listeners.get(session_id)
+        if listeners is not None and queue in listeners:
+            listeners.discard(queue)
+            if not listeners:
+                del self._listeners[session_id]
+            if shares_frames_across_processes():
+                await self._elsewhere.unwatch(session_id)
+
+    def _deliver(self, session_id: int, frame: Frame) -> None:
+        for queue in self._listeners.get(session_id, ()):
+            queue.put_nowait(frame)
+
+    async def broadcast(self, session_id: int, frame: Frame) -> None:
+        """``frame`` to every page of the chat: this process's through their queues, the others' through the group."""
+        self._deliver(session_id, frame)
+        if shares_frames_across_processes():
+            await get_channel_layer().group_send(
+                group_name(session_id),
+                {
+                    "type": "chat.frame", "origin": PROCESS_ID, "session_id": session_id,
+                    "html": frame.html, "message_id": frame.message_id, "seq": frame.seq,
+                },
+            )
+
+    async def stop_everywhere(self, session_id: int) -> None:
+        """Stop the chat's running answer, in this process or in the one writing it."""
+        await self.cancel(session_id)
+        if shares_frames_across_processes():
+            await get_channel_layer().group_send(
+                stop_group_name(session_id), {"type": "chat.stop", "origin": PROCESS_ID, "session_id": session_id}
+            )
+
+    def for_session(self, session_id: int) -> RunningAnswer | None:
+        return self._by_session.get(session_id)
+
+    def count(self) -> int:
+        """Answers running in this process."""
+        return len(self._by_session)
+
+    def running(self) -> list[RunningAnswer]:
+        return list(self._by_session.values())
+
+    async def cancel(self, session_id: int, *, reason: str = "") -> None:
+        """Stop the session's running answer (if any) and wait until its final state is stored.
+
+        ``reason`` is a note shown in the stopped answer (why it was stopped, when the user did not press Stop).
+        """
+        answer = self._by_session.get(session_id)
+        if answer is None or answer.task is None:
+            return
+        answer.stop_note = answer.stop_note or reason
+        # Cancel once: a second cancel would interrupt the run while it stores its final state.
+        if not answer.task.cancelling():
+            answer.task.cancel()
+        await asyncio.wait([answer.task])
+
+    def add(self, answer: RunningAnswer) -> None:
+        """``answer`` runs (its task started): it is the chat's running answer until ``finished``."""
+        self._by_session[answer.session_id] = answer
+        loop = asyncio.get_running_loop()
+        if self._storer is None or self._storer.done() or self._storer.get_loop() is not loop:
+            self._storer = loop.create_task(self._store_periodically())
+
+    def finished(self, answer: RunningAnswer) -> None:
+        if self._by_session.get(answer.session_id) is answer:
+            del self._by_session[answer.session_id]
+
+    async def _store_periodically(self) -> None:
+        """While answers run: every FLUSH_SECONDS, store the text of every answer
+        that grew (or is due a heartbeat) in one statement.
+
+        One statement for all running answers rather than one per answer, so
+        the database work of streaming stays flat however many answers run.
+        """
+        interval = settings.CHAT["FLUSH_SECONDS"]
+        heartbeat = services.heartbeat_seconds()
+        while self._by_session:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            due = [
+                (answer, answer.text)
+                for answer in self.running()
+                if len(answer.text) != answer.stored_length or now - answer.stored_at >= heartbeat
+            ]
+            if not due:
+                continue
+            try:
+                await in_database_pool(services.save_partial_answers)({answer.message_id: text for answer, text in due})
+            except Exception:
+                # The database is unreachable or the statement failed: the texts stay in
+                # memory and the next tick tries again; the final state stores them whole.
+                log.exception("storing the text of %d running answers failed; trying again", len(due))
+                continue
+            for answer, text in due:
+                answer.stored_length, answer.stored_at = len(text), now
+
+
+REGISTRY = GenerationRegistry()
