@@ -396,6 +396,10 @@ RAG = {
     "EMBED_BATCH_SIZE": env_int("RAG_EMBED_BATCH_SIZE", 16, minimum=1, maximum=2048),
     "HNSW_EF_SEARCH": env_int("RAG_HNSW_EF_SEARCH", 100, minimum=1, maximum=1000),
     "KEEP_SUPERSEDED": env_int("RAG_KEEP_SUPERSEDED", 1, minimum=0),
+    # A new version is written into the store of the one before it (only its changed files'
+    # rows) when at most this share of the files changed; above it, a new store is built
+    # (rag/storage.py), which also sheds the ended rows. 0 builds every version anew.
+    "REWRITE_SHARE": env_float("RAG_REWRITE_SHARE", 0.3, minimum=0.0, maximum=1.0),
     # Git remotes (rag/sources/git.py, docs/GIT.md): bare mirrors, the limit on every git call,
     # whether remotes may be on loopback or private networks, and the key credentials are encrypted with.
     "GIT_DIR": env_str("RAG_GIT_DIR", str(DATA_DIR / "git")),

@@ -92,7 +92,7 @@ def index_sentence(run: IndexRun) -> str:
 def folder_entries(run: IndexRun, folder: str) -> list[TreeEntry] | None:
     """Folders first, then files, directly in ``folder`` ("" is the root); None when no file is under it."""
     prefix = f"{folder}/" if folder else ""
-    rows = SourceFile.objects.filter(run=run, path__startswith=prefix).values_list("path", "language", "size", "line_count")
+    rows = SourceFile.objects.in_version(run).filter(path__startswith=prefix).values_list("path", "language", "size", "line_count")
     folders: dict[str, list[int]] = {}
     files: list[TreeEntry] = []
     for path, language, size, lines in rows.iterator(chunk_size=2000):
@@ -119,7 +119,7 @@ def readme_html(run: IndexRun, entries: list[TreeEntry]) -> tuple[str, SafeStrin
     entry = next((by_name[name] for name in README_NAMES if name in by_name), None)
     if entry is None:
         return None
-    text = SourceFile.objects.filter(run=run, path=entry.path).values_list("text", flat=True).first() or ""
+    text = SourceFile.objects.in_version(run).filter(path=entry.path).values_list("text", flat=True).first() or ""
     text = text[:README_MAX_CHARS]
     if entry.name.lower().endswith((".md", ".markdown")):
         folder = posixpath.dirname(entry.path)
@@ -134,7 +134,7 @@ def _repository_link(run: IndexRun, folder: str, href: str) -> str | None:
     if target.startswith("..") or target in ("", "."):
         return None
     url = reverse("rag-source", args=[run.repository_id, target])
-    if not SourceFile.objects.filter(run=run, path=target).exists():
+    if not SourceFile.objects.in_version(run).filter(path=target).exists():
         url += "/"  # a folder (the source view lists it, or says it is not there)
     line = re.fullmatch(r"L(\d+)(?:-L?(\d+))?", fragment)
     return f"{url}?lines={line.group(1)}-{line.group(2) or line.group(1)}#L{line.group(1)}" if line else url
@@ -145,7 +145,7 @@ def file_symbols(run: IndexRun | None, path: str) -> list[dict]:
     if run is None:
         return []
     return list(
-        Symbol.objects.filter(run=run, path=path).order_by("start_line", "id").values("qname", "name", "kind", "start_line", "parent")
+        Symbol.objects.in_version(run).filter(path=path).order_by("start_line", "id").values("qname", "name", "kind", "start_line", "parent")
     )
 
 
@@ -286,7 +286,7 @@ def symbol(request: HttpRequest, pk: int, qname: str) -> HttpResponse:
             "callees": callees(repository, definition.qname, depth=1),
             "entrypoints": _reaching_entrypoints(repository, definition.qname),
             "language": language_name(
-                SourceFile.objects.filter(run=repository.active_run, path=definition.path).values_list("language", flat=True).first() or ""
+                SourceFile.objects.in_version(repository.active_run).filter(path=definition.path).values_list("language", flat=True).first() or ""
             ),
         },
     )

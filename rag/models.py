@@ -1,10 +1,13 @@
 """Repositories and their index versions.
 
-An ``IndexRun`` is one index version. Its rows (files, items, symbols, edges,
-entrypoints) all carry the run, so a new version is built beside the serving
-one and becomes visible only when ``Repository.active_run`` switches to it.
-Items live in a LIST-partitioned table, one partition per run (see
-``rag/storage.py``); the other per-version tables are ordinary tables.
+An ``IndexRun`` is one index version. Versions of a repository share rows:
+every row (file, item, symbol, edge, entrypoint) lives in a *store* (the run
+whose full build created it) and carries the range of versions it belongs to,
+``since_run <= version < until_run``. A new version writes only the rows of
+what changed, marks the rows it replaces as ending at itself, and becomes
+visible only when ``Repository.active_run`` switches to it; the version before
+it reads the same rows unchanged. Items live in a LIST-partitioned table, one
+partition per store (see ``rag/storage.py``); the other tables are ordinary.
 """
 
 from __future__ import annotations
@@ -84,6 +87,11 @@ class IndexRun(models.Model):
     job_id = models.BigIntegerField(null=True, blank=True)
     # The items partition exists and is attached; cleared when its rows are dropped.
     has_items = models.BooleanField(default=False)
+    # The run whose store (items partition and rows) holds this version's rows: itself for a full
+    # build, the version it was built on for one that wrote only its changes (``rag.storage``).
+    store = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
     # How the run's item rows were derived (rag.services.indexing.ITEM_FORMAT); a later run
     # copies a file's chunk rows from this one only when it derives them the same way.
     item_format = models.CharField(max_length=32, blank=True)
@@ -99,6 +107,22 @@ class IndexRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.repository} #{self.pk} ({self.status})"
+
+    @property
+    def files(self) -> models.QuerySet:
+        return SourceFile.objects.in_version(self)
+
+    @property
+    def symbols(self) -> models.QuerySet:
+        return Symbol.objects.in_version(self)
+
+    @property
+    def edges(self) -> models.QuerySet:
+        return Edge.objects.in_version(self)
+
+    @property
+    def entrypoints(self) -> models.QuerySet:
+        return Entrypoint.objects.in_version(self)
 
     @property
     def short_sha(self) -> str:
@@ -163,8 +187,37 @@ class GitRemote(models.Model):
         return decrypt_secret(self.webhook_secret_encrypted)
 
 
-class SourceFile(models.Model):
-    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="files")
+# ``until_run`` of a row that still belongs to the newest version of its store.
+OPEN_END = 2**63 - 1
+
+
+def in_version_q(run: IndexRun | None) -> models.Q:
+    """The condition on a versioned row to belong to one index version (nothing for a version without rows)."""
+    if run is None or run.store_id is None:
+        return models.Q(pk__in=[])
+    return models.Q(store_id=run.store_id, since_run__lte=run.pk, until_run__gt=run.pk)
+
+
+class VersionQuerySet(models.QuerySet):
+    def in_version(self, run: IndexRun | None) -> models.QuerySet:
+        """The rows of one index version."""
+        return self.filter(in_version_q(run))
+
+
+class VersionedRow(models.Model):
+    """A row shared by the versions ``since_run <= version < until_run`` of its store."""
+
+    store = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="+")
+    since_run = models.BigIntegerField(default=0)
+    until_run = models.BigIntegerField(default=OPEN_END)
+
+    objects = VersionQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class SourceFile(VersionedRow):
     path = models.CharField(max_length=1000)
     content_hash = models.CharField(max_length=64)
     language = models.CharField(max_length=40)
@@ -176,10 +229,16 @@ class SourceFile(models.Model):
     # The file's analysis (rag.analysis.serialization), fed back to the next
     # run so an unchanged file skips the per-file pass.
     analysis = models.JSONField(null=True, blank=True)
+    # A digest of every row derived from the file after the repository pass
+    # (rag.services.indexing.file_digest): the next version rewrites the file's
+    # rows only when it changes.
+    rows_digest = models.CharField(max_length=32, blank=True)
 
     class Meta:
         ordering = ["path"]
-        constraints = [models.UniqueConstraint(fields=["run", "path"], name="rag_sourcefile_unique_path")]
+        constraints = [
+            models.UniqueConstraint(fields=["store", "path", "since_run"], name="rag_sourcefile_unique_path")
+        ]
 
     def __str__(self) -> str:
         return self.path
@@ -188,7 +247,7 @@ class SourceFile(models.Model):
 class Item(models.Model):
     """One retrievable item of any layer (read side; rows are written with COPY).
 
-    The table is partitioned by ``run_id`` and created in SQL by the migrations;
+    The table is partitioned by ``store_id`` and created in SQL by the migrations;
     ``search`` is a tsvector over ``title_terms`` (weight A) and ``body_terms``
     (weight B), which hold identifier-split text, computed by the database as a
     row is loaded (``rag.storage.SEARCH_EXPRESSION``). ``row_hash`` identifies
@@ -197,7 +256,9 @@ class Item(models.Model):
     """
 
     id = models.BigIntegerField(primary_key=True)
-    run = models.ForeignKey(IndexRun, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+    store = models.ForeignKey(IndexRun, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+    since_run = models.BigIntegerField()
+    until_run = models.BigIntegerField()
     layer = models.CharField(max_length=32)
     path = models.TextField()
     start_line = models.IntegerField()
@@ -216,13 +277,14 @@ class Item(models.Model):
     body_terms = models.TextField()
     row_hash = models.CharField(max_length=32)
 
+    objects = VersionQuerySet.as_manager()
+
     class Meta:
         managed = False
         db_table = "rag_item"
 
 
-class Symbol(models.Model):
-    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="symbols")
+class Symbol(VersionedRow):
     qname = models.TextField()
     name = models.TextField()
     kind = models.CharField(max_length=16)
@@ -239,13 +301,12 @@ class Symbol(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["run", "qname"], name="rag_symbol_run_qname"),
-            models.Index(fields=["run", "name"], name="rag_symbol_run_name"),
+            models.Index(fields=["store", "qname"], name="rag_symbol_run_qname"),
+            models.Index(fields=["store", "name"], name="rag_symbol_run_name"),
         ]
 
 
-class Edge(models.Model):
-    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="edges")
+class Edge(VersionedRow):
     kind = models.CharField(max_length=16)
     src = models.TextField()
     dst = models.TextField(null=True, blank=True)
@@ -256,13 +317,12 @@ class Edge(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["run", "src"], name="rag_edge_run_src"),
-            models.Index(fields=["run", "dst"], name="rag_edge_run_dst"),
+            models.Index(fields=["store", "src"], name="rag_edge_run_src"),
+            models.Index(fields=["store", "dst"], name="rag_edge_run_dst"),
         ]
 
 
-class Entrypoint(models.Model):
-    run = models.ForeignKey(IndexRun, on_delete=models.CASCADE, related_name="entrypoints")
+class Entrypoint(VersionedRow):
     entry_type = models.CharField(max_length=32)
     framework = models.CharField(max_length=64)
     route_or_command = models.TextField()
@@ -273,4 +333,4 @@ class Entrypoint(models.Model):
     end_line = models.IntegerField()
 
     class Meta:
-        indexes = [models.Index(fields=["run", "entry_type"], name="rag_entrypoint_run_type")]
+        indexes = [models.Index(fields=["store", "entry_type"], name="rag_entrypoint_run_type")]

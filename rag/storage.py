@@ -1,23 +1,33 @@
-"""Physical storage of index versions: one items partition per run, bulk loads with COPY.
+"""Physical storage of index versions: stores of shared rows, one items partition per store.
 
-A run's items go into a standalone table ``rag_item_r<run id>`` that no query
-reads while it is loaded; its HNSW, GIN and btree indexes are built after the
-load; then it is attached to the partitioned ``rag_item`` (attaching takes a
-lock that does not block readers, and the CHECK constraint added first spares
-PostgreSQL a validation scan). So loading one repository never slows
-another's queries, and a failed run leaves nothing behind but a table to drop.
+Versions of a repository share rows. Every row (items here; files, symbols,
+edges and entrypoints in ordinary tables) lives in a *store* and belongs to
+the versions ``since_run <= version < until_run``; ``version_filter`` is the
+condition every read of a version uses.
+
+- **A full build** (the first version, a new embedder or item format, or a
+  change too large to write in place) makes a new store: a standalone table
+  ``rag_item_r<run id>`` that no query reads while it is loaded, its HNSW,
+  GIN and btree indexes built after the load, then attached to the
+  partitioned ``rag_item`` (attaching takes a lock that does not block
+  readers, and the CHECK constraint added first spares PostgreSQL a
+  validation scan). So loading one repository never slows another's queries.
+- **A new version of the same store** writes only what changed, in one
+  transaction: rows of changed files are inserted (``insert_items``,
+  ``copy_rows``) and the rows they replace get ``until_run`` set to the new
+  version (``retire_rows``); the indexes are updated in place. The version
+  before reads exactly what it read, so it serves until the switch; a version
+  that fails after its transaction committed is undone by ``discard_version``.
+- **Superseded versions** are dropped by deleting the rows no kept version
+  reads (``prune_store``), or the whole store once none reads it.
 
 HNSW needs a fixed dimension while ``embedding`` is an untyped ``vector``
-column (each run may use another embedder), so the vector index is an
+column (each store may use another embedder), so the vector index is an
 expression index on ``embedding::vector(N)``; queries use the same cast.
-
-A new version of a repository where few files changed copies the rows that
-did not change from the previous version's table, inside the server
-(``carry_items``, ``carry_file_items``, ``carry_files``), instead of sending them again. ``search``
-is a plain column of ``rag_item`` for that reason: a detached table computes it
-for the rows sent with COPY (it is created as a generated column there), then
-the expression is dropped (values stay) and carried rows keep the tsvector
-they already have, computed by the same expression.
+``search`` is a plain column of ``rag_item``: a detached table computes it
+for the rows sent with COPY (it is created as a generated column there, then
+the expression is dropped), and rows inserted into an attached store compute
+it in the INSERT, with the same expression.
 """
 
 from __future__ import annotations
@@ -31,15 +41,18 @@ from django.db import connection, transaction
 from psycopg.types.json import Jsonb
 
 ITEM_COLUMNS = (
-    "run_id", "layer", "path", "start_line", "end_line", "title", "content", "metadata", "qname", "name",
+    "store_id", "since_run", "layer", "path", "start_line", "end_line", "title", "content", "metadata", "qname", "name",
     "is_test", "is_doc", "file_hash", "embed_hash", "embedding", "title_terms", "body_terms", "row_hash",
 )
+_METADATA = ITEM_COLUMNS.index("metadata")
 _ITEM_TYPES = (
-    "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
+    "int8", "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
     "bool", "bool", "text", "text", "vector", "text", "text", "text",
 )
-# What a carried row keeps from the previous version: everything but id and run_id.
-_CARRIED_COLUMNS = ", ".join([c for c in ITEM_COLUMNS if c != "run_id"] + ["search"])
+# ``until_run`` of a row that still belongs to the newest version of its store (rag.models.OPEN_END).
+OPEN_END = 2**63 - 1
+# The ordinary tables of a version's rows, beside the items.
+RELATIONAL_TABLES = ("rag_sourcefile", "rag_symbol", "rag_edge", "rag_entrypoint")
 # Columns ANALYZE leaves out: read, never filtered on (``metadata->>...`` filters get no
 # statistics from the column anyway).
 UNSAMPLED_COLUMNS = ("content", "metadata", "title_terms", "body_terms")
@@ -80,8 +93,20 @@ def _text_without_nul(row: Sequence[Any]) -> list[Any]:
     return [v.replace("\x00", NUL_REPLACEMENT) if isinstance(v, str) and "\x00" in v else v for v in row]
 
 
-def partition_name(run_id: int) -> str:
-    return f"rag_item_r{int(run_id)}"
+def partition_name(store_id: int) -> str:
+    return f"rag_item_r{int(store_id)}"
+
+
+def version_filter(run, alias: str = "") -> tuple[str, list[Any]]:
+    """The SQL condition (and its parameters) that selects one version's rows of a versioned table.
+
+    ``run`` is an ``IndexRun`` (its ``store_id`` names the store, and with it
+    the items partition). ``alias`` qualifies the columns (``"e."``).
+    """
+    return (
+        f"{alias}store_id = %s AND {alias}since_run <= %s AND {alias}until_run > %s",
+        [int(run.store_id or 0), int(run.pk), int(run.pk)],
+    )
 
 
 def vector_connection():
@@ -96,13 +121,15 @@ def vector_connection():
     return raw
 
 
-def create_partition(run_id: int) -> None:
-    """A fresh, detached items table for ``run_id`` (dropped first if a previous attempt left one).
+def create_partition(store_id: int) -> None:
+    """A fresh, detached items table for a new store (dropped first if a previous attempt left one).
 
     Its ``search`` is generated, so COPY computes it; ``seal_partition`` turns it into the
-    plain column ``rag_item`` has once the sent rows are in.
+    plain column ``rag_item`` has once the rows are in. Pages keep a tenth free, so a
+    later version ending a row's range (``retire_rows``) can update it in place
+    without new index entries (a heap-only update).
     """
-    table = partition_name(run_id)
+    table = partition_name(store_id)
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {table}")
         cursor.execute(f"CREATE TABLE {table} (LIKE rag_item INCLUDING DEFAULTS)")
@@ -112,7 +139,8 @@ def create_partition(run_id: int) -> None:
             f"ALTER TABLE {table} DROP COLUMN search, "
             f"ADD COLUMN search tsvector GENERATED ALWAYS AS ({SEARCH_EXPRESSION}) STORED"
         )
-        cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_run CHECK (run_id = {int(run_id)})")
+        cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {table}_run CHECK (store_id = {int(store_id)})")
+        cursor.execute(f"ALTER TABLE {table} SET (fillfactor = 90)")
         # No query filters on these large columns, and sampling them was about a third of ANALYZE.
         cursor.execute(
             f"ALTER TABLE {table} "
@@ -120,76 +148,41 @@ def create_partition(run_id: int) -> None:
         )
 
 
-def seal_partition(run_id: int) -> None:
-    """Keep the computed tsvectors and stop generating them, so carried rows can bring their own.
+def seal_partition(store_id: int) -> None:
+    """Keep the computed tsvectors and stop generating them, as the parent table does.
 
     Dropping the expression changes only the catalog (no rewrite), and a
     partition must not generate a column its parent does not.
     """
-    table = partition_name(run_id)
+    table = partition_name(store_id)
     with connection.cursor() as cursor:
         cursor.execute(f"ALTER TABLE {table} ALTER COLUMN search DROP EXPRESSION")
 
 
-def unique_row_hashes(run_id: int) -> set[str]:
-    """Row hashes that occur exactly once in a run's items (the rows another version may carry)."""
-    table = partition_name(run_id)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT row_hash FROM {table} WHERE row_hash <> '' GROUP BY row_hash HAVING count(*) = 1")
-        return {row[0] for row in cursor.fetchall()}
-
-
-def carry_items(from_run: int, to_run: int, row_hashes: Sequence[str]) -> int:
-    """Copy the items with these (unique) row hashes from one run's table into another's, server-side.
-
-    Precondition: ``seal_partition(to_run)`` ran. Every stored value is
-    kept, the tsvector and the vector included; only ``id`` and ``run_id`` are new.
-    """
-    if not row_hashes:
-        return 0
-    return _carry(from_run, to_run, "row_hash IN (SELECT unnest(%s::text[]))", [list(row_hashes)])
-
-
-def carry_file_items(from_run: int, to_run: int, paths: Sequence[str], layers: Sequence[str]) -> int:
-    """Copy every item of these paths in these layers from one run's table into another's, server-side.
-
-    For rows that depend on their file alone (a file's chunks): the caller
-    knows the file and the way its rows are derived are unchanged.
-    """
-    if not paths:
-        return 0
-    return _carry(from_run, to_run, "layer = ANY(%s) AND path = ANY(%s)", [list(layers), list(paths)])
-
-
-def _carry(from_run: int, to_run: int, where: str, params: list) -> int:
-    """Copy the rows of one run's table matching ``where`` into another's; returns how many."""
-    source, target = partition_name(from_run), partition_name(to_run)
+def layer_counts(run) -> tuple[dict[str, int], int]:
+    """(layer -> items, items with a vector) of one version, read from its store's table (attached or not)."""
+    where, args = version_filter(run)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {target} (run_id, {_CARRIED_COLUMNS}) SELECT %s, {_CARRIED_COLUMNS} FROM {source} WHERE {where}",
-            [int(to_run), *params],
+            f"SELECT layer, count(*), count(embedding) FROM {partition_name(run.store_id)} WHERE {where} GROUP BY layer",
+            args,
         )
-        return cursor.rowcount
+        rows = cursor.fetchall()
+    return {layer: count for layer, count, _ in rows}, sum(vectors for _, _, vectors in rows)
 
 
-def layer_counts(run_id: int) -> dict[str, int]:
-    table = partition_name(run_id)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT layer, count(*) FROM {table} GROUP BY layer")
-        return dict(cursor.fetchall())
-
-
-def stored_analyses(run_id: int, paths: Iterable[str], *, without_chunks: bool = False) -> dict[str, Any]:
-    """path -> the stored per-file analysis (a dict), of a run's files among ``paths``.
+def stored_analyses(run, paths: Iterable[str], *, without_chunks: bool = False) -> dict[str, Any]:
+    """path -> the stored per-file analysis (a dict), of a version's files among ``paths``.
 
     ``without_chunks`` leaves the chunks (the bulk of it) out in the database
     and gives an empty list in their place.
     """
     value = "analysis - 'chunks'" if without_chunks else "analysis"
+    where, args = version_filter(run)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT path, ({value})::text FROM rag_sourcefile WHERE run_id = %s AND path = ANY(%s) AND analysis IS NOT NULL",
-            [int(run_id), list(paths)],
+            f"SELECT path, ({value})::text FROM rag_sourcefile WHERE {where} AND path = ANY(%s) AND analysis IS NOT NULL",
+            [*args, list(paths)],
         )
         stored = {path: json.loads(text) for path, text in cursor.fetchall()}
     if without_chunks:
@@ -199,23 +192,55 @@ def stored_analyses(run_id: int, paths: Iterable[str], *, without_chunks: bool =
     return stored
 
 
-def carry_files(from_run: int, to_run: int, paths: Sequence[str]) -> int:
-    """Copy these paths' ``rag_sourcefile`` rows (text and stored analysis) from one run to another, server-side."""
-    if not paths:
-        return 0
-    columns = "path, content_hash, language, size, line_count, replaced_bytes, text, analysis"
+def copy_items(store_id: int, rows: Iterable[Sequence[Any]]) -> int:
+    """COPY rows (in ``ITEM_COLUMNS`` order) into a new store's detached table."""
+    return _copy_items(partition_name(store_id), rows)
+
+
+def insert_items(rows: Iterable[Sequence[Any]]) -> int:
+    """Add rows (in ``ITEM_COLUMNS`` order) to attached stores, their tsvectors computed on the way.
+
+    Precondition: inside a transaction (the rows are staged in a temporary table dropped at commit).
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS rag_item_staged")
+        cursor.execute(
+            "CREATE TEMPORARY TABLE rag_item_staged ON COMMIT DROP AS "
+            f"SELECT {', '.join(ITEM_COLUMNS)} FROM rag_item WITH NO DATA"
+        )
+    count = _copy_items("rag_item_staged", rows)
+    columns = ", ".join(ITEM_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO rag_sourcefile (run_id, {columns}) SELECT %s, {columns} FROM rag_sourcefile "
-            "WHERE run_id = %s AND path = ANY(%s)",
-            [int(to_run), int(from_run), list(paths)],
+            f"INSERT INTO rag_item ({columns}, search) SELECT {columns}, {SEARCH_EXPRESSION} FROM rag_item_staged"
+        )
+        cursor.execute("DROP TABLE rag_item_staged")
+    return count
+
+
+def copy_file_rows(source, run, digests: dict[str, str]) -> int:
+    """Copy file rows (text and stored analysis) of version ``source`` into version ``run``, server-side.
+
+    ``digests`` maps each path to copy to its row digest in the new version.
+    Returns how many rows were copied.
+    """
+    if not digests:
+        return 0
+    where, args = version_filter(source, "f.")
+    columns = "path, content_hash, language, size, line_count, replaced_bytes, text, analysis"
+    paths = list(digests)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO rag_sourcefile (store_id, since_run, {columns}, rows_digest) "
+            f"SELECT %s, %s, {', '.join('f.' + c for c in columns.split(', '))}, d.digest FROM rag_sourcefile f "
+            "JOIN unnest(%s::text[], %s::text[]) AS d(path, digest) ON d.path = f.path "
+            f"WHERE {where}",
+            [int(run.store_id), int(run.pk), paths, [digests[p] for p in paths], *args],
         )
         return cursor.rowcount
 
 
-def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:
-    """COPY rows (in ``ITEM_COLUMNS`` order, run_id first) into the run's detached table."""
-    table = partition_name(run_id)
+def _copy_items(table: str, rows: Iterable[Sequence[Any]]) -> int:
     raw = vector_connection()
     count = 0
     with raw.cursor() as cursor:
@@ -223,7 +248,7 @@ def copy_items(run_id: int, rows: Iterable[Sequence[Any]]) -> int:
             copy.set_types(list(_ITEM_TYPES))
             for row in rows:
                 row = _text_without_nul(row)
-                row[7] = Jsonb(row[7], dumps=dumps_json)
+                row[_METADATA] = Jsonb(row[_METADATA], dumps=dumps_json)
                 copy.write_row(row)
                 count += 1
     return count
@@ -245,9 +270,9 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]],
     return count
 
 
-def build_partition_indexes(run_id: int, dimension: int | None) -> None:
+def build_partition_indexes(store_id: int, dimension: int | None) -> None:
     """Indexes of a loaded, still detached partition; the vector ones only when it has vectors."""
-    table = partition_name(run_id)
+    table = partition_name(store_id)
     with connection.cursor() as cursor:
         # Index builds are the heavy part of a load; more memory keeps HNSW
         # construction in RAM, and pgvector builds in parallel when allowed.
@@ -271,13 +296,14 @@ def build_partition_indexes(run_id: int, dimension: int | None) -> None:
         cursor.execute("RESET max_parallel_maintenance_workers")
 
 
-def common_lexemes(run_id: int, share: float = 0.02, minimum: int = 20, limit: int = 500) -> list[str]:
+def common_lexemes(store_id: int, share: float = 0.02, minimum: int = 20, limit: int = 500) -> list[str]:
     """Lexemes in at least ``share`` of a loaded partition's items, most frequent first.
 
     They match so many items that an OR query containing them has to rank a
-    large part of the index; retrieval leaves them out.
+    large part of the index; retrieval leaves them out. Computed when a store
+    is built; the versions written into it later keep its list.
     """
-    table = partition_name(run_id)
+    table = partition_name(store_id)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM {table}")
         threshold = max(minimum, int(share * cursor.fetchone()[0]))
@@ -288,20 +314,20 @@ def common_lexemes(run_id: int, share: float = 0.02, minimum: int = 20, limit: i
         return [row[0] for row in cursor.fetchall()]
 
 
-def attach_partition(run_id: int) -> None:
-    table = partition_name(run_id)
+def attach_partition(store_id: int) -> None:
+    table = partition_name(store_id)
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute(f"ALTER TABLE rag_item ATTACH PARTITION {table} FOR VALUES IN ({int(run_id)})")
+            cursor.execute(f"ALTER TABLE rag_item ATTACH PARTITION {table} FOR VALUES IN ({int(store_id)})")
 
 
-def drop_partition(run_id: int) -> None:
-    """Remove a run's items, attached or not.
+def drop_partition(store_id: int) -> None:
+    """Remove a store's items, attached or not.
 
     Detaching concurrently waits for queries still reading the old version
     instead of blocking every repository's queries behind an exclusive lock.
     """
-    table = partition_name(run_id)
+    table = partition_name(store_id)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relname = %s)",
@@ -316,8 +342,8 @@ def drop_partition(run_id: int) -> None:
         cursor.execute(f"DROP TABLE IF EXISTS {table}")
 
 
-def existing_embeddings(run_id: int, embed_hashes: Sequence[str]) -> dict[str, Any]:
-    """embed_hash -> vector (numpy array) for items of a run, to reuse instead of recomputing."""
+def existing_embeddings(store_id: int, embed_hashes: Sequence[str]) -> dict[str, Any]:
+    """embed_hash -> vector (numpy array) for items of a store (any of its versions), to reuse instead of recomputing."""
     if not embed_hashes:
         return {}
     raw = vector_connection()
@@ -325,8 +351,61 @@ def existing_embeddings(run_id: int, embed_hashes: Sequence[str]) -> dict[str, A
     with psycopg.Cursor(raw) as cursor:
         cursor.execute(
             "SELECT DISTINCT ON (embed_hash) embed_hash, embedding FROM rag_item "
-            "WHERE run_id = %s AND embedding IS NOT NULL AND embed_hash = ANY(%s)",
-            [int(run_id), list(embed_hashes)],
+            "WHERE store_id = %s AND embedding IS NOT NULL AND embed_hash = ANY(%s)",
+            [int(store_id), list(embed_hashes)],
             binary=True,
         )
         return {h: (v.to_numpy() if hasattr(v, "to_numpy") else v) for h, v in cursor.fetchall()}
+
+
+def retire_rows(base, run, paths: Sequence[str], *, item_layers: Sequence[str] | None = None) -> int:
+    """End, at version ``run``, the rows of ``paths`` that version ``base`` (the store's newest) reads.
+
+    Every table's rows of those paths, or in the items only those of
+    ``item_layers`` when given (the relational rows of a path are always ended
+    together). ``base`` keeps reading them. Returns how many items were ended.
+    """
+    if not paths:
+        return 0
+    where, args = version_filter(base)
+    args = [int(run.pk), *args, list(paths)]
+    with connection.cursor() as cursor:
+        layer_clause = ""
+        item_args = list(args)
+        if item_layers is not None:
+            layer_clause = " AND layer = ANY(%s)"
+            item_args.append(list(item_layers))
+        cursor.execute(f"UPDATE rag_item SET until_run = %s WHERE {where} AND path = ANY(%s){layer_clause}", item_args)
+        retired = cursor.rowcount
+        for table in RELATIONAL_TABLES:
+            cursor.execute(f"UPDATE {table} SET until_run = %s WHERE {where} AND path = ANY(%s)", args)
+    return retired
+
+
+def discard_version(run) -> None:
+    """Undo a version written into an existing store: drop its rows, give back the rows it ended."""
+    store = int(run.store_id)
+    with transaction.atomic(), connection.cursor() as cursor:
+        for table in ("rag_item", *RELATIONAL_TABLES):
+            cursor.execute(f"DELETE FROM {table} WHERE store_id = %s AND since_run = %s", [store, int(run.pk)])
+            cursor.execute(
+                f"UPDATE {table} SET until_run = %s WHERE store_id = %s AND until_run = %s", [OPEN_END, store, int(run.pk)]
+            )
+
+
+def prune_store(store_id: int, oldest_kept: int) -> int:
+    """Delete a store's rows that no version from ``oldest_kept`` on reads; returns how many items went."""
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM rag_item WHERE store_id = %s AND until_run <= %s", [int(store_id), int(oldest_kept)])
+        deleted = cursor.rowcount
+        for table in RELATIONAL_TABLES:
+            cursor.execute(f"DELETE FROM {table} WHERE store_id = %s AND until_run <= %s", [int(store_id), int(oldest_kept)])
+    return deleted
+
+
+def drop_store(store_id: int) -> None:
+    """Remove a store: its items partition and its rows in the ordinary tables."""
+    drop_partition(store_id)
+    with connection.cursor() as cursor:
+        for table in RELATIONAL_TABLES:
+            cursor.execute(f"DELETE FROM {table} WHERE store_id = %s", [int(store_id)])

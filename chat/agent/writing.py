@@ -72,7 +72,7 @@ def open_index(repository: Repository) -> IndexView:
     run = repository.active_run
     if run is None:
         raise NoIndex(f"{repository.name} has no ready index yet; wait for indexing to finish")
-    files = SourceFile.objects.filter(run=run)
+    files = SourceFile.objects.in_version(run)
     counts = dict(files.values_list("path", "line_count"))
     undecodable = frozenset(files.filter(replaced_bytes=True).values_list("path", flat=True))
     return IndexView(repository=repository, run=run, line_counts=counts, undecodable=undecodable)
@@ -81,7 +81,7 @@ def open_index(repository: Repository) -> IndexView:
 def file_texts(view: IndexView, paths: Iterable[str]) -> dict[str, str]:
     """The indexed text of these files (missing paths are left out)."""
     wanted = sorted(set(paths))
-    return dict(SourceFile.objects.filter(run=view.run, path__in=wanted).values_list("path", "text"))
+    return dict(SourceFile.objects.in_version(view.run).filter(path__in=wanted).values_list("path", "text"))
 
 
 def numbered(text: str, first: int) -> str:

@@ -24,6 +24,7 @@ from urllib.parse import quote, unquote
 import anyio
 from cachetools import LRUCache
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -53,7 +54,7 @@ from chat.mcp.models import AccessToken
 from database_pool import in_database_pool
 from llm.types import ToolCall
 from rag import services as rag
-from rag.models import IndexRun, Repository, SourceFile
+from rag.models import IndexRun, Repository, SourceFile, in_version_q
 from rag.tools import Caps, RepositoryToolbox, ToolResult, argument_problems, schema_validator, tool_definitions, version_label
 
 logger = logging.getLogger(__name__)
@@ -448,22 +449,30 @@ def _list_files(token: AccessToken, cursor: str | None) -> ListResourcesResult:
     if refused:
         raise CallRefused(refused)
     offset = int(cursor) if cursor and cursor.isdigit() else 0
-    runs = {repository.active_run_id: repository for repository in tokens.repositories_for_token(token) if repository.active_run_id}
+    # A store belongs to one repository, so the store names the repository of each file.
+    stores = {
+        repository.active_run.store_id: repository
+        for repository in tokens.repositories_for_token(token).select_related("active_run")
+        if repository.active_run_id and repository.active_run.store_id
+    }
+    visible = Q(pk__in=[])
+    for repository in stores.values():
+        visible |= in_version_q(repository.active_run)
     files = (
-        SourceFile.objects.filter(run_id__in=runs)
-        .order_by("run__repository__name", "path")
-        .values_list("run_id", "path", "language", "size")[offset : offset + RESOURCES_PAGE + 1]
+        SourceFile.objects.filter(visible)
+        .order_by("store__repository__name", "path")
+        .values_list("store_id", "path", "language", "size")[offset : offset + RESOURCES_PAGE + 1]
     )
     rows = list(files)
     resources = [
         Resource(
-            name=f"{runs[run_id].name}/{path}",
-            uri=resource_uri(runs[run_id], path),
+            name=f"{stores[store_id].name}/{path}",
+            uri=resource_uri(stores[store_id], path),
             mime_type="text/plain",
             description=f"{language}, {size} bytes",
             size=size,
         )
-        for run_id, path, language, size in rows[:RESOURCES_PAGE]
+        for store_id, path, language, size in rows[:RESOURCES_PAGE]
     ]
     more = len(rows) > RESOURCES_PAGE
     return ListResourcesResult(resources=resources, next_cursor=str(offset + RESOURCES_PAGE) if more else None)

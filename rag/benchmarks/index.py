@@ -34,7 +34,7 @@ from rag.models import IndexRun, Repository, Symbol
 from rag.evaluation.runner import retrieve_files
 from rag.services import RankingParams, delete_repository, run_index, search, start_index_run
 from rag.query_analysis import lexical_words
-from rag.storage import vector_connection
+from rag.storage import vector_connection, version_filter
 
 BENCH_USER = "bench-index"
 
@@ -167,7 +167,7 @@ def changed_versions(repository: Repository, tree: Path, runs: int = 3, changed:
 
     Every version differs from the one before it in those files only (a
     function appended, another one each time), which is the incremental case:
-    the rest of the tree is carried over from the previous version.
+    the rest of the tree is shared with the previous version.
     """
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / tree.name
@@ -210,7 +210,7 @@ def bench_queries(run: IndexRun, count: int, seed: int = 7) -> list[str]:
     """A fixed mix of query kinds built from the index's own symbols (deterministic for a seed)."""
     rng = random.Random(seed)
     symbols = list(
-        Symbol.objects.filter(run=run).exclude(path__contains="/tests/").order_by("id").values_list(
+        Symbol.objects.in_version(run).exclude(path__contains="/tests/").order_by("id").values_list(
             "qname", "name", "path", "start_line", "docstring"
         )
     )
@@ -289,23 +289,24 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
 
         return call
 
+    version, version_args = version_filter(run)
     if embedder is not None and dim:
         vectors = embedder.embed(queries)
         hnsw_sql = (
-            f"SELECT id FROM rag_item WHERE run_id = %s AND is_doc = false AND embedding IS NOT NULL "
+            f"SELECT id FROM rag_item WHERE {version} AND is_doc = false AND embedding IS NOT NULL "
             f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT 60"
         )
-        out.append(time_calls("raw HNSW top-60 (floor)", [raw(hnsw_sql, [run.pk, Vector(v)]) for v in vectors]))
+        out.append(time_calls("raw HNSW top-60 (floor)", [raw(hnsw_sql, [*version_args, Vector(v)]) for v in vectors]))
         embed = time_calls("query embedding alone", [lambda q=q: embedder.embed([q]) for q in queries])
         out.append(embed)
     fts_sql = (
-        "SELECT id FROM rag_item, websearch_to_tsquery('english', %s) q WHERE run_id = %s AND search @@ q "
+        f"SELECT id FROM rag_item, websearch_to_tsquery('english', %s) q WHERE {version} AND search @@ q "
         "ORDER BY ts_rank_cd(search, q) DESC LIMIT 60"
     )
     # The query's words, as full text sees them: punctuation in a raw text (``a-b-c-d...`` in a docstring)
     # would make phrase searches too deep for PostgreSQL's tsquery stack.
     words = [" ".join(lexical_words(q, limit=64)) for q in queries]
-    out.append(time_calls("raw full-text top-60 (floor)", [raw(fts_sql, [w, run.pk]) for w in words]))
+    out.append(time_calls("raw full-text top-60 (floor)", [raw(fts_sql, [w, *version_args]) for w in words]))
     return out
 
 
@@ -367,8 +368,8 @@ def run_benchmark(
             + ", ".join(f"{stage} {versions.median_stage(stage):.2f} s" for stage, _ in versions.runs[-1].stage_timings)
         )
         out(
-            f"  median items carried {versions.median_count('items_carried'):.0f}, sent "
-            f"{versions.median_count('items_sent'):.0f}; files carried {versions.median_count('files_carried'):.0f} "
+            f"  median items written {versions.median_count('items_sent'):.0f} of "
+            f"{versions.median_count('items'):.0f}; files written {versions.median_count('files_written'):.0f} "
             f"of {versions.median_count('files'):.0f}; embeddings computed {versions.median_count('embeddings_computed'):.0f}"
         )
         run = versions.runs[-1]

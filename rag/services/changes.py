@@ -182,7 +182,7 @@ def _file_changes(old: dict[str, str], new: dict[str, str], texts) -> list[FileC
 
 def _symbols(run: IndexRun) -> dict[str, list[Symbol]]:
     found: dict[str, list[Symbol]] = defaultdict(list)
-    for symbol in Symbol.objects.filter(run=run).order_by("path", "start_line", "id"):
+    for symbol in Symbol.objects.in_version(run).order_by("path", "start_line", "id"):
         found[symbol.qname].append(symbol)
     return found
 
@@ -225,11 +225,11 @@ def changes_between(repository: Repository, since: str, until: str | None = None
             raise VersionNotFound(f"{repository.name} has no active index version.")
     else:
         after = resolve_version(repository, until)
-    old = dict(SourceFile.objects.filter(run=before).values_list("path", "content_hash"))
-    new = dict(SourceFile.objects.filter(run=after).values_list("path", "content_hash"))
+    old = dict(SourceFile.objects.in_version(before).values_list("path", "content_hash"))
+    new = dict(SourceFile.objects.in_version(after).values_list("path", "content_hash"))
 
     def texts(newer: bool, paths) -> dict[str, str]:
-        return dict(SourceFile.objects.filter(run=after if newer else before, path__in=list(paths)).values_list("path", "text"))
+        return dict(SourceFile.objects.in_version(after if newer else before).filter(path__in=list(paths)).values_list("path", "text"))
 
     files = _file_changes(old, new, texts)
     touched_old = {c.old_path or c.path for c in files if c.status != "added"}

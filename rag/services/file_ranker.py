@@ -28,6 +28,7 @@ from pathlib import Path
 from django.db import connection
 
 from rag.models import IndexRun, Repository
+from rag.storage import version_filter
 from rag.services.retrieval import (
     AUXILIARY_FOLDERS,
     DEFAULT_PARAMS,
@@ -216,13 +217,14 @@ def rank_files_learned(
 def _definitions(response: SearchResponse) -> dict[str, tuple[float, int]]:
     """Per file: 1 / how many files define the rarest query name it defines, and how many query names it defines."""
     hints = response.hints
-    if response.run_id is None or hints is None or not hints.names:
+    if response.run is None or hints is None or not hints.names:
         return {}
     names = sorted(hints.names)[:200]
+    version, version_args = version_filter(response.run)
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT name, path FROM rag_symbol WHERE run_id = %s AND name = ANY(%s) GROUP BY name, path",
-            [response.run_id, names],
+            f"SELECT name, path FROM rag_symbol WHERE {version} AND name = ANY(%s) GROUP BY name, path",
+            [*version_args, names],
         )
         rows = cursor.fetchall()
     files_per_name: dict[str, int] = {}
@@ -274,7 +276,7 @@ def _near_top(path: str, rank: int, top_folders: Sequence[str]) -> float:
 
 
 def _statistics(response: SearchResponse):
-    if response.run_id is None or not response.layers:
+    if response.run is None or not response.layers:
         return None
     with connection.cursor() as cursor:
-        return group_statistics(cursor, response.run_id, tuple(response.layers), response.mode == "docs")
+        return group_statistics(cursor, response.run, tuple(response.layers), response.mode == "docs")

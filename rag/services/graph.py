@@ -85,18 +85,18 @@ def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: Inde
     if run is None or not name:
         return []
     short = name.rsplit(".", 1)[-1]
-    candidates = Symbol.objects.filter(run=run, name=short).order_by("path", "start_line")[:500]
+    candidates = Symbol.objects.in_version(run).filter(name=short).order_by("path", "start_line")[:500]
     exact = [s for s in candidates if s.qname == name]
     suffix = [s for s in candidates if s.qname != name and s.qname.endswith("." + name)]
     plain = [s for s in candidates if s not in exact and s not in suffix] if "." not in name else []
     if not (exact or suffix or plain):
         # Case-insensitive fallback for names typed loosely ("loginview").
-        plain = list(Symbol.objects.filter(run=run, name__iexact=short).order_by("path", "start_line")[:limit])
+        plain = list(Symbol.objects.in_version(run).filter(name__iexact=short).order_by("path", "start_line")[:limit])
     return [_symbol_info(s) for s in (exact + suffix + plain)[:limit]]
 
 
 def _resolve_qnames(run: IndexRun, symbol: str) -> list[str]:
-    if Symbol.objects.filter(run=run, qname=symbol).exists():
+    if Symbol.objects.in_version(run).filter(qname=symbol).exists():
         return [symbol]
     return [s.qname for s in find_symbol(run.repository, symbol, run=run, limit=10)] or [symbol]
 
@@ -105,10 +105,10 @@ _WALK_SQL = """
 WITH RECURSIVE walk(src, dst, raw, resolution, path, line, depth, visited) AS (
     SELECT e.src, e.dst, e.raw, e.resolution, e.path, e.line, 1, ARRAY[e.{near}, e.{far}]
     FROM rag_edge e
-    WHERE e.run_id = %(run)s AND e.kind = 'calls' AND e.{near} = ANY(%(start)s)
+    WHERE e.store_id = %(store)s AND e.since_run <= %(run)s AND e.until_run > %(run)s AND e.kind = 'calls' AND e.{near} = ANY(%(start)s)
   UNION ALL
     SELECT e.src, e.dst, e.raw, e.resolution, e.path, e.line, w.depth + 1, w.visited || e.{far}
-    FROM walk w JOIN rag_edge e ON e.run_id = %(run)s AND e.kind = 'calls' AND e.{near} = w.{far}
+    FROM walk w JOIN rag_edge e ON e.store_id = %(store)s AND e.since_run <= %(run)s AND e.until_run > %(run)s AND e.kind = 'calls' AND e.{near} = w.{far}
     WHERE w.depth < %(depth)s AND w.{far} IS NOT NULL AND (e.{far} IS NULL OR NOT (e.{far} = ANY(w.visited)))
 )
 SELECT DISTINCT ON (src, dst, raw, line, path) src, dst, raw, resolution, path, line, depth
@@ -124,7 +124,7 @@ def _walk(repository: Repository, symbol: str, depth: int, limit: int, run: Inde
     near, far = ("dst", "src") if direction == "callers" else ("src", "dst")
     start = _resolve_qnames(run, symbol.strip())
     with connection.cursor() as cursor:
-        cursor.execute(_WALK_SQL.format(near=near, far=far), {"run": run.pk, "start": start, "depth": depth})
+        cursor.execute(_WALK_SQL.format(near=near, far=far), {"store": run.store_id, "run": run.pk, "start": start, "depth": depth})
         rows = cursor.fetchall()
     edges = [GraphEdge(src=r[0], dst=r[1], raw=r[2], resolution=r[3], path=r[4], line=r[5], depth=r[6]) for r in rows]
     edges.sort(key=lambda e: (e.depth, e.path, e.line, e.src))
@@ -147,7 +147,7 @@ def references(repository: Repository, symbol: str, *, limit: int = 200, run: In
     if run is None or not symbol.strip():
         return []
     targets = _resolve_qnames(run, symbol.strip())
-    found = Edge.objects.filter(run=run, dst__in=targets).order_by("kind", "path", "line", "src")[:limit]
+    found = Edge.objects.in_version(run).filter(dst__in=targets).order_by("kind", "path", "line", "src")[:limit]
     return [
         GraphEdge(src=e.src, dst=e.dst, raw=e.raw, resolution=e.resolution, path=e.path, line=e.line, depth=1, kind=e.kind)
         for e in found
@@ -167,7 +167,7 @@ def list_entrypoints(
     run = _run(repository, run)
     if run is None:
         return []
-    queryset = Entrypoint.objects.filter(run=run)
+    queryset = Entrypoint.objects.in_version(run)
     if kind:
         entry_type = ENTRY_KIND_ALIASES.get(kind.strip().lower())
         if entry_type is None:

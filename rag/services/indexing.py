@@ -1,9 +1,15 @@
-"""The body of an index run: archive -> files -> layers -> embeddings -> a new, attached index version.
+"""The body of an index run: archive -> files -> layers -> embeddings -> a new index version.
 
 ``run_index`` is what the worker executes. It writes its progress to the run
 as it goes, and ends in one of two ways: the new version becomes active
 (``activate_index``), or the run is marked failed with a plain-words error and
-everything it built is dropped, so the previous version keeps serving.
+everything it wrote is dropped, so the previous version keeps serving.
+
+A version is written in one of two ways (``rag.storage``): into the store of
+the version before it, when that version was built by the same embedder and
+item format and few files changed, writing the rows of the files whose rows
+differ (``file_digest`` tells) and ending the rows they replace; or as a new
+store, every row sent and its indexes built after the load.
 """
 
 from __future__ import annotations
@@ -13,23 +19,24 @@ import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from rag import storage, terms
 from rag.analysis import analyze_repository, extract_file, file_analysis_from_dict, file_analysis_to_dict
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, Symbol as SymbolRecord
-from rag.analysis.results import FileAnalysis
+from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.embeddings import Embedder, EmbeddingUnavailable, configured_embedder
 from rag.intake import Extraction, IntakeError
 from rag.models import LAYERS, STAGE_ORDER, IndexRun, Repository
-from rag.services.repositories import RunCancelled, activate_index, drop_run_rows, prune_superseded
+from rag.services.repositories import BaseVersionChanged, RunCancelled, activate_index, drop_run_rows, prune_superseded
 from rag.sources import read_run_files
 from rag.terms import identifier_counts, looks_like_test_path, split_terms
 
@@ -40,18 +47,20 @@ STAGE_SHARES = dict(zip(STAGE_ORDER, (0.10, 0.20, 0.25, 0.25, 0.20)))
 EDGE_ITEM_LIMIT = 200
 # Bump when this module derives a stored item column differently from the same item.
 ITEM_ROW_VERSION = 1
-# Part of every row hash: a row carried from the previous version must hold exactly what a
-# full build would store, and the derived columns (terms, is_test) come from rag.terms and
-# the tsvector from the search expression, so a change to either makes no row carry over.
+# Part of every row hash and file digest: a row shared with the previous version must hold
+# exactly what a full build would store, and the derived columns (terms, is_test) come from
+# rag.terms and the tsvector from the search expression, so a change to either shares nothing.
 # (Query analysis lives in rag.query_analysis: changing how queries are read re-derives nothing.)
 _ROW_HASH_SALT = hashlib.blake2b(
     f"{ITEM_ROW_VERSION}\x00{storage.SEARCH_EXPRESSION}\x00".encode() + Path(terms.__file__).read_bytes()
 ).digest()
-# Recorded on each run: a file's chunk rows are copied whole from a run of the same format.
+# Recorded on each run: a version is written into the store of one of the same format only.
 ITEM_FORMAT = _ROW_HASH_SALT.hex()[:32]
 # The layers whose items come from a file's chunks alone (the per-file pass), so an
 # unchanged file has the same rows in them.
 CHUNK_LAYERS = ("C0_SOURCE_CHUNKS", "D0_DOCS")
+# The layers whose items also depend on other files (through the repository pass).
+RESOLVED_LAYERS = tuple(layer for layer in LAYERS if layer not in CHUNK_LAYERS)
 
 
 class IndexRunFailed(Exception):
@@ -77,10 +86,8 @@ class ItemRow:
     # the hashing embedder, the full-text terms and document frequencies, then dropped.
     identifiers: Counter | None = field(default=None, repr=False)
     embed_counts: Counter | None = field(default=None, repr=False)
-    # Identifies the stored values of the row (``row_hash``); a carried item's row is copied
-    # from the previous version inside the database and nothing else is computed for it.
+    # Identifies the stored values of the row (``row_hash``), so two versions' rows can be compared.
     row_hash: str = ""
-    carried: bool = False
 
 
 class Progress:
@@ -149,19 +156,30 @@ def derive_columns(item: ItemRow, embedder_name: str) -> None:
             item.embed_counts = item.identifiers + identifier_counts(item.title)
 
 
-def mark_carried(items: Sequence[ItemRow], previous_hashes: set[str], embedder_name: str) -> None:
-    """Hash every item's row; those the previous version holds once (and this one once) are carried.
-
-    A hash that occurs twice is never carried, so copying by hash cannot
-    duplicate or drop a row. The others get their derived columns here.
-    """
+def prepare_items(items: Sequence[ItemRow], embedder_name: str) -> None:
+    """Each item's row hash and derived columns."""
     for item in items:
         item.row_hash = row_hash(item, embedder_name)
-    occurrences = Counter(item.row_hash for item in items)
-    for item in items:
-        item.carried = occurrences[item.row_hash] == 1 and item.row_hash in previous_hashes
-        if not item.carried:
-            derive_columns(item, embedder_name)
+        derive_columns(item, embedder_name)
+
+
+def file_digest(analysis: FileAnalysis, embedder_name: str) -> str:
+    """A digest of everything the rows derived from a file depend on, after the repository pass.
+
+    Its text (through the content hash), its symbols, edges and entrypoints as
+    resolved against the other files, the embedder and the item format. Two
+    versions with the same digest for a file whose analysis was reused store
+    the same rows for it.
+    """
+    digest = hashlib.blake2b(_ROW_HASH_SALT, digest_size=16)
+    for part in (
+        embedder_name, analysis.path, analysis.content_hash, analysis.language, analysis.artifact_type,
+        analysis.error or "", repr(analysis.symbols), repr(analysis.edges), repr(analysis.entrypoints),
+    ):
+        data = str(part).encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def _short_name(qname: str) -> str:
@@ -279,8 +297,7 @@ def embed_items(
 ) -> tuple[int, int]:
     """Fill ``item.embedding``: reused by hash where possible, else computed in batches.
 
-    Returns (computed, reused); carried items count as reused (their vectors are
-    copied with their rows). Raises ``EmbeddingUnavailable`` when the
+    Returns (computed, reused). Raises ``EmbeddingUnavailable`` when the
     embedder fails; the caller then keeps the run lexical-only.
     """
     counted = hasattr(embedder, "embed_counts")
@@ -288,10 +305,6 @@ def embed_items(
     reused = 0
     for item in items:
         if not item.embed_text:
-            continue
-        if item.carried:
-            # Its row, vector included, is copied from the previous version.
-            reused += 1
             continue
         vector = reuse.get(item.embed_hash)
         if vector is not None:
@@ -313,13 +326,14 @@ def embed_items(
     return len(hashes), reused
 
 
-def _item_rows(run_id: int, items: Sequence[ItemRow], with_vectors: bool) -> Iterator[tuple]:
+def _item_rows(run: IndexRun, items: Sequence[ItemRow], with_vectors: bool) -> Iterator[tuple]:
+    store_id, since = run.store_id, run.pk
     for item in items:
         qname = item.qname
         yield (
-            run_id, item.layer, item.path, item.start_line, item.end_line, item.title, item.content, item.metadata,
-            qname, _short_name(qname), looks_like_test_path(item.path), item.layer == "D0_DOCS", item.file_hash,
-            item.embed_hash, item.embedding if with_vectors else None,
+            store_id, since, item.layer, item.path, item.start_line, item.end_line, item.title, item.content,
+            item.metadata, qname, _short_name(qname), looks_like_test_path(item.path), item.layer == "D0_DOCS",
+            item.file_hash, item.embed_hash, item.embedding if with_vectors else None,
             split_terms(f"{item.title} {qname}"), split_terms(item.identifiers.keys()), item.row_hash,
         )
 
@@ -331,56 +345,91 @@ def _previous_ready_run(repository: Repository, run: IndexRun) -> IndexRun | Non
     return active
 
 
-def _serialized_analyses(files: dict[str, FileAnalysis]) -> dict[str, str]:
-    return {path: storage.dumps_json(file_analysis_to_dict(analysis)) for path, analysis in files.items()}
+def _line_count(text: str) -> int:
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
 def _load_relational(
     run: IndexRun,
     extraction: Extraction,
-    files: dict[str, FileAnalysis],
-    analyses: dict[str, str],
+    analysis: RepositoryAnalysis,
+    digests: dict[str, str],
+    paths: frozenset[str],
     previous: IndexRun | None,
-    carried_files: frozenset[str],
-) -> dict[str, int]:
-    """Files, symbols, edges and entrypoints rows; files in ``carried_files`` are copied from ``previous``."""
-    run_id = run.pk
+) -> None:
+    """Files, symbols, edges and entrypoints rows of ``paths``, as version ``run``.
+
+    The file row of a file whose per-file analysis was reused from
+    ``previous`` is copied from that version inside the database (text and
+    stored analysis), with its new digest; the others are sent.
+    """
+    store_id, since = run.store_id, run.pk
+    files, extracted = analysis.files, analysis.extracted
+    wanted = [f for f in extraction.files if f.path in paths]
+    copied = [f.path for f in wanted if f.path in analysis.reused] if previous is not None else []
+    sent = [f for f in wanted if previous is None or f.path not in analysis.reused]
     storage.copy_rows(
         "rag_sourcefile",
-        ("run_id", "path", "content_hash", "language", "size", "line_count", "replaced_bytes", "text", "analysis"),
+        ("store_id", "since_run", "path", "content_hash", "language", "size", "line_count", "replaced_bytes", "text",
+         "analysis", "rows_digest"),
         (
-            (run_id, f.path, f.content_hash, (files[f.path].language if f.path in files else f.language), f.size,
-             f.text.count("\n") + (0 if f.text.endswith("\n") or not f.text else 1), f.replaced_bytes, f.text,
-             analyses.get(f.path))
-            for f in extraction.files
-            if f.path not in carried_files
+            (store_id, since, f.path, f.content_hash, files[f.path].language, f.size, _line_count(f.text),
+             f.replaced_bytes, f.text, storage.dumps_json(file_analysis_to_dict(extracted[f.path])), digests[f.path])
+            for f in sent
         ),
     )
-    files_carried = storage.carry_files(previous.pk, run_id, sorted(carried_files)) if previous is not None else 0
-    symbols = [s for fa in files.values() for s in fa.symbols]
-    edges = [e for fa in files.values() for e in fa.edges]
-    entrypoints = [e for fa in files.values() for e in fa.entrypoints]
+    if copied and storage.copy_file_rows(previous, run, {path: digests[path] for path in copied}) != len(copied):
+        raise IndexRunFailed("The previous index version changed while this one was built; run the indexing again.")
+    analyses = [files[f.path] for f in wanted]
+    symbols = [s for fa in analyses for s in fa.symbols]
+    edges = [e for fa in analyses for e in fa.edges]
+    entrypoints = [e for fa in analyses for e in fa.entrypoints]
     storage.copy_rows(
         "rag_symbol",
-        ("run_id", "qname", "name", "kind", "path", "module", "start_line", "end_line", "signature", "docstring",
-         "decorators", "parent", "is_async", "is_entry_candidate"),
-        ((run_id, s.qname, s.name, s.kind, s.path, s.module, s.start_line, s.end_line, s.signature, s.docstring,
-          list(s.decorators), s.parent, s.is_async, s.is_entry_candidate) for s in symbols),
+        ("store_id", "since_run", "qname", "name", "kind", "path", "module", "start_line", "end_line", "signature",
+         "docstring", "decorators", "parent", "is_async", "is_entry_candidate"),
+        ((store_id, since, s.qname, s.name, s.kind, s.path, s.module, s.start_line, s.end_line, s.signature,
+          s.docstring, list(s.decorators), s.parent, s.is_async, s.is_entry_candidate) for s in symbols),
         json_columns=("decorators",),
     )
     storage.copy_rows(
         "rag_edge",
-        ("run_id", "kind", "src", "dst", "raw", "resolution", "path", "line"),
-        ((run_id, e.kind, e.src, e.dst, e.raw, e.resolution, e.path, e.line) for e in edges),
+        ("store_id", "since_run", "kind", "src", "dst", "raw", "resolution", "path", "line"),
+        ((store_id, since, e.kind, e.src, e.dst, e.raw, e.resolution, e.path, e.line) for e in edges),
     )
     storage.copy_rows(
         "rag_entrypoint",
-        ("run_id", "entry_type", "framework", "route_or_command", "methods", "handler", "path", "start_line", "end_line"),
-        ((run_id, e.entry_type, e.framework, e.route_or_command, list(e.methods), e.handler, e.path, e.start_line,
-          e.end_line) for e in entrypoints),
+        ("store_id", "since_run", "entry_type", "framework", "route_or_command", "methods", "handler", "path",
+         "start_line", "end_line"),
+        ((store_id, since, e.entry_type, e.framework, e.route_or_command, list(e.methods), e.handler, e.path,
+          e.start_line, e.end_line) for e in entrypoints),
         json_columns=("methods",),
     )
-    return {"symbols": len(symbols), "edges": len(edges), "entrypoints": len(entrypoints), "files_carried": files_carried}
+
+
+@dataclass
+class Plan:
+    """How a version is written: into ``base``'s store (only ``dirty`` files) or as a new store (``base`` None)."""
+
+    base: IndexRun | None
+    # Files whose rows are written: every file for a new store.
+    dirty: frozenset[str] = frozenset()
+    # Files of ``base`` whose every row ends (changed text, or gone).
+    replaced: frozenset[str] = frozenset()
+    # Files with the same text whose resolved rows changed: their chunk rows stay.
+    re_resolved: frozenset[str] = frozenset()
+
+
+def _plan(
+    base: IndexRun | None, files: dict[str, FileAnalysis], reused: frozenset[str], digests: dict[str, str],
+    old_digests: dict[str, str],
+) -> Plan:
+    if base is None:
+        return Plan(base=None, dirty=frozenset(files))
+    changed = frozenset(path for path in files if path not in reused)
+    re_resolved = frozenset(path for path in reused if digests[path] != old_digests.get(path))
+    gone = frozenset(old_digests) - frozenset(files)
+    return Plan(base=base, dirty=changed | re_resolved, replaced=changed | gone, re_resolved=re_resolved)
 
 
 def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
@@ -416,61 +465,60 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 )
         previous = _previous_ready_run(run.repository, run)
         with progress.stage("analyze", "analysing files") as step:
-            # Rows are carried only from a version whose vectors this embedder made (a
-            # version without vectors records no embedder).
-            carry_from = previous if previous is not None and previous.embedder == embedder.name else None
-            # Then the chunk rows of an unchanged file are copied whole, so its chunks
-            # are not even read back.
-            whole_files = carry_from is not None and carry_from.item_format == ITEM_FORMAT
-            unchanged: set[str] = set()
-            earlier: dict[str, FileAnalysis] = {}
+            old_files: dict[str, tuple[str, str]] = {}
             if previous is not None:
-                old_hashes = dict(previous.files.values_list("path", "content_hash"))
-                unchanged = {f.path for f in extraction.files if old_hashes.get(f.path) == f.content_hash}
-                for path, stored in storage.stored_analyses(previous.pk, unchanged, without_chunks=whole_files).items():
-                    restored = file_analysis_from_dict(stored) if stored else None
-                    if restored is not None:
-                        earlier[path] = restored
+                old_files = {path: (h, d) for path, h, d in previous.files.values_list("path", "content_hash", "rows_digest")}
+            unchanged = {f.path for f in extraction.files if old_files.get(f.path, ("",))[0] == f.content_hash}
             counts["files_unchanged"] = len(unchanged)
+            # Written into the previous version's store: that version's vectors were made by
+            # this embedder (a version without vectors records none), its rows derived the
+            # same way, and few enough files changed.
+            base = previous if (
+                previous is not None and previous.store_id is not None and previous.embedder == embedder.name
+                and previous.item_format == ITEM_FORMAT
+                and settings.RAG["REWRITE_SHARE"] > 0
+                and len(extraction.files) - len(unchanged) <= settings.RAG["REWRITE_SHARE"] * len(extraction.files)
+            ) else None
+            earlier: dict[str, FileAnalysis] = {}
+            # Into a store, the chunk rows of an unchanged file stay where they are, so its
+            # chunks are not even read back.
+            for path, stored in storage.stored_analyses(previous, unchanged, without_chunks=base is not None).items() if previous else ():
+                restored = file_analysis_from_dict(stored) if stored else None
+                if restored is not None:
+                    earlier[path] = restored
             analysis = analyze_repository({f.path: f.text for f in extraction.files}, previous=earlier)
             counts["files_reused"] = len(analysis.reused)
             files = analysis.files
-            chunks_carried_for = analysis.reused if whole_files else frozenset()
             counts["analysis_errors"] = sum(1 for fa in files.values() if fa.error)
-            symbols_by_qname = {s.qname: s for fa in files.values() for s in fa.symbols}
-            items: list[ItemRow] = []
-            for fa in files.values():
-                items.extend(items_for_file(fa, symbols_by_qname))
-            previous_hashes = storage.unique_row_hashes(carry_from.pk) if carry_from is not None else set()
-            mark_carried(items, previous_hashes, embedder.name)
+            digests = {path: file_digest(fa, embedder.name) for path, fa in files.items()}
+            plan = _plan(base, files, analysis.reused, digests, {path: d for path, (_, d) in old_files.items()})
+            items = _items_of(plan.dirty, files)
+            prepare_items(items, embedder.name)
         with progress.stage("embed", "embedding") as step:
             reuse: dict[str, Any] = {}
             if previous is not None and previous.embedder == embedder.name:
-                reuse = storage.existing_embeddings(
-                    previous.pk, [i.embed_hash for i in items if i.embed_hash and not i.carried]
-                )
+                reuse = storage.existing_embeddings(previous.store_id, [i.embed_hash for i in items if i.embed_hash])
             embedding_error = ""
             try:
-                computed, reused = embed_items(items, embedder, reuse, step)
+                computed, _ = embed_items(items, embedder, reuse, step)
             except EmbeddingUnavailable as exc:
                 embedding_error = f"Embeddings failed, so this index answers with full-text and symbol search only: {exc}"
-                computed, reused = 0, 0
-                # Carried rows hold vectors; a version without any sends every row, the
-                # chunks of unchanged files (left unread) included.
-                texts = {f.path: f.text for f in extraction.files}
-                for path in sorted(chunks_carried_for):
-                    for item in chunk_items(extract_file(path, texts[path])):
-                        item.row_hash = row_hash(item, embedder.name)
-                        derive_columns(item, embedder.name)
-                        items.append(item)
-                chunks_carried_for = frozenset()
+                computed = 0
+                if plan.base is not None:
+                    # A store holds one embedder's vectors: a version without any is a new store,
+                    # and the chunks of the files left unread are read now.
+                    texts = {f.path: f.text for f in extraction.files}
+                    full = {
+                        path: (fa if fa.chunks or path not in analysis.reused else replace(fa, chunks=extract_file(path, texts[path]).chunks))
+                        for path, fa in files.items()
+                    }
+                    analysis = replace(analysis, files=full)
+                    plan = _plan(None, full, analysis.reused, digests, {})
+                    items = _items_of(plan.dirty, full)
+                    prepare_items(items, embedder.name)
                 for item in items:
                     item.embedding = None
-                    if item.carried:
-                        item.carried = False
-                        derive_columns(item, embedder.name)
             counts["embeddings_computed"] = computed
-            counts["embeddings_reused"] = reused
             dimension = embedder.dimension if not embedding_error else None
             IndexRun.objects.filter(pk=run.pk).update(
                 embedder=embedder.name if not embedding_error else "",
@@ -478,46 +526,32 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 embedding_error=embedding_error,
             )
         with progress.stage("load", "loading into the database") as step:
-            storage.create_partition(run.pk)
-            # A file whose stored per-file analysis was reused has the same row as before
-            # (the stored analysis depends on its text only): copied inside the database.
-            carried_files = analysis.reused if previous is not None else frozenset()
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                # Serialising the analyses is pure Python; it runs while the
-                # database server computes the items' tsvectors (the COPY
-                # below mostly waits on the socket, which releases the GIL).
-                analyses = pool.submit(
-                    _serialized_analyses, {p: fa for p, fa in analysis.extracted.items() if p not in carried_files}
-                )
-                sent = [item for item in items if not item.carried]
-                counts["items_sent"] = storage.copy_items(run.pk, _item_rows(run.pk, sent, with_vectors=not embedding_error))
-                step(0.4)
-                serialized = analyses.result()
-            storage.seal_partition(run.pk)
-            carried = [item.row_hash for item in items if item.carried]
-            carried_by_hash = storage.carry_items(previous.pk, run.pk, carried) if carried else 0
-            if carried_by_hash != len(carried):
-                raise IndexRunFailed("The previous index version changed while this one was built; run the indexing again.")
-            carried_chunks = (
-                storage.carry_file_items(previous.pk, run.pk, sorted(chunks_carried_for), CHUNK_LAYERS)
-                if chunks_carried_for else 0
-            )
-            # Every chunk item has a vector here (the previous version was embedded by this embedder).
-            counts["embeddings_reused"] += carried_chunks
-            counts["items_carried"] = carried_by_hash + carried_chunks
-            counts["items"] = counts["items_sent"] + counts["items_carried"]
-            counts.update(dict.fromkeys(LAYERS, 0) | storage.layer_counts(run.pk))
-            step(0.6)
-            counts.update(_load_relational(run, extraction, files, serialized, previous, carried_files))
+            counts["files_written"] = len(plan.dirty)
+            if plan.base is not None:
+                _write_into_store(run, plan, items, extraction, analysis, digests, previous, counts)
+            else:
+                _write_new_store(run, plan, items, extraction, analysis, digests, previous, counts, embedding_error, step)
+            layers, vectors = storage.layer_counts(run)
+            # Every vector of the version not computed now was reused, written again or shared.
+            counts["embeddings_reused"] = vectors - computed
+            counts["items"] = sum(layers.values())
+            counts.update(dict.fromkeys(LAYERS, 0) | layers)
+            counts["symbols"] = run.symbols.count()
+            counts["edges"] = run.edges.count()
+            counts["entrypoints"] = run.entrypoints.count()
         with progress.stage("index", "building search indexes") as step:
-            storage.build_partition_indexes(run.pk, dimension)
-            IndexRun.objects.filter(pk=run.pk).update(common_words=storage.common_lexemes(run.pk))
-            storage.attach_partition(run.pk)
+            if plan.base is None:
+                storage.build_partition_indexes(run.pk, dimension)
+                common_words = storage.common_lexemes(run.pk)
+                storage.attach_partition(run.pk)
+            else:
+                common_words = plan.base.common_words
+            IndexRun.objects.filter(pk=run.pk).update(common_words=common_words)
         progress.timings["total"] = round(time.perf_counter() - started, 3)
         IndexRun.objects.filter(pk=run.pk).update(
             counts=counts, timings=progress.timings, has_items=True, item_format=ITEM_FORMAT
         )
-        run = activate_index(run)
+        run = activate_index(run, built_on=plan.base)
         prune_superseded(run.repository)
         return run
     except RunCancelled:
@@ -527,7 +561,7 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
         run.refresh_from_db()
         return run
     except Exception as exc:
-        if isinstance(exc, (IndexRunFailed, IntakeError)):
+        if isinstance(exc, (IndexRunFailed, IntakeError, BaseVersionChanged)):
             message = getattr(exc, "message", None) or str(exc)
         else:
             logger.exception("index run %s failed", run.pk)
@@ -543,3 +577,45 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
         )
         run.refresh_from_db()
         return run
+
+
+def _items_of(paths: frozenset[str], files: dict[str, FileAnalysis]) -> list[ItemRow]:
+    """The items of these files (a file restored without its chunks gives its other layers only)."""
+    symbols_by_qname = {s.qname: s for path in paths for s in files[path].symbols}
+    items: list[ItemRow] = []
+    for path in sorted(paths):
+        items.extend(items_for_file(files[path], symbols_by_qname))
+    return items
+
+
+def _set_store(run: IndexRun, store_id: int) -> None:
+    run.store_id = store_id
+    IndexRun.objects.filter(pk=run.pk).update(store_id=store_id)
+
+
+def _write_into_store(
+    run: IndexRun, plan: Plan, items: list[ItemRow], extraction: Extraction, analysis: RepositoryAnalysis,
+    digests: dict[str, str], previous: IndexRun, counts: dict[str, int],
+) -> None:
+    """Write the version into its base's store in one transaction: new rows of the dirty files, the replaced ones ended."""
+    base = plan.base
+    _set_store(run, base.store_id)
+    with transaction.atomic():
+        ended = storage.retire_rows(base, run, sorted(plan.replaced))
+        ended += storage.retire_rows(base, run, sorted(plan.re_resolved), item_layers=RESOLVED_LAYERS)
+        counts["items_sent"] = storage.insert_items(_item_rows(run, items, with_vectors=True))
+        counts["items_ended"] = ended
+        _load_relational(run, extraction, analysis, digests, plan.dirty, previous)
+
+
+def _write_new_store(
+    run: IndexRun, plan: Plan, items: list[ItemRow], extraction: Extraction, analysis: RepositoryAnalysis,
+    digests: dict[str, str], previous: IndexRun | None, counts: dict[str, int], embedding_error: str, step,
+) -> None:
+    """Load every row into a new, still detached store (its indexes are built next)."""
+    _set_store(run, run.pk)
+    storage.create_partition(run.pk)
+    counts["items_sent"] = storage.copy_items(run.pk, _item_rows(run, items, with_vectors=not embedding_error))
+    step(0.5)
+    storage.seal_partition(run.pk)
+    _load_relational(run, extraction, analysis, digests, plan.dirty, previous)

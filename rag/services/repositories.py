@@ -13,7 +13,7 @@ from typing import IO
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from procrastinate.contrib.django import app
@@ -21,7 +21,7 @@ from procrastinate.jobs import Status as JobStatus
 
 from rag import storage
 from rag.intake import ArchiveReport, IntakeError, IntakeLimits, inspect_archive, zip_directory
-from rag.models import Edge, Entrypoint, IndexRun, Repository, SourceFile, Symbol
+from rag.models import IndexRun, Repository
 from rag.services import jobs
 from rag.sources.git import GitError
 from rag.sources.git import mirror_path as git_mirror_path
@@ -182,12 +182,18 @@ class RunCancelled(Exception):
     """The run was cancelled while it worked."""
 
 
-def activate_index(run: IndexRun) -> IndexRun:
+class BaseVersionChanged(Exception):
+    """The version a run was written on no longer serves, so the run's rows cannot become the next version."""
+
+
+def activate_index(run: IndexRun, *, built_on: IndexRun | None = None) -> IndexRun:
     """Make a complete run the repository's active index in one transaction.
 
     The previous active run becomes superseded. A run older than the one
     already active is superseded at once instead (the newer upload wins).
-    Raises ``RunCancelled`` when the run was cancelled meanwhile.
+    Raises ``RunCancelled`` when the run was cancelled meanwhile, and
+    ``BaseVersionChanged`` when ``built_on`` (the version whose store the run
+    was written into) is no longer the active one.
     """
     with transaction.atomic():
         repository = Repository.objects.select_for_update().get(pk=run.repository_id)
@@ -197,6 +203,10 @@ def activate_index(run: IndexRun) -> IndexRun:
         if status != IndexRun.Status.RUNNING:
             raise RunCancelled(f"run {run.pk} is {status}, not running")
         previous_id = repository.active_run_id
+        if built_on is not None and previous_id != built_on.pk:
+            raise BaseVersionChanged(
+                "The index version this one was built on was replaced meanwhile; run the indexing again."
+            )
         now = timezone.now()
         if previous_id is not None and previous_id > run.pk:
             IndexRun.objects.filter(pk=run.pk).update(
@@ -319,23 +329,43 @@ def _run_ids_of_job(job_id: int) -> list[int]:
 
 
 def drop_run_rows(run: IndexRun) -> None:
-    """Delete an inactive run's per-version rows (items partition, files, symbols, edges, entrypoints)."""
-    storage.drop_partition(run.pk)
-    for model in (SourceFile, Symbol, Edge, Entrypoint):
-        model.objects.filter(run=run).delete()
+    """Delete what a run that never served (failed or cancelled) wrote.
+
+    A run that built its own store drops it; one written into the store of
+    the version before it removes its rows and gives back the rows it ended.
+    """
+    run.refresh_from_db(fields=["store"])
+    if run.store_id is None or run.store_id == run.pk:
+        storage.drop_store(run.pk)
+    else:
+        storage.discard_version(run)
     IndexRun.objects.filter(pk=run.pk).update(has_items=False)
 
 
 def prune_superseded(repository: Repository, keep: int | None = None) -> int:
-    """Drop the rows of superseded runs beyond the ``keep`` newest; returns how many runs were pruned."""
+    """Drop the rows of superseded runs beyond the ``keep`` newest; returns how many runs were pruned.
+
+    A store no kept version reads is dropped whole; in one that still serves,
+    the rows only pruned versions read are deleted.
+    """
     keep = settings.RAG["KEEP_SUPERSEDED"] if keep is None else keep
     stale = list(
         IndexRun.objects.filter(repository=repository, status=IndexRun.Status.SUPERSEDED)
         .filter(has_items=True)
         .order_by("-id")[keep:]
     )
-    for run in stale:
-        drop_run_rows(run)
+    if not stale:
+        return 0
+    IndexRun.objects.filter(pk__in=[run.pk for run in stale]).update(has_items=False)
+    for store_id in sorted({run.store_id for run in stale if run.store_id is not None}):
+        users = IndexRun.objects.filter(store_id=store_id).filter(
+            Q(has_items=True) | Q(status__in=[IndexRun.Status.QUEUED, IndexRun.Status.RUNNING])
+        )
+        oldest = users.filter(has_items=True).order_by("pk").values_list("pk", flat=True).first()
+        if not users.exists():
+            storage.drop_store(store_id)
+        elif oldest is not None:
+            storage.prune_store(store_id, oldest)
     return len(stale)
 
 

@@ -40,7 +40,7 @@ def read_source(
     if run is None:
         raise SourceNotFound("the repository has no ready index yet")
     try:
-        source = SourceFile.objects.get(run=run, path=path)
+        source = SourceFile.objects.in_version(run).get(path=path)
     except SourceFile.DoesNotExist:
         raise SourceNotFound(f"no file {path!r} in the index") from None
     lines = source.text.splitlines()
@@ -60,4 +60,4 @@ def list_files(repository: Repository, *, run: IndexRun | None = None) -> list[s
     run = run or repository.active_run
     if run is None:
         return []
-    return list(SourceFile.objects.filter(run=run).order_by("path").values_list("path", flat=True))
+    return list(SourceFile.objects.in_version(run).order_by("path").values_list("path", flat=True))

@@ -195,9 +195,9 @@ class RepositoryToolbox:
         items = list(response.items)
         if language:
             kept = set(
-                SourceFile.objects.filter(
-                    run_id=self.repository.active_run_id, path__in={item.path for item in items}, language__iexact=language
-                ).values_list("path", flat=True)
+                SourceFile.objects.in_version(self.repository.active_run)
+                .filter(path__in={item.path for item in items}, language__iexact=language)
+                .values_list("path", flat=True)
             )
             items = [item for item in items if item.path in kept]
         items = items[:shown]

@@ -194,7 +194,7 @@ def test_each_push_is_fetched_and_indexed_and_search_follows_it(upstream, owner)
     assert repository.active_run_id == result.run.pk
     assert "shop/payments.py" in _paths(repository, "charge_card_with_stripe")
     assert "shop/legacy.py" not in _paths(repository, "frobnicate_legacy_widget")
-    assert set(SourceFile.objects.filter(run=result.run).values_list("path", flat=True)) == {
+    assert set(SourceFile.objects.in_version(result.run).values_list("path", flat=True)) == {
         "README.md", "docs/deployment.md", "shop/models.py", "shop/payments.py",
     }
 

@@ -20,21 +20,21 @@ def shopapp(owner, upload_dir):
 
 
 def test_the_stored_symbols_are_exactly_the_fixture_symbols(shopapp):
-    stored = set(Symbol.objects.filter(run=shopapp.active_run).values_list("qname", "kind", "is_entry_candidate"))
+    stored = set(Symbol.objects.in_version(shopapp.active_run).values_list("qname", "kind", "is_entry_candidate"))
     assert stored == SYMBOLS
 
 
 def test_the_stored_entrypoints_are_exactly_the_fixture_entrypoints(shopapp):
     stored = {
         (e.entry_type, e.framework, e.route_or_command, tuple(e.methods), e.handler, e.path, e.start_line, e.end_line)
-        for e in Entrypoint.objects.filter(run=shopapp.active_run)
+        for e in Entrypoint.objects.in_version(shopapp.active_run)
     }
     assert stored == ENTRYPOINTS
 
 
 def test_the_cross_file_edges_are_stored_resolved(shopapp):
     resolved = set(
-        Edge.objects.filter(run=shopapp.active_run, resolution="resolved").values_list("kind", "src", "raw", "dst")
+        Edge.objects.in_version(shopapp.active_run).filter(resolution="resolved").values_list("kind", "src", "raw", "dst")
     )
     assert CROSS_FILE_EDGES <= resolved
 

@@ -1,9 +1,11 @@
-"""A new version of a repository carries its unchanged rows over, and ends up exactly as a full build would."""
+"""A new version of a repository writes only the rows of what changed, and reads exactly as a full build would."""
 
 from __future__ import annotations
 
 import io
 import re
+
+import pytest
 
 from django.core.management import call_command
 from django.db import connection
@@ -11,6 +13,7 @@ from django.db import connection
 from rag.embeddings import ProviderEmbedder
 from rag.models import Edge, Entrypoint, IndexRun, SourceFile, Symbol
 from rag.services import run_index, search, start_index_run
+from rag.storage import version_filter
 from tests.fixtures.projects import SHOPAPP
 from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
 from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
@@ -43,14 +46,16 @@ ITEM_COLUMNS = (
 
 
 def _item_rows(run: IndexRun) -> list[tuple]:
+    where, args = version_filter(run)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {ITEM_COLUMNS} FROM rag_item WHERE run_id = %s", [run.pk])
+        cursor.execute(f"SELECT {ITEM_COLUMNS} FROM rag_item WHERE {where}", args)
         return sorted(cursor.fetchall(), key=repr)
 
 
 def _rows(model, run: IndexRun) -> list[tuple]:
-    fields = [f.attname for f in model._meta.concrete_fields if f.attname not in ("id", "run_id")]
-    return sorted(model.objects.filter(run=run).values_list(*fields), key=repr)
+    where = ("id", "store_id", "since_run", "until_run")
+    fields = [f.attname for f in model._meta.concrete_fields if f.attname not in where]
+    return sorted(model.objects.in_version(run).values_list(*fields), key=repr)
 
 
 def _assert_same_version(built: IndexRun, full: IndexRun) -> None:
@@ -60,40 +65,85 @@ def _assert_same_version(built: IndexRun, full: IndexRun) -> None:
 
 
 def _views_dependencies(run: IndexRun) -> str:
+    where, args = version_filter(run)
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT content FROM rag_item WHERE run_id = %s AND layer = 'C2_DEPENDENCY_GRAPH' AND qname = %s",
-            [run.pk, "shop.views.login_view"],
+            f"SELECT content FROM rag_item WHERE {where} AND layer = 'C2_DEPENDENCY_GRAPH' AND qname = %s",
+            [*args, "shop.views.login_view"],
         )
         return cursor.fetchone()[0]
 
 
-def test_a_new_version_with_few_changes_has_exactly_the_rows_of_a_full_build(owner, upload_dir):
+def _store_rows(run: IndexRun) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM rag_item WHERE store_id = %s", [run.store_id])
+        return cursor.fetchone()[0]
+
+
+@pytest.fixture
+def in_place(settings):
+    """Every new version is written into the store of the one before it, however much changed."""
+    settings.RAG = {**settings.RAG, "REWRITE_SHARE": 1.0, "KEEP_SUPERSEDED": 5}
+
+
+def test_a_new_version_with_few_changes_has_exactly_the_rows_of_a_full_build(owner, upload_dir, in_place):
     first = index_zip(owner, make_zip(PROJECT))
     second = index_zip(owner, make_zip(CHANGED))
     full = index_zip(owner, make_zip(CHANGED), name="shop-full")
     assert first.status == second.status == full.status == IndexRun.Status.READY
 
     assert second.repository_id == first.repository_id
-    assert second.counts["items_carried"] > 0 and second.counts["items_sent"] > 0
-    assert second.counts["items"] == second.counts["items_carried"] + second.counts["items_sent"] == full.counts["items"]
-    # Files whose text did not change are copied (models.py changed, payments.py is new).
-    assert second.counts["files_carried"] == len(CHANGED) - 2
-    assert full.counts["items_carried"] == 0 and full.counts["files_carried"] == 0
+    # Written into the first version's store: only the rows of what changed.
+    assert second.store_id == first.store_id == first.pk and full.store_id == full.pk
+    assert 0 < second.counts["items_sent"] < full.counts["items_sent"] == full.counts["items"]
+    assert second.counts["items"] == full.counts["items"]
+    assert second.counts["items_ended"] > 0
+    # models.py changed, payments.py is new, and views.py (same text) resolves differently.
+    assert second.counts["files_written"] == 3
+    assert _store_rows(first) == first.counts["items"] + second.counts["items_sent"]
     # The unchanged views.py has a changed dependency item, and it is the new one.
     assert "(unresolved)" not in _views_dependencies(first)
     assert "(unresolved)" in _views_dependencies(second)
     _assert_same_version(second, full)
     assert "shop/payments.py" in {item.path for item in search(second.repository, "charge", mode="code").items}
+    # The version before reads what it read before, rows and search alike.
+    again = index_zip(owner, make_zip(PROJECT), name="shop-again")
+    _assert_same_version(first, again)
+    assert "shop/payments.py" not in {item.path for item in search(first.repository, "charge", mode="code", run=first).items}
 
 
-def test_an_unchanged_tree_carries_every_row(owner, upload_dir):
+def test_an_unchanged_tree_writes_no_row(owner, upload_dir, in_place):
     first = index_zip(owner, make_zip(PROJECT))
     second = index_zip(owner, make_zip(PROJECT))
-    assert second.counts["items_sent"] == 0
-    assert second.counts["items_carried"] == first.counts["items"]
+    assert second.counts["items_sent"] == 0 and second.counts["files_written"] == 0
+    assert second.counts["items"] == first.counts["items"]
     assert second.counts["embeddings_computed"] == 0
     _assert_same_version(second, first)
+
+
+def test_superseded_versions_leave_the_store_once_no_kept_version_reads_their_rows(owner, upload_dir, in_place, settings):
+    first = index_zip(owner, make_zip(PROJECT))
+    second = index_zip(owner, make_zip(CHANGED))
+    assert _store_rows(first) == first.counts["items"] + second.counts["items_sent"]
+    settings.RAG = {**settings.RAG, "KEEP_SUPERSEDED": 0}
+    third = index_zip(owner, make_zip(CHANGED))
+    # Only the newest version is kept: the rows the first version alone read are gone.
+    assert third.store_id == first.pk
+    assert _store_rows(third) == third.counts["items"]
+    _assert_same_version(third, index_zip(owner, make_zip(CHANGED), name="shop-full"))
+
+
+def test_a_large_change_builds_a_new_store(owner, upload_dir, settings):
+    settings.RAG = {**settings.RAG, "REWRITE_SHARE": 0.1, "KEEP_SUPERSEDED": 0}
+    first = index_zip(owner, make_zip(PROJECT))
+    second = index_zip(owner, make_zip(CHANGED))
+    assert second.store_id == second.pk != first.pk
+    assert second.counts["items_sent"] == second.counts["items"]
+    assert second.counts["files_unchanged"] == len(CHANGED) - 2
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_class WHERE relname = %s", [f"rag_item_r{first.pk}"])
+        assert cursor.fetchone()[0] == 0
+    _assert_same_version(second, index_zip(owner, make_zip(CHANGED), name="shop-full"))
 
 
 def test_a_version_without_vectors_is_built_whole_and_the_next_one_computes_them_again(owner, upload_dir):
@@ -101,19 +151,19 @@ def test_a_version_without_vectors_is_built_whole_and_the_next_one_computes_them
     run = start_index_run(owner=owner, name="shop", archive=io.BytesIO(make_zip(CHANGED)), defer=False)
     lexical = run_index(run.pk, embedder=ProviderEmbedder("no-such-provider"))
     assert lexical.status == IndexRun.Status.READY and lexical.embedding_error
-    assert lexical.counts["items_carried"] == 0
+    assert lexical.store_id == lexical.pk and lexical.counts["items_sent"] == lexical.counts["items"]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM rag_item WHERE run_id = %s AND embedding IS NOT NULL", [lexical.pk])
+        cursor.execute("SELECT count(*) FROM rag_item WHERE store_id = %s AND embedding IS NOT NULL", [lexical.pk])
         assert cursor.fetchone()[0] == 0
 
     again = index_zip(owner, make_zip(CHANGED))
     full = index_zip(owner, make_zip(CHANGED), name="shop-full")
-    assert again.counts["items_carried"] == 0
+    assert again.store_id == again.pk
     _assert_same_version(again, full)
 
 
 def test_when_the_provider_fails_on_a_new_version_every_row_is_built_without_vectors(
-    fake_openai, settings, owner, upload_dir  # noqa: F811
+    fake_openai, settings, owner, upload_dir, in_place  # noqa: F811
 ):
     settings.LLM = {**settings.LLM, "AUDIT": False}
     settings.RAG = {**settings.RAG, "EMBEDDER": "provider:openai"}
@@ -124,7 +174,7 @@ def test_when_the_provider_fails_on_a_new_version_every_row_is_built_without_vec
     lexical = index_zip(owner, make_zip(CHANGED))
     full = index_zip(owner, make_zip(CHANGED), name="shop-full")
     assert lexical.embedding_error and full.embedding_error
-    assert lexical.counts["items_carried"] == 0 and lexical.counts["files_carried"] == len(CHANGED) - 2
+    assert lexical.store_id == lexical.pk and lexical.counts["items_sent"] == lexical.counts["items"]
     _assert_same_version(lexical, full)
 
 
@@ -139,8 +189,8 @@ def test_bench_index_times_incremental_versions_against_the_full_build(db, uploa
     )
     assert "median per stage: extract" in out
     assert re.search(r"median CPU time: this process [\d.]+ s, its database backend [\d.]+ s \(full build: ", out)
-    carried = re.search(r"median items carried (\d+), sent (\d+); files carried (\d+) of (\d+)", out)
-    assert carried, out
-    items_carried, items_sent, files_carried, files = map(int, carried.groups())
-    assert items_carried > 0 and items_sent > 0
-    assert files_carried == files - 2
+    written = re.search(r"median items written (\d+) of (\d+); files written (\d+) of (\d+)", out)
+    assert written, out
+    items_sent, items, files_written, files = map(int, written.groups())
+    assert 0 < items_sent < items
+    assert 2 <= files_written < files

@@ -29,10 +29,10 @@ def test_a_complete_run_becomes_the_active_index_with_counts_and_timings(shop):
     assert run.counts["files"] == 6
     assert run.counts["C1_SYMBOL_CATALOG"] == 7  # login_view, render_cart, Cart + 3 methods, the test
     assert run.counts["D0_DOCS"] >= 3
-    assert run.counts["items"] == Item.objects.filter(run=run).count()
+    assert run.counts["items"] == Item.objects.in_version(run).count()
     assert [stage for stage, _ in run.stage_timings] == ["extract", "analyze", "embed", "load", "index", "total"]
     assert run.embedder == "hashing-code-v1-384" and run.embedding_dimension == 384
-    assert Item.objects.filter(run=run, embedding__isnull=False).count() > 0
+    assert Item.objects.in_version(run).filter(embedding__isnull=False).count() > 0
 
 
 def test_reindex_of_a_changed_zip_reuses_unchanged_files(shop, owner):
@@ -70,7 +70,7 @@ def test_a_failing_run_leaves_the_old_index_active(shop, owner):
     shop.refresh_from_db()
     assert shop.active_run_id == good.pk
     assert not _partition_exists(failed.pk)
-    assert SourceFile.objects.filter(run=failed).count() == 0
+    assert SourceFile.objects.in_version(failed).count() == 0
     assert search(shop, "login_view").items
 
 
@@ -92,7 +92,7 @@ def test_when_embeddings_fail_the_run_completes_with_lexical_retrieval(owner, up
     assert run.status == IndexRun.Status.READY
     assert "full-text and symbol search only" in run.embedding_error
     assert run.embedder == "" and run.embedding_dimension is None
-    assert Item.objects.filter(run=run, embedding__isnull=False).count() == 0
+    assert Item.objects.in_version(run).filter(embedding__isnull=False).count() == 0
     response = search(run.repository, "login_view")
     assert response.vector_used is False
     assert response.items[0].path == "shop/views.py"
@@ -105,7 +105,7 @@ def test_a_file_that_is_not_utf8_is_indexed_with_replacement_characters(owner, u
     assert run.counts["files_with_replaced_bytes"] == 1
     source = read_source(run.repository, "legacy.py")
     assert "caf\ufffd" in source.text
-    assert SourceFile.objects.get(run=run, path="legacy.py").replaced_bytes is True
+    assert SourceFile.objects.in_version(run).get(path="legacy.py").replaced_bytes is True
 
 
 def test_nul_characters_in_docstrings_and_decorators_do_not_stop_a_run(owner, upload_dir):
@@ -143,13 +143,29 @@ def test_reindex_builds_a_new_version_from_the_stored_archive(shop):
 
 
 def test_superseded_versions_beyond_the_kept_one_are_dropped(shop, settings):
+    settings.RAG = {**settings.RAG, "REWRITE_SHARE": 0.0}
     first = shop.active_run
     run_index(reindex(shop, defer=False).pk)
     run_index(reindex(shop, defer=False).pk)
     first.refresh_from_db()
     assert first.status == IndexRun.Status.SUPERSEDED and first.has_items is False
+    # Each version was built as a store of its own: the pruned one's is gone, rows and all.
     assert not _partition_exists(first.pk)
-    assert SourceFile.objects.filter(run=first).count() == 0
+    assert SourceFile.objects.filter(store_id=first.pk).count() == 0
+
+
+def test_a_store_shared_by_kept_versions_keeps_only_the_rows_they_read(shop, owner, settings):
+    settings.RAG = {**settings.RAG, "REWRITE_SHARE": 1.0, "KEEP_SUPERSEDED": 1}
+    first = shop.active_run
+    changed = {**SMALL_PROJECT, "shop/extra.py": "def extra():\n    return 1\n"}
+    second = index_zip(owner, make_zip(changed))
+    third = index_zip(owner, make_zip(SMALL_PROJECT))
+    first.refresh_from_db()
+    assert first.has_items is False and second.store_id == third.store_id == first.pk
+    # The second version (kept) still reads its extra file; the first one's rows are gone.
+    assert SourceFile.objects.in_version(second).filter(path="shop/extra.py").exists()
+    assert not SourceFile.objects.in_version(third).filter(path="shop/extra.py").exists()
+    assert Item.objects.filter(store_id=first.pk).count() == third.counts["items"] + second.counts["items_sent"]
 
 
 def test_deleting_a_repository_drops_its_index_and_archive(shop):

@@ -72,7 +72,7 @@ def test_code_in_each_language_is_found_by_what_it_does(polyglot, query, path):
 
 
 def test_the_catalog_holds_each_languages_symbols_with_their_parents(polyglot):
-    symbols = dict(Symbol.objects.filter(run=polyglot.active_run).values_list("qname", "kind"))
+    symbols = dict(Symbol.objects.in_version(polyglot.active_run).values_list("qname", "kind"))
 
     assert symbols["services.billing.Invoice.ApplyDiscount"] == "method"
     assert symbols["com.shop.WarehouseInventory.reserveStock"] == "method"

@@ -31,7 +31,7 @@ def test_an_index_built_with_provider_embeddings_is_queried_with_them(provider_e
     assert run.status == IndexRun.Status.READY, run.error
     assert (run.embedder, run.embedding_dimension) == ("provider:openai", provider_embedder.embedding_dims)
     embedded = run.counts["embeddings_computed"]
-    assert embedded == Item.objects.filter(run=run, embedding__isnull=False).count() > 0
+    assert embedded == Item.objects.in_version(run).filter(embedding__isnull=False).count() > 0
     calls = provider_embedder.requests_to("/embeddings")
     assert len(calls) == math.ceil(embedded / 4)
     assert all(len(call.json["input"]) <= 4 for call in calls)

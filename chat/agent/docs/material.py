@@ -71,7 +71,7 @@ def _module_docstring(text: str) -> str:
 
 def module_catalog_summary(view: IndexView, query: str, *, cap: int = CATALOG_CHARS) -> str:
     """One line per module (classes, functions, docstring summary), most relevant to ``query`` first."""
-    rows = Symbol.objects.filter(run=view.run, kind__in=("class", "function")).values_list(
+    rows = Symbol.objects.in_version(view.run).filter(kind__in=("class", "function")).values_list(
         "module", "path", "kind", "name", "qname"
     )
     modules: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: {"class": [], "function": []})
@@ -165,7 +165,7 @@ def reference_material(
             end_line=s.end_line, signature=s.signature, docstring=s.docstring, decorators=tuple(s.decorators or ()),
             parent=s.parent, is_async=s.is_async, is_entry_candidate=s.is_entry_candidate,
         )
-        for s in Symbol.objects.filter(run=view.run, kind__in=("class", "function", "method")).order_by("path", "start_line")
+        for s in Symbol.objects.in_version(view.run).filter(kind__in=("class", "function", "method")).order_by("path", "start_line")
     ]
     entrypoints = rag.list_entrypoints(view.repository, limit=5000, run=view.run)
     if only is not None:

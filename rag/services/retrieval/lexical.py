@@ -20,6 +20,7 @@ from rag.models import IndexRun
 from rag.query_analysis import QueryHints, lexical_words
 from rag.services.retrieval.fusion import is_vendored, path_prior
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
+from rag.storage import version_filter
 from rag.terms import looks_like_test_path
 
 
@@ -64,7 +65,7 @@ def lexical_ts_rank(
     """
     if not lexemes:
         return []
-    where, args = item_filter(run.pk, layers, path_regex, docs)
+    where, args = item_filter(run, layers, path_regex, docs)
     common = set(run.common_words or ())
     distinctive = [lexeme for lexeme in lexemes if lexeme not in common]
     if distinctive:
@@ -105,7 +106,7 @@ def lexical_bm25(
     if not distinctive:
         rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
         return rows, []
-    where, args = item_filter(run.pk, layers, path_regex, docs)
+    where, args = item_filter(run, layers, path_regex, docs)
     quoted = [_quote_lexeme(lexeme) for lexeme in distinctive]
     cursor.execute(
         "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), "
@@ -122,7 +123,7 @@ def lexical_bm25(
     postings = cursor.fetchall()
     if not postings:
         return [], []
-    statistics = group_statistics(cursor, run.pk, tuple(layers), docs)
+    statistics = group_statistics(cursor, run, tuple(layers), docs)
     total, file_lengths = statistics.items, statistics.file_lengths
     frequency: dict[int, int] = {}
     for ord_, *_ in postings:
@@ -245,21 +246,22 @@ _STATISTICS: LRUCache[tuple[int, tuple[str, ...], bool], GroupStatistics] = LRUC
 _STATISTICS_LOCK = threading.Lock()
 
 
-def group_statistics(cursor, run_id: int, layers: tuple[str, ...], docs: bool) -> GroupStatistics:
+def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupStatistics:
     """The statistics of a layer group of an index version, computed once per process and version.
 
     A long vendored script or changelog matches many words only because it
     is long: BM25 needs the lengths to tell.
     """
-    key = (run_id, tuple(sorted(layers)), docs)
+    key = (run.pk, tuple(sorted(layers)), docs)
     with _STATISTICS_LOCK:
         cached = _STATISTICS.get(key)
         if cached is not None:
             return cached
+    version, version_args = version_filter(run)
     cursor.execute(
         "SELECT path, count(*), sum(length(search)), bool_or(metadata->>'chunk_type' = 'window') FROM rag_item "
-        "WHERE run_id = %s AND is_doc = %s AND layer = ANY(%s) GROUP BY path",
-        [run_id, docs, list(layers)],
+        f"WHERE {version} AND is_doc = %s AND layer = ANY(%s) GROUP BY path",
+        [*version_args, docs, list(layers)],
     )
     total = 0
     lengths: dict[str, int] = {}

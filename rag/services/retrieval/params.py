@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pathspec.util import lookup_pattern
 
 from rag.models import CODE_LAYERS, DOC_LAYERS, LAYERS
+from rag.storage import version_filter
 
 Mode = Literal["code", "docs", "auto"]
 DEFAULT_LIMIT = 8
@@ -130,9 +131,11 @@ def layers_for(mode: str, layers: Sequence[str] | None) -> tuple[str, ...]:
     return DOC_LAYERS if mode == "docs" else CODE_LAYERS
 
 
-def item_filter(run_id: int, layers: Sequence[str], path_regex: str | None, docs: bool) -> tuple[str, list[Any]]:
-    sql = "run_id = %s AND is_doc = %s AND layer = ANY(%s)"
-    params: list[Any] = [run_id, docs, list(layers)]
+def item_filter(run, layers: Sequence[str], path_regex: str | None, docs: bool) -> tuple[str, list[Any]]:
+    """The items of version ``run`` a search reads (``rag.storage.version_filter``, then layers, docs, paths)."""
+    version, params = version_filter(run)
+    sql = f"{version} AND is_doc = %s AND layer = ANY(%s)"
+    params += [docs, list(layers)]
     if path_regex:
         sql += " AND path ~ %s"
         params.append(path_regex)

@@ -50,7 +50,7 @@ class SearchResponse:
     file_ranking: list[str] = field(default_factory=list)
     # What the query's text named (for the file ranking's features) and the index version searched.
     hints: QueryHints | None = None
-    run_id: int | None = None
+    run: Any = None
     # The query's distinct words (identifiers split, stop words out), lower-case and unstemmed.
     words: frozenset[str] = frozenset()
 

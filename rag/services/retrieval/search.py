@@ -32,13 +32,13 @@ from rag.services.retrieval.symbols import symbol_matches
 from rag.services.retrieval.vector import nearest_items, query_vector
 
 
-def _fetch(cursor, run_id: int, ids: Sequence[int]) -> dict[int, tuple]:
+def _fetch(cursor, run, ids: Sequence[int]) -> dict[int, tuple]:
     if not ids:
         return {}
     cursor.execute(
         "SELECT id, path, title, content, metadata, start_line, end_line FROM rag_item "
-        "WHERE run_id = %s AND id = ANY(%s)",
-        [run_id, list(ids)],
+        "WHERE store_id = %s AND id = ANY(%s)",
+        [run.store_id, list(ids)],
     )
     return {row[0]: row for row in cursor.fetchall()}
 
@@ -56,20 +56,20 @@ def _search_group(
             lexical = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
         channels: dict[str, list[tuple[int, str, bool]]] = {
             "lexical": lexical,
-            "symbol": symbol_matches(cursor, run.pk, layers, path_regex, docs, hints, params),
+            "symbol": symbol_matches(cursor, run, layers, path_regex, docs, hints, params),
         }
         if vector is not None:
             channels["vector"] = nearest_items(run, layers, path_regex, docs, vector, params)
         fused, priors, ranks = fuse(channels, hints, params)
         if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
-            windows = group_statistics(cursor, run.pk, tuple(layers), docs).window_files
-            cursor.execute("SELECT id, path FROM rag_item WHERE run_id = %s AND id = ANY(%s)", [run.pk, list(fused)])
+            windows = group_statistics(cursor, run, tuple(layers), docs).window_files
+            cursor.execute("SELECT id, path FROM rag_item WHERE store_id = %s AND id = ANY(%s)", [run.store_id, list(fused)])
             for item_id, path in cursor.fetchall():
                 priors[item_id] *= path_prior(path, path in windows, hints, params)
         scored = sorted(((score * priors[i], i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
         top = scored[:limit]
         # Only the items that make the cut are read in full (their content can be large).
-        rows = _fetch(cursor, run.pk, [item_id for _, item_id in top])
+        rows = _fetch(cursor, run, [item_id for _, item_id in top])
     results: list[SearchResult] = []
     for score, item_id in top:
         row = rows.get(item_id)
@@ -160,5 +160,5 @@ def search(
                 results, used, file_ranking = fallback
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
     return SearchResponse(
-        results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run.pk, frozenset(occurrences)
+        results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run, frozenset(occurrences)
     )

@@ -11,17 +11,18 @@ import re
 
 from rag.query_analysis import QueryHints
 from rag.services.retrieval.params import RankingParams, item_filter
+from rag.storage import version_filter
 
 
 _LAYER_ORDER = {layer: i for i, layer in enumerate(("C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS", "C3_ENTRYPOINTS", "C2_DEPENDENCY_GRAPH", "D0_DOCS"))}
 
 
 def symbol_matches(
-    cursor, run_id: int, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams
+    cursor, run, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams
 ) -> list[tuple[int, str, bool]]:
     if not hints.has_code:
         return []
-    where, args = item_filter(run_id, layers, path_regex, docs)
+    where, args = item_filter(run, layers, path_regex, docs)
     tiers: dict[int, tuple[float, int, int]] = {}
     found: dict[int, tuple[int, str, bool]] = {}
 
@@ -38,7 +39,7 @@ def symbol_matches(
     # Every file the query names (module paths, paths, traceback frames), looked up in one statement.
     indexed = _indexed_paths(
         cursor,
-        run_id,
+        run,
         [wanted for dotted in sorted(hints.dotted)[:20] for wanted in _module_files(dotted)]
         + sorted(hints.paths)[:20]
         + [_frame_file(frame.path)[0] for frame in hints.frames[:20]],
@@ -125,7 +126,7 @@ def _parts(wanted: str) -> list[str]:
     return [p for p in wanted.replace("\\", "/").split("/") if p and p != "."]
 
 
-def _indexed_paths(cursor, run_id: int, wanted: list[str]) -> dict[str, list[str]]:
+def _indexed_paths(cursor, run, wanted: list[str]) -> dict[str, list[str]]:
     """Per file name of ``wanted``: the indexed paths that end in it (at most 500 each), in one statement.
 
     A branch per name, each with its own constants, so every branch can use the path indexes.
@@ -133,13 +134,14 @@ def _indexed_paths(cursor, run_id: int, wanted: list[str]) -> dict[str, list[str
     names = sorted({parts[-1] for parts in map(_parts, wanted) if parts})
     if not names:
         return {}
+    version, version_args = version_filter(run)
     branches, args = [], []
     for name in names:
         branches.append(
-            "(SELECT %s, path FROM (SELECT DISTINCT path FROM rag_item WHERE run_id = %s "
+            f"(SELECT %s, path FROM (SELECT DISTINCT path FROM rag_item WHERE {version} "
             "AND (path = %s OR reverse(path) LIKE %s) LIMIT 500) named)"
         )
-        args += [name, run_id, name, _like_escape(("/" + name)[::-1]) + "%"]
+        args += [name, *version_args, name, _like_escape(("/" + name)[::-1]) + "%"]
     cursor.execute(" UNION ALL ".join(branches), args)
     found: dict[str, list[str]] = {name: [] for name in names}
     for name, path in cursor.fetchall():

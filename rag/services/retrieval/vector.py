@@ -35,7 +35,7 @@ def query_vector(run: IndexRun, query: str, notes: list[str]):
 
 def nearest_items(run: IndexRun, layers, path_regex, docs: bool, vector, params: RankingParams) -> list[tuple[int, str, bool]]:
     dim = int(run.embedding_dimension)
-    where, args = item_filter(run.pk, layers, path_regex, docs)
+    where, args = item_filter(run, layers, path_regex, docs)
     ef_search = max(settings.RAG["HNSW_EF_SEARCH"], params.candidates)
     raw = vector_connection()
     # A cursor opened after the adapter is registered, so it sends the vector with it.
@@ -44,9 +44,13 @@ def nearest_items(run: IndexRun, layers, path_regex, docs: bool, vector, params:
         if getattr(raw, "_rag_ef_search", None) != ef_search:
             cursor.execute("SET hnsw.ef_search = %s", [ef_search])
             raw._rag_ef_search = ef_search
+        # Equal distances are ordered by id: the order rows happen to lie in changes as
+        # later versions end rows of the same store (rag/storage.py).
         cursor.execute(
-            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND embedding IS NOT NULL "
-            f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s",
-            [*args, Vector(vector), params.candidates],
+            "SELECT id, layer, is_test FROM ("
+            f"  SELECT id, layer, is_test, embedding::vector({dim}) <=> %s::vector({dim}) AS distance FROM rag_item "
+            f"  WHERE {where} AND embedding IS NOT NULL ORDER BY distance LIMIT %s"
+            ") nearest ORDER BY distance, id",
+            [Vector(vector), *args, params.candidates],
         )
         return cursor.fetchall()
