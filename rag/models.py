@@ -251,8 +251,9 @@ class Item(models.Model):
     ``search`` is a tsvector over ``title_terms`` (weight A) and ``body_terms``
     (weight B), which hold identifier-split text, computed by the database as a
     row is loaded (``rag.storage.SEARCH_EXPRESSION``). ``row_hash`` identifies
-    a row's stored values, so the next version of the repository can copy the
-    rows that did not change instead of building them again.
+    a row's stored values, so two versions' rows can be compared. Like every
+    versioned row, it belongs to the versions ``since_run <= version < until_run``
+    of its store.
     """
 
     id = models.BigIntegerField(primary_key=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -147,7 +148,7 @@ def row_hash(item: ItemRow, embedder_name: str) -> str:
 
 
 def derive_columns(item: ItemRow, embedder_name: str) -> None:
-    """Identifier counts and the embedding hash of an item whose row is built here (not carried)."""
+    """Identifier counts and the embedding hash of an item whose row this version writes."""
     item.identifiers = identifier_counts(item.content)
     if item.embed_text:
         item.embed_hash = embed_hash(embedder_name, item.embed_text)
@@ -421,15 +422,38 @@ class Plan:
 
 
 def _plan(
-    base: IndexRun | None, files: dict[str, FileAnalysis], reused: frozenset[str], digests: dict[str, str],
-    old_digests: dict[str, str],
+    base: IndexRun | None, files: dict[str, FileAnalysis], reused: frozenset[str], re_resolved: frozenset[str],
+    old_paths: frozenset[str],
 ) -> Plan:
     if base is None:
         return Plan(base=None, dirty=frozenset(files))
     changed = frozenset(path for path in files if path not in reused)
-    re_resolved = frozenset(path for path in reused if digests[path] != old_digests.get(path))
-    gone = frozenset(old_digests) - frozenset(files)
+    gone = old_paths - frozenset(files)
     return Plan(base=base, dirty=changed | re_resolved, replaced=changed | gone, re_resolved=re_resolved)
+
+
+@dataclass(frozen=True)
+class RecentAnalysis:
+    """The analyses of the newest version a process built of a repository, without their chunks."""
+
+    run_id: int
+    # Each file's per-file pass, and the same after the repository pass.
+    extracted: dict[str, FileAnalysis]
+    resolved: dict[str, FileAnalysis]
+
+
+# A worker takes a repository's runs one at a time, so the version it builds next is
+# usually built on the one it built last: its analyses are kept here and not read back
+# from the database. A few repositories per process bound the memory.
+RECENT_ANALYSES: LRUCache = LRUCache(maxsize=4)
+
+
+def _without_chunks(analyses: dict[str, FileAnalysis]) -> dict[str, FileAnalysis]:
+    return {path: (replace(fa, chunks=[]) if fa.chunks else fa) for path, fa in analyses.items()}
+
+
+def _same_resolution(a: FileAnalysis, b: FileAnalysis | None) -> bool:
+    return b is not None and a.symbols == b.symbols and a.edges == b.edges and a.entrypoints == b.entrypoints
 
 
 def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
@@ -479,19 +503,33 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                 and settings.RAG["REWRITE_SHARE"] > 0
                 and len(extraction.files) - len(unchanged) <= settings.RAG["REWRITE_SHARE"] * len(extraction.files)
             ) else None
-            earlier: dict[str, FileAnalysis] = {}
             # Into a store, the chunk rows of an unchanged file stay where they are, so its
-            # chunks are not even read back.
-            for path, stored in storage.stored_analyses(previous, unchanged, without_chunks=base is not None).items() if previous else ():
-                restored = file_analysis_from_dict(stored) if stored else None
-                if restored is not None:
-                    earlier[path] = restored
+            # chunks are not even read back (nor read at all when this process built the base).
+            recent = RECENT_ANALYSES.get(run.repository_id) if base is not None else None
+            if recent is not None and recent.run_id != base.pk:
+                recent = None
+            earlier: dict[str, FileAnalysis] = {}
+            if recent is not None:
+                earlier = {path: recent.extracted[path] for path in unchanged if path in recent.extracted}
+            elif previous is not None:
+                for path, stored in storage.stored_analyses(previous, unchanged, without_chunks=base is not None).items():
+                    restored = file_analysis_from_dict(stored) if stored else None
+                    if restored is not None:
+                        earlier[path] = restored
             analysis = analyze_repository({f.path: f.text for f in extraction.files}, previous=earlier)
             counts["files_reused"] = len(analysis.reused)
             files = analysis.files
             counts["analysis_errors"] = sum(1 for fa in files.values() if fa.error)
-            digests = {path: file_digest(fa, embedder.name) for path, fa in files.items()}
-            plan = _plan(base, files, analysis.reused, digests, {path: d for path, (_, d) in old_files.items()})
+            # Files whose text is the same but whose rows changed through the other files.
+            if recent is not None:
+                re_resolved = frozenset(p for p in analysis.reused if not _same_resolution(files[p], recent.resolved.get(p)))
+                digests = {}
+            else:
+                digests = {path: file_digest(fa, embedder.name) for path, fa in files.items()}
+                re_resolved = frozenset(p for p in analysis.reused if digests[p] != old_files[p][1])
+            plan = _plan(base, files, analysis.reused, re_resolved, frozenset(old_files))
+            for path in plan.dirty - digests.keys():
+                digests[path] = file_digest(files[path], embedder.name)
             items = _items_of(plan.dirty, files)
             prepare_items(items, embedder.name)
         with progress.stage("embed", "embedding") as step:
@@ -513,7 +551,8 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
                         for path, fa in files.items()
                     }
                     analysis = replace(analysis, files=full)
-                    plan = _plan(None, full, analysis.reused, digests, {})
+                    digests = {path: file_digest(fa, embedder.name) for path, fa in full.items()}
+                    plan = _plan(None, full, analysis.reused, frozenset(), frozenset())
                     items = _items_of(plan.dirty, full)
                     prepare_items(items, embedder.name)
                 for item in items:
@@ -552,6 +591,10 @@ def run_index(run_id: int, *, embedder: Embedder | None = None) -> IndexRun:
             counts=counts, timings=progress.timings, has_items=True, item_format=ITEM_FORMAT
         )
         run = activate_index(run, built_on=plan.base)
+        if run.status == IndexRun.Status.READY and not embedding_error:
+            RECENT_ANALYSES[run.repository_id] = RecentAnalysis(
+                run_id=run.pk, extracted=_without_chunks(analysis.extracted), resolved=_without_chunks(files)
+            )
         prune_superseded(run.repository)
         return run
     except RunCancelled:

@@ -13,6 +13,7 @@ from django.db import connection
 from rag.embeddings import ProviderEmbedder
 from rag.models import Edge, Entrypoint, IndexRun, SourceFile, Symbol
 from rag.services import run_index, search, start_index_run
+from rag.services.indexing import RECENT_ANALYSES
 from rag.storage import version_filter
 from tests.fixtures.projects import SHOPAPP
 from tests.llm.fakes import Reply, fake_llm_server, fake_openai  # noqa: F401 (fixtures)
@@ -86,8 +87,12 @@ def in_place(settings):
     settings.RAG = {**settings.RAG, "REWRITE_SHARE": 1.0, "KEEP_SUPERSEDED": 5}
 
 
-def test_a_new_version_with_few_changes_has_exactly_the_rows_of_a_full_build(owner, upload_dir, in_place):
+@pytest.mark.parametrize("analyses_in_memory", [True, False], ids=["analyses-in-memory", "analyses-read-back"])
+def test_a_new_version_with_few_changes_has_exactly_the_rows_of_a_full_build(owner, upload_dir, in_place, analyses_in_memory):
     first = index_zip(owner, make_zip(PROJECT))
+    if not analyses_in_memory:
+        # As in another worker process: the first version's analyses are read back from the database.
+        RECENT_ANALYSES.clear()
     second = index_zip(owner, make_zip(CHANGED))
     full = index_zip(owner, make_zip(CHANGED), name="shop-full")
     assert first.status == second.status == full.status == IndexRun.Status.READY
@@ -194,3 +199,18 @@ def test_bench_index_times_incremental_versions_against_the_full_build(db, uploa
     items_sent, items, files_written, files = map(int, written.groups())
     assert 0 < items_sent < items
     assert 2 <= files_written < files
+
+
+def test_bench_versions_times_commits_followed_by_git_against_the_full_build(db, upload_dir, settings, tmp_path, capsys):
+    settings.RAG = {**settings.RAG, "GIT_DIR": str(tmp_path / "mirrors")}
+    call_command("bench_versions", "--path", str(SHOPAPP), "--runs", "2", "--queries", "3", "--no-large")
+    out = capsys.readouterr().out
+
+    full = re.search(r"bench-versions: (\d+) files; full build \(first sync\) ([\d.]+) s", out)
+    assert full and int(full.group(1)) > 0, out
+    one = re.search(r"one-file commit, sync start to searchable: median ([\d.]+) s \(runs [\d.]+, [\d.]+\)", out)
+    assert one, out
+    written = re.search(r"items written (\d+) of (\d+)", out)
+    assert written and 0 < int(written.group(1)) < int(written.group(2))
+    assert re.search(r"commit touching \d+ files \(a tenth\): [\d.]+ s, [\d.]+x the full build", out)
+    assert re.search(r"ratio versioned / whole: p50 [\d.]+x, p95 [\d.]+x", out)
