@@ -18,6 +18,7 @@ import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import IO
 
@@ -120,7 +121,7 @@ def check_entry_path(name: str) -> None:
     normalized = name.replace("\\", "/")
     if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
         raise UnsafePathError(f"The archive contains an absolute path ({name!r}); only relative paths are accepted.")
-    if ".." in PurePosixPath(normalized).parts:
+    if ".." in normalized.split("/"):
         raise UnsafePathError(f"The archive contains a path that leaves its folder ({name!r}).")
     if "\x00" in name:
         raise UnsafePathError("The archive contains a file name with a NUL character.")
@@ -396,13 +397,17 @@ class UnreadableEntry(Exception):
 def select_files(
     entries: Sequence[tuple[str, int]], read: Callable[[str], bytes], limits: IntakeLimits,
     skipped: Sequence[tuple[str, str]] = (),
+    read_many: Callable[[list[str]], Iterator[tuple[str, bytes | UnreadableEntry]]] | None = None,
 ) -> Extraction:
     """The text files of a source's entries, skipping what does not belong in an index.
 
     ``entries`` are (relative path, declared size) of regular files; ``read`` returns
     at most ``max_file_bytes + 1`` bytes of one (or raises ``UnreadableEntry``).
-    Every source (a zip, a git commit) goes through here, so both yield the same
-    file set for the same tree. ``skipped`` are entries the source already left out.
+    ``read_many``, when given, reads the entries that pass the checks on names and
+    sizes, in the order given, as (path, bytes or the ``UnreadableEntry``): a source
+    that can read ahead (a git commit's blobs) does so. Every source (a zip, a git
+    commit) goes through here, so both yield the same file set for the same tree.
+    ``skipped`` are entries the source already left out.
     """
     result = Extraction(skipped=list(skipped))
     paths = {name for name, _ in entries}
@@ -414,6 +419,7 @@ def select_files(
         except UnreadableEntry:
             lines = []
         ignore = pathspec.GitIgnoreSpec.from_lines(lines)
+    wanted: list[str] = []
     for name, declared_size in entries:
         parts = tuple(name.split("/"))
         reason = _skipped_directory(parts, virtualenv_roots)
@@ -421,15 +427,15 @@ def select_files(
             reason = REASON_GITIGNORE
         if reason is None and declared_size > limits.max_file_bytes:
             reason = REASON_TOO_LARGE
-        if reason is None and PurePosixPath(name).suffix.lower() in BINARY_SUFFIXES:
+        if reason is None and _suffix(parts[-1]) in BINARY_SUFFIXES:
             reason = REASON_BINARY
         if reason is not None:
             result.skipped.append((name, reason))
-            continue
-        try:
-            data = read(name)
-        except UnreadableEntry as exc:
-            result.skipped.append((name, f"unreadable ({exc})"))
+        else:
+            wanted.append(name)
+    for name, data in (read_many or partial(_read_each, read))(wanted):
+        if isinstance(data, UnreadableEntry):
+            result.skipped.append((name, f"unreadable ({data})"))
             continue
         if len(data) > limits.max_file_bytes:
             result.skipped.append((name, REASON_TOO_LARGE))
@@ -450,6 +456,22 @@ def select_files(
             )
         )
     return result
+
+
+def _read_each(read: Callable[[str], bytes], names: list[str]) -> Iterator[tuple[str, bytes | UnreadableEntry]]:
+    for name in names:
+        try:
+            yield name, read(name)
+        except UnreadableEntry as exc:
+            yield name, exc
+
+
+def _suffix(file_name: str) -> str:
+    """``PurePosixPath(file_name).suffix``, lower-cased, without building a path."""
+    dot = file_name.rfind(".")
+    if dot <= 0 or dot == len(file_name) - 1:
+        return ""
+    return file_name[dot:].lower()
 
 
 def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = None) -> Extraction:

@@ -27,6 +27,12 @@ def login_throttle_off_for_test_clients(settings):
     settings.AXES_ENABLED = False
 
 
+@pytest.fixture(autouse=True)
+def git_mirrors_apart(settings, tmp_path_factory):
+    # Deleting a test's repository removes its git mirror by id: never one under the site's own data folder.
+    settings.RAG = {**settings.RAG, "GIT_DIR": str(tmp_path_factory.getbasetemp() / "git-mirrors")}
+
+
 @pytest.fixture
 def owner(db):
     return make_user("owner")

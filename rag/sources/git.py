@@ -396,10 +396,45 @@ class _BlobReader:
         self.timer.start()
 
     def read(self, sha: str, limit: int) -> bytes:
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
         try:
             self.process.stdin.write(f"{sha}\n".encode())
             self.process.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError) as exc:
+            raise UnreadableEntry(exc.__class__.__name__) from exc
+        return self._answer(limit)
+
+    def read_many(self, named: list[tuple[str, str]], limit: int) -> Iterator[tuple[str, bytes | UnreadableEntry]]:
+        """(name, bytes or ``UnreadableEntry``) for each (name, blob sha), in order.
+
+        The requests are written by a thread while the answers are read here, so
+        git never waits for a round trip (and neither side blocks on a full pipe).
+        """
+        assert self.process.stdin is not None
+        stdin = self.process.stdin
+
+        def ask() -> None:
+            try:
+                stdin.write(b"".join(f"{sha}\n".encode() for _, sha in named))
+                stdin.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                pass
+
+        writer = threading.Thread(target=ask, daemon=True)
+        writer.start()
+        try:
+            for name, _ in named:
+                try:
+                    yield name, self._answer(limit)
+                except UnreadableEntry as exc:
+                    yield name, exc
+        finally:
+            writer.join(timeout=1)
+
+    def _answer(self, limit: int) -> bytes:
+        """The next answer of ``--batch``: the blob's bytes (at most ``limit + 1``)."""
+        assert self.process.stdout is not None
+        try:
             header = self.process.stdout.readline().split()
             if len(header) != 3:
                 raise UnreadableEntry("missing object")
@@ -461,6 +496,7 @@ def read_commit_files(mirror: Path, sha: str, limits: IntakeLimits | None = None
         extraction = select_files(
             [(path, entry.size) for path, entry in blobs.items()],
             lambda path: reader.read(blobs[path].sha, limits.max_file_bytes), limits, skipped,
+            read_many=lambda paths: reader.read_many([(p, blobs[p].sha) for p in paths], limits.max_file_bytes),
         )
     finally:
         finished = reader.close()

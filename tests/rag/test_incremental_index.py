@@ -201,8 +201,7 @@ def test_bench_index_times_incremental_versions_against_the_full_build(db, uploa
     assert 2 <= files_written < files
 
 
-def test_bench_versions_times_commits_followed_by_git_against_the_full_build(db, upload_dir, settings, tmp_path, capsys):
-    settings.RAG = {**settings.RAG, "GIT_DIR": str(tmp_path / "mirrors")}
+def test_bench_versions_times_commits_followed_by_git_against_the_full_build(db, upload_dir, capsys):
     call_command("bench_versions", "--path", str(SHOPAPP), "--runs", "2", "--queries", "3", "--no-large")
     out = capsys.readouterr().out
 
