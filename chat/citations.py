@@ -10,7 +10,7 @@ from django.utils.http import urlencode
 
 
 def source_url(repository_id: int | None, citation: Mapping[str, Any]) -> str | None:
-    """The source view of the cited lines, or None when the chat has no repository."""
+    """The source view of the cited lines (as the version the citation names had them), or None without a repository."""
     if repository_id is None:
         return None
     try:
@@ -18,7 +18,10 @@ def source_url(repository_id: int | None, citation: Mapping[str, Any]) -> str | 
     except NoReverseMatch:
         return None
     start, end = int(citation["start_line"]), int(citation["end_line"])
-    return f"{base}?{urlencode({'start': start, 'end': end})}#L{start}"
+    query = {"start": start, "end": end}
+    if citation.get("version"):
+        query["at"] = int(citation["version"])
+    return f"{base}?{urlencode(query)}#L{start}"
 
 
 def label(citation: Mapping[str, Any]) -> str:

@@ -113,7 +113,10 @@ def citation_linker(message: Message, repository_id: int | None):
     def link(path: str, start: int, end: int) -> str | None:
         for citation in verified:
             if citation["path"] == path and citation["start_line"] <= end and start <= citation["end_line"]:
-                return citation_links.source_url(repository_id, {"path": path, "start_line": start, "end_line": end})
+                return citation_links.source_url(
+                    repository_id,
+                    {"path": path, "start_line": start, "end_line": end, "version": citation.get("version")},
+                )
         return None
 
     return link

@@ -284,7 +284,10 @@ def finish_answer(
         message.content = content
         message.intent = intent
         message.metrics = dict(metrics or {})
-        message.citations = list(citations)
+        # Each citation names the index version it cites (the one serving as the answer is stored),
+        # so its link opens the lines as they were, after later pushes too.
+        version = ChatSession.objects.filter(pk=message.session_id).values_list("repository__active_run_id", flat=True).first()
+        message.citations = [{**c, "version": c.get("version", version)} if version else dict(c) for c in citations]
         message.steps = list(steps)
         message.artifacts = list(artifacts)
         message.error = error

@@ -14,6 +14,7 @@ from django.conf import settings
 
 from chat.agent.config import AgentConfig
 from chat.models import ChatSession, Message
+from rag.models import Repository
 from tests.chat.conftest import Reply, frames_until_done, indexed_shopapp, session_cookie, socket, stored_answer
 from tests.chat.docs_edits.test_docs_graph import DISCOUNTS_FIXED, OK, TAXES, ScriptedWriter, user_text
 
@@ -140,6 +141,9 @@ async def test_a_stopped_answer_keeps_its_citations_as_links_and_its_sources(fak
     answer = await stored_answer((await Message.objects.filter(session=chat, role="assistant").alatest("id")).pk)
     assert answer.status == "cancelled"
     assert [(c["path"], c["start_line"], c["end_line"]) for c in answer.citations] == [("src/shopapp/pricing.py", 14, 19)]
-    link = f'href="/repositories/{chat.repository_id}/source/src/shopapp/pricing.py?start=14&amp;end=19#L14"'
+    # The citation names the index version it cites, and its links open that version.
+    version = (await Repository.objects.aget(pk=chat.repository_id)).active_run_id
+    assert [c["version"] for c in answer.citations] == [version]
+    link = f'href="/repositories/{chat.repository_id}/source/src/shopapp/pricing.py?start=14&amp;end=19&amp;at={version}#L14"'
     assert frames[-1].count(link) == 2  # in the text and in the Sources list
     assert "Sources of this answer" in frames[-1]

@@ -90,7 +90,7 @@ def test_an_uploaded_repository_is_asked_about_and_the_citation_opens_the_lines(
     expect(answer.locator(".trace .step-tool", has_text="read_file")).to_contain_text("shop/views.py")
 
     expect(answer.locator(".markdown a", has_text="shop/views.py:6-9")).to_have_attribute(
-        "href", re.compile(r"/source/shop/views\.py\?start=6&end=9#L6$")
+        "href", re.compile(r"/source/shop/views\.py\?start=6&end=9&at=\d+#L6$")
     )
     citation = answer.locator(".citations a", has_text="shop/views.py:6-9")
     expect(citation).to_be_visible()
