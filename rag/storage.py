@@ -291,9 +291,15 @@ def build_partition_indexes(store_id: int, dimension: int | None) -> None:
                     f"CREATE INDEX {table}_vec_{suffix} ON {table} USING hnsw ((embedding::vector({dim})) vector_cosine_ops) "
                     f"WHERE {predicate} AND embedding IS NOT NULL"
                 )
-        cursor.execute(f"ANALYZE {table}")
         cursor.execute("RESET maintenance_work_mem")
         cursor.execute("RESET max_parallel_maintenance_workers")
+    analyze_store(store_id)
+
+
+def analyze_store(store_id: int) -> None:
+    """Refresh the planner's statistics of a store's items (the large columns are not sampled)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {partition_name(store_id)}")
 
 
 def common_lexemes(store_id: int, share: float = 0.02, minimum: int = 20, limit: int = 500) -> list[str]:

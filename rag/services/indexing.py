@@ -60,6 +60,9 @@ ITEM_FORMAT = _ROW_HASH_SALT.hex()[:32]
 # The layers whose items come from a file's chunks alone (the per-file pass), so an
 # unchanged file has the same rows in them.
 CHUNK_LAYERS = ("C0_SOURCE_CHUNKS", "D0_DOCS")
+# A version written into a store that writes or ends at least this share of its rows
+# refreshes the store's statistics: stale ones made retrieval plans about 5% slower.
+ANALYZE_SHARE = 0.05
 # The layers whose items also depend on other files (through the repository pass).
 RESOLVED_LAYERS = tuple(layer for layer in LAYERS if layer not in CHUNK_LAYERS)
 
@@ -649,6 +652,10 @@ def _write_into_store(
         counts["items_sent"] = storage.insert_items(_item_rows(run, items, with_vectors=True))
         counts["items_ended"] = ended
         _load_relational(run, extraction, analysis, digests, plan.dirty, previous)
+    # The planner's statistics of the store, once a write changed a sizeable share of it
+    # (autovacuum's own threshold is a tenth of the rows; small pushes leave it to that).
+    if counts["items_sent"] + ended >= ANALYZE_SHARE * max(int(base.counts.get("items", 0)), 1):
+        storage.analyze_store(base.store_id)
 
 
 def _write_new_store(
