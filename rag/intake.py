@@ -302,7 +302,7 @@ REASON_GITIGNORE = ".gitignore"
 
 
 def language_for(path: str) -> str:
-    return LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
+    return LANGUAGES.get(_suffix(path.rsplit("/", 1)[-1]), "text")
 
 
 @dataclass(frozen=True)
@@ -352,7 +352,7 @@ def _skipped_directory(parts: tuple[str, ...], virtualenv_roots: set[str]) -> st
 
 
 def _is_binary(path: str, head: bytes) -> bool:
-    return PurePosixPath(path).suffix.lower() in BINARY_SUFFIXES or b"\x00" in head[:8192]
+    return _suffix(path.rsplit("/", 1)[-1]) in BINARY_SUFFIXES or b"\x00" in head[:8192]
 
 
 def _decode(data: bytes) -> tuple[str, bool]:

@@ -388,6 +388,16 @@ def retire_rows(base, run, paths: Sequence[str], *, item_layers: Sequence[str] |
     return retired
 
 
+# The first key of the transaction-level advisory locks that serialise writers of a store.
+STORE_LOCK_NAMESPACE = 0x7261_6773  # "rags"
+
+
+def lock_store(store_id: int) -> None:
+    """Wait for (and hold until the transaction ends) the right to write into a store."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [STORE_LOCK_NAMESPACE, int(store_id) % 2**31])
+
+
 def discard_version(run) -> None:
     """Undo a version written into an existing store: drop its rows, give back the rows it ended."""
     store = int(run.store_id)

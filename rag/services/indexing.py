@@ -645,8 +645,14 @@ def _write_into_store(
 ) -> None:
     """Write the version into its base's store in one transaction: new rows of the dirty files, the replaced ones ended."""
     base = plan.base
-    _set_store(run, base.store_id)
     with transaction.atomic():
+        # One writer per store at a time, and only on the store's newest version: two versions
+        # written on the same base would end each other's rows.
+        storage.lock_store(base.store_id)
+        written_since = IndexRun.objects.filter(store_id=base.store_id, pk__gt=base.pk).exclude(pk=run.pk)
+        if written_since.exclude(status=IndexRun.Status.FAILED).exists():
+            raise BaseVersionChanged("Another index version was written on the same version meanwhile; run the indexing again.")
+        _set_store(run, base.store_id)
         ended = storage.retire_rows(base, run, sorted(plan.replaced))
         ended += storage.retire_rows(base, run, sorted(plan.re_resolved), item_layers=RESOLVED_LAYERS)
         counts["items_sent"] = storage.insert_items(_item_rows(run, items, with_vectors=True))
