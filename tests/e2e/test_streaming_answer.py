@@ -142,7 +142,7 @@ def test_a_stopped_answer_keeps_its_citations_as_links_and_its_sources(browser: 
         answer = page.locator(".msg-assistant")
         expect(answer).to_have_attribute("data-status", "cancelled")
         expect(answer.locator(".markdown a", has_text="shop/views.py:4-7")).to_have_attribute(
-            "href", re.compile(r"/source/shop/views\.py\?start=4&end=7#L4$")
+            "href", re.compile(r"/source/shop/views\.py\?start=4&end=7&at=\d+#L4$")
         )
         expect(answer.locator(".citations a", has_text="shop/views.py:4-7")).to_be_visible()
         page.screenshot(path=str(SCREENSHOTS / f"stopped_answer_keeps_citations_{size}.png"), full_page=True)
