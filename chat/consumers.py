@@ -103,7 +103,7 @@ REFRESHED_ON_CONNECT = 2
 @in_database_pool
 def _answers_to_refresh(session_id: int, watched: set[int]) -> list[Message]:
     services.interrupt_stale_answers(session_id)
-    answers = Message.objects.filter(session_id=session_id, role=Message.Role.ASSISTANT)
+    answers = Message.objects.filter(session_id=session_id, role=Message.Role.ASSISTANT, replaced_at__isnull=True)
     latest = set(answers.order_by("-id").values_list("id", flat=True)[:REFRESHED_ON_CONNECT])
     return list(answers.filter(id__in=watched | latest).order_by("id"))
 
