@@ -351,8 +351,9 @@ def _skipped_directory(parts: tuple[str, ...], virtualenv_roots: set[str]) -> st
     return None
 
 
-def _is_binary(path: str, head: bytes) -> bool:
-    return _suffix(path.rsplit("/", 1)[-1]) in BINARY_SUFFIXES or b"\x00" in head[:8192]
+def _looks_binary(head: bytes) -> bool:
+    """A NUL byte near the start (names with a binary suffix are left out before they are read)."""
+    return b"\x00" in head[:8192]
 
 
 def _decode(data: bytes) -> tuple[str, bool]:
@@ -440,7 +441,7 @@ def select_files(
         if len(data) > limits.max_file_bytes:
             result.skipped.append((name, REASON_TOO_LARGE))
             continue
-        if _is_binary(name, data):
+        if _looks_binary(data):
             result.skipped.append((name, REASON_BINARY))
             continue
         text, replaced = _decode(data)

@@ -40,6 +40,8 @@ import psycopg
 from django.db import connection, transaction
 from psycopg.types.json import Jsonb
 
+from rag.models import OPEN_END
+
 ITEM_COLUMNS = (
     "store_id", "since_run", "layer", "path", "start_line", "end_line", "title", "content", "metadata", "qname", "name",
     "is_test", "is_doc", "file_hash", "embed_hash", "embedding", "title_terms", "body_terms", "row_hash",
@@ -49,8 +51,6 @@ _ITEM_TYPES = (
     "int8", "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
     "bool", "bool", "text", "text", "vector", "text", "text", "text",
 )
-# ``until_run`` of a row that still belongs to the newest version of its store (rag.models.OPEN_END).
-OPEN_END = 2**63 - 1
 # The ordinary tables of a version's rows, beside the items.
 RELATIONAL_TABLES = ("rag_sourcefile", "rag_symbol", "rag_edge", "rag_entrypoint")
 # Columns ANALYZE leaves out: read, never filtered on (``metadata->>...`` filters get no
