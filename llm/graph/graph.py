@@ -19,13 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from llm.graph.context import AgentContext
 from llm.graph.errors import GraphBuildError, RoutingError
-from llm.graph.nodes import Node
+from llm.graph.nodes import Node, NodeRuntime
 from llm.retry import RetryPolicy
 
 if TYPE_CHECKING:
     from typing import Self
-
-    from llm.graph.runner import Runtime
 
 Router = Callable[[AgentContext[Any]], str]
 
@@ -54,7 +52,7 @@ class Graph:
     routes: Mapping[str, Route]
     retries: Mapping[str, RetryPolicy]
 
-    async def run(self, ctx: AgentContext[Any], runtime: Runtime[Any]) -> AgentContext[Any]:
+    async def run(self, ctx: AgentContext[Any], runtime: NodeRuntime[Any]) -> AgentContext[Any]:
         return await runtime.run_subgraph(self, ctx)
 
     def next_node(self, current: str, ctx: AgentContext[Any]) -> str:

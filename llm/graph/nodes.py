@@ -3,6 +3,10 @@
 Anything with a ``name`` and ``async run(ctx, runtime) -> ctx`` is a node, a
 built ``Graph`` included. ``@node`` turns an async function into one. A node
 holds no per-run state, so the same node may appear in several graphs.
+
+``NodeRuntime`` is what a node may use of the runtime it is given; the runner's
+``Runtime`` implements it. Nodes and graphs know only this interface, so the
+runner sits above them and imports them, never the other way round.
 """
 
 from __future__ import annotations
@@ -10,19 +14,40 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from llm.graph.context import AgentContext
-
-if TYPE_CHECKING:
-    from llm.graph.runner import Runtime
 
 In = TypeVar("In")
 Out = TypeVar("Out")
 I = TypeVar("I")
 O = TypeVar("O")
+S_co = TypeVar("S_co", covariant=True)
 
-NodeFunction = Callable[[AgentContext[I], "Runtime[Any]"], Awaitable[AgentContext[O]]]
+
+class NodeRuntime(Protocol[S_co]):
+    """What a running node receives besides its context (implemented by ``llm.graph.runner.Runtime``)."""
+
+    @property
+    def services(self) -> S_co: ...
+
+    @property
+    def graph(self) -> str: ...
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def depth(self) -> int: ...
+
+    async def emit(self, event: object) -> None: ...
+
+    async def run_subgraph(self, graph: Node[Any, Any], ctx: AgentContext[Any]) -> AgentContext[Any]:
+        """Run ``graph`` (a built ``Graph``) one level below the current node."""
+        ...
+
+
+NodeFunction = Callable[[AgentContext[I], NodeRuntime[Any]], Awaitable[AgentContext[O]]]
 
 
 @runtime_checkable
@@ -32,7 +57,7 @@ class Node(Protocol[In, Out]):
     @property
     def name(self) -> str: ...
 
-    async def run(self, ctx: AgentContext[In], runtime: Runtime[Any]) -> AgentContext[Out]: ...
+    async def run(self, ctx: AgentContext[In], runtime: NodeRuntime[Any]) -> AgentContext[Out]: ...
 
 
 @dataclass(frozen=True)
@@ -42,7 +67,7 @@ class FunctionNode(Generic[I, O]):
     name: str
     fn: NodeFunction[I, O]
 
-    async def run(self, ctx: AgentContext[I], runtime: Runtime[Any]) -> AgentContext[O]:
+    async def run(self, ctx: AgentContext[I], runtime: NodeRuntime[Any]) -> AgentContext[O]:
         return await self.fn(ctx, runtime)
 
 

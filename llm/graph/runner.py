@@ -70,7 +70,7 @@ EmitCallback = Callable[[Emitted], Awaitable[None] | None]
 
 
 class Runtime(Generic[S]):
-    """What a running node receives besides its context.
+    """What a running node receives besides its context (the ``NodeRuntime`` of ``llm.graph.nodes``).
 
     ``services`` is the caller's own typed container (a provider, tool
     implementations, a repository handle); the engine never looks inside it.
