@@ -31,9 +31,9 @@ from typing import Any, ClassVar, Protocol
 
 import httpx
 from django.conf import settings
-from httpx_sse import EventSource, SSEError
 
 from llm import audit
+from llm.providers.event_stream import EventStreamDecoder
 from llm.providers.transport import ProviderClient
 from llm.retry import (
     LLMError,
@@ -289,28 +289,15 @@ class Provider(ABC):
     # sent line by line instead of as events (Gemini): such lines are gathered into one payload.
     errors_as_json_lines: ClassVar[bool] = False
 
-    async def _sse_payloads(self, response: httpx.Response) -> AsyncIterator[str]:
-        """The ``data`` of each event, then any plain JSON document the stream carried outside events."""
+    def _event_stream(self, response: httpx.Response) -> EventStreamDecoder:
+        """The decoder of ``response``'s events (``llm.providers.event_stream``); raises when it is not an event stream."""
         if not self.errors_as_json_lines:
-            async for sse in EventSource(response).aiter_sse():
-                if sse.data:
-                    yield sse.data
-            return
-        data: list[str] = []
-        plain: list[str] = []
-        async for line in response.aiter_lines():
-            if not line:
-                if data:
-                    yield "\n".join(data)
-                    data = []
-            elif line.startswith("data:"):
-                data.append(line[5:].removeprefix(" "))
-            elif not line.startswith((":", "event:", "id:", "retry:")):
-                plain.append(line)
-        if data:
-            yield "\n".join(data)
-        if plain:
-            yield "\n".join(plain)
+            content_type = response.headers.get("content-type", "").partition(";")[0]
+            if "text/event-stream" not in content_type:
+                raise ProviderProtocolError(
+                    f"expected an event stream (text/event-stream), got {content_type!r}", provider=self.name
+                )
+        return EventStreamDecoder(keep_plain_lines=self.errors_as_json_lines)
 
     async def _stream_sse(
         self,
@@ -339,20 +326,30 @@ class Provider(ABC):
                         for event in parser.feed(body):
                             yield event
                     else:
-                        async for data in self._sse_payloads(response):
-                            # After the terminator the rest of the body is still read (servers end it
-                            # at once), so the connection goes back to the pool instead of being closed.
-                            if parser.finished:
-                                continue
-                            trace.add_raw(data)
-                            for event in parser.feed(data):
+                        decoder = self._event_stream(response)
+                        # The raw chunks (one layer less per chunk, that is per token), unless the body is
+                        # compressed or already in memory.
+                        whole = response.is_stream_consumed or response.headers.get("content-encoding")
+                        chunks = response.aiter_bytes() if whole else response.aiter_raw()
+                        async for chunk in chunks:
+                            for event in _parsed(decoder.feed(chunk), parser, trace):
                                 yield event
+                        for event in _parsed(decoder.finish(), parser, trace):
+                            yield event
                     for event in parser.finish():
                         yield event
         except httpx.HTTPError as exc:
             raise self._transport_error(exc) from exc
-        except SSEError as exc:
-            raise ProviderProtocolError(str(exc), provider=self.name) from exc
+
+
+def _parsed(payloads: list[str], parser: StreamParser, trace: audit.CallTrace) -> Iterator[StreamEvent]:
+    """The events of a chunk's payloads, each as soon as it is parsed. After the terminator the rest of
+    the body is still read (servers end it at once), so the connection goes back to the pool instead of
+    being closed; it is not parsed."""
+    for data in payloads:
+        if not parser.finished:
+            trace.add_raw(data)
+            yield from parser.feed(data)
 
 
 def _close_when_loop_ends(loop: asyncio.AbstractEventLoop, client: httpx.AsyncClient) -> AsyncIterator[None]:
