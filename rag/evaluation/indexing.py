@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from rag.evaluation.snapshots import Snapshot
 from rag.models import IndexRun, Repository
 from rag.services import delete_repository, run_index, start_index_run
-from rag.services.indexing import ITEM_FORMAT
+from rag.services.index_items import ITEM_FORMAT
 
 EVALUATION_USERNAME = "rag-evaluation"
 
