@@ -13,6 +13,14 @@ learns when the transport's buffer is full (paused) and when it has drained
 ``CHAT_SOCKET_MAX_UNREAD_BYTES`` the connection is dropped. A page that
 connects again catches up from the stored answers and the running answer's
 text (``chat.consumers.ChatConsumer._catch_up``), so it loses nothing it shows.
+
+Twisted also buffers every write and sends it on a later turn of the reactor,
+registering the socket for writing and unregistering it once sent: two
+``epoll_ctl`` calls and a reactor turn per websocket message, which streamed
+answers send by the thousand each second. A websocket's writes here go to the
+socket at once when nothing waits in the transport's buffer, as asyncio's own
+transports do; what the socket does not take goes to twisted as before (and
+counts against the limit above).
 """
 
 from __future__ import annotations
@@ -26,6 +34,36 @@ from django.conf import settings
 from twisted.internet import reactor  # after daphne.server, which installs the asyncio reactor
 
 logger = logging.getLogger(__name__)
+
+
+class ImmediateWrites:
+    """A plain TCP transport whose writes try the socket first (module docstring); everything else is the transport's."""
+
+    def __init__(self, transport) -> None:
+        self._transport = transport
+
+    def __getattr__(self, name: str):
+        return getattr(self._transport, name)
+
+    def write(self, data: bytes) -> None:
+        transport = self._transport
+        # Nothing of earlier writes is waiting (else this would overtake it), and the connection is open.
+        if data and transport.connected and not (transport.disconnecting or transport._writeDisconnected or transport._tempDataLen) and (
+            transport.offset >= len(transport.dataBuffer)
+        ):
+            try:
+                sent = transport.socket.send(data)
+            except OSError:
+                # Full (or failed: twisted's own write meets the same error and closes the connection its way).
+                sent = 0
+            data = data[sent:]
+        if data:
+            transport.write(data)
+
+    @staticmethod
+    def suits(transport) -> bool:
+        """Only a plain TCP connection: a TLS one must encrypt what it writes."""
+        return not getattr(transport, "TLS", True) and hasattr(transport, "socket") and hasattr(transport, "_tempDataLen")
 
 
 class BoundedWebSocketProtocol(WebSocketProtocol):
@@ -44,6 +82,8 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
         if getattr(self.transport, "producer", None) is not None:
             self.transport.unregisterProducer()
         self.transport.registerProducer(self, True)
+        if ImmediateWrites.suits(self.transport):
+            self.transport = ImmediateWrites(self.transport)
 
     # The transport's push-producer calls.
     def pauseProducing(self) -> None:
