@@ -7,12 +7,14 @@ process: versions never change), and the query's words as PostgreSQL lexemes.
 
 from __future__ import annotations
 
+import heapq
 import math
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from cachetools import LRUCache
 from django.db import connection
 
@@ -107,29 +109,17 @@ def lexical_bm25(
         rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
         return rows, []
     where, args = item_filter(run, layers, path_regex, docs)
-    quoted = [_quote_lexeme(lexeme) for lexeme in distinctive]
-    cursor.execute(
-        "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), "
-        + (
-            "CAST(ts_rank(i.search, CAST(q.lex AS tsquery)) / %s AS float8) "
-            if params.bm25_tf
-            else "CAST(1 + %s * (i.search @@ CAST(q.lex || ':A' AS tsquery))::int AS float8) "
-        )
-        + "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
-        f"CROSS JOIN LATERAL (SELECT id, layer, is_test, path, search FROM rag_item WHERE {where} "
-        "AND search @@ CAST(q.lex AS tsquery) LIMIT %s) i",
-        [_SINGLE_BODY_RANK if params.bm25_tf else params.title_boost, quoted, *args, params.max_postings],
-    )
-    postings = cursor.fetchall()
-    if not postings:
-        return [], []
     statistics = group_statistics(cursor, run, tuple(layers), docs)
-    total, file_lengths = statistics.items, statistics.file_lengths
-    frequency: dict[int, int] = {}
-    for ord_, *_ in postings:
-        frequency[ord_] = frequency.get(ord_, 0) + 1
+    key = (run.pk, tuple(sorted(layers)), path_regex, docs)
+    postings = _postings(cursor, key, distinctive, where, args, params)
+    if not any(ids for ids, _ in postings):
+        return [], []
+    total, file_lengths, table = statistics.items, statistics.file_lengths, statistics.table
     idf = {}
-    for o, df in frequency.items():
+    for o, (ids, _) in enumerate(postings, 1):
+        if not ids:
+            continue
+        df = len(ids)
         term = terms[distinctive[o - 1]]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
         idf[o] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
@@ -139,12 +129,17 @@ def lexical_bm25(
     item_terms: dict[int, dict[int, float]] = {}
     # Per file and word: how many of the file's items have it (the file's term frequency, in chunks).
     file_terms: dict[str, dict[int, float]] = {}
-    for ord_, item_id, layer, is_test, path, length, weight in postings:
-        info[item_id] = (item_id, layer, is_test)
-        lengths[item_id] = length
-        item_terms.setdefault(item_id, {})[ord_] = weight
-        in_file = file_terms.setdefault(path, {})
-        in_file[ord_] = in_file.get(ord_, 0.0) + weight
+    # Word by word, each word's items in the order the database found them: the order
+    # of the sums below, and so their last bits, is the same in every search.
+    for ord_, (ids, weights) in enumerate(postings, 1):
+        if not ids:
+            continue
+        for item_id, weight, (length, path, layer, is_test) in zip(ids, weights, table.rows(ids)):
+            info[item_id] = (item_id, layer, is_test)
+            lengths[item_id] = length
+            item_terms.setdefault(item_id, {})[ord_] = weight
+            in_file = file_terms.setdefault(path, {})
+            in_file[ord_] = in_file.get(ord_, 0.0) + weight
     k1, b = params.bm25_k1, params.bm25_b
 
     def bm25(weights: dict[int, float], length: float, average: float) -> float:
@@ -152,7 +147,8 @@ def lexical_bm25(
         return sum(idf[o] * weight for o, weight in weights.items()) * norm
 
     average = sum(lengths.values()) / len(lengths)
-    scored = sorted(((bm25(weights, lengths[i], average), i) for i, weights in item_terms.items()), key=lambda p: (-p[0], p[1]))
+    # The best ``candidates`` by (score descending, id): a partial sort of thousands of items.
+    scored = heapq.nsmallest(params.candidates, ((-bm25(weights, lengths[i], average), i) for i, weights in item_terms.items()))
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
     test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
     fb = params.file_bm25_b
@@ -166,8 +162,8 @@ def lexical_bm25(
     if params.file_common_words:
         key = (run.pk, tuple(layers), path_regex, docs)
         _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], key, where, args, total, idf, file_terms, params)
-    files = sorted(((file_bm25(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))
-    return [info[i] for _, i in scored[: params.candidates]], [path for _, path in files[: params.candidates]]
+    files = heapq.nsmallest(params.candidates, ((-file_bm25(path), path) for path in file_terms))
+    return [info[i] for _, i in scored], [path for _, path in files]
 
 
 def _add_common_words(cursor, terms, common: Sequence[str], key: tuple, where: str, args: list[Any], total: int, idf, file_terms, params) -> None:
@@ -225,8 +221,91 @@ def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, a
     return found
 
 
+# Per index version, item filter, weighting and word: the word's items (ids, in the order the
+# database finds them, at most ``max_postings``) and its weight in each. Ranking an item for a
+# word reads the item's whole tsvector, which makes this the dearest statement of a search; a
+# version never changes, so neither do its postings, and the words of one repository's queries
+# recur. Kept per process as two arrays a word, least recently used out first.
+_POSTINGS: LRUCache[tuple, tuple[np.ndarray, np.ndarray]] = LRUCache(maxsize=400_000, getsizeof=lambda value: len(value[0]) + 1)
+_POSTINGS_LOCK = threading.Lock()
+
+
+def _postings(
+    cursor, key: tuple, lexemes: Sequence[str], where: str, args: list[Any], params: RankingParams
+) -> list[tuple[list[int], list[float]]]:
+    """Per word of ``lexemes``, in order: the ids of the items that have it and its weight in each (see ``bm25_tf``).
+
+    The words not kept from earlier searches are looked up together, one statement for all of them.
+    """
+    weighting = ("tf", _SINGLE_BODY_RANK) if params.bm25_tf else ("title", params.title_boost)
+    keys = [(*key, weighting, params.max_postings, lexeme) for lexeme in lexemes]
+    found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    with _POSTINGS_LOCK:
+        for lexeme, cache_key in zip(lexemes, keys):
+            cached = _POSTINGS.get(cache_key)
+            if cached is not None:
+                found[lexeme] = cached
+    missing = [lexeme for lexeme in dict.fromkeys(lexemes) if lexeme not in found]
+    if missing:
+        # The lengths BM25 needs come from the version's item table (``group_statistics``):
+        # only the word's rank reads an item's tsvector here.
+        cursor.execute(
+            "SELECT q.ord, i.id, "
+            + (
+                "CAST(ts_rank(i.search, CAST(q.lex AS tsquery)) / %s AS float8) "
+                if params.bm25_tf
+                else "CAST(1 + %s * (i.search @@ CAST(q.lex || ':A' AS tsquery))::int AS float8) "
+            )
+            + "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
+            f"CROSS JOIN LATERAL (SELECT id, search FROM rag_item WHERE {where} "
+            "AND search @@ CAST(q.lex AS tsquery) LIMIT %s) i",
+            [weighting[1], [_quote_lexeme(lexeme) for lexeme in missing], *args, params.max_postings],
+        )
+        ids: dict[int, list[int]] = {}
+        weights: dict[int, list[float]] = {}
+        for ord_, item_id, weight in cursor.fetchall():
+            ids.setdefault(ord_, []).append(item_id)
+            weights.setdefault(ord_, []).append(weight)
+        with _POSTINGS_LOCK:
+            for ord_, lexeme in enumerate(missing, 1):
+                value = (np.array(ids.get(ord_, ()), dtype=np.int64), np.array(weights.get(ord_, ()), dtype=np.float64))
+                found[lexeme] = value
+                _POSTINGS[(*key, weighting, params.max_postings, lexeme)] = value
+    return [(found[lexeme][0].tolist(), found[lexeme][1].tolist()) for lexeme in lexemes]
+
+
 # ts_rank of an item with one occurrence of a word in its body (weight B 0.4 over its 1.645 normaliser).
 _SINGLE_BODY_RANK = 0.4 / 1.64493406685
+
+
+@dataclass(frozen=True, eq=False)
+class ItemTable:
+    """The items of a layer group of an index version by id (sorted), as columns: length, path, layer, test file."""
+
+    ids: np.ndarray
+    lengths: np.ndarray
+    path_index: np.ndarray
+    layer_index: np.ndarray
+    tests: np.ndarray
+    paths: tuple[str, ...]
+    layers: tuple[str, ...]
+
+    def rows(self, ids: Sequence[int]) -> list[tuple[int, str, str, bool]]:
+        """Per id of ``ids``, in order: its item's length (words of its tsvector), path, layer and whether it is in a test file."""
+        wanted = np.asarray(ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.ids, wanted), max(len(self.ids) - 1, 0))
+        if len(wanted) and (not len(self.ids) or not np.array_equal(self.ids[at], wanted)):
+            raise LookupError("an item is not in its version's item table")
+        paths, layers = self.paths, self.layers
+        return [
+            (length, paths[path], layers[layer], test)
+            for length, path, layer, test in zip(
+                self.lengths[at].tolist(), self.path_index[at].tolist(), self.layer_index[at].tolist(), self.tests[at].tolist()
+            )
+        ]
+
+    def path_of(self, ids: Sequence[int]) -> list[str]:
+        return [path for _, path, _, _ in self.rows(ids)]
 
 
 @dataclass(frozen=True)
@@ -239,9 +318,11 @@ class GroupStatistics:
     # Files that weigh as plain windows of lines: read as windows (no parser knew their
     # language), or vendored (``VENDORED``), decided once per version rather than per query.
     window_files: frozenset[str]
+    # Every item of the group, so a search reads only ids and ranks from the database.
+    table: ItemTable = field(compare=False, repr=False)
 
 
-# Index versions whose statistics a process keeps (a few hundred kilobytes each at most; versions never change).
+# Index versions whose statistics a process keeps (about a megabyte each at 40,000 items; versions never change).
 _STATISTICS: LRUCache[tuple[int, tuple[str, ...], bool], GroupStatistics] = LRUCache(maxsize=16)
 _STATISTICS_LOCK = threading.Lock()
 
@@ -259,19 +340,33 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
             return cached
     version, version_args = version_filter(run)
     cursor.execute(
-        "SELECT path, count(*), sum(length(search)), bool_or(metadata->>'chunk_type' = 'window') FROM rag_item "
-        f"WHERE {version} AND is_doc = %s AND layer = ANY(%s) GROUP BY path",
+        "SELECT id, path, layer, is_test, length(search), metadata->>'chunk_type' = 'window' FROM rag_item "
+        f"WHERE {version} AND is_doc = %s AND layer = ANY(%s) ORDER BY id",
         [*version_args, docs, list(layers)],
     )
-    total = 0
+    rows = cursor.fetchall()
     lengths: dict[str, int] = {}
     windows: set[str] = set()
-    for path, items, words, window in cursor.fetchall():
-        total += items
-        lengths[path] = int(words or 0)
-        if window or is_vendored(path):
+    path_numbers: dict[str, int] = {}
+    layer_numbers: dict[str, int] = {}
+    path_index, layer_index = [], []
+    for _, path, layer, _, words, window in rows:
+        lengths[path] = lengths.get(path, 0) + int(words or 0)
+        if window:
             windows.add(path)
-    statistics = GroupStatistics(items=total, file_lengths=lengths, window_files=frozenset(windows))
+        path_index.append(path_numbers.setdefault(path, len(path_numbers)))
+        layer_index.append(layer_numbers.setdefault(layer, len(layer_numbers)))
+    windows.update(path for path in lengths if is_vendored(path))
+    table = ItemTable(
+        ids=np.array([row[0] for row in rows], dtype=np.int64),
+        lengths=np.array([int(row[4] or 0) for row in rows], dtype=np.int64),
+        path_index=np.array(path_index, dtype=np.int32),
+        layer_index=np.array(layer_index, dtype=np.int16),
+        tests=np.array([bool(row[3]) for row in rows], dtype=bool),
+        paths=tuple(path_numbers),
+        layers=tuple(layer_numbers),
+    )
+    statistics = GroupStatistics(items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table)
     with _STATISTICS_LOCK:
         _STATISTICS[key] = statistics
     return statistics

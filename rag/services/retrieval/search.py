@@ -62,9 +62,9 @@ def _search_group(
             channels["vector"] = nearest_items(run, layers, path_regex, docs, vector, params)
         fused, priors, ranks = fuse(channels, hints, params)
         if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
-            windows = group_statistics(cursor, run, tuple(layers), docs).window_files
-            cursor.execute("SELECT id, path FROM rag_item WHERE store_id = %s AND id = ANY(%s)", [run.store_id, list(fused)])
-            for item_id, path in cursor.fetchall():
+            statistics = group_statistics(cursor, run, tuple(layers), docs)
+            windows = statistics.window_files
+            for item_id, path in zip(fused, statistics.table.path_of(list(fused))):
                 priors[item_id] *= path_prior(path, path in windows, hints, params)
         scored = sorted(((score * priors[i], i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
         top = scored[:limit]
