@@ -77,6 +77,11 @@ def lexical_ts_rank(
         tsquery = " & ".join(_quote_lexeme(lexeme) for lexeme in lexemes[: params.common_fallback_words])
     if not tsquery:
         return []
+    key = (run.pk, tuple(sorted(layers)), path_regex, docs, tsquery, params.max_ranked, params.candidates)
+    with _RANKED_LOCK:
+        cached = _RANKED.get(key)
+    if cached is not None:
+        return list(cached)
     # Ranking reads every matching item's tsvector, so at most ``max_ranked``
     # matches are ranked: a bound on the cost of a query of unselective words.
     cursor.execute(
@@ -85,7 +90,17 @@ def lexical_ts_rank(
         ") m ORDER BY ts_rank(search, CAST(%s AS tsquery)) DESC, id LIMIT %s",
         [*args, tsquery, params.max_ranked, tsquery, params.candidates],
     )
-    return cursor.fetchall()
+    rows = cursor.fetchall()
+    with _RANKED_LOCK:
+        _RANKED[key] = tuple(rows)
+    return rows
+
+
+# Per index version, item filter and full-text query: the best items by ``ts_rank`` (a few
+# kilobytes each). Queries of common words only rank thousands of items, and their
+# readings recur (``contrib & admin & static & js``); versions never change.
+_RANKED: LRUCache[tuple, tuple[tuple[int, str, bool], ...]] = LRUCache(maxsize=1024)
+_RANKED_LOCK = threading.Lock()
 
 
 def lexical_bm25(

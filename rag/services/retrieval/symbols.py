@@ -8,6 +8,9 @@ index's names, qualified names and paths.
 from __future__ import annotations
 
 import re
+import threading
+
+from cachetools import LRUCache
 
 from rag.query_analysis import QueryHints
 from rag.services.retrieval.params import RankingParams, item_filter
@@ -75,16 +78,10 @@ def symbol_matches(
             add(cursor.fetchall(), params.path_tier)
     routes = sorted(hints.routes)[:10]
     if routes:
-        # Entrypoints whose route contains a path the query names (at most 50 a path), in one pass over the
-        # version's items rather than one a path.
-        cursor.execute(
-            f"SELECT id, layer, is_test, metadata->>'route_or_command' FROM rag_item WHERE {where} "
-            "AND layer = 'C3_ENTRYPOINTS' AND metadata->>'route_or_command' LIKE ANY(%s)",
-            [*args, ["%" + _like_escape(route) + "%" for route in routes]],
-        )
-        rows = cursor.fetchall()
+        # Entrypoints whose route contains a path the query names (at most 50 a path, in table order).
+        entrypoints = _entrypoints(cursor, (run.pk, tuple(sorted(layers)), path_regex, docs), where, args)
         for route in routes:
-            add([row[:3] for row in rows if route in row[3]][:50], params.dotted_tier)
+            add([row[:3] for row in entrypoints if route in row[3]][:50], params.dotted_tier)
     for frame in hints.frames[:20]:
         # Traceback paths are absolute on someone else's machine: the files
         # sharing the longest path suffix with it are the ones meant. Below an
@@ -126,27 +123,66 @@ def _parts(wanted: str) -> list[str]:
     return [p for p in wanted.replace("\\", "/").split("/") if p and p != "."]
 
 
-def _indexed_paths(cursor, run, wanted: list[str]) -> dict[str, list[str]]:
-    """Per file name of ``wanted``: the indexed paths that end in it (at most 500 each), in one statement.
+# Per index version and item filter: its entrypoints (id, layer, is_test, route or command) in table
+# order. Finding them reads every item of the version (no index has the layer), so a process reads
+# them once per version; versions never change. A few kilobytes each.
+_ENTRYPOINTS: LRUCache[tuple, tuple[tuple[int, str, bool, str], ...]] = LRUCache(maxsize=64)
+# Per index version and file name: the version's paths that end in it (see ``_indexed_paths``).
+_NAMED_PATHS: LRUCache[tuple[int, str], tuple[str, ...]] = LRUCache(maxsize=4096)
+_LOCK = threading.Lock()
 
-    A branch per name, each with its own constants, so every branch can use the path indexes.
+
+def _entrypoints(cursor, key: tuple, where: str, args: list) -> tuple[tuple[int, str, bool, str], ...]:
+    with _LOCK:
+        cached = _ENTRYPOINTS.get(key)
+    if cached is not None:
+        return cached
+    cursor.execute(
+        f"SELECT id, layer, is_test, metadata->>'route_or_command' FROM rag_item WHERE {where} "
+        "AND layer = 'C3_ENTRYPOINTS' AND metadata->>'route_or_command' IS NOT NULL ORDER BY ctid",
+        args,
+    )
+    rows = tuple(cursor.fetchall())
+    with _LOCK:
+        _ENTRYPOINTS[key] = rows
+    return rows
+
+
+def _indexed_paths(cursor, run, wanted: list[str]) -> dict[str, list[str]]:
+    """Per file name of ``wanted``: the indexed paths that end in it (at most 500 each).
+
+    The names not kept from earlier searches of the version are looked up in
+    one statement: a branch per name, each with its own constants, so every
+    branch can use the path indexes.
     """
     names = sorted({parts[-1] for parts in map(_parts, wanted) if parts})
     if not names:
         return {}
-    version, version_args = version_filter(run)
-    branches, args = [], []
-    for name in names:
-        branches.append(
-            f"(SELECT %s, path FROM (SELECT DISTINCT path FROM rag_item WHERE {version} "
-            "AND (path = %s OR reverse(path) LIKE %s) LIMIT 500) named)"
-        )
-        args += [name, *version_args, name, _like_escape(("/" + name)[::-1]) + "%"]
-    cursor.execute(" UNION ALL ".join(branches), args)
-    found: dict[str, list[str]] = {name: [] for name in names}
-    for name, path in cursor.fetchall():
-        found[name].append(path)
-    return found
+    found: dict[str, list[str]] = {}
+    with _LOCK:
+        for name in names:
+            cached = _NAMED_PATHS.get((run.pk, name))
+            if cached is not None:
+                found[name] = list(cached)
+    missing = [name for name in names if name not in found]
+    if missing:
+        version, version_args = version_filter(run)
+        branches, args = [], []
+        for name in missing:
+            branches.append(
+                f"(SELECT %s, path FROM (SELECT DISTINCT path FROM rag_item WHERE {version} "
+                "AND (path = %s OR reverse(path) LIKE %s) LIMIT 500) named)"
+            )
+            args += [name, *version_args, name, _like_escape(("/" + name)[::-1]) + "%"]
+        cursor.execute(" UNION ALL ".join(branches), args)
+        paths: dict[str, list[str]] = {name: [] for name in missing}
+        for name, path in cursor.fetchall():
+            paths[name].append(path)
+        with _LOCK:
+            for name, named in paths.items():
+                _NAMED_PATHS[(run.pk, name)] = tuple(named)
+        found.update(paths)
+    return {name: found[name] for name in names}
 
 
 def _matching_paths(indexed: dict[str, list[str]], wanted: str, *, min_parts: int) -> list[str]:
