@@ -37,14 +37,16 @@ def is_vendored(path: str) -> bool:
     return bool(VENDORED.search(path))
 
 
-def path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams) -> float:
+def path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams, *, auxiliary: bool | None = None) -> float:
     """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``).
 
     ``window``: the file weighs as plain windows (``GroupStatistics.window_files``, vendored files included).
+    ``auxiliary``: whether ``AUXILIARY_FOLDERS`` matches the path, when the caller knows (``GroupStatistics.auxiliary_files``).
     """
     prior = params.window_weight if window else 1.0
-    if params.example_penalty != 1.0 and AUXILIARY_FOLDERS.search(path) and not hints.about_examples:
-        prior *= params.example_penalty
+    if params.example_penalty != 1.0 and not hints.about_examples:
+        if AUXILIARY_FOLDERS.search(path) if auxiliary is None else auxiliary:
+            prior *= params.example_penalty
     return prior
 
 

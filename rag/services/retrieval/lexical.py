@@ -20,7 +20,7 @@ from django.db import connection
 
 from rag.models import IndexRun
 from rag.query_analysis import QueryHints, lexical_words
-from rag.services.retrieval.fusion import is_vendored, path_prior
+from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, is_vendored, path_prior
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
 from rag.storage import version_filter
 from rag.terms import looks_like_test_path
@@ -156,28 +156,33 @@ def lexical_bm25(
             in_file = file_terms.setdefault(path, {})
             in_file[ord_] = in_file.get(ord_, 0.0) + weight
     k1, b = params.bm25_k1, params.bm25_b
-
-    def bm25(weights: dict[int, float], length: float, average: float) -> float:
-        norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / max(average, 1.0)))
-        return sum(idf[o] * weight for o, weight in weights.items()) * norm
-
-    average = sum(lengths.values()) / len(lengths)
+    # Item scores by BM25; the norm is the same for every item of one length, and is
+    # computed with the same operations, so the same value, as one item at a time would.
+    k1_plus_1, one_minus_b, floor = k1 + 1, 1 - b, max(sum(lengths.values()) / len(lengths), 1.0)
+    norms: dict[int, float] = {}
+    for length in lengths.values():
+        if length not in norms:
+            norms[length] = k1_plus_1 / (1 + k1 * (one_minus_b + b * length / floor))
     # The best ``candidates`` by (score descending, id): a partial sort of thousands of items.
-    scored = heapq.nsmallest(params.candidates, ((-bm25(weights, lengths[i], average), i) for i, weights in item_terms.items()))
+    scored = heapq.nsmallest(
+        params.candidates,
+        [(-(sum([idf[o] * weight for o, weight in weights.items()]) * norms[lengths[i]]), i) for i, weights in item_terms.items()],
+    )
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
     test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
     fb = params.file_bm25_b
+    windows, tests, auxiliary = statistics.window_files, statistics.test_files, statistics.auxiliary_files
 
     def file_bm25(path: str) -> float:
         shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
-        score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
-        score *= test_prior if looks_like_test_path(path) else 1.0
-        return score * path_prior(path, path in statistics.window_files, hints, params)
+        score = sum([idf[o] * tf * k1_plus_1 / (tf + shape) for o, tf in file_terms[path].items()])
+        score *= test_prior if path in tests else 1.0
+        return score * path_prior(path, path in windows, hints, params, auxiliary=path in auxiliary)
 
     if params.file_common_words:
         key = (run.pk, tuple(layers), path_regex, docs)
         _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], key, where, args, total, idf, file_terms, params)
-    files = heapq.nsmallest(params.candidates, ((-file_bm25(path), path) for path in file_terms))
+    files = heapq.nsmallest(params.candidates, [(-file_bm25(path), path) for path in file_terms])
     return [info[i] for _, i in scored], [path for _, path in files]
 
 
@@ -192,27 +197,36 @@ def _add_common_words(cursor, terms, common: Sequence[str], key: tuple, where: s
     offset = max(idf, default=0)
     counts = _common_word_counts(cursor, common, key, where, args)
     for ord_, lexeme in enumerate(common, 1):
-        per_file = counts[lexeme]
-        if not per_file:
+        counted = counts[lexeme]
+        if not counted.paths:
             continue
-        df = sum(count for _, count in per_file)
+        df = counted.items
         term = terms[lexeme]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
         idf[offset + ord_] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
-        for path, count in per_file:
-            file_terms.setdefault(path, {})[offset + ord_] = float(count)
+        for path, count in zip(counted.paths, counted.counts):
+            file_terms.setdefault(path, {})[offset + ord_] = count
+
+
+@dataclass(frozen=True)
+class WordCounts:
+    """How many items of each file have a word (as floats, the file's term frequency), and of all files."""
+
+    paths: tuple[str, ...]
+    counts: tuple[float, ...]
+    items: int
 
 
 # Per index version, item filter and common word: how many items of each file have the word.
 # The grouped count is the dearest statement of a search (thousands of items a word), and
 # common words are by nature the ones queries share; versions never change, so neither do counts.
 # Words kept per process, least recently used out first (a few kilobytes to a few hundred each).
-_COMMON_COUNTS: LRUCache[tuple, tuple[tuple[str, int], ...]] = LRUCache(maxsize=512)
+_COMMON_COUNTS: LRUCache[tuple, WordCounts] = LRUCache(maxsize=512)
 _COMMON_COUNTS_LOCK = threading.Lock()
 
 
-def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, args: list[Any]) -> dict[str, tuple[tuple[str, int], ...]]:
-    found: dict[str, tuple[tuple[str, int], ...]] = {}
+def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, args: list[Any]) -> dict[str, WordCounts]:
+    found: dict[str, WordCounts] = {}
     with _COMMON_COUNTS_LOCK:
         for lexeme in common:
             cached = _COMMON_COUNTS.get((*key, lexeme))
@@ -232,7 +246,10 @@ def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, a
         per_word[missing[ord_ - 1]].append((path, count))
     with _COMMON_COUNTS_LOCK:
         for lexeme, pairs in per_word.items():
-            found[lexeme] = _COMMON_COUNTS[(*key, lexeme)] = tuple(pairs)
+            counted = WordCounts(
+                tuple(path for path, _ in pairs), tuple(float(count) for _, count in pairs), sum(count for _, count in pairs)
+            )
+            found[lexeme] = _COMMON_COUNTS[(*key, lexeme)] = counted
     return found
 
 
@@ -335,6 +352,9 @@ class GroupStatistics:
     window_files: frozenset[str]
     # Every item of the group, so a search reads only ids and ranks from the database.
     table: ItemTable = field(compare=False, repr=False)
+    # Files in tests (``looks_like_test_path``) and under examples, docs ... (``AUXILIARY_FOLDERS``).
+    test_files: frozenset[str] = frozenset()
+    auxiliary_files: frozenset[str] = frozenset()
 
 
 # Index versions whose statistics a process keeps (about a megabyte each at 40,000 items; versions never change).
@@ -381,7 +401,11 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
         paths=tuple(path_numbers),
         layers=tuple(layer_numbers),
     )
-    statistics = GroupStatistics(items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table)
+    statistics = GroupStatistics(
+        items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table,
+        test_files=frozenset(path for path in lengths if looks_like_test_path(path)),
+        auxiliary_files=frozenset(path for path in lengths if AUXILIARY_FOLDERS.search(path)),
+    )
     with _STATISTICS_LOCK:
         _STATISTICS[key] = statistics
     return statistics
