@@ -1,0 +1,175 @@
+"""What a process keeps of an index version between searches gives the answers reading the database afresh gives.
+
+The lexical channel keeps each word's postings (its items and its rank in
+each), the version's item table (lengths, paths, layers) and the counts of
+common words; the symbol channel keeps the entrypoints and the paths ending in
+a file name. Each is checked against plain SQL, and whole searches against the
+same searches with nothing kept.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.db import connection
+
+from rag.models import CODE_LAYERS, IndexRun
+from rag.services import RankingParams, run_index, search, start_index_run
+from rag.services.retrieval import group_statistics, query_terms
+from rag.services.retrieval import lexical, symbols
+from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _postings, _quote_lexeme
+from rag.services.retrieval.params import item_filter
+from tests.rag.conftest import index_zip, make_zip
+
+PROJECT: dict[str, str] = {
+    "orders/__init__.py": "",
+    "orders/views.py": (
+        "from orders.models import Order\n\n\n"
+        "def order_detail(request, pk):\n"
+        '    """Show one order: its lines, the invoice total and the refund state."""\n'
+        "    order = Order.objects.get(pk=pk)\n"
+        "    return render_invoice(order, refund=order.refund_state())\n\n\n"
+        "def render_invoice(order, refund=None):\n"
+        '    """Render the invoice of an order; a refund is printed below the total."""\n'
+        "    return f'invoice {order.total()} refund {refund}'\n"
+    ),
+    "orders/urls.py": (
+        "from django.urls import path\n\nfrom orders import views\n\n"
+        'urlpatterns = [path("orders/<int:pk>/", views.order_detail), path("invoices/", views.render_invoice)]\n'
+    ),
+    "orders/models.py": (
+        "class Order:\n"
+        '    """An order with lines; the invoice total is the sum of the lines."""\n\n'
+        "    def total(self):\n        return sum(line.amount for line in self.lines)\n\n"
+        "    def refund_state(self):\n"
+        '        """Whether the order was refunded, partly refunded or not at all."""\n'
+        "        return 'none'\n"
+    ),
+    "orders/refunds.py": (
+        "def refund(order, amount):\n"
+        '    """Refund part of an order: the invoice keeps the refund as a negative line."""\n'
+        "    order.lines.append(-amount)\n"
+        "    return order\n"
+    ),
+    **{
+        f"orders/helpers_{name}.py": f'def {name}_order(order):\n    """The {name} of an order, for the invoice."""\n    return order\n'
+        for name in ("copy", "merge", "split", "print", "export", "archive")
+    },
+    "examples/invoice_demo.py": "def demo_invoice(order):\n    return render_invoice(order)\n",
+    "tests/test_orders.py": "def test_refund_of_an_order():\n    assert refund\n",
+}
+
+QUERIES = (
+    "The invoice total is wrong after a partial refund of an order",
+    "render_invoice prints the refund above the total",
+    "GET /orders/12/ raises a 500 when the order has no lines",
+    "GET /invoices/ shows the refund above the total",
+    "Traceback (most recent call last):\n  File \"/srv/app/orders/views.py\", line 6, in order_detail\nKeyError: 'pk'",
+    "order invoice",
+)
+
+
+def forget_everything() -> None:
+    for cache in (
+        lexical._POSTINGS, lexical._STATISTICS, lexical._COMMON_COUNTS, lexical._RANKED,
+        symbols._ENTRYPOINTS, symbols._NAMED_PATHS,
+    ):
+        cache.clear()
+
+
+def answer(repository, query: str, **options) -> tuple:
+    response = search(repository, query, limit=30, **options)
+    items = [(r.id, r.path, r.layer, r.start_line, r.end_line, r.score, sorted(r.channels.items())) for r in response.items]
+    return items, list(response.file_ranking), response.mode
+
+
+@pytest.fixture
+def orders(owner, upload_dir):
+    run = index_zip(owner, make_zip(PROJECT), name="orders")
+    assert run.status == IndexRun.Status.READY, run.error
+    return run.repository
+
+
+def test_the_item_table_holds_each_items_length_path_layer_and_test_flag_as_stored(orders):
+    run = orders.active_run
+    with connection.cursor() as cursor:
+        statistics = group_statistics(cursor, run, CODE_LAYERS, False)
+        where, args = item_filter(run, CODE_LAYERS, None, False)
+        cursor.execute(f"SELECT id, length(search), path, layer, is_test FROM rag_item WHERE {where} ORDER BY id", args)
+        stored = cursor.fetchall()
+    assert len(stored) == statistics.items > 20
+    ids = [row[0] for row in stored]
+    assert [(i, *row) for i, row in zip(ids, statistics.table.rows(ids))] == stored
+    assert statistics.file_lengths["orders/views.py"] == sum(row[1] for row in stored if row[2] == "orders/views.py")
+    assert "tests/test_orders.py" in statistics.test_files and "examples/invoice_demo.py" in statistics.auxiliary_files
+
+
+@pytest.mark.parametrize("bm25_tf", [True, False])
+def test_each_words_postings_are_the_items_and_ranks_sql_gives_for_that_word_alone(orders, bm25_tf):
+    run = orders.active_run
+    params = RankingParams(bm25_tf=bm25_tf)
+    words = list(query_terms(QUERIES[0]))
+    forget_everything()
+    with connection.cursor() as cursor:
+        where, args = item_filter(run, CODE_LAYERS, None, False)
+        key = (run.pk, tuple(sorted(CODE_LAYERS)), None, False)
+        # Half the words first, so the second call finds some kept and looks the others up.
+        _postings(cursor, key, words[::2], where, args, params)
+        kept = _postings(cursor, key, words, where, args, params)
+        weight = (
+            "CAST(ts_rank(search, CAST(%s AS tsquery)) / %s AS float8)"
+            if bm25_tf
+            else "CAST(1 + %s * (search @@ CAST(%s || ':A' AS tsquery))::int AS float8)"
+        )
+        expected = []
+        for word in words:
+            quoted = _quote_lexeme(word)
+            cursor.execute(
+                f"SELECT id, {weight} FROM rag_item WHERE {where} AND search @@ CAST(%s AS tsquery) ORDER BY ctid",
+                [quoted, _SINGLE_BODY_RANK, *args, quoted] if bm25_tf else [params.title_boost, quoted, *args, quoted],
+            )
+            rows = cursor.fetchall()
+            expected.append(([i for i, _ in rows], [w for _, w in rows]))
+    assert [len(ids) for ids, _ in expected].count(0) < len(words)
+    assert kept == expected
+
+
+def test_searches_answer_the_same_with_nothing_kept_some_kept_and_everything_kept(orders):
+    fresh = []
+    for query in QUERIES:
+        forget_everything()
+        fresh.append(answer(orders, query))
+    assert any(items for items, _, _ in fresh)
+    forget_everything()
+    # Each query after the ones before it (their words, counts and paths kept), then all again.
+    assert [answer(orders, query) for query in QUERIES] == fresh
+    assert [answer(orders, query) for query in QUERIES] == fresh
+
+
+def test_what_is_kept_for_one_item_filter_is_not_used_for_another(orders):
+    query = "GET /invoices returns a 500 when the refund of an order is rendered"
+    forget_everything()
+    narrowed = answer(orders, query, path_glob="orders/refunds.py")
+    everywhere = answer(orders, query)
+    assert {path for _, path, *_ in narrowed[0]} == {"orders/refunds.py"}
+    # The route's entrypoint, found by the symbol channel (the route hint) after a search that kept none.
+    assert any(layer == "C3_ENTRYPOINTS" and "symbol" in dict(channels) for _, _, layer, *_, channels in everywhere[0])
+    forget_everything()
+    assert answer(orders, query) == everywhere
+    assert answer(orders, query, path_glob="orders/refunds.py") == narrowed
+
+
+def test_a_new_version_is_searched_in_its_own_postings(orders, upload_dir):
+    query = "chargeback of a refunded order"
+    before = answer(orders, query)
+    assert "orders/chargebacks.py" not in {path for _, path, *_ in before[0]}
+    changed = {**PROJECT, "orders/chargebacks.py": 'def chargeback(order):\n    """A chargeback of a refunded order."""\n'}
+    run = start_index_run(owner=orders.owner, name="orders", archive=io.BytesIO(make_zip(changed)), defer=False)
+    run = run_index(run.pk)
+    assert run.status == IndexRun.Status.READY, run.error
+    orders.refresh_from_db()
+    after = answer(orders, query)
+    assert "orders/chargebacks.py" in {path for _, path, *_ in after[0]}
+    forget_everything()
+    assert answer(orders, query) == after
