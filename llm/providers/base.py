@@ -30,6 +30,7 @@ from contextlib import aclosing, contextmanager
 from typing import Any, ClassVar, Protocol
 
 import httpx
+import jiter
 from django.conf import settings
 
 from llm import audit
@@ -394,7 +395,15 @@ def wire_format_errors(provider: str) -> Iterator[None]:
 
 
 def parse_json_payload(data: str, provider: str) -> Any | None:
-    """One stream payload as JSON; a malformed one is logged and skipped (None)."""
+    """One stream payload as JSON; a malformed one is logged and skipped (None).
+
+    Parsed by jiter (a third of ``json.loads``'s time on a chunk of an answer, which is per token);
+    what it refuses is read by ``json.loads``, which also takes escaped lone surrogates.
+    """
+    try:
+        return jiter.from_json(data.encode("utf-8", "surrogatepass"))
+    except ValueError:
+        pass
     try:
         return json.loads(data)
     except ValueError:

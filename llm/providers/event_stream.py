@@ -36,6 +36,12 @@ class EventStreamDecoder:
 
     def feed(self, chunk: bytes) -> list[str]:
         """The data of the events ``chunk`` completes, in order."""
+        if (
+            self._started and not self._rest and not self._data and chunk.startswith(b"data: ")
+            and chunk.endswith(b"\n\n") and chunk.count(b"\n") == 2 and b"\r" not in chunk
+        ):
+            # The usual chunk of a streamed answer: exactly one event of one data line.
+            return [data] if (data := chunk[6:-2].decode("utf-8", "replace")) else []
         if self._rest:
             chunk = self._rest + chunk
         if not self._started:

@@ -85,3 +85,13 @@ def test_plain_lines_are_kept_after_the_events_when_asked():
     assert decoded(body, [9, 20], keep_plain_lines=True) == ['{"x": 1}', '[{\n  "error": {"code": 429}\n}]']
     # An unterminated last event is kept too.
     assert decoded(b"data: tail", [], keep_plain_lines=True) == ["tail"]
+
+
+def test_a_chunk_per_event_reads_as_the_library_reads_the_whole():
+    events = ['data: {"n": 1}\n\n', "data: \n\n", "data: é€\n\n", ": ping\n\n", "data: a\ndata: b\n\n", "data: [DONE]\n\n"]
+    body = "".join(events)
+    cuts, at = [], 0
+    for event in events:
+        at += len(event.encode())
+        cuts.append(at)
+    assert decoded(body.encode(), cuts) == library_payloads(body) == ['{"n": 1}', "é€", "a\nb", "[DONE]"]
