@@ -102,7 +102,8 @@ def test_the_item_table_holds_each_items_length_path_layer_and_test_flag_as_stor
     ids = [row[0] for row in stored]
     assert [(i, *row) for i, row in zip(ids, statistics.table.rows(ids))] == stored
     assert statistics.file_lengths["orders/views.py"] == sum(row[1] for row in stored if row[2] == "orders/views.py")
-    assert "tests/test_orders.py" in statistics.test_files and "examples/invoice_demo.py" in statistics.auxiliary_files
+    assert statistics.is_test_file("tests/test_orders.py") and not statistics.is_test_file("orders/views.py")
+    assert statistics.is_auxiliary("examples/invoice_demo.py") and not statistics.is_auxiliary("orders/views.py")
 
 
 @pytest.mark.parametrize("bm25_tf", [True, False])

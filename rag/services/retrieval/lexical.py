@@ -171,13 +171,13 @@ def lexical_bm25(
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
     test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
     fb = params.file_bm25_b
-    windows, tests, auxiliary = statistics.window_files, statistics.test_files, statistics.auxiliary_files
+    windows = statistics.window_files
 
     def file_bm25(path: str) -> float:
         shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
         score = sum([idf[o] * tf * k1_plus_1 / (tf + shape) for o, tf in file_terms[path].items()])
-        score *= test_prior if path in tests else 1.0
-        return score * path_prior(path, path in windows, hints, params, auxiliary=path in auxiliary)
+        score *= test_prior if statistics.is_test_file(path) else 1.0
+        return score * path_prior(path, path in windows, hints, params, auxiliary=statistics.is_auxiliary(path))
 
     if params.file_common_words:
         key = (run.pk, tuple(layers), path_regex, docs)
@@ -352,9 +352,23 @@ class GroupStatistics:
     window_files: frozenset[str]
     # Every item of the group, so a search reads only ids and ranks from the database.
     table: ItemTable = field(compare=False, repr=False)
-    # Files in tests (``looks_like_test_path``) and under examples, docs ... (``AUXILIARY_FOLDERS``).
-    test_files: frozenset[str] = frozenset()
-    auxiliary_files: frozenset[str] = frozenset()
+    # Per file, once asked: whether it is a test file (``looks_like_test_path``) and whether it is under
+    # examples, docs ... (``AUXILIARY_FOLDERS``). Both are questions of the path alone, asked of the
+    # same files by search after search.
+    _tests: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    _auxiliary: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+
+    def is_test_file(self, path: str) -> bool:
+        known = self._tests.get(path)
+        if known is None:
+            known = self._tests[path] = looks_like_test_path(path)
+        return known
+
+    def is_auxiliary(self, path: str) -> bool:
+        known = self._auxiliary.get(path)
+        if known is None:
+            known = self._auxiliary[path] = bool(AUXILIARY_FOLDERS.search(path))
+        return known
 
 
 # Index versions whose statistics a process keeps (about a megabyte each at 40,000 items; versions never change).
@@ -376,36 +390,31 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
     version, version_args = version_filter(run)
     cursor.execute(
         "SELECT id, path, layer, is_test, length(search), metadata->>'chunk_type' = 'window' FROM rag_item "
-        f"WHERE {version} AND is_doc = %s AND layer = ANY(%s) ORDER BY id",
+        f"WHERE {version} AND is_doc = %s AND layer = ANY(%s)",
         [*version_args, docs, list(layers)],
     )
     rows = cursor.fetchall()
-    lengths: dict[str, int] = {}
-    windows: set[str] = set()
+    ids, paths, layer_names, tests, words, windowed = zip(*rows) if rows else ((),) * 6
     path_numbers: dict[str, int] = {}
+    path_index = np.array([path_numbers.setdefault(path, len(path_numbers)) for path in paths], dtype=np.int32)
     layer_numbers: dict[str, int] = {}
-    path_index, layer_index = [], []
-    for _, path, layer, _, words, window in rows:
-        lengths[path] = lengths.get(path, 0) + int(words or 0)
-        if window:
-            windows.add(path)
-        path_index.append(path_numbers.setdefault(path, len(path_numbers)))
-        layer_index.append(layer_numbers.setdefault(layer, len(layer_numbers)))
-    windows.update(path for path in lengths if is_vendored(path))
+    layer_index = np.array([layer_numbers.setdefault(layer, len(layer_numbers)) for layer in layer_names], dtype=np.int16)
+    item_lengths = np.array([count or 0 for count in words], dtype=np.int64)
+    per_file = np.zeros(len(path_numbers), dtype=np.int64)
+    np.add.at(per_file, path_index, item_lengths)
+    lengths = dict(zip(path_numbers, per_file.tolist()))
+    windows = {path for path, window in zip(paths, windowed) if window} | {path for path in lengths if is_vendored(path)}
+    order = np.argsort(np.array(ids, dtype=np.int64), kind="stable")
     table = ItemTable(
-        ids=np.array([row[0] for row in rows], dtype=np.int64),
-        lengths=np.array([int(row[4] or 0) for row in rows], dtype=np.int64),
-        path_index=np.array(path_index, dtype=np.int32),
-        layer_index=np.array(layer_index, dtype=np.int16),
-        tests=np.array([bool(row[3]) for row in rows], dtype=bool),
+        ids=np.array(ids, dtype=np.int64)[order],
+        lengths=item_lengths[order],
+        path_index=path_index[order],
+        layer_index=layer_index[order],
+        tests=np.array(tests, dtype=bool)[order],
         paths=tuple(path_numbers),
         layers=tuple(layer_numbers),
     )
-    statistics = GroupStatistics(
-        items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table,
-        test_files=frozenset(path for path in lengths if looks_like_test_path(path)),
-        auxiliary_files=frozenset(path for path in lengths if AUXILIARY_FOLDERS.search(path)),
-    )
+    statistics = GroupStatistics(items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table)
     with _STATISTICS_LOCK:
         _STATISTICS[key] = statistics
     return statistics

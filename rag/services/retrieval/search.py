@@ -63,9 +63,9 @@ def _search_group(
         fused, priors, ranks = fuse(channels, hints, params)
         if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
             statistics = group_statistics(cursor, run, tuple(layers), docs)
-            windows, auxiliary = statistics.window_files, statistics.auxiliary_files
+            windows = statistics.window_files
             for item_id, path in zip(fused, statistics.table.path_of(list(fused))):
-                priors[item_id] *= path_prior(path, path in windows, hints, params, auxiliary=path in auxiliary)
+                priors[item_id] *= path_prior(path, path in windows, hints, params, auxiliary=statistics.is_auxiliary(path))
         scored = sorted(((score * priors[i], i) for i, score in fused.items()), key=lambda p: (-p[0], p[1]))
         top = scored[:limit]
         # Only the items that make the cut are read in full (their content can be large).
