@@ -1,8 +1,11 @@
 """The lexical channel: full-text matches of the query's words, scored by BM25 (or PostgreSQL's ``ts_rank``).
 
 Also the whole-file BM25 ranking drawn from the same postings, the statistics
-of an index version's layer group that BM25 and the priors need (kept per
-process: versions never change), and the query's words as PostgreSQL lexemes.
+of an index version's layer group that BM25 and the priors need, with its
+item table, and the query's words as PostgreSQL lexemes. Statistics, each
+word's postings and the counts of common words are kept per process (versions
+never change): a search asks the database only for what no earlier search of
+the version asked.
 """
 
 from __future__ import annotations
@@ -110,7 +113,7 @@ def lexical_bm25(
     """Items, and whole files, scored by BM25 over the query's distinctive words.
 
     Each distinctive word is looked up on its own (the GIN index, at most
-    ``max_postings`` items a word); a word's weight is its inverse document
+    ``max_postings`` items a word; see ``_postings``); a word's weight is its inverse document
     frequency in this index, so one rare identifier outweighs several
     everyday words, which ``ts_rank`` cannot tell apart. A word's weight in an
     item is PostgreSQL's rank of the item for that word alone (see
