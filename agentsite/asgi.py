@@ -19,7 +19,6 @@ from django.conf import settings  # noqa: E402
 # switch interval keeps the database thread from holding it up (settings).
 sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL_MS / 1000)
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
@@ -28,6 +27,7 @@ from chat.routing import websocket_urlpatterns  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from agentsite.request_limits import RequestBodyLimit  # noqa: E402
+from agentsite.websocket_auth import SessionUserMiddleware  # noqa: E402
 from chat.mcp.endpoint import McpEndpoint  # noqa: E402
 
 # An upload may be a zip of RAG_MAX_UPLOAD_BYTES plus the rest of its form.
@@ -54,7 +54,7 @@ async def http(scope, receive, send) -> None:
 application = ProtocolTypeRouter(
     {
         "http": http,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(SessionUserMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 

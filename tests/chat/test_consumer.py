@@ -410,3 +410,23 @@ async def test_a_thinking_models_thoughts_are_counted_in_the_answers_metrics(fak
 
     metrics = (await stored_answer((await latest_answer(owner_chat)).pk)).metrics
     assert metrics["tokens_thinking"] == 70 and metrics["tokens_out"] >= 90
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_is_refused_for_a_session_that_no_longer_signs_its_user_in(owner_chat, owner_cookie, owner):
+    # Signed in, the page connects; once the password changed, the same cookie signs nobody in.
+    communicator = socket(owner_chat.pk, owner_cookie)
+    connected, _ = await communicator.connect()
+    assert connected is True
+    await communicator.disconnect()
+
+    def change_password():
+        owner.set_password("a different password")
+        owner.save()
+
+    await sync_to_async(change_password)()
+    for cookie in (owner_cookie, "not-a-session-key"):
+        communicator = socket(owner_chat.pk, cookie)
+        connected, _ = await communicator.connect()
+        assert connected is False
+        await communicator.disconnect()
