@@ -102,7 +102,7 @@ def lexical_ts_rank(
 # Per index version, item filter and full-text query: the best items by ``ts_rank`` (a few
 # kilobytes each). Queries of common words only rank thousands of items, and their
 # readings recur (``contrib & admin & static & js``); versions never change.
-_RANKED: LRUCache[tuple, tuple[tuple[int, str, bool], ...]] = LRUCache(maxsize=1024)
+_RANKED: LRUCache[tuple, tuple[tuple[int, str, bool], ...]] = LRUCache(maxsize=512)
 _RANKED_LOCK = threading.Lock()
 
 
@@ -260,8 +260,11 @@ def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, a
 # database finds them, at most ``max_postings``) and its weight in each. Ranking an item for a
 # word reads the item's whole tsvector, which makes this the dearest statement of a search; a
 # version never changes, so neither do its postings, and the words of one repository's queries
-# recur. Kept per process as two arrays a word, least recently used out first.
-_POSTINGS: LRUCache[tuple, tuple[np.ndarray, np.ndarray]] = LRUCache(maxsize=400_000, getsizeof=lambda value: len(value[0]) + 1)
+# recur. Kept per process as two arrays a word (16 bytes a posting), least recently used out
+# first once they hold about 32 MiB (a word's arrays and key count about 512 bytes more).
+_POSTINGS: LRUCache[tuple, tuple[np.ndarray, np.ndarray]] = LRUCache(
+    maxsize=32 * 2**20, getsizeof=lambda value: value[0].nbytes + value[1].nbytes + 512
+)
 _POSTINGS_LOCK = threading.Lock()
 
 

@@ -125,10 +125,12 @@ def _parts(wanted: str) -> list[str]:
 
 # Per index version and item filter: its entrypoints (id, layer, is_test, route or command) in table
 # order. Finding them reads every item of the version (no index has the layer), so a process reads
-# them once per version; versions never change. A few kilobytes each.
-_ENTRYPOINTS: LRUCache[tuple, tuple[tuple[int, str, bool, str], ...]] = LRUCache(maxsize=64)
-# Per index version and file name: the version's paths that end in it (see ``_indexed_paths``).
-_NAMED_PATHS: LRUCache[tuple[int, str], tuple[str, ...]] = LRUCache(maxsize=4096)
+# them once per version; versions never change. At most 100,000 entrypoints in all.
+_ENTRYPOINTS: LRUCache[tuple, tuple[tuple[int, str, bool, str], ...]] = LRUCache(
+    maxsize=100_000, getsizeof=lambda rows: len(rows) + 1
+)
+# Per index version and file name: the version's paths that end in it (see ``_indexed_paths``); at most 50,000 paths in all.
+_NAMED_PATHS: LRUCache[tuple[int, str], tuple[str, ...]] = LRUCache(maxsize=50_000, getsizeof=lambda paths: len(paths) + 1)
 _LOCK = threading.Lock()
 
 
@@ -143,8 +145,9 @@ def _entrypoints(cursor, key: tuple, where: str, args: list) -> tuple[tuple[int,
         args,
     )
     rows = tuple(cursor.fetchall())
-    with _LOCK:
-        _ENTRYPOINTS[key] = rows
+    if len(rows) < _ENTRYPOINTS.maxsize:
+        with _LOCK:
+            _ENTRYPOINTS[key] = rows
     return rows
 
 
