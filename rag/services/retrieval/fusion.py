@@ -41,7 +41,7 @@ def path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams
     """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``).
 
     ``window``: the file weighs as plain windows (``GroupStatistics.window_files``, vendored files included).
-    ``auxiliary``: whether ``AUXILIARY_FOLDERS`` matches the path, when the caller knows (``GroupStatistics.auxiliary_files``).
+    ``auxiliary``: whether ``AUXILIARY_FOLDERS`` matches the path, when the caller knows (``GroupStatistics.is_auxiliary``).
     """
     prior = params.window_weight if window else 1.0
     if params.example_penalty != 1.0 and not hints.about_examples:
