@@ -241,7 +241,8 @@ def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, a
     cursor.execute(
         "SELECT q.ord, i.path, count(*) FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
         f"CROSS JOIN LATERAL (SELECT path FROM rag_item WHERE {where} AND search @@ CAST(q.lex AS tsquery)) i "
-        "GROUP BY q.ord, i.path ORDER BY q.ord, i.path",
+        # In no order: a file's count goes to its own entry, whatever the order files come in.
+        "GROUP BY q.ord, i.path",
         [[_quote_lexeme(lexeme) for lexeme in missing], *args],
     )
     per_word: dict[str, list[tuple[str, int]]] = {lexeme: [] for lexeme in missing}
