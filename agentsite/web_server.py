@@ -121,6 +121,16 @@ class BoundedWebSocketProtocol(WebSocketProtocol):
                 return
         super().serverSend(content, binary)
 
+    def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:
+        # An open socket's plain write, as autobahn's sendData makes it, without the arguments of
+        # its debug line (coloured type and peer names), which it formats for every message whether
+        # or not debug logging is on. Queued, chopped and handshake writes stay autobahn's.
+        if sync or chopsize or self.send_queue or self.logOctets or self.state != WebSocketProtocol.STATE_OPEN:
+            super().sendData(data, sync, chopsize)
+            return
+        self.transport.write(data)
+        self.trafficStats.outgoingOctetsWireLevel += len(data)
+
 
 class WebServer(Server):
     def run(self) -> None:
