@@ -62,6 +62,24 @@ def tool_activity(tool: str, arguments: Any, *, running: bool = False) -> str:
         return f"Following the calls from {symbol}…" if symbol else "Following calls…"
     if tool == "list_entrypoints":
         return "Listing the routes, commands and tasks…"
+    # The steps of writing a document or a patch (chat.agent.docs, chat.agent.edits).
+    section, path = _subject(args.get("section")), _subject(args.get("path"))
+    if tool == "plan_document":
+        return "Choosing what the document covers…" if running else "Chose what the document covers…"
+    if tool == "plan_sections":
+        return "Planning the sections…" if running else "Planned the sections…"
+    if tool == "write_section":
+        return f"Writing the section “{section}”…" if running else f"Wrote the section “{section}”…"
+    if tool == "check_section":
+        return f"Checking the section “{section}” against the code…" if running else f"Checked the section “{section}”…"
+    if tool == "plan_edits":
+        return "Planning the changes…" if running else "Planned the changes…"
+    if tool == "write_diff":
+        return f"Writing the change to {path}…" if running else f"Wrote the change to {path}…"
+    if tool == "apply_diff":
+        return f"Applying the change to {path}…" if running else f"Applied the change to {path}…"
+    if tool == "review_patch":
+        return "Reviewing the patch…" if running else "Reviewed the patch…"
     return ""
 
 

@@ -283,6 +283,11 @@ async def ask_text(runtime: Runtime[TurnServices], prompt_name: str, content: st
     return completion.text
 
 
+async def report_start(runtime: Runtime[TurnServices], action: str, **arguments: Any) -> None:
+    """Say that sub-step ``action`` starts (the page's status line names it until it finishes or text follows)."""
+    await runtime.emit(AgentEvent(type="tool", detail={"tool": action, "arguments": arguments}))
+
+
 async def report_step(
     runtime: Runtime[TurnServices],
     action: str,

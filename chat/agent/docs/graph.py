@@ -70,6 +70,7 @@ from chat.agent.writing import (
     ask_json,
     ask_text,
     numbered,
+    report_start,
     open_index,
     recent_dialog,
     report_step,
@@ -289,6 +290,7 @@ async def docs_strategy(ctx: AgentContext[str], runtime: Runtime[TurnServices]) 
         f"{_request_text(request, ctx.input)}\n\nModules (the most relevant first):\n{run.catalog or '(none)'}\n\n"
         f"The repository's documentation conventions:\n{policy or '(none found; use clear, plain Markdown)'}"
     )
+    await report_start(runtime, "plan_document")
     answer = await ask_json(runtime, "docs_strategy", content, STRATEGY_SCHEMA)
     strategy = Strategy()
     notes = run.notes
@@ -346,6 +348,7 @@ async def docs_plan_sections(ctx: AgentContext[str], runtime: Runtime[TurnServic
         f"Modules (the most relevant first):\n{run.catalog or '(none)'}\n\n"
         f"Plan at most {MAX_SECTIONS} sections."
     )
+    await report_start(runtime, "plan_sections")
     answer = await ask_json(runtime, "docs_plan_sections", content, PLAN_SCHEMA)
     notes = run.notes
     title = run.request.title or run.request.target or run.view.name
@@ -437,6 +440,7 @@ async def docs_generation(ctx: AgentContext[str], runtime: Runtime[TurnServices]
             sources = await in_database_pool(section_sources)(
                 run.view, run.plans[index], paths=run.section_paths[index]
             )
+        await report_start(runtime, "write_section", section=run.plans[index].title)
         started = time.perf_counter()
         body = await ask_text(runtime, "docs_generation", _generation_text(run, index, sources, previous))
         cited = len(parse_cited_ranges(body))
@@ -489,6 +493,7 @@ async def docs_self_check(ctx: AgentContext[str], runtime: Runtime[TurnServices]
     drafts = list(run.drafts)
 
     async def check(index: int) -> tuple[list[str], str]:
+        await report_start(runtime, "check_section", section=drafts[index].plan.title)
         started = time.perf_counter()
         problems, note = await check_section(drafts[index])
         outcome = "; ".join(problems) if problems else (note or "passed")

@@ -62,6 +62,7 @@ from chat.agent.writing import (
     numbered,
     open_index,
     recent_dialog,
+    report_start,
     report_step,
     review_schema,
     section_sources,
@@ -213,6 +214,7 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
         (f"The conversation so far:\n{dialog}\n\n" if dialog else "")
         + f"The user's request:\n{ctx.input}\n\nRetrieved code (cite it as path:start-end):\n{_sources_text(sources)}"
     )
+    await report_start(runtime, "plan_edits")
     answer = await ask_json(runtime, "project_edits_plan", content, PLAN_SCHEMA)
     run = EditsRun(view=view, sources=sources)
     if answer.value is None:
@@ -420,6 +422,7 @@ async def project_edits_hunks(ctx: AgentContext[str], runtime: Runtime[TurnServi
                 content = _hunks_request(ctx.input, run, work, text)
             else:
                 content = _fix_request(ctx.input, run, work, text)
+            await report_start(runtime, "write_diff", path=work.path)
             started = time.perf_counter()
             work = _next_try(work, await ask_text(runtime, "project_edits_hunks", content, temperature=0.0))
             written = f"{len(work.diff.hunks)} hunks" if work.diff is not None else work.answer_problem
@@ -468,6 +471,7 @@ async def _review(runtime: Runtime[TurnServices], request: str, run: EditsRun, p
         f"The user's request:\n{request}\n\nThe plan: {run.summary or '(no summary)'}\n{plan}\n\n"
         f"The code it was planned from:\n{_sources_text(run.sources)}\n\nThe patch:\n```diff\n{patch}```"
     )
+    await report_start(runtime, "review_patch")
     answer = await ask_json(runtime, "project_edits_self_check", content, REVIEW_SCHEMA)
     if answer.value is None:
         return (f"the review's answer could not be read ({answer.problem})",)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from chat.agent.docs import DOCS_GRAPH
+from chat.presentation import tool_activity
 from tests.chat.docs_edits.conftest import Reply, artifacts, run_graph, texts
 from tests.fixtures.projects import SHOPAPP
 
@@ -224,3 +225,24 @@ def test_an_api_reference_ends_with_the_exact_entrypoints_of_the_index(shopapp, 
         "| GET | `/shop/orders/<int:order_id>` | `shopapp.web.routes.order_detail` | flask | `src/shopapp/web/routes.py:15-17` |",
     ]
     assert "### CLI commands" not in appendix
+
+
+def test_each_step_of_a_document_says_it_starts_before_it_is_reported_done(shopapp, model):
+    model.fallback = ScriptedWriter(sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]}, checks={"Taxes": [OK], "Discounts": [OK]})
+
+    _, events = run_graph(DOCS_GRAPH, "Document the pricing module", shopapp)
+
+    def position(kind: str, tool: str, section: str | None = None) -> int:
+        return next(
+            i for i, e in enumerate(events)
+            if e.type == kind and e.detail.get("tool") == tool and e.detail["arguments"].get("section") == section
+        )
+
+    started = [(e.detail["tool"], e.detail["arguments"].get("section")) for e in events if e.type == "tool"]
+    assert started[:2] == [("plan_document", None), ("plan_sections", None)]
+    for tool in ("write_section", "check_section"):
+        for section in ("Taxes", "Discounts"):
+            assert position("tool", tool, section) < position("step", tool, section)
+    # The page's status line names what runs.
+    assert tool_activity("write_section", {"section": "Taxes"}, running=True) == "Writing the section “Taxes”…"
+    assert tool_activity("check_section", {"section": "Taxes"}) == "Checked the section “Taxes”…"

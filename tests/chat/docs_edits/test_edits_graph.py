@@ -8,6 +8,7 @@ import pytest
 
 from chat.agent.edits import EDITS_GRAPH
 from chat.agent.edits.graph import MAX_ATTEMPTS
+from chat.presentation import tool_activity
 from llm.types import Message
 from tests.chat.docs_edits.conftest import (
     Reply,
@@ -270,3 +271,15 @@ def test_a_patch_written_against_a_git_version_names_its_commit_and_git_apply_st
     assert artifact["content"].startswith(header + f"diff --git a/{PRICING} b/{PRICING}\n")
     checked = git_apply_check(project_files(), artifact["content"], tmp_path)
     assert checked.returncode == 0, checked.stderr
+
+
+def test_each_step_of_a_patch_says_it_starts(shopapp, model):
+    model.script(plan((PRICING, "raise ValueError for negative amounts")), Reply.text(GOOD_PRICING_DIFF), REVIEW_OK)
+
+    _, events = run_graph(EDITS_GRAPH, "Make compute_tax reject negative amounts", shopapp)
+
+    started = [(e.detail["tool"], e.detail["arguments"]) for e in events if e.type == "tool"]
+    assert started == [("plan_edits", {}), ("write_diff", {"path": PRICING}), ("review_patch", {})]
+    written = next(i for i, e in enumerate(events) if e.type == "step" and e.detail.get("tool") == "write_diff")
+    assert next(i for i, e in enumerate(events) if e.type == "tool" and e.detail["tool"] == "write_diff") < written
+    assert tool_activity("write_diff", {"path": PRICING}, running=True) == f"Writing the change to {PRICING}…"
