@@ -92,7 +92,7 @@ class IndexRun(models.Model):
     store = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )
-    # How the run's item rows were derived (rag.services.indexing.ITEM_FORMAT); a later run
+    # How the run's item rows were derived (rag.services.index_items.ITEM_FORMAT); a later run
     # copies a file's chunk rows from this one only when it derives them the same way.
     item_format = models.CharField(max_length=32, blank=True)
     created_by = models.ForeignKey(
@@ -230,7 +230,7 @@ class SourceFile(VersionedRow):
     # run so an unchanged file skips the per-file pass.
     analysis = models.JSONField(null=True, blank=True)
     # A digest of every row derived from the file after the repository pass
-    # (rag.services.indexing.file_digest): the next version rewrites the file's
+    # (rag.services.index_items.file_digest): the next version rewrites the file's
     # rows only when it changes.
     rows_digest = models.CharField(max_length=32, blank=True)
 

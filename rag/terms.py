@@ -2,7 +2,7 @@
 full-text search, and which paths are tests.
 
 Every index row's derived columns come from here, so this module's text is
-part of the item format (``rag.services.indexing.ITEM_FORMAT``): what reads a
+part of the item format (``rag.services.index_items.ITEM_FORMAT``): what reads a
 query's text lives in ``rag.query_analysis`` and can change without making
 stored rows stale.
 """

@@ -8,7 +8,8 @@ Results are plain dataclasses; lines are 1-based and inclusive. Every
 function reads the repository's active index version unless given ``run``.
 
 The modules behind it: ``repositories`` (upload, runs, the atomic switch of
-index versions), ``indexing`` (an index run's stages), ``retrieval/`` (hybrid
+index versions), ``indexing`` (an index run's stages), ``index_items`` (the items
+of a file, their hashes and embeddings), ``retrieval/`` (hybrid
 search), ``file_ranker`` (the learned file ranking), ``graph`` (symbols,
 callers, callees, entrypoints), ``source`` (reading indexed files), ``git_sync``
 (repositories that follow a git branch), ``changes`` (what changed between two
