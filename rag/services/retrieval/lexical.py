@@ -132,91 +132,129 @@ def lexical_bm25(
     postings = _postings(cursor, key, distinctive, where, args, params)
     if not any(ids for ids, _ in postings):
         return [], []
-    total, file_lengths, table = statistics.items, statistics.file_lengths, statistics.table
-    idf = {}
+    total, table = statistics.items, statistics.table
+    # A column per word with postings, in query order, and its weight (inverse document frequency).
+    columns: list[tuple[int, float]] = []
     for o, (ids, _) in enumerate(postings, 1):
         if not ids:
             continue
         df = len(ids)
         term = terms[distinctive[o - 1]]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
-        idf[o] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
-    lengths: dict[int, int] = {}
-    info: dict[int, tuple[int, str, bool]] = {}
-    # Per item and word: the word's weight in the item (see bm25_tf).
-    item_terms: dict[int, dict[int, float]] = {}
-    # Per file and word: how many of the file's items have it (the file's term frequency, in chunks).
-    file_terms: dict[str, dict[int, float]] = {}
-    # Word by word, each word's items in the order the database found them: the order
-    # of the sums below, and so their last bits, is the same in every search.
-    for ord_, (ids, weights) in enumerate(postings, 1):
-        if not ids:
-            continue
-        for item_id, weight, (length, path, layer, is_test) in zip(ids, weights, table.rows(ids)):
-            info[item_id] = (item_id, layer, is_test)
-            lengths[item_id] = length
-            item_terms.setdefault(item_id, {})[ord_] = weight
-            in_file = file_terms.setdefault(path, {})
-            in_file[ord_] = in_file.get(ord_, 0.0) + weight
+        columns.append((o, math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost))
+    # A row per item that has any of the words, by id: the word's weight in the item (see bm25_tf) in each column.
+    item_ids, row_of = np.unique(np.concatenate([postings[o - 1][0] for o, _ in columns]).astype(np.int64), return_inverse=True)
+    at = table.positions(item_ids)
+    weights = np.zeros((len(item_ids), len(columns)))
+    item_files = table.path_index[at]
+    # Per word and file: the weights of the file's items that have the word (the file's term frequency,
+    # in chunks), added item by item in the order the database returned them.
+    file_weights: list[dict[int, float]] = []
+    start = 0
+    for column, (o, _) in enumerate(columns):
+        ids, values = postings[o - 1]
+        rows = row_of[start : start + len(ids)]
+        start += len(ids)
+        weights[rows, column] = values
+        per_file: dict[int, float] = {}
+        for file, value in zip(item_files[rows].tolist(), values):
+            per_file[file] = per_file.get(file, 0.0) + value
+        file_weights.append(per_file)
     k1, b = params.bm25_k1, params.bm25_b
-    # Item scores by BM25; the norm is the same for every item of one length, and is
-    # computed with the same operations, so the same value, as one item at a time would.
-    k1_plus_1, one_minus_b, floor = k1 + 1, 1 - b, max(sum(lengths.values()) / len(lengths), 1.0)
-    norms: dict[int, float] = {}
-    for length in lengths.values():
-        if length not in norms:
-            norms[length] = k1_plus_1 / (1 + k1 * (one_minus_b + b * length / floor))
-    # The best ``candidates`` by (score descending, id): a partial sort of thousands of items.
-    scored = heapq.nsmallest(
-        params.candidates,
-        [(-(sum([idf[o] * weight for o, weight in weights.items()]) * norms[lengths[i]]), i) for i, weights in item_terms.items()],
-    )
-    file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
-    test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
-    fb = params.file_bm25_b
-    windows = statistics.window_files
-
-    def file_bm25(path: str) -> float:
-        shape = k1 * (1 - fb + fb * file_lengths.get(path, file_average) / file_average)
-        score = sum([idf[o] * tf * k1_plus_1 / (tf + shape) for o, tf in file_terms[path].items()])
-        score *= test_prior if statistics.is_test_file(path) else 1.0
-        return score * path_prior(path, path in windows, hints, params, auxiliary=statistics.is_auxiliary(path))
-
+    k1_plus_1 = k1 + 1
+    # Item scores, element by element with the operations (in their order) of scoring one item at a
+    # time, so to the same bits: a word the item lacks adds 0.0, which leaves a sum of positive terms as it is.
+    lengths = table.lengths[at]
+    floor = max(int(lengths.sum()) / len(lengths), 1.0)
+    sums = np.zeros(len(item_ids))
+    for column, (_, weight) in enumerate(columns):
+        sums = sums + weight * weights[:, column]
+    scores = sums * (k1_plus_1 / (1 + k1 * ((1 - b) + b * lengths / floor)))
+    # The best ``candidates`` by score (descending), then id.
+    best = np.lexsort((item_ids, -scores))[: params.candidates]
+    items = [
+        (item_id, table.layers[layer], is_test)
+        for item_id, layer, is_test in zip(
+            item_ids[best].tolist(), table.layer_index[at[best]].tolist(), table.tests[at[best]].tolist()
+        )
+    ]
+    file_columns = [
+        (weight, np.fromiter(per_file, dtype=np.int64, count=len(per_file)), np.fromiter(per_file.values(), dtype=np.float64, count=len(per_file)))
+        for (_, weight), per_file in zip(columns, file_weights)
+    ]
     if params.file_common_words:
-        key = (run.pk, tuple(layers), path_regex, docs)
-        _add_common_words(cursor, terms, [lexeme for lexeme in terms if lexeme in common], key, where, args, total, idf, file_terms, params)
-    files = heapq.nsmallest(params.candidates, [(-file_bm25(path), path) for path in file_terms])
-    return [info[i] for _, i in scored], [path for _, path in files]
+        counts_key = (run.pk, tuple(layers), path_regex, docs)
+        common_words = [lexeme for lexeme in terms if lexeme in common]
+        file_columns += _common_word_columns(cursor, terms, common_words, counts_key, where, args, total, table, params)
+    return items, _file_ranking(file_columns, statistics, hints, params)
 
 
-def _add_common_words(cursor, terms, common: Sequence[str], key: tuple, where: str, args: list[Any], total: int, idf, file_terms, params) -> None:
-    """Count, per file, the items that have each of the query's common words (in SQL: no row leaves the server).
+def _file_ranking(
+    file_columns: Sequence[tuple[float, np.ndarray, np.ndarray]], statistics: GroupStatistics, hints: QueryHints,
+    params: RankingParams,
+) -> list[str]:
+    """The first ``candidates`` files by whole-file BM25 over the words' columns (weight, files, term frequencies).
+
+    Element by element the operations, in their order, of scoring one file at a time.
+    """
+    table, file_lengths = statistics.table, statistics.file_lengths
+    files = np.unique(np.concatenate([found for _, found, _ in file_columns]))
+    frequencies = np.zeros((len(files), len(file_columns)))
+    present = np.zeros((len(files), len(file_columns)), dtype=bool)
+    for column, (_, found, values) in enumerate(file_columns):
+        rows = np.searchsorted(files, found)
+        frequencies[rows, column] = values
+        present[rows, column] = True
+    k1, fb = params.bm25_k1, params.file_bm25_b
+    k1_plus_1 = k1 + 1
+    file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
+    shape = k1 * ((1 - fb) + fb * table.file_words[files] / file_average)
+    scores = np.zeros(len(files))
+    # Only the words a file has are added, as one file at a time would add them.
+    for column, (weight, _, _) in enumerate(file_columns):
+        rows = present[:, column]
+        tf = frequencies[rows, column]
+        scores[rows] = scores[rows] + weight * tf * k1_plus_1 / (tf + shape[rows])
+    test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
+    paths = [table.paths[file] for file in files.tolist()]
+    windows = statistics.window_files
+    scores = scores * np.array([test_prior if statistics.is_test_file(path) else 1.0 for path in paths])
+    scores = scores * np.array(
+        [path_prior(path, path in windows, hints, params, auxiliary=statistics.is_auxiliary(path)) for path in paths]
+    )
+    return [path for _, path in heapq.nsmallest(params.candidates, zip((-scores).tolist(), paths))]
+
+
+def _common_word_columns(
+    cursor, terms: Mapping[str, QueryTerm], common: Sequence[str], key: tuple, where: str, args: list[Any], total: int,
+    table: ItemTable, params: RankingParams,
+) -> list[tuple[float, np.ndarray, np.ndarray]]:
+    """Per common word of the query found in any file: its weight, and how many items of each file have it (counted in SQL).
 
     A word in thousands of items says little about an item, but a file that
     has it in most of its items is about it (``delete`` and ``deletion.py``).
     """
     if not common:
-        return
-    offset = max(idf, default=0)
-    counts = _common_word_counts(cursor, common, key, where, args)
-    for ord_, lexeme in enumerate(common, 1):
+        return []
+    counts = _common_word_counts(cursor, common, key, where, args, table)
+    columns = []
+    for lexeme in common:
         counted = counts[lexeme]
-        if not counted.paths:
+        if not len(counted.files):
             continue
         df = counted.items
         term = terms[lexeme]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
-        idf[offset + ord_] = math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
-        for path, count in zip(counted.paths, counted.counts):
-            file_terms.setdefault(path, {})[offset + ord_] = count
+        columns.append((math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost, counted.files, counted.counts))
+    return columns
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WordCounts:
-    """How many items of each file have a word (as floats, the file's term frequency), and of all files."""
+    """How many items of each file (by its number in the version's ``ItemTable``) have a word, as floats, and of all files."""
 
-    paths: tuple[str, ...]
-    counts: tuple[float, ...]
+    files: np.ndarray
+    counts: np.ndarray
     items: int
 
 
@@ -228,7 +266,9 @@ _COMMON_COUNTS: LRUCache[tuple, WordCounts] = LRUCache(maxsize=512)
 _COMMON_COUNTS_LOCK = threading.Lock()
 
 
-def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, args: list[Any]) -> dict[str, WordCounts]:
+def _common_word_counts(
+    cursor, common: Sequence[str], key: tuple, where: str, args: list[Any], table: ItemTable
+) -> dict[str, WordCounts]:
     found: dict[str, WordCounts] = {}
     with _COMMON_COUNTS_LOCK:
         for lexeme in common:
@@ -251,7 +291,9 @@ def _common_word_counts(cursor, common: Sequence[str], key: tuple, where: str, a
     with _COMMON_COUNTS_LOCK:
         for lexeme, pairs in per_word.items():
             counted = WordCounts(
-                tuple(path for path, _ in pairs), tuple(float(count) for _, count in pairs), sum(count for _, count in pairs)
+                np.array([table.path_numbers[path] for path, _ in pairs], dtype=np.int64),
+                np.array([float(count) for _, count in pairs], dtype=np.float64),
+                sum(count for _, count in pairs),
             )
             found[lexeme] = _COMMON_COUNTS[(*key, lexeme)] = counted
     return found
@@ -328,13 +370,21 @@ class ItemTable:
     tests: np.ndarray
     paths: tuple[str, ...]
     layers: tuple[str, ...]
+    # Per file (by its number, its place in ``paths``): the words of its items.
+    file_words: np.ndarray
+    path_numbers: dict[str, int]
 
-    def rows(self, ids: Sequence[int]) -> list[tuple[int, str, str, bool]]:
-        """Per id of ``ids``, in order: its item's length (words of its tsvector), path, layer and whether it is in a test file."""
+    def positions(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Where each of ``ids`` is in the table's columns."""
         wanted = np.asarray(ids, dtype=np.int64)
         at = np.minimum(np.searchsorted(self.ids, wanted), max(len(self.ids) - 1, 0))
         if len(wanted) and (not len(self.ids) or not np.array_equal(self.ids[at], wanted)):
             raise LookupError("an item is not in its version's item table")
+        return at
+
+    def rows(self, ids: Sequence[int]) -> list[tuple[int, str, str, bool]]:
+        """Per id of ``ids``, in order: its item's length (words of its tsvector), path, layer and whether it is in a test file."""
+        at = self.positions(ids)
         paths, layers = self.paths, self.layers
         return [
             (length, paths[path], layers[layer], test)
@@ -402,8 +452,9 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
     )
     rows = cursor.fetchall()
     ids, paths, layer_names, tests, words, windowed = zip(*rows) if rows else ((),) * 6
-    path_numbers: dict[str, int] = {}
-    path_index = np.array([path_numbers.setdefault(path, len(path_numbers)) for path in paths], dtype=np.int32)
+    # Files numbered in path order, the same numbers however often the table is built (kept counts use them).
+    path_numbers = {path: number for number, path in enumerate(sorted(set(paths)))}
+    path_index = np.array([path_numbers[path] for path in paths], dtype=np.int32)
     layer_numbers: dict[str, int] = {}
     layer_index = np.array([layer_numbers.setdefault(layer, len(layer_numbers)) for layer in layer_names], dtype=np.int16)
     item_lengths = np.array([count or 0 for count in words], dtype=np.int64)
@@ -420,6 +471,8 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
         tests=np.array(tests, dtype=bool)[order],
         paths=tuple(path_numbers),
         layers=tuple(layer_numbers),
+        file_words=per_file,
+        path_numbers=path_numbers,
     )
     statistics = GroupStatistics(items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table)
     with _STATISTICS_LOCK:
