@@ -33,6 +33,17 @@ INTENT_ACTIVITY = {
     "edits": "Reading the code to change…",
 }
 ACTIVITY_SUBJECT_CHARS = 60
+# The steps of writing a document or a patch (chat.agent.docs, chat.agent.edits): (running, done).
+WRITING_STEPS = {
+    "plan_document": ("Choosing what the document covers…", "Chose what the document covers…"),
+    "plan_sections": ("Planning the sections…", "Planned the sections…"),
+    "write_section": ("Writing the section “{section}”…", "Wrote the section “{section}”…"),
+    "check_section": ("Checking the section “{section}” against the code…", "Checked the section “{section}”…"),
+    "plan_edits": ("Planning the changes…", "Planned the changes…"),
+    "write_diff": ("Writing the change to {path}…", "Wrote the change to {path}…"),
+    "apply_diff": ("Applying the change to {path}…", "Applied the change to {path}…"),
+    "review_patch": ("Reviewing the patch…", "Reviewed the patch…"),
+}
 
 
 def _subject(value: Any) -> str:
@@ -62,24 +73,9 @@ def tool_activity(tool: str, arguments: Any, *, running: bool = False) -> str:
         return f"Following the calls from {symbol}…" if symbol else "Following calls…"
     if tool == "list_entrypoints":
         return "Listing the routes, commands and tasks…"
-    # The steps of writing a document or a patch (chat.agent.docs, chat.agent.edits).
-    section, path = _subject(args.get("section")), _subject(args.get("path"))
-    if tool == "plan_document":
-        return "Choosing what the document covers…" if running else "Chose what the document covers…"
-    if tool == "plan_sections":
-        return "Planning the sections…" if running else "Planned the sections…"
-    if tool == "write_section":
-        return f"Writing the section “{section}”…" if running else f"Wrote the section “{section}”…"
-    if tool == "check_section":
-        return f"Checking the section “{section}” against the code…" if running else f"Checked the section “{section}”…"
-    if tool == "plan_edits":
-        return "Planning the changes…" if running else "Planned the changes…"
-    if tool == "write_diff":
-        return f"Writing the change to {path}…" if running else f"Wrote the change to {path}…"
-    if tool == "apply_diff":
-        return f"Applying the change to {path}…" if running else f"Applied the change to {path}…"
-    if tool == "review_patch":
-        return "Reviewing the patch…" if running else "Reviewed the patch…"
+    if tool in WRITING_STEPS:
+        words = WRITING_STEPS[tool][0 if running else 1]
+        return words.format(section=_subject(args.get("section")), path=_subject(args.get("path")))
     return ""
 
 
