@@ -10,16 +10,20 @@ same searches with nothing kept.
 from __future__ import annotations
 
 import io
+import math
 
 import pytest
 from django.db import connection
 
 from rag.models import CODE_LAYERS, IndexRun
 from rag.services import RankingParams, run_index, search, start_index_run
+from rag.query_analysis import query_hints
 from rag.services.retrieval import group_statistics, query_terms
 from rag.services.retrieval import lexical, symbols
-from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _postings, _quote_lexeme
+from rag.services.retrieval.fusion import path_prior
+from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _postings, _quote_lexeme, lexical_bm25
 from rag.services.retrieval.params import item_filter
+from rag.terms import looks_like_test_path
 from tests.rag.conftest import index_zip, make_zip
 
 PROJECT: dict[str, str] = {
@@ -174,3 +178,77 @@ def test_a_new_version_is_searched_in_its_own_postings(orders, upload_dir):
     assert "orders/chargebacks.py" in {path for _, path, *_ in after[0]}
     forget_everything()
     assert answer(orders, query) == after
+
+
+def bm25_one_at_a_time(cursor, run, terms, params, hints) -> tuple[list[tuple[int, str, bool]], list[str]]:
+    """The lexical channel as plain SQL and one item and file at a time: every posting read with its length."""
+    common = set(run.common_words or ())
+    distinctive = [lexeme for lexeme in terms if lexeme not in common]
+    where, args = item_filter(run, CODE_LAYERS, None, False)
+    cursor.execute(
+        "SELECT q.ord, i.id, i.layer, i.is_test, i.path, length(i.search), "
+        "CAST(ts_rank(i.search, CAST(q.lex AS tsquery)) / %s AS float8) "
+        "FROM unnest(CAST(%s AS text[])) WITH ORDINALITY AS q(lex, ord) "
+        f"CROSS JOIN LATERAL (SELECT ctid, id, layer, is_test, path, search FROM rag_item WHERE {where} "
+        "AND search @@ CAST(q.lex AS tsquery) LIMIT %s) i ORDER BY q.ord, i.ctid",
+        [_SINGLE_BODY_RANK, [_quote_lexeme(lexeme) for lexeme in distinctive], *args, params.max_postings],
+    )
+    postings = cursor.fetchall()
+    cursor.execute(f"SELECT path, count(*), sum(length(search)) FROM rag_item WHERE {where} GROUP BY path", args)
+    grouped = cursor.fetchall()
+    total, file_lengths = sum(row[1] for row in grouped), {row[0]: row[2] for row in grouped}
+
+    def weight(lexeme: str, df: int) -> float:
+        term = terms[lexeme]
+        boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
+        return math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost
+
+    idf = {o: weight(distinctive[o - 1], sum(p[0] == o for p in postings)) for o in sorted({p[0] for p in postings})}
+    lengths, info, item_terms, file_terms = {}, {}, {}, {}
+    for o, item_id, layer, is_test, path, length, value in postings:
+        info[item_id], lengths[item_id] = (item_id, layer, is_test), length
+        item_terms.setdefault(item_id, {})[o] = value
+        in_file = file_terms.setdefault(path, {})
+        in_file[o] = in_file.get(o, 0.0) + value
+    k1, b, fb = params.bm25_k1, params.bm25_b, params.file_bm25_b
+    average = sum(lengths.values()) / len(lengths)
+    scored = [
+        (sum(idf[o] * w for o, w in ws.items()) * ((k1 + 1) / (1 + k1 * (1 - b + b * lengths[i] / max(average, 1.0)))), i)
+        for i, ws in item_terms.items()
+    ]
+    offset = max(idf)
+    for o, lexeme in enumerate([lexeme for lexeme in terms if lexeme in common], 1):
+        cursor.execute(f"SELECT path, count(*) FROM rag_item WHERE {where} AND search @@ CAST(%s AS tsquery) GROUP BY path", [*args, _quote_lexeme(lexeme)])
+        counts = cursor.fetchall()
+        if counts:
+            idf[offset + o] = weight(lexeme, sum(count for _, count in counts))
+            for path, count in counts:
+                file_terms.setdefault(path, {})[offset + o] = float(count)
+    file_average = sum(file_lengths.values()) / len(file_lengths)
+    test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
+    windows = group_statistics(cursor, run, CODE_LAYERS, False).window_files
+
+    def file_score(path: str) -> float:
+        shape = k1 * (1 - fb + fb * file_lengths[path] / file_average)
+        score = sum(idf[o] * tf * (k1 + 1) / (tf + shape) for o, tf in file_terms[path].items())
+        score *= test_prior if looks_like_test_path(path) else 1.0
+        return score * path_prior(path, path in windows, hints, params)
+
+    items = sorted(scored, key=lambda p: (-p[0], p[1]))[: params.candidates]
+    files = sorted(((file_score(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))[: params.candidates]
+    return [info[i] for _, i in items], [path for _, path in files]
+
+
+@pytest.mark.parametrize("query", QUERIES[:3])
+def test_the_lexical_channel_ranks_items_and_files_as_scoring_them_one_at_a_time_from_plain_sql_does(orders, query):
+    run = orders.active_run
+    params = RankingParams(candidates=6)
+    terms, hints = query_terms(query), query_hints(query)
+    assert any(lexeme in run.common_words for lexeme in terms) and not all(lexeme in run.common_words for lexeme in terms)
+    forget_everything()
+    with connection.cursor() as cursor:
+        expected = bm25_one_at_a_time(cursor, run, terms, params, hints)
+        assert lexical_bm25(cursor, run, CODE_LAYERS, None, False, terms, params, hints) == expected
+        assert lexical_bm25(cursor, run, CODE_LAYERS, None, False, terms, params, hints) == expected
+    # More items and files matched than the channel keeps: the cut is part of what is compared.
+    assert len(expected[0]) == len(expected[1]) == 6
