@@ -1,32 +1,35 @@
-"""Training the learned file ranker, with held-out figures from folds of whole repositories.
+"""Training the learned file ranking, with held-out figures from folds of whole repositories.
 
 The rows come from ``rag_eval --features`` (each instance's candidate files,
 in the fused ranking's order, with ``rag.services.file_ranker.FEATURES``). The
-model is a logistic regression over standardised features, each instance's
-gold files weighing as much in all as its other candidates (an instance with
-one gold file among thirty candidates teaches as much as one with three),
-with an L2 penalty; fitted by Newton's method, so the same rows always give
-the same weights. Instances whose gold files are none of the candidates teach
-nothing and are scored as misses.
+model is linear over standardised columns: the features and, if its method
+says so, a query-relative view of them computed over the same instance's
+candidates (``RELATIVE_VIEWS``). A ``Method`` names the loss (pointwise
+logistic, listwise softmax, pairwise logistic), the relative view and the L2
+penalty; every loss is convex and fitted by damped Newton steps from zero, so
+the same rows always give the same weights. Instances whose gold files are
+none of the candidates teach nothing and are scored as misses.
 
 ``cross_validate`` fits on the other folds' repositories and ranks each
 fold's own instances, so every reported figure is of a model that never saw
 the instance's repository; the fused order of the same candidates is scored
-beside it.
+beside it. Without a fixed method it is nested: each fold chooses its method
+from ``GRID`` by cross-validation on its own training repositories.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
-from rag.evaluation.crossval import assign_folds
-from rag.evaluation.metrics import Ranked, gold_ranks
-from rag.services.file_ranker import FEATURES, FileRankerModel
+from rag.evaluation.crossval import assign_folds, choose_candidate
+from rag.evaluation.metrics import Ranked, Scores, gold_ranks
+from rag.services.file_ranker import FEATURES, RELATIVE_VIEWS, FileRankerModel, model_rows
 
 # Files of a ranking that are scored (Acc@10 needs 10; the evaluation keeps 20).
 SCORED_FILES = 20
@@ -46,11 +49,19 @@ class Query:
     gold_files: tuple[str, ...]
     paths: tuple[str, ...]  # candidate files in the fused ranking's order
     rows: np.ndarray  # one row of features per candidate
+    # The rows in each relative view asked for, computed once (cross-validation fits many models on them).
+    _columns: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
-    @property
+    @cached_property
     def labels(self) -> np.ndarray:
         gold = set(self.gold_files)
         return np.array([1.0 if path in gold else 0.0 for path in self.paths])
+
+    def columns(self, relative: str) -> np.ndarray:
+        """The rows as a model of this relative view reads them (``model_rows``)."""
+        if relative not in self._columns:
+            self._columns[relative] = model_rows(self.rows, relative)
+        return self._columns[relative]
 
     def ranked(self, order: Sequence[int] | None = None) -> Ranked:
         paths = self.paths if order is None else [self.paths[i] for i in order]
@@ -78,38 +89,172 @@ def load_queries(paths: Iterable[str | Path]) -> list[Query]:
     return sorted(queries.values(), key=lambda q: q.instance_id)
 
 
-def fit(queries: Sequence[Query], l2: float = L2, trained_on: str = "") -> FileRankerModel:
-    """A logistic model of "this candidate is a gold file" over the instances that have a gold candidate."""
+LOSSES = ("pointwise", "listwise", "pairwise")
+
+
+@dataclass(frozen=True)
+class Method:
+    """How a model is fitted: its loss, the relative view its columns add, and its L2 penalty.
+
+    ``pointwise``: the logistic loss of "this candidate is a gold file", each instance's gold
+    files weighing as much in all as its other candidates. ``listwise``: the cross-entropy of a
+    softmax over each instance's candidates against its gold files (shared equally), which
+    rewards putting gold files first. ``pairwise``: the logistic loss of each gold file scoring
+    above each other candidate of its instance, the pairs of an instance sharing its weight.
+    The two last compare only candidates of one query, so they have no bias, and a relative view
+    that shifts a query's values by one amount (``minus_max``) changes nothing for them.
+    """
+
+    loss: str = "pointwise"
+    relative: str = "none"
+    l2: float = L2
+
+    def __post_init__(self) -> None:
+        if self.loss not in LOSSES:
+            raise LearningError(f"the loss {self.loss!r} is not one of {', '.join(LOSSES)}")
+        if self.relative not in RELATIVE_VIEWS:
+            raise LearningError(f"the relative view {self.relative!r} is not one of {', '.join(RELATIVE_VIEWS)}")
+        if self.l2 <= 0:
+            raise LearningError("the L2 penalty must be positive")
+
+    def __str__(self) -> str:
+        return f"{self.loss}, relative {self.relative}, L2 {self.l2:g}"
+
+
+# The methods nested cross-validation chooses from; a tie keeps the earlier, and today's default comes first.
+GRID: tuple[Method, ...] = (Method(),) + tuple(
+    Method(loss, relative, l2)
+    for loss in LOSSES
+    for relative in RELATIVE_VIEWS
+    for l2 in (0.01, 0.05, 0.2, 1.0)
+    if Method(loss, relative, l2) != Method()
+)
+# Each instance weighs this much in every loss (the L2 penalty is per unit of it).
+INSTANCE_WEIGHT = 2.0
+NEWTON_STEPS = 100
+
+
+def fit(queries: Sequence[Query], method: Method = Method(), trained_on: str = "") -> FileRankerModel:
+    """A linear model of the candidates' columns fitted with ``method`` on the instances that have a gold candidate.
+
+    Damped Newton steps from zero weights (halved until the penalised loss falls): every loss is
+    convex, so the same rows always give the same weights.
+    """
     taught = [q for q in queries if q.labels.any() and not q.labels.all()]
     if not taught:
         raise LearningError("no instance has both a gold file and another file among its candidates")
-    x = np.vstack([q.rows for q in taught])
-    y = np.concatenate([q.labels for q in taught])
-    weight = np.concatenate([np.where(q.labels > 0, 1 / q.labels.sum(), 1 / (1 - q.labels).sum()) for q in taught])
+    columns = [q.columns(method.relative) for q in taught]
+    x = np.vstack(columns)
     means = x.mean(axis=0)
     scales = x.std(axis=0)
     scales[scales < 1e-9] = 1.0
-    z = np.hstack([(x - means) / scales, np.ones((len(x), 1))])
-    penalty = l2 * weight.sum() * np.eye(z.shape[1])
-    penalty[-1, -1] = 0.0  # the bias is not penalised
-    beta = np.zeros(z.shape[1])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-z @ beta))
-        gradient = z.T @ (weight * (p - y)) + penalty @ beta
-        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z + penalty
-        step = np.linalg.solve(hessian, gradient)
-        beta -= step
-        if np.abs(step).max() < 1e-8:
-            break
+    standard = [(c - means) / scales for c in columns]
+    labels = [q.labels for q in taught]
+    penalty = method.l2 * INSTANCE_WEIGHT * len(taught)
+    if method.loss == "pointwise":
+        beta = _newton(_pointwise(standard, labels), len(means) + 1, penalty, unpenalised=len(means))
+        weights, bias = beta[:-1], float(beta[-1])
+    elif method.loss == "listwise":
+        weights, bias = _newton(_listwise(standard, labels), len(means), penalty), 0.0
+    else:
+        weights, bias = _newton(_pairwise(standard, labels), len(means), penalty), 0.0
     return FileRankerModel(
-        FEATURES, tuple(float(w) for w in beta[:-1]), tuple(float(m) for m in means), tuple(float(s) for s in scales),
-        bias=float(beta[-1]), trained_on=trained_on,
+        FEATURES, tuple(float(w) for w in weights), tuple(float(m) for m in means), tuple(float(s) for s in scales),
+        bias=bias, relative=method.relative, trained_on=trained_on,
     )
+
+
+# A loss: weights -> (value, gradient, Hessian), without the penalty.
+Loss = Callable[[np.ndarray], tuple[float, np.ndarray, np.ndarray]]
+
+
+def _newton(loss: Loss, width: int, penalty: float, unpenalised: int | None = None) -> np.ndarray:
+    diagonal = np.full(width, penalty)
+    if unpenalised is not None:
+        diagonal[unpenalised] = 0.0  # the bias
+    beta = np.zeros(width)
+
+    def penalised(b: np.ndarray) -> float:
+        return loss(b)[0] + 0.5 * float(b @ (diagonal * b))
+
+    for _ in range(NEWTON_STEPS):
+        value, gradient, hessian = loss(beta)
+        value += 0.5 * float(beta @ (diagonal * beta))
+        gradient = gradient + diagonal * beta
+        step = np.linalg.solve(hessian + np.diag(diagonal), gradient)
+        size = 1.0
+        while size > 1e-6 and penalised(beta - size * step) > value - 1e-4 * size * float(gradient @ step):
+            size /= 2
+        beta = beta - size * step
+        if np.abs(size * step).max() < 1e-8:
+            break
+    return beta
+
+
+def _pointwise(standard: list[np.ndarray], labels: list[np.ndarray]) -> Loss:
+    z = np.hstack([np.vstack(standard), np.ones((sum(len(s) for s in standard), 1))])
+    y = np.concatenate(labels)
+    weight = INSTANCE_WEIGHT / 2 * np.concatenate([np.where(v > 0, 1 / v.sum(), 1 / (1 - v).sum()) for v in labels])
+
+    def loss(beta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        margin = z @ beta
+        p = 1 / (1 + np.exp(-margin))
+        value = float(weight @ (np.logaddexp(0, margin) - y * margin))
+        return value, z.T @ (weight * (p - y)), (z * (weight * p * (1 - p))[:, None]).T @ z
+
+    return loss
+
+
+def _listwise(standard: list[np.ndarray], labels: list[np.ndarray]) -> Loss:
+    # Instances padded to the longest list; a mask keeps padding out of every softmax.
+    longest = max(len(s) for s in standard)
+    width = standard[0].shape[1]
+    z = np.zeros((len(standard), longest, width))
+    mask = np.zeros((len(standard), longest), dtype=bool)
+    target = np.zeros((len(standard), longest))
+    for i, (s, y) in enumerate(zip(standard, labels)):
+        z[i, :len(s)] = s
+        mask[i, :len(s)] = True
+        target[i, :len(s)] = y / y.sum()
+    flat = z.reshape(-1, width)
+
+    def loss(beta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        scores = np.where(mask, z @ beta, -np.inf)
+        top = scores.max(axis=1, keepdims=True)
+        exp = np.where(mask, np.exp(scores - top), 0.0)
+        total = exp.sum(axis=1, keepdims=True)
+        p = exp / total
+        value = INSTANCE_WEIGHT * float((np.log(total[:, 0]) + top[:, 0]).sum() - (target * np.where(mask, scores, 0.0)).sum())
+        mean = np.einsum("qn,qnd->qd", p, z)
+        hessian = (flat * p.reshape(-1, 1)).T @ flat - mean.T @ mean
+        return value, INSTANCE_WEIGHT * (flat.T @ (p - target).ravel()), INSTANCE_WEIGHT * hessian
+
+    return loss
+
+
+def _pairwise(standard: list[np.ndarray], labels: list[np.ndarray]) -> Loss:
+    differences = []
+    weights = []
+    for s, y in zip(standard, labels):
+        gold, other = s[y > 0], s[y == 0]
+        pairs = (gold[:, None, :] - other[None, :, :]).reshape(-1, s.shape[1])
+        differences.append(pairs)
+        weights.append(np.full(len(pairs), INSTANCE_WEIGHT / len(pairs)))
+    d = np.vstack(differences)
+    weight = np.concatenate(weights)
+
+    def loss(beta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        margin = d @ beta
+        p = 1 / (1 + np.exp(-margin))
+        value = float(weight @ np.logaddexp(0, -margin))
+        return value, d.T @ (weight * (p - 1)), (d * (weight * p * (1 - p))[:, None]).T @ d
+
+    return loss
 
 
 def learned_order(model: FileRankerModel, query: Query) -> list[int]:
     """Candidate positions by the model's score, ties in the fused order (as the product ranks them)."""
-    scores = [model.score(row) for row in query.rows]
+    scores = model.column_scores(query.columns(model.relative))
     return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
 
 
@@ -119,20 +264,78 @@ class FoldResult:
     held_out: tuple[str, ...]
     fused: tuple[Ranked, ...]
     learned: tuple[Ranked, ...]
+    # The method the fold's model was fitted with (chosen on its training repositories when nested),
+    # and, when chosen, its cross-validated score there (what it was chosen by).
+    method: Method = Method()
+    train_scores: Scores | None = None
 
 
-def cross_validate(queries: Sequence[Query], folds: int | None, l2: float = L2) -> list[FoldResult]:
-    """Per fold of whole repositories (``None``: one each): the fused and the learned rankings of its instances."""
-    sizes: dict[str, int] = {}
-    for query in queries:
-        sizes[query.repo] = sizes.get(query.repo, 0) + 1
+def cross_validate(
+    queries: Sequence[Query], folds: int | None, method: Method | None = None, grid: Sequence[Method] = GRID,
+    inner_folds: int | None = None,
+) -> list[FoldResult]:
+    """Per fold of whole repositories (``None``: one each): the fused and the learned rankings of its instances.
+
+    With ``method`` every fold's model is fitted with it. Without, the cross-validation is nested:
+    each fold's method is the one of ``grid`` that ranks best (``SELECTION_CRITERION``) when
+    cross-validated by repository (``inner_folds``) on that fold's training repositories alone, so
+    the held-out repositories choose nothing.
+    """
+    fits = _FitCache(queries)
     results = []
-    for number, held_out in enumerate(assign_folds(sizes, folds), 1):
-        kept = set(held_out)
-        model = fit([q for q in queries if q.repo not in kept], l2)
+    for number, held_out in enumerate(assign_folds(_sizes(queries), folds), 1):
+        kept = frozenset(held_out)
+        chosen, train_scores = (method, None) if method else choose_method(
+            [q for q in queries if q.repo not in kept], grid, inner_folds, fits
+        )
+        model = fits.model(chosen, kept)
         tested = [q for q in queries if q.repo in kept]
         results.append(FoldResult(
             number, tuple(held_out), tuple(q.ranked() for q in tested),
-            tuple(q.ranked(learned_order(model, q)) for q in tested),
+            tuple(q.ranked(learned_order(model, q)) for q in tested), chosen, train_scores,
         ))
     return results
+
+
+def choose_method(
+    queries: Sequence[Query], grid: Sequence[Method] = GRID, folds: int | None = None, fits: _FitCache | None = None
+) -> tuple[Method, Scores]:
+    """The method of ``grid`` whose models rank ``queries`` best when cross-validated by repository, and that score."""
+    if not grid:
+        raise LearningError("no method to choose from")
+    fits = fits or _FitCache(queries)
+    repositories = frozenset(q.repo for q in queries)
+    # Repositories outside ``queries`` (a fold held out around them) stay out of every fit.
+    outside = frozenset(fits.repositories - repositories)
+    splits = assign_folds(_sizes(queries), folds)
+    rankings = {}
+    for method in grid:
+        ranked = []
+        for held_out in splits:
+            model = fits.model(method, outside | frozenset(held_out))
+            ranked.extend(q.ranked(learned_order(model, q)) for q in queries if q.repo in held_out)
+        rankings[str(method)] = ranked
+    name, scores = choose_candidate(rankings)
+    return next(m for m in grid if str(m) == name), scores
+
+
+class _FitCache:
+    """Models fitted on ``queries`` without a set of repositories, each fitted once (nested folds meet the same sets)."""
+
+    def __init__(self, queries: Sequence[Query]):
+        self.queries = queries
+        self.repositories = frozenset(q.repo for q in queries)
+        self._models: dict[tuple[Method, frozenset[str]], FileRankerModel] = {}
+
+    def model(self, method: Method, without: frozenset[str]) -> FileRankerModel:
+        key = (method, without)
+        if key not in self._models:
+            self._models[key] = fit([q for q in self.queries if q.repo not in without], method)
+        return self._models[key]
+
+
+def _sizes(queries: Sequence[Query]) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for query in queries:
+        sizes[query.repo] = sizes.get(query.repo, 0) + 1
+    return sizes

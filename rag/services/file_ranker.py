@@ -20,11 +20,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 from django.db import connection
 
 from rag.models import IndexRun, Repository
@@ -82,37 +83,105 @@ class FileRankerError(ValueError):
     """The model file cannot be used; the message says why."""
 
 
+def _minus_max(rows: np.ndarray) -> np.ndarray:
+    return rows - rows.max(axis=0)
+
+
+def _share_of_max(rows: np.ndarray) -> np.ndarray:
+    top = rows.max(axis=0)
+    return np.divide(rows, top, out=np.zeros_like(rows), where=top > 0)
+
+
+def _rank(rows: np.ndarray) -> np.ndarray:
+    above = (rows[None, :, :] > rows[:, None, :]).sum(axis=1)
+    return np.where(rows > 0, 1 / (1 + above), 0.0)
+
+
+def _standard_score(rows: np.ndarray) -> np.ndarray:
+    spread = rows.std(axis=0)
+    return np.divide(rows - rows.mean(axis=0), spread, out=np.zeros_like(rows), where=spread > 1e-9)
+
+
+# Query-relative views of the rows: each feature again, measured against the same query's other
+# candidates, so a weight can say "the best of this query's files on this feature" whatever the
+# repository's usual values. A model names its view; "none" uses the rows as they are.
+RELATIVE_VIEWS: dict[str, Callable[[np.ndarray], np.ndarray] | None] = {
+    "none": None,
+    "minus_max": _minus_max,  # the feature minus the query's best value
+    "share_of_max": _share_of_max,  # the feature over the query's best value (0 when that is 0)
+    "rank": _rank,  # 1 / (1 + candidates with a higher value); 0 when the feature is 0
+    "standard_score": _standard_score,  # (feature - the query's mean) / the query's spread
+}
+
+
+def model_rows(rows: Sequence[Sequence[float]], relative: str) -> np.ndarray:
+    """One query's candidate rows as a model of ``relative`` view reads them: the features, then their relative view."""
+    features = np.asarray(rows, dtype=float).reshape(-1, len(FEATURES))
+    view = RELATIVE_VIEWS[relative]
+    if view is None:
+        return features
+    if not len(features):
+        return np.zeros((0, 2 * len(FEATURES)))
+    return np.hstack([features, view(features)])
+
+
 @dataclass(frozen=True)
 class FileRankerModel:
-    """A logistic model over standardised features: score = bias + sum(w * (x - mean) / scale)."""
+    """A linear model over standardised columns: score = bias + sum(w * (x - mean) / scale).
+
+    The columns are ``FEATURES`` and, unless ``relative`` is "none", the same features in that
+    query-relative view (``RELATIVE_VIEWS``), computed over the candidates ranked together; a
+    score is therefore only meaningful beside the scores of the same query's other candidates.
+    """
 
     features: tuple[str, ...]
     weights: tuple[float, ...]
     means: tuple[float, ...]
     scales: tuple[float, ...]
     bias: float = 0.0
+    relative: str = "none"
     # How the weights were chosen, for people reading the file.
     trained_on: str = ""
 
-    def score(self, row: Sequence[float]) -> float:
-        return self.bias + sum(w * (x - m) / s for w, x, m, s in zip(self.weights, row, self.means, self.scales))
+    def scores(self, rows: Sequence[Sequence[float]]) -> list[float]:
+        """The score of each of one query's candidate rows (``FEATURES`` in order)."""
+        return self.column_scores(model_rows(rows, self.relative))
+
+    def column_scores(self, columns: np.ndarray) -> list[float]:
+        """The scores of rows already in the model's relative view (``model_rows``)."""
+        standard = (columns - np.array(self.means)) / np.array(self.scales)
+        return [float(v) for v in self.bias + standard @ np.array(self.weights)]
+
+    def order(self, rows: Sequence[Sequence[float]]) -> list[int]:
+        """Candidate positions by score, best first; ties keep the given order."""
+        scores = self.scores(rows)
+        return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
 
     def as_json(self) -> dict:
         return {
-            "features": list(self.features), "weights": [round(w, 6) for w in self.weights],
+            "features": list(self.features), "relative": self.relative, "weights": [round(w, 6) for w in self.weights],
             "means": [round(m, 6) for m in self.means], "scales": [round(s, 6) for s in self.scales],
             "bias": round(self.bias, 6), "trained_on": self.trained_on,
         }
 
     @classmethod
     def from_json(cls, data: dict) -> FileRankerModel:
+        """A model file; one without ``relative`` (the first form) reads the features alone, as it was trained to."""
         features = tuple(data.get("features", ()))
         if features != FEATURES:
             raise FileRankerError(f"the model's features {features} are not this ranker's {FEATURES}")
+        relative = str(data.get("relative", "none"))
+        if relative not in RELATIVE_VIEWS:
+            raise FileRankerError(f"the model's relative view {relative!r} is not one of {sorted(RELATIVE_VIEWS)}")
+        width = len(FEATURES) * (1 if relative == "none" else 2)
         columns = [tuple(float(v) for v in data[key]) for key in ("weights", "means", "scales")]
-        if any(len(column) != len(FEATURES) for column in columns) or any(s <= 0 for s in columns[2]):
-            raise FileRankerError("the model needs one weight, mean and positive scale per feature")
-        return cls(features, *columns, bias=float(data.get("bias", 0.0)), trained_on=str(data.get("trained_on", "")))
+        if any(len(column) != width for column in columns) or any(s <= 0 for s in columns[2]):
+            raise FileRankerError(
+                f"a model of relative view {relative!r} needs {width} weights, means and positive scales (one per column)"
+            )
+        return cls(
+            features, *columns, bias=float(data.get("bias", 0.0)), relative=relative, trained_on=str(data.get("trained_on", ""))
+        )
 
 
 @lru_cache(maxsize=4)
@@ -208,10 +277,10 @@ def rank_files_learned(
     """The candidate files of ``response`` in the model's order (ties keep the fused order)."""
     model = model or load_model()
     candidates = candidate_features(response, depth=max(limit, params.learned_depth), params=params)
-    scored = sorted(
-        ((model.score(c.features), position, c) for position, c in enumerate(candidates)), key=lambda t: (-t[0], t[1])
-    )
-    return [FileScore(c.path, score, c.fused.best) for score, _, c in scored[:limit]]
+    # Relative views compare each candidate with the others: the whole list is scored at once.
+    scores = model.scores([c.features for c in candidates])
+    order = sorted(range(len(candidates)), key=lambda i: (-scores[i], i))
+    return [FileScore(candidates[i].path, scores[i], candidates[i].fused.best) for i in order[:limit]]
 
 
 def _definitions(response: SearchResponse) -> dict[str, tuple[float, int]]:

@@ -8,8 +8,17 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
-from rag.evaluation.learning import LearningError, Query, cross_validate, fit, learned_order, load_queries
-from rag.services.file_ranker import FEATURES, FileRankerError, FileRankerModel
+from rag.evaluation.learning import (
+    LearningError,
+    Method,
+    Query,
+    choose_method,
+    cross_validate,
+    fit,
+    learned_order,
+    load_queries,
+)
+from rag.services.file_ranker import FEATURES, FileRankerError, FileRankerModel, model_rows
 
 DEFINES = FEATURES.index("defines_name")
 WHOLE_FILE = FEATURES.index("whole_file_rank")
@@ -72,13 +81,13 @@ def test_the_command_prints_held_out_figures_and_writes_a_model_the_product_read
     ))
     out = tmp_path / "model.json"
 
-    call_command("rag_train_ranker", str(rows), "--cv", "loo", "--out", str(out))
+    call_command("rag_train_ranker", str(rows), "--cv", "loo", "--l2", "0.05", "--out", str(out))
 
     printed = capsys.readouterr().out
     assert "| **held out** | all | 12 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 |" in printed
     assert "| Go | 12 |" in printed
     model = FileRankerModel.from_json(json.loads(out.read_text()))
-    assert model.trained_on.startswith("12 instances of 3 repositories")
+    assert model.trained_on.startswith("12 instances of 3 repositories; pointwise, relative none, L2 0.05 (given)")
     assert len(load_queries([rows])) == 12
 
 
@@ -103,3 +112,97 @@ def test_a_files_name_and_folders_count_by_the_share_of_their_words_the_query_us
     # Of the first three other files, src/parseZone.js shares src/index.js's folder; none shares utc's.
     assert rows["src/index.js"]["near_top"] == pytest.approx(1 / 3)
     assert rows["src/plugin/utc/index.js"]["near_top"] == 0.0
+
+
+TIGHT = [Method("pointwise", "none", 0.05), Method("listwise", "rank", 0.05), Method("pairwise", "share_of_max", 0.2)]
+
+
+@pytest.mark.parametrize("method", TIGHT, ids=str)
+def test_every_loss_learns_what_tells_gold_files_apart_and_fits_the_same_weights_twice(method):
+    model = fit(QUERIES, method)
+
+    assert model.relative == method.relative
+    assert all(learned_order(model, query)[0] == query.paths.index(query.gold_files[0]) for query in QUERIES)
+    assert model.as_json() == fit(list(reversed(QUERIES)), method).as_json()
+
+
+def _scaled_query(instance_id: str, repo: str, gold_position: int, scale: float) -> Query:
+    """Only the gold file has the highest whole-file value of its query; a repository's values are all ``scale`` times."""
+    rows = np.zeros((5, len(FEATURES)))
+    rows[:, WHOLE_FILE] = scale * np.array([0.2, 0.3, 0.1, 0.25, 0.15])
+    rows[gold_position, WHOLE_FILE] = scale * 0.5
+    paths = tuple(f"{repo}/f{n}.rs" for n in range(5))
+    return Query(instance_id, repo, "Rust", (paths[gold_position],), paths, rows)
+
+
+def test_a_relative_view_compares_candidates_of_one_query_whatever_the_repositorys_values():
+    # Only in "small" is 0.4 the best value of a query; in "large" it is the worst.
+    small = [_scaled_query(f"small-{n}", "small", n % 5, 0.8) for n in range(6)]
+    large = [_scaled_query(f"large-{n}", "large", n % 5, 4.0) for n in range(6)]
+    model = fit(small + large, Method("pointwise", "rank", 0.05))
+
+    for query in small + large:
+        assert learned_order(model, query)[0] == query.paths.index(query.gold_files[0])
+
+
+def test_a_model_file_of_a_relative_view_round_trips_and_ranks_as_its_weights_say():
+    width = 2 * len(FEATURES)
+    weights = [0.0] * width
+    weights[len(FEATURES) + WHOLE_FILE] = 1.0  # only the rank of the whole-file value among the query's candidates
+    model = FileRankerModel(FEATURES, tuple(weights), (0.0,) * width, (1.0,) * width, relative="rank", trained_on="by hand")
+    rows = np.zeros((4, len(FEATURES)))
+    rows[:, WHOLE_FILE] = [0.2, 0.0, 0.9, 0.5]
+
+    read = FileRankerModel.from_json(json.loads(json.dumps(model.as_json())))
+
+    assert read == model
+    # 1 / (1 + candidates above), 0 where the feature is 0: 1/3, 0, 1, 1/2.
+    assert read.scores(rows) == pytest.approx([1 / 3, 0.0, 1.0, 0.5])
+    assert read.order(rows) == [2, 3, 0, 1]
+    assert model_rows(rows, "rank").shape == (4, width)
+
+
+def test_a_model_file_of_the_first_form_still_reads_its_features_alone():
+    first_form = {
+        "features": list(FEATURES), "weights": [0.0] * WHOLE_FILE + [2.0] + [0.0] * (len(FEATURES) - WHOLE_FILE - 1),
+        "means": [0.5] * len(FEATURES), "scales": [0.25] * len(FEATURES), "bias": -1.0, "trained_on": "old",
+    }
+    rows = np.zeros((2, len(FEATURES)))
+    rows[:, WHOLE_FILE] = [1.0, 0.25]
+
+    model = FileRankerModel.from_json(first_form)
+
+    assert model.relative == "none"
+    assert model.scores(rows) == pytest.approx([-1.0 + 2.0 * (1.0 - 0.5) / 0.25, -1.0 + 2.0 * (0.25 - 0.5) / 0.25])
+
+
+def test_a_model_file_of_an_unknown_view_or_the_wrong_width_is_refused():
+    model = fit(QUERIES, Method("listwise", "rank", 0.05)).as_json()
+    with pytest.raises(FileRankerError, match="relative view 'median'"):
+        FileRankerModel.from_json({**model, "relative": "median"})
+    with pytest.raises(FileRankerError, match="needs 42 weights"):
+        FileRankerModel.from_json({**model, "weights": model["weights"][: len(FEATURES)]})
+
+
+def _poisoned(query: Query) -> Query:
+    """The same instance with its gold file moved to a file that defines no name the query uses."""
+    wrong = (query.paths.index(query.gold_files[0]) + 1) % len(query.paths)
+    return Query(query.instance_id, query.repo, query.language, (query.paths[wrong],), query.paths, query.rows)
+
+
+def test_nested_cross_validation_chooses_each_folds_method_without_its_repository():
+    good = [q for q in QUERIES if q.repo != "c/three"]
+    # Many instances of c/three teach the opposite of a/one and b/two: seen in training they would change every fit.
+    poisoned = [_poisoned(_query(f"c/three-{n}", "c/three", gold_position=2 + n % 3)) for n in range(16)]
+    grid = [Method("pointwise", "none", 1.0), Method("listwise", "none", 0.05), Method("pairwise", "rank", 0.2)]
+
+    folds = {fold.held_out: fold for fold in cross_validate(good + poisoned, None, grid=grid)}
+
+    held_out_c = folds[("c/three",)]
+    alone = choose_method(good, grid)
+    assert (held_out_c.method, held_out_c.train_scores) == alone
+    assert held_out_c.train_scores.mrr == 1.0
+    # c/three's instances are ranked by a model that learnt a/one and b/two: every gold file it moved is missed first.
+    assert all(ranked.first_gold_rank != 1 for ranked in held_out_c.learned)
+    # Folds that train on c/three choose on it, and do worse there.
+    assert folds[("a/one",)].train_scores.mrr < 1.0
