@@ -6,9 +6,10 @@ sum keeps: which channel found its items and how high, which layer they are
 in, whether the file defines a name the query uses (and how rare that name's
 definition is), whether the query names the file, what kind of file it is.
 ``candidate_features`` turns that into one row of numbers per candidate file;
-a logistic model over the rows (weights in ``file_ranker.json`` beside this
-module, trained by ``manage.py rag_train_ranker`` on the evaluation sets with
-folds grouped by repository) orders the candidates.
+a linear model over the rows, and over a view of them relative to the same
+query's other candidates if the model has one (weights in ``file_ranker.json``
+beside this module, trained by ``manage.py rag_train_ranker`` on the
+evaluation sets with folds grouped by repository), orders the candidates.
 
 Only the order of the fused ranking's first ``depth`` files (and the
 whole-file ranking's first ``file_only_depth``) changes: the model re-ranks,
