@@ -173,24 +173,18 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=frames.done(message, self.session.repository_id))
 
     async def _relay(self) -> None:
-        loop = asyncio.get_running_loop()
-        sent_at = -1e9
         while True:
+            # A frame after a quiet spell goes at once (an answer's first token comes
+            # after the model's own wait, so it normally does); frames that come
+            # while the relay sleeps out the interval after a message go together
+            # in the next one (htmx swaps each fragment in it), without waking it
+            # one by one. Each message costs the server a send through the
+            # websocket stack, so a fast stream costs at most 1/interval sends per page.
             batch = [await self.frames.get()]
-            interval = frame_interval(REGISTRY.count())
-            # A frame after a quiet spell goes at once (an answer's first token
-            # comes after the model's own wait, so it normally does); frames that
-            # follow within the interval wait for its end and go together as one
-            # websocket message (htmx swaps each fragment in it). Each message
-            # costs the server a send through the websocket stack, so a fast
-            # stream costs at most 1/interval sends per page.
-            wait = sent_at + interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
             while not self.frames.empty() and len(batch) < RELAY_BATCH:
                 batch.append(self.frames.get_nowait())
             await self._deliver(*batch)
-            sent_at = loop.time()
+            await asyncio.sleep(frame_interval(REGISTRY.count()))
 
     async def _deliver(self, *frames: Frame) -> None:
         html = "".join(
