@@ -29,7 +29,7 @@ import numpy as np
 
 from rag.evaluation.crossval import assign_folds, choose_candidate
 from rag.evaluation.metrics import Ranked, Scores, gold_ranks
-from rag.services.file_ranker import FEATURES, RELATIVE_VIEWS, FileRankerModel, model_rows
+from rag.services.file_ranker import FEATURES, RELATIVE_VIEWS, FileRankerModel, best_first, model_rows
 
 # Files of a ranking that are scored (Acc@10 needs 10; the evaluation keeps 20).
 SCORED_FILES = 20
@@ -254,8 +254,7 @@ def _pairwise(standard: list[np.ndarray], labels: list[np.ndarray]) -> Loss:
 
 def learned_order(model: FileRankerModel, query: Query) -> list[int]:
     """Candidate positions by the model's score, ties in the fused order (as the product ranks them)."""
-    scores = model.column_scores(query.columns(model.relative))
-    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    return best_first(model.column_scores(query.columns(model.relative)))
 
 
 @dataclass(frozen=True)

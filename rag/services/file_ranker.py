@@ -153,11 +153,6 @@ class FileRankerModel:
         standard = (columns - np.array(self.means)) / np.array(self.scales)
         return [float(v) for v in self.bias + standard @ np.array(self.weights)]
 
-    def order(self, rows: Sequence[Sequence[float]]) -> list[int]:
-        """Candidate positions by score, best first; ties keep the given order."""
-        scores = self.scores(rows)
-        return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
-
     def as_json(self) -> dict:
         return {
             "features": list(self.features), "relative": self.relative, "weights": [round(w, 6) for w in self.weights],
@@ -183,6 +178,11 @@ class FileRankerModel:
         return cls(
             features, *columns, bias=float(data.get("bias", 0.0)), relative=relative, trained_on=str(data.get("trained_on", ""))
         )
+
+
+def best_first(scores: Sequence[float]) -> list[int]:
+    """Candidate positions by score, best first; ties keep the given (fused) order."""
+    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))
 
 
 @lru_cache(maxsize=4)
@@ -280,8 +280,7 @@ def rank_files_learned(
     candidates = candidate_features(response, depth=max(limit, params.learned_depth), params=params)
     # Relative views compare each candidate with the others: the whole list is scored at once.
     scores = model.scores([c.features for c in candidates])
-    order = sorted(range(len(candidates)), key=lambda i: (-scores[i], i))
-    return [FileScore(candidates[i].path, scores[i], candidates[i].fused.best) for i in order[:limit]]
+    return [FileScore(candidates[i].path, scores[i], candidates[i].fused.best) for i in best_first(scores)[:limit]]
 
 
 def _definitions(response: SearchResponse) -> dict[str, tuple[float, int]]:

@@ -18,7 +18,7 @@ from rag.evaluation.learning import (
     learned_order,
     load_queries,
 )
-from rag.services.file_ranker import FEATURES, FileRankerError, FileRankerModel, model_rows
+from rag.services.file_ranker import FEATURES, FileRankerError, FileRankerModel, best_first, model_rows
 
 DEFINES = FEATURES.index("defines_name")
 WHOLE_FILE = FEATURES.index("whole_file_rank")
@@ -158,7 +158,7 @@ def test_a_model_file_of_a_relative_view_round_trips_and_ranks_as_its_weights_sa
     assert read == model
     # 1 / (1 + candidates above), 0 where the feature is 0: 1/3, 0, 1, 1/2.
     assert read.scores(rows) == pytest.approx([1 / 3, 0.0, 1.0, 0.5])
-    assert read.order(rows) == [2, 3, 0, 1]
+    assert best_first(read.scores(rows)) == [2, 3, 0, 1]
     assert model_rows(rows, "rank").shape == (4, width)
 
 
