@@ -235,7 +235,13 @@ class DualContextController:
         return fitted
 
     def streaming(self, answer_tokens: int) -> None:
-        """Called as an answer streams: keep thresholds honest with the answer's tokens so far counted."""
+        """Called at every delta of a streaming answer: keep thresholds honest with the answer's tokens so far.
+
+        Below the warm-up threshold (the lower of the two) neither a warm-up nor a handover can
+        start, so most deltas end at the first comparison.
+        """
+        if self.active.prompt_tokens() + answer_tokens < self.warmup_threshold_ratio * self.active.window:
+            return
         if not self.try_handover(answer_tokens):
             self.maybe_start_warmup(answer_tokens)
 

@@ -41,10 +41,6 @@ from llm.registry import get_provider
 from llm.tokens import BYTES_PER_TOKEN
 from llm.types import ChatRequest, Message
 
-# How much a streaming answer grows between two looks at the window's thresholds: a few
-# dozen tokens where windows hold thousands.
-STREAMING_CHECK_TOKENS = 16
-
 logger = logging.getLogger("llm.conversation")
 
 DEFAULTS: dict[str, Any] = {
@@ -214,8 +210,6 @@ class ConversationManager:
         self._turn_lock = asyncio.Lock()
         self._current: _Turn | None = None
         self._closed = False
-        # The answer's tokens when the controller last looked at them (``streaming``).
-        self._streamed_tokens = 0
 
     # --- setup ------------------------------------------------------------------------
 
@@ -287,18 +281,9 @@ class ConversationManager:
         )
 
     def streaming(self, answer_bytes: int) -> None:
-        """The answer has grown to ``answer_bytes`` (UTF-8): warm up or hand over early if it must.
-
-        The controller looks each time the answer has grown by ``STREAMING_CHECK_TOKENS`` (a new
-        answer starts again from its first delta), not at every delta of every answer.
-        """
-        if self.controller is None:
-            return
-        tokens = math.ceil(answer_bytes / BYTES_PER_TOKEN)
-        if self._streamed_tokens <= tokens < self._streamed_tokens + STREAMING_CHECK_TOKENS:
-            return
-        self._streamed_tokens = tokens
-        self.controller.streaming(tokens)
+        """The answer has grown to ``answer_bytes`` (UTF-8): warm up or hand over early if it must."""
+        if self.controller is not None:
+            self.controller.streaming(math.ceil(answer_bytes / BYTES_PER_TOKEN))
 
     def record(
         self, prepared: PreparedTurn, answer: str, *, outcome: str, first_chunk_at: float | None = None
