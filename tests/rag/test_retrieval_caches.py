@@ -137,7 +137,7 @@ def test_each_words_postings_are_the_items_and_ranks_sql_gives_for_that_word_alo
             rows = cursor.fetchall()
             expected.append(([i for i, _ in rows], [w for _, w in rows]))
     assert [len(ids) for ids, _ in expected].count(0) < len(words)
-    assert kept == expected
+    assert [(ids.tolist(), weights.tolist()) for ids, weights in kept] == expected
 
 
 def test_searches_answer_the_same_with_nothing_kept_some_kept_and_everything_kept(orders):

@@ -130,20 +130,20 @@ def lexical_bm25(
     statistics = group_statistics(cursor, run, tuple(layers), docs)
     key = (run.pk, tuple(sorted(layers)), path_regex, docs)
     postings = _postings(cursor, key, distinctive, where, args, params)
-    if not any(ids for ids, _ in postings):
+    if not any(len(ids) for ids, _ in postings):
         return [], []
     total, table = statistics.items, statistics.table
     # A column per word with postings, in query order, and its weight (inverse document frequency).
     columns: list[tuple[int, float]] = []
     for o, (ids, _) in enumerate(postings, 1):
-        if not ids:
+        if not len(ids):
             continue
         df = len(ids)
         term = terms[distinctive[o - 1]]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
         columns.append((o, math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost))
     # A row per item that has any of the words, by id: the word's weight in the item (see bm25_tf) in each column.
-    item_ids, row_of = np.unique(np.concatenate([postings[o - 1][0] for o, _ in columns]).astype(np.int64), return_inverse=True)
+    item_ids, row_of = np.unique(np.concatenate([postings[o - 1][0] for o, _ in columns]), return_inverse=True)
     at = table.positions(item_ids)
     weights = np.zeros((len(item_ids), len(columns)))
     item_files = table.path_index[at]
@@ -157,7 +157,7 @@ def lexical_bm25(
         start += len(ids)
         weights[rows, column] = values
         per_file: dict[int, float] = {}
-        for file, value in zip(item_files[rows].tolist(), values):
+        for file, value in zip(item_files[rows].tolist(), values.tolist()):
             per_file[file] = per_file.get(file, 0.0) + value
         file_weights.append(per_file)
     k1, b = params.bm25_k1, params.bm25_b
@@ -313,7 +313,7 @@ _POSTINGS_LOCK = threading.Lock()
 
 def _postings(
     cursor, key: tuple, lexemes: Sequence[str], where: str, args: list[Any], params: RankingParams
-) -> list[tuple[list[int], list[float]]]:
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per word of ``lexemes``, in order: the ids of the items that have it and its weight in each (see ``bm25_tf``).
 
     The words not kept from earlier searches are looked up together, one statement for all of them.
@@ -352,7 +352,7 @@ def _postings(
                 value = (np.array(ids.get(ord_, ()), dtype=np.int64), np.array(weights.get(ord_, ()), dtype=np.float64))
                 found[lexeme] = value
                 _POSTINGS[(*key, weighting, params.max_postings, lexeme)] = value
-    return [(found[lexeme][0].tolist(), found[lexeme][1].tolist()) for lexeme in lexemes]
+    return [found[lexeme] for lexeme in lexemes]
 
 
 # ts_rank of an item with one occurrence of a word in its body (weight B 0.4 over its 1.645 normaliser).
