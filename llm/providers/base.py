@@ -35,7 +35,7 @@ from django.conf import settings
 
 from llm import audit
 from llm.providers.event_stream import EventStreamDecoder
-from llm.providers.transport import ProviderClient
+from llm.providers.transport import ProviderClient, raw_chunks
 from llm.retry import (
     LLMError,
     NotConfigured,
@@ -328,10 +328,10 @@ class Provider(ABC):
                             yield event
                     else:
                         decoder = self._event_stream(response)
-                        # The raw chunks (one layer less per chunk, that is per token), unless the body is
+                        # The raw chunks (fewer layers per chunk, that is per token), unless the body is
                         # compressed or already in memory.
                         whole = response.is_stream_consumed or response.headers.get("content-encoding")
-                        chunks = response.aiter_bytes() if whole else response.aiter_raw()
+                        chunks = response.aiter_bytes() if whole else raw_chunks(response)
                         async for chunk in chunks:
                             for event in _parsed(decoder.feed(chunk), parser, trace):
                                 yield event

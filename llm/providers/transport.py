@@ -9,7 +9,8 @@ maintainer, the transport the OpenAI SDK offers for the same reason) plugs it
 in under httpx, so requests, responses, timeouts and the providers' code stay
 httpx's.
 
-What this module adds: the httpx exception each aiohttp failure becomes. The
+What this module adds: the httpx exception each aiohttp failure becomes, and
+``raw_chunks``, a streamed body read straight from aiohttp's reader. The
 library maps every lost connection to a connect timeout; here a server that
 hangs up mid-answer is a protocol error, a refused or untrusted connection a
 connect error, a silent server a read timeout — the provider adapters turn
@@ -67,6 +68,10 @@ def _httpx_errors() -> Iterator[None]:
         raise mapped from (exc.__cause__ or exc)
 
 
+# Where ``AiohttpProviderTransport`` puts a response's aiohttp reader, in the httpx response's extensions.
+_READER = "aiohttp_reader"
+
+
 class _ResponseStream(httpx.AsyncByteStream):
     def __init__(self, stream: httpx.AsyncByteStream) -> None:
         self._stream = stream
@@ -88,8 +93,33 @@ class AiohttpProviderTransport(AiohttpTransport):
         with _httpx_errors():
             response = await super().handle_async_request(request)
         assert isinstance(response.stream, httpx.AsyncByteStream)
+        # httpx-aiohttp's stream keeps the aiohttp response it reads; without it (another version of
+        # the library) bodies are read through httpx as before.
+        aiohttp_response = getattr(response.stream, "_aiohttp_response", None)
+        if isinstance(aiohttp_response, aiohttp.ClientResponse):
+            response.extensions[_READER] = aiohttp_response.content
         response.stream = _ResponseStream(response.stream)
         return response
+
+
+async def raw_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+    """The body of a streamed ``response`` as it arrives, undecoded, as ``response.aiter_raw()`` gives it.
+
+    A response of this module's transport is read from aiohttp's reader
+    directly, each chunk as the socket delivered it: httpx's response, its
+    bound stream and httpx-aiohttp's stream are three layers of async
+    generators, each resumed for every chunk, and a streamed answer's chunk is
+    one token. The response is still closed by httpx (``aclose``, or leaving
+    ``client.stream(...)``), which hands the connection back to the pool.
+    """
+    reader = response.extensions.get(_READER)
+    if reader is None:
+        async for chunk in response.aiter_raw():
+            yield chunk
+        return
+    with _httpx_errors():
+        async for chunk in reader.iter_any():
+            yield chunk
 
 
 class ProviderClient(httpx.AsyncClient):

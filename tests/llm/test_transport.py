@@ -11,7 +11,7 @@ import httpx
 import pytest
 import trustme
 
-from llm.providers.transport import ProviderClient
+from llm.providers.transport import ProviderClient, raw_chunks
 
 
 class KeepAliveServer:
@@ -141,7 +141,12 @@ async def test_it_reuses_a_kept_alive_tls_connection():
     assert answers == [{"connection": 1}] * 3
 
 
-async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeout():
+def _read_as_httpx_does(response: httpx.Response):
+    return response.aiter_raw()
+
+
+@pytest.mark.parametrize("read", [_read_as_httpx_does, raw_chunks], ids=["aiter_raw", "raw_chunks"])
+async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeout(read):
     async def half(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -156,10 +161,83 @@ async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeo
         async with ProviderClient() as client:
             with pytest.raises(httpx.TransportError) as raised:
                 async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
-                    async for chunk in response.aiter_bytes():
+                    async for chunk in read(response):
                         received.append(chunk)
     finally:
         server.close()
     assert b"".join(received) == b'data: {"a": 1}\n\n'
     assert isinstance(raised.value, httpx.RemoteProtocolError)
     assert not isinstance(raised.value, httpx.TimeoutException)
+
+
+async def test_a_stream_that_goes_silent_is_a_read_timeout_when_read_raw():
+    async def stalls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        writer.write(b"10\r\ndata: {\"a\": 1}\n\n\r\n")
+        await writer.drain()
+        await asyncio.sleep(5)
+        writer.close()
+
+    server = await asyncio.start_server(stalls, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    received = []
+    try:
+        async with ProviderClient(timeout=httpx.Timeout(5.0, read=0.2)) as client:
+            with pytest.raises(httpx.ReadTimeout):
+                async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+                    async for chunk in raw_chunks(response):
+                        received.append(chunk)
+    finally:
+        server.close()
+    assert b"".join(received) == b'data: {"a": 1}\n\n'
+
+
+async def test_a_body_read_raw_is_the_body_and_leaves_the_connection_for_the_next_request():
+    async def chunked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while await reader.readuntil(b"\r\n\r\n"):
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+                for part in (b"data: 1\n\n", b"data: \xc3", b"\xa9\n\n"):
+                    writer.write(b"%x\r\n%s\r\n" % (len(part), part))
+                    await writer.drain()
+                writer.write(b"0\r\n\r\n")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    connections = 0
+
+    async def counted(reader, writer):
+        nonlocal connections
+        connections += 1
+        await chunked(reader, writer)
+
+    server = await asyncio.start_server(counted, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    bodies = []
+    try:
+        async with ProviderClient() as client:
+            for _ in range(2):
+                async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+                    bodies.append(b"".join([chunk async for chunk in raw_chunks(response)]))
+    finally:
+        server.close()
+    assert bodies == ["data: 1\n\ndata: é\n\n".encode()] * 2
+    assert connections == 1
+
+
+async def test_a_response_of_another_transport_is_read_through_httpx():
+    async def body():
+        yield b"data: 1\n"
+        yield b"\n"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=body())
+
+    async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+        async with client.stream("GET", "http://example.test/") as response:
+            body = b"".join([chunk async for chunk in raw_chunks(response)])
+    assert body == b"data: 1\n\n"
