@@ -40,7 +40,7 @@ import psycopg
 from django.db import connection, transaction
 from psycopg.types.json import Jsonb
 
-from rag.models import OPEN_END
+from rag.models import CODE_LAYERS, DOC_LAYERS, OPEN_END
 
 ITEM_COLUMNS = (
     "store_id", "since_run", "layer", "path", "start_line", "end_line", "title", "content", "metadata", "qname", "name",
@@ -51,8 +51,8 @@ _ITEM_TYPES = (
     "int8", "int8", "text", "text", "int4", "int4", "text", "text", "jsonb", "text", "text",
     "bool", "bool", "text", "text", "vector", "text", "text", "text",
 )
-# The ordinary tables of a version's rows, beside the items.
-RELATIONAL_TABLES = ("rag_sourcefile", "rag_symbol", "rag_edge", "rag_entrypoint")
+# The ordinary tables of a version's rows, beside the items (``rag_file_common_words``: see ``count_common_words``).
+RELATIONAL_TABLES = ("rag_sourcefile", "rag_symbol", "rag_edge", "rag_entrypoint", "rag_file_common_words")
 # Columns ANALYZE leaves out: read, never filtered on (``metadata->>...`` filters get no
 # statistics from the column anyway).
 UNSAMPLED_COLUMNS = ("content", "metadata", "title_terms", "body_terms")
@@ -318,6 +318,49 @@ def common_lexemes(store_id: int, share: float = 0.02, minimum: int = 20, limit:
             [threshold, limit],
         )
         return [row[0] for row in cursor.fetchall()]
+
+
+def count_common_words(run, common_words: Sequence[str], paths: Iterable[str] | None = None) -> int:
+    """Write version ``run``'s per-file counts of common words: per file, how many of its items have each word.
+
+    Every file of the version, or only those of ``paths`` (the files a version written into its
+    base's store rewrote: the other files' rows are the base's, shared). A file's row holds
+    the words its items have, as places in ``common_words`` (the store's list, which versions
+    written into it keep), and per word the number of items, counted over the items a search
+    of the file's layer group reads (code: C0-C3, docs: D0). Reads the store's table directly,
+    so it works before the table is attached. Returns how many file rows were written.
+    """
+    if not common_words:
+        return 0
+    where, args = version_filter(run, "i.")
+    path_clause = ""
+    if paths is not None:
+        paths = sorted(paths)
+        if not paths:
+            return 0
+        path_clause = " AND i.path = ANY(%s)"
+        args.append(paths)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO rag_file_common_words (store_id, since_run, is_doc, path, words, items) "
+            "SELECT %s, %s, is_doc, path, array_agg(word ORDER BY word), array_agg(items ORDER BY word) FROM ("
+            "  SELECT i.is_doc, i.path, CAST(w.place - 1 AS smallint) AS word, CAST(count(*) AS integer) AS items "
+            f"  FROM {partition_name(run.store_id)} i CROSS JOIN LATERAL unnest(tsvector_to_array(i.search)) u(lexeme) "
+            "  JOIN unnest(CAST(%s AS text[])) WITH ORDINALITY w(lexeme, place) ON w.lexeme = u.lexeme "
+            f"  WHERE {where} AND (NOT i.is_doc AND i.layer = ANY(%s) OR i.is_doc AND i.layer = ANY(%s)){path_clause} "
+            "  GROUP BY i.is_doc, i.path, w.place"
+            ") counted GROUP BY is_doc, path",
+            [int(run.store_id), int(run.pk), list(common_words), *args[:3], list(CODE_LAYERS), list(DOC_LAYERS), *args[3:]],
+        )
+        return cursor.rowcount
+
+
+def has_common_word_counts(run) -> bool:
+    """Whether version ``run`` has per-file counts of common words (versions built before they were kept have none)."""
+    where, args = version_filter(run)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT EXISTS (SELECT 1 FROM rag_file_common_words WHERE {where})", args)
+        return bool(cursor.fetchone()[0])
 
 
 def attach_partition(store_id: int) -> None:

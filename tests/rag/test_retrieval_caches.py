@@ -4,7 +4,9 @@ The lexical channel keeps each word's postings (its items and its rank in
 each), the version's item table (lengths, paths, layers) and the counts of
 common words; the symbol channel keeps the entrypoints and the paths ending in
 a file name. Each is checked against plain SQL, and whole searches against the
-same searches with nothing kept.
+same searches with nothing kept. The per-file counts of common words written
+with each version are checked against counting in SQL, for a full build and
+for versions written into the store of the one before.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import math
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from rag.models import CODE_LAYERS, IndexRun
+from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun
 from rag.services import RankingParams, run_index, search, start_index_run
 from rag.query_analysis import query_hints
 from rag.services.retrieval import group_statistics, query_terms
@@ -23,6 +26,7 @@ from rag.services.retrieval import lexical, symbols
 from rag.services.retrieval.fusion import path_prior
 from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _postings, _quote_lexeme, lexical_bm25
 from rag.services.retrieval.params import item_filter
+from rag.storage import version_filter
 from rag.terms import looks_like_test_path
 from tests.rag.conftest import index_zip, make_zip
 
@@ -76,7 +80,7 @@ QUERIES = (
 
 def forget_everything() -> None:
     for cache in (
-        lexical._POSTINGS, lexical._STATISTICS, lexical._COMMON_COUNTS, lexical._RANKED,
+        lexical._POSTINGS, lexical._STATISTICS, lexical._COMMON_COUNTS, lexical._RANKED, lexical._STORED_COUNTS,
         symbols._ENTRYPOINTS, symbols._NAMED_PATHS,
     ):
         cache.clear()
@@ -252,3 +256,86 @@ def test_the_lexical_channel_ranks_items_and_files_as_scoring_them_one_at_a_time
         assert lexical_bm25(cursor, run, CODE_LAYERS, None, False, terms, params, hints) == expected
     # More items and files matched than the channel keeps: the cut is part of what is compared.
     assert len(expected[0]) == len(expected[1]) == 6
+
+
+def stored_counts(run) -> dict[tuple[bool, str], dict[str, int]]:
+    """Per (is_doc, path): the common words' counts written with version ``run``."""
+    where, args = version_filter(run)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT is_doc, path, words, items FROM rag_file_common_words WHERE {where}", args)
+        rows = cursor.fetchall()
+    assert len({(is_doc, path) for is_doc, path, _, _ in rows}) == len(rows)
+    return {(is_doc, path): {run.common_words[w]: n for w, n in zip(words, items)} for is_doc, path, words, items in rows}
+
+
+def counted_in_sql(run) -> dict[tuple[bool, str], dict[str, int]]:
+    """The same counts as a search counts them: the items of each layer group that match the word, per file."""
+    counts: dict[tuple[bool, str], dict[str, int]] = {}
+    with connection.cursor() as cursor:
+        for docs, layers in ((False, CODE_LAYERS), (True, DOC_LAYERS)):
+            where, args = item_filter(run, layers, None, docs)
+            for word in run.common_words:
+                cursor.execute(
+                    f"SELECT path, count(*) FROM rag_item WHERE {where} AND search @@ CAST(%s AS tsquery) GROUP BY path",
+                    [*args, _quote_lexeme(word)],
+                )
+                for path, count in cursor.fetchall():
+                    counts.setdefault((docs, path), {})[word] = count
+    return counts
+
+
+def forget_counts(run) -> None:
+    """Make ``run`` a version built before counts of common words were kept."""
+    where, args = version_filter(run)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM rag_file_common_words WHERE {where}", args)
+
+
+def counted_per_search(statements) -> int:
+    return sum("GROUP BY q.ord, i.path" in s["sql"] for s in statements)
+
+
+def test_a_version_keeps_per_file_counts_of_its_common_words_as_a_search_counts_them(orders):
+    run = orders.active_run
+    assert len(run.common_words) >= 3
+    stored = stored_counts(run)
+    assert stored == counted_in_sql(run)
+    assert sum(len(words) for words in stored.values()) > 20
+
+
+@pytest.mark.parametrize("base_has_counts", [True, False], ids=["base-with-counts", "base-built-before-counts"])
+def test_a_version_written_into_the_store_of_the_one_before_has_the_counts_of_its_own_files(
+    orders, upload_dir, settings, base_has_counts
+):
+    settings.RAG = {**settings.RAG, "REWRITE_SHARE": 1.0}
+    first = orders.active_run
+    before = stored_counts(first)
+    if not base_has_counts:
+        forget_counts(first)
+    # One file more of the common words, one less, one gone, one new.
+    changed = {path: text for path, text in PROJECT.items() if path != "orders/helpers_copy.py"}
+    changed["orders/refunds.py"] = PROJECT["orders/refunds.py"] + "\n\ndef refund_order_invoice(order):\n    return order\n"
+    changed["orders/helpers_merge.py"] = "def merge(rows):\n    return rows\n"
+    changed["orders/chargebacks.py"] = 'def chargeback(order):\n    """A chargeback of an order\'s invoice."""\n'
+    second = index_zip(orders.owner, make_zip(changed), name="orders")
+    assert second.status == IndexRun.Status.READY, second.error
+    assert second.store_id == first.store_id and second.common_words == first.common_words
+    counts = stored_counts(second)
+    assert counts == counted_in_sql(second)
+    assert counts[(False, "orders/refunds.py")] != before[(False, "orders/refunds.py")]
+    assert (False, "orders/helpers_copy.py") not in counts and (False, "orders/chargebacks.py") in counts
+    # The version before still reads its own counts.
+    assert stored_counts(first) == (before if base_has_counts else {})
+
+
+def test_searches_answer_the_same_with_counts_written_with_the_version_and_counted_per_search(orders):
+    forget_everything()
+    with CaptureQueriesContext(connection) as with_counts:
+        stored = [answer(orders, query) for query in QUERIES]
+    assert any(files for _, files, _ in stored)
+    assert counted_per_search(with_counts.captured_queries) == 0
+    forget_counts(orders.active_run)
+    forget_everything()
+    with CaptureQueriesContext(connection) as without_counts:
+        assert [answer(orders, query) for query in QUERIES] == stored
+    assert counted_per_search(without_counts.captured_queries) > 0

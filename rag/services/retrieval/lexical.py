@@ -10,22 +10,22 @@ the version asked.
 
 from __future__ import annotations
 
-import heapq
 import math
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
 from cachetools import LRUCache
 from django.db import connection
 
-from rag.models import IndexRun
+from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun
 from rag.query_analysis import QueryHints, lexical_words
-from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, is_vendored, path_prior
+from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, is_vendored
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
-from rag.storage import version_filter
+from rag.storage import has_common_word_counts, version_filter
 from rag.terms import looks_like_test_path
 
 
@@ -149,17 +149,17 @@ def lexical_bm25(
     item_files = table.path_index[at]
     # Per word and file: the weights of the file's items that have the word (the file's term frequency,
     # in chunks), added item by item in the order the database returned them.
-    file_weights: list[dict[int, float]] = []
+    file_weights: list[tuple[np.ndarray, np.ndarray]] = []
     start = 0
     for column, (o, _) in enumerate(columns):
         ids, values = postings[o - 1]
         rows = row_of[start : start + len(ids)]
         start += len(ids)
         weights[rows, column] = values
-        per_file: dict[int, float] = {}
-        for file, value in zip(item_files[rows].tolist(), values.tolist()):
-            per_file[file] = per_file.get(file, 0.0) + value
-        file_weights.append(per_file)
+        # Summed in order, item by item, as adding to a dict of files would (``bincount`` adds in order).
+        files_of = item_files[rows]
+        found = np.flatnonzero(np.bincount(files_of, minlength=len(table.paths)))
+        file_weights.append((found, np.bincount(files_of, weights=values, minlength=len(table.paths))[found]))
     k1, b = params.bm25_k1, params.bm25_b
     k1_plus_1 = k1 + 1
     # Item scores, element by element with the operations (in their order) of scoring one item at a
@@ -178,14 +178,17 @@ def lexical_bm25(
             item_ids[best].tolist(), table.layer_index[at[best]].tolist(), table.tests[at[best]].tolist()
         )
     ]
-    file_columns = [
-        (weight, np.fromiter(per_file, dtype=np.int64, count=len(per_file)), np.fromiter(per_file.values(), dtype=np.float64, count=len(per_file)))
-        for (_, weight), per_file in zip(columns, file_weights)
-    ]
+    file_columns = [(weight, found, frequencies) for (_, weight), (found, frequencies) in zip(columns, file_weights)]
     if params.file_common_words:
-        counts_key = (run.pk, tuple(layers), path_regex, docs)
         common_words = [lexeme for lexeme in terms if lexeme in common]
-        file_columns += _common_word_columns(cursor, terms, common_words, counts_key, where, args, total, table, params)
+        if common_words:
+            # The counts written with the version serve searches of a whole layer group.
+            whole_group = path_regex is None and sorted(layers) == sorted(DOC_LAYERS if docs else CODE_LAYERS)
+            stored = stored_word_counts(cursor, run, docs, table) if whole_group else None
+            counts_key = (run.pk, tuple(layers), path_regex, docs)
+            file_columns += _common_word_columns(
+                cursor, terms, common_words, counts_key, where, args, total, table, params, stored
+            )
     return items, _file_ranking(file_columns, statistics, hints, params)
 
 
@@ -216,27 +219,35 @@ def _file_ranking(
         tf = frequencies[rows, column]
         scores[rows] = scores[rows] + weight * tf * k1_plus_1 / (tf + shape[rows])
     test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
-    paths = [table.paths[file] for file in files.tolist()]
-    windows = statistics.window_files
-    scores = scores * np.array([test_prior if statistics.is_test_file(path) else 1.0 for path in paths])
-    scores = scores * np.array(
-        [path_prior(path, path in windows, hints, params, auxiliary=statistics.is_auxiliary(path)) for path in paths]
-    )
-    return [path for _, path in heapq.nsmallest(params.candidates, zip((-scores).tolist(), paths))]
+    tests, auxiliary = statistics.file_kinds(files)
+    scores = scores * np.where(tests, test_prior, 1.0)
+    # ``path_prior`` of every file at once: the same factors, multiplied in the same order.
+    priors = np.where(statistics.file_windows[files], params.window_weight, 1.0)
+    if params.example_penalty != 1.0 and not hints.about_examples:
+        priors = np.where(auxiliary, priors * params.example_penalty, priors)
+    scores = scores * priors
+    # Best score first, then path: files are numbered in path order, and ``files`` is sorted.
+    best = np.lexsort((files, -scores))[: params.candidates]
+    return [table.paths[file] for file in files[best].tolist()]
 
 
 def _common_word_columns(
     cursor, terms: Mapping[str, QueryTerm], common: Sequence[str], key: tuple, where: str, args: list[Any], total: int,
-    table: ItemTable, params: RankingParams,
+    table: ItemTable, params: RankingParams, stored: Mapping[str, WordCounts] | None = None,
 ) -> list[tuple[float, np.ndarray, np.ndarray]]:
-    """Per common word of the query found in any file: its weight, and how many items of each file have it (counted in SQL).
+    """Per common word of the query found in any file: its weight, and how many items of each file have it.
 
     A word in thousands of items says little about an item, but a file that
     has it in most of its items is about it (``delete`` and ``deletion.py``).
+    The counts are ``stored`` (``stored_word_counts``) when the version has them for the
+    searched items, else counted in SQL.
     """
     if not common:
         return []
-    counts = _common_word_counts(cursor, common, key, where, args, table)
+    if stored is not None:
+        counts = {lexeme: stored.get(lexeme, _NO_FILES) for lexeme in common}
+    else:
+        counts = _common_word_counts(cursor, common, key, where, args, table)
     columns = []
     for lexeme in common:
         counted = counts[lexeme]
@@ -258,8 +269,58 @@ class WordCounts:
     items: int
 
 
-# Per index version, item filter and common word: how many items of each file have the word.
-# The grouped count is the dearest statement of a search (thousands of items a word), and
+_NO_FILES = WordCounts(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64), 0)
+
+
+# Per index version and layer group: the counts of its common words written with the version
+# (``rag.storage.count_common_words``), or None for a version built before they were kept.
+# Read once per process and version (16 bytes a file and word: about 3 MB for 40,000 items);
+# versions never change. Least recently used out first once they hold about 64 MiB.
+_STORED_COUNTS: LRUCache[tuple[int, bool], dict[str, WordCounts] | None] = LRUCache(
+    maxsize=64 * 2**20,
+    getsizeof=lambda counts: 512 + sum(c.files.nbytes + c.counts.nbytes + 128 for c in (counts or {}).values()),
+)
+_STORED_COUNTS_LOCK = threading.Lock()
+
+
+def stored_word_counts(cursor, run: IndexRun, docs: bool, table: ItemTable) -> dict[str, WordCounts] | None:
+    """Per common word of version ``run``: how many items of each file of the layer group have it, as written with the version.
+
+    None when the version has no counts (built before they were kept): then they are counted per search.
+    ``table``: the group's item table (``group_statistics``), whose file numbers the counts use.
+    """
+    key = (run.pk, docs)
+    with _STORED_COUNTS_LOCK:
+        if key in _STORED_COUNTS:
+            return _STORED_COUNTS[key]
+    version, version_args = version_filter(run)
+    cursor.execute(
+        f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s", [*version_args, docs]
+    )
+    rows = cursor.fetchall()
+    counts: dict[str, WordCounts] | None = None
+    if rows or has_common_word_counts(run):
+        # Every (file, word) pair, ordered by word (a word's files in any order: each adds to its own entry).
+        per_file = np.fromiter((len(words) for _, words, _ in rows), dtype=np.int64, count=len(rows))
+        pairs = int(per_file.sum())
+        files = np.repeat(np.array([table.path_numbers[path] for path, _, _ in rows], dtype=np.int64), per_file)
+        words = np.fromiter(chain.from_iterable(words for _, words, _ in rows), dtype=np.int64, count=pairs)
+        items = np.fromiter(chain.from_iterable(items for _, _, items in rows), dtype=np.int64, count=pairs)
+        order = np.argsort(words, kind="stable")
+        words, files, items = words[order], files[order], items[order]
+        common = list(run.common_words or ())
+        bounds = np.searchsorted(words, np.arange(len(common) + 1)).tolist()
+        counts = {
+            lexeme: WordCounts(files[lo:hi], items[lo:hi].astype(np.float64), int(items[lo:hi].sum()))
+            for lexeme, lo, hi in zip(common, bounds, bounds[1:])
+        }
+    with _STORED_COUNTS_LOCK:
+        _STORED_COUNTS[key] = counts
+    return counts
+
+
+# Per index version, item filter and common word: how many items of each file have the word, when
+# the version has no stored counts or a search reads part of a group. The grouped count is the dearest statement of a search (thousands of items a word), and
 # common words are by nature the ones queries share; versions never change, so neither do counts.
 # Words kept per process, least recently used out first (a few kilobytes to a few hundred each).
 _COMMON_COUNTS: LRUCache[tuple, WordCounts] = LRUCache(maxsize=512)
@@ -409,11 +470,15 @@ class GroupStatistics:
     window_files: frozenset[str]
     # Every item of the group, so a search reads only ids and ranks from the database.
     table: ItemTable = field(compare=False, repr=False)
+    # Per file (by its number in ``table``): whether it is in ``window_files``.
+    file_windows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), compare=False, repr=False)
     # Per file, once asked: whether it is a test file (``looks_like_test_path``) and whether it is under
     # examples, docs ... (``AUXILIARY_FOLDERS``). Both are questions of the path alone, asked of the
     # same files by search after search.
     _tests: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
     _auxiliary: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    # The same answers per file number: 1 yes, 0 no, -1 not asked yet.
+    _file_kinds: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int8), compare=False, repr=False)
 
     def is_test_file(self, path: str) -> bool:
         known = self._tests.get(path)
@@ -426,6 +491,18 @@ class GroupStatistics:
         if known is None:
             known = self._auxiliary[path] = bool(AUXILIARY_FOLDERS.search(path))
         return known
+
+    def file_kinds(self, files: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per file number of ``files``: whether it is a test file, and whether it is auxiliary (see above)."""
+        kinds = self._file_kinds[files]
+        unknown = files[kinds[:, 0] < 0]
+        if len(unknown):
+            # Two searches may answer the same file at once: both write the same answer.
+            for file in unknown.tolist():
+                path = self.table.paths[file]
+                self._file_kinds[file] = (self.is_test_file(path), self.is_auxiliary(path))
+            kinds = self._file_kinds[files]
+        return kinds[:, 0] == 1, kinds[:, 1] == 1
 
 
 # Index versions whose statistics a process keeps (about a megabyte each at 40,000 items; versions never change).
@@ -474,7 +551,12 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
         file_words=per_file,
         path_numbers=path_numbers,
     )
-    statistics = GroupStatistics(items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table)
+    file_windows = np.zeros(len(path_numbers), dtype=bool)
+    file_windows[np.array([path_numbers[path] for path in windows], dtype=np.int64)] = True
+    statistics = GroupStatistics(
+        items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table, file_windows=file_windows,
+        _file_kinds=np.full((len(path_numbers), 2), -1, dtype=np.int8),
+    )
     with _STATISTICS_LOCK:
         _STATISTICS[key] = statistics
     return statistics

@@ -45,9 +45,12 @@ def _fetch(cursor, run, ids: Sequence[int]) -> dict[int, tuple]:
 
 def _search_group(
     run: IndexRun, terms: Mapping[str, QueryTerm], hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
-    vector, limit: int, params: RankingParams,
-) -> tuple[list[SearchResult], bool, list[str]]:
-    """Fused results of one layer group, whether any lexical or symbol match was among them, and the whole-file ranking."""
+    vector, limit: int, params: RankingParams, *, only_matched: bool = False,
+) -> tuple[list[SearchResult], bool, list[str]] | None:
+    """Fused results of one layer group, whether any lexical or symbol match was among them, and the whole-file ranking.
+
+    ``only_matched``: None, without the vector search and the reading of items, when nothing matched.
+    """
     with connection.cursor() as cursor:
         file_ranking: list[str] = []
         if params.lexical_scoring == "bm25":
@@ -58,6 +61,8 @@ def _search_group(
             "lexical": lexical,
             "symbol": symbol_matches(cursor, run, layers, path_regex, docs, hints, params),
         }
+        if only_matched and not (channels["lexical"] or channels["symbol"]):
+            return None
         if vector is not None:
             channels["vector"] = nearest_items(run, layers, path_regex, docs, vector, params)
         fused, priors, ranks = fuse(channels, hints, params)
@@ -145,19 +150,31 @@ def search(
             plans = [CODE_LAYERS, DOC_LAYERS] if hints.has_code else [DOC_LAYERS, CODE_LAYERS]
         else:
             plans = [layers_for(mode, None)]
-        fallback: tuple[list[SearchResult], tuple[str, ...]] | None = None
+
+        def search_plan(plan, only_matched: bool = False):
+            return _search_group(
+                run, terms, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params, only_matched=only_matched
+            )
+
+        # A group without a match is the answer only when the other has none either and its own
+        # vector neighbours are not empty: until then its vector search waits.
+        unmatched: list[tuple[str, ...]] = []
         for i, plan in enumerate(plans):
-            found, matched, files = _search_group(run, terms, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params)
-            if matched or (i + 1 == len(plans) and fallback is None):
-                results, used, file_ranking = found, tuple(plan), files
+            last = i + 1 == len(plans)
+            searched = search_plan(plan, only_matched=not last)
+            if searched is not None:
+                found, matched, files = searched
+                if matched or not unmatched:
+                    results, used, file_ranking = found, tuple(plan), files
+                    break
+                earlier, _, earlier_files = search_plan(unmatched[0])
+                if earlier:
+                    results, used, file_ranking = earlier, tuple(unmatched[0]), earlier_files
+                else:
+                    results, used, file_ranking = found, tuple(plan), files
                 break
-            if fallback is None and found:
-                fallback = (found, tuple(plan), files)
-            if i + 1 < len(plans):
-                notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
-        else:
-            if fallback is not None:
-                results, used, file_ranking = fallback
+            unmatched.append(plan)
+            notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
     return SearchResponse(
         results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run, frozenset(occurrences)
