@@ -132,6 +132,7 @@ def create_partition(store_id: int) -> None:
     table = partition_name(store_id)
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        cursor.execute("DELETE FROM rag_file_common_words WHERE store_id = %s", [int(store_id)])
         cursor.execute(f"CREATE TABLE {table} (LIKE rag_item INCLUDING DEFAULTS)")
         # PostgreSQL cannot add an expression to an existing column; on an empty table
         # replacing the column costs nothing.
@@ -371,7 +372,7 @@ def attach_partition(store_id: int) -> None:
 
 
 def drop_partition(store_id: int) -> None:
-    """Remove a store's items, attached or not.
+    """Remove a store's items, attached or not, with their per-file counts of common words.
 
     Detaching concurrently waits for queries still reading the old version
     instead of blocking every repository's queries behind an exclusive lock.
@@ -389,6 +390,7 @@ def drop_partition(store_id: int) -> None:
             else:
                 cursor.execute(f"ALTER TABLE rag_item DETACH PARTITION {table} CONCURRENTLY")
         cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        cursor.execute("DELETE FROM rag_file_common_words WHERE store_id = %s", [int(store_id)])
 
 
 def existing_embeddings(store_id: int, embed_hashes: Sequence[str]) -> dict[str, Any]:

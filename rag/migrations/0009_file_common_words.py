@@ -4,12 +4,14 @@ from django.db import migrations
 # (``IndexRun.common_words``), written when the version is built (rag/storage.py,
 # ``count_common_words``) so a search's whole-file ranking reads the counts instead of
 # counting thousands of items per word. Rows are shared by versions as items are
-# (``store_id``, ``since_run``, ``until_run``). No model: only raw SQL reads and writes them.
+# (``store_id``, ``since_run``, ``until_run``) and go with the store's items partition (no foreign
+# key, as ``rag_item`` has none: flushing Django's tables must not be refused). No model: only
+# raw SQL reads and writes them.
 OPEN_END = 2**63 - 1
 
 FORWARD_SQL = f"""
 CREATE TABLE rag_file_common_words (
-    store_id bigint NOT NULL REFERENCES rag_indexrun (id) ON DELETE CASCADE,
+    store_id bigint NOT NULL,
     since_run bigint NOT NULL,
     until_run bigint NOT NULL DEFAULT {OPEN_END},
     is_doc boolean NOT NULL,

@@ -339,3 +339,14 @@ def test_searches_answer_the_same_with_counts_written_with_the_version_and_count
     with CaptureQueriesContext(connection) as without_counts:
         assert [answer(orders, query) for query in QUERIES] == stored
     assert counted_per_search(without_counts.captured_queries) > 0
+
+
+def test_the_counts_go_with_the_repository(orders):
+    from rag.services import delete_repository
+
+    store = orders.active_run.store_id
+    assert stored_counts(orders.active_run)
+    delete_repository(orders)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM rag_file_common_words WHERE store_id = %s", [store])
+        assert cursor.fetchone()[0] == 0
