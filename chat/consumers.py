@@ -76,11 +76,11 @@ def _begin_turn(user, session_id: int, text: str) -> tuple[ChatSession, Message,
     conversation manager of the chat is still in step with what is stored.
     """
     try:
-        session = services.get_session_for_user(user, session_id)
+        session, question, answer = services.start_turn(
+            user, session_id, text, max_running=settings.CHAT["MAX_RUNNING_GENERATIONS"]
+        )
     except Http404:
         return None
-    try:
-        question, answer = services.start_turn(session, text, max_running=settings.CHAT["MAX_RUNNING_GENERATIONS"])
     except services.TooManyRunningAnswers:
         return TOO_MANY
     turn = TurnInput(

@@ -157,30 +157,57 @@ class TooManyRunningAnswers(Exception):
 _USER_ANSWERS_LOCK = 7301
 
 
-def running_answers_of(user_id: int) -> int:
-    """Answers of the user being written now, by any server process (stored recently enough to be alive)."""
-    cutoff = timezone.now() - timedelta(seconds=stale_after_seconds())
-    return Message.objects.filter(
-        session__owner_id=user_id, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING, updated_at__gte=cutoff
-    ).count()
+def _session_and_running_answers(user, session_id: int) -> tuple[ChatSession, int] | None:
+    """The chat if ``user`` may use it (as ``get_session_for_user``), and how many answers of its owner are
+    being written now, by any server process (stored recently enough to be alive).
 
-
-def start_turn(session: ChatSession, text: str, *, max_running: int | None = None) -> tuple[Message, Message]:
-    """Store the user's message and an empty ``streaming`` answer, in one transaction.
-
-    The first question of a chat with the default title becomes its title.
-    With ``max_running``, raises ``TooManyRunningAnswers`` when the chat's owner
-    already has that many answers being written: counted in the database under
-    a lock per user, so the cap holds across chats and server processes.
+    One statement, written out: it runs for every question asked, and the ORM's
+    three queries cost more of the server's time than PostgreSQL's work on them.
     """
+    message, session, owner = (m._meta.db_table for m in (Message, ChatSession, type(user)))
+    found = list(
+        ChatSession.objects.raw(
+            f"SELECT s.*, (SELECT count(*) FROM {message} m JOIN {session} o ON o.id = m.session_id "
+            "WHERE o.owner_id = s.owner_id AND m.role = %s AND m.status = %s AND m.updated_at >= %s) AS running "
+            f"FROM {session} s JOIN {owner} u ON u.id = s.owner_id WHERE s.id = %s AND s.owner_id = %s AND u.is_active",
+            [
+                Message.Role.ASSISTANT, Message.Status.STREAMING,
+                timezone.now() - timedelta(seconds=stale_after_seconds()), session_id, user.pk,
+            ],
+        )
+    )
+    return (found[0], found[0].running) if found else None
+
+
+def start_turn(user, session_id: int, text: str, *, max_running: int | None = None) -> tuple[ChatSession, Message, Message]:
+    """Store the user's question in the chat ``session_id`` and an empty ``streaming`` answer, in one transaction.
+
+    Access is checked in the same transaction (``Http404`` when ``user`` may not
+    use the chat, as ``get_session_for_user``). The first question of a chat
+    with the default title becomes its title. With ``max_running``, raises
+    ``TooManyRunningAnswers`` when the chat's owner already has that many
+    answers being written: counted in the database under a lock per user, so
+    the cap holds across chats and server processes.
+
+    This runs for every question while the user waits: under the lock, one
+    statement checks access and counts, one INSERT stores both messages and one
+    UPDATE touches the chat.
+    """
+    if user is None or not user.is_authenticated:
+        raise Http404("No such chat")
     now = timezone.now()
     with transaction.atomic():
         if max_running is not None:
+            # Keyed by the user asking: a chat of someone else is refused below, having waited for nothing.
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_ANSWERS_LOCK, session.owner_id])
-            if running_answers_of(session.owner_id) >= max_running:
-                raise TooManyRunningAnswers()
-        # One INSERT for both rows (ids in order, from RETURNING): this runs while the user waits.
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_ANSWERS_LOCK, user.pk])
+        found = _session_and_running_answers(user, session_id)
+        if found is None:
+            raise Http404("No such chat")
+        session, running = found
+        if max_running is not None and running >= max_running:
+            raise TooManyRunningAnswers()
+        # One INSERT for both rows (ids in order, from RETURNING).
         question, answer = Message.objects.bulk_create(
             [
                 Message(session=session, role=Message.Role.USER, content=text),
@@ -193,7 +220,7 @@ def start_turn(session: ChatSession, text: str, *, max_running: int | None = Non
         ChatSession.objects.filter(pk=session.pk).update(**fields)
     for name, value in fields.items():
         setattr(session, name, value)
-    return question, answer
+    return session, question, answer
 
 
 def heartbeat_seconds() -> float:
@@ -274,26 +301,47 @@ def finish_answer(
     if status not in Message.FINAL_STATUSES:
         raise ValueError(f"not a final status: {status}")
     now = timezone.now()
+    quote = connection.ops.quote_name
+    tables = {name: quote(model._meta.db_table) for name, model in (("m", Message), ("s", ChatSession), ("r", Repository))}
     with transaction.atomic():
-        message = Message.objects.select_for_update().filter(pk=message_id).first()
-        if message is None:
+        # The answer, locked, with the index version its citations name (the one serving as the answer
+        # is stored, so a citation's link opens the lines as they were, after later pushes too).
+        # Written out, as the two statements after it: this runs for every answer.
+        found = list(
+            Message.objects.raw(
+                "SELECT m.*, r.active_run_id AS serving_version FROM {m} m JOIN {s} s ON s.id = m.session_id "
+                "LEFT JOIN {r} r ON r.id = s.repository_id WHERE m.id = %s FOR UPDATE OF m".format(**tables),
+                [message_id],
+            )
+        )
+        if not found:
             return None
+        message = found[0]
         if not is_completable(message):
             return message
+        version = message.serving_version
         message.status = status
         message.content = content
         message.intent = intent
         message.metrics = dict(metrics or {})
-        # Each citation names the index version it cites (the one serving as the answer is stored),
-        # so its link opens the lines as they were, after later pushes too.
-        version = ChatSession.objects.filter(pk=message.session_id).values_list("repository__active_run_id", flat=True).first()
         message.citations = [{**c, "version": c.get("version", version)} if version else dict(c) for c in citations]
         message.steps = list(steps)
         message.artifacts = list(artifacts)
         message.error = error
         message.is_safe = is_safe
-        message.save()
-        ChatSession.objects.filter(pk=message.session_id).update(last_activity_at=now)
+        message.updated_at = now
+        fields = [
+            Message._meta.get_field(name)
+            for name in ("status", "content", "intent", "metrics", "citations", "steps", "artifacts", "error", "is_safe", "updated_at")
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE {m} SET {assignments} WHERE id = %s".format(
+                    assignments=", ".join(f"{quote(field.column)} = %s" for field in fields), **tables
+                ),
+                [*(field.get_db_prep_save(getattr(message, field.attname), connection) for field in fields), message.pk],
+            )
+            cursor.execute("UPDATE {s} SET last_activity_at = %s WHERE id = %s".format(**tables), [now, message.session_id])
     return message
 
 
