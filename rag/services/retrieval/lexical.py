@@ -18,6 +18,7 @@ from itertools import chain
 from typing import Any
 
 import numpy as np
+import psycopg
 from cachetools import LRUCache
 from django.db import connection
 
@@ -25,7 +26,7 @@ from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun
 from rag.query_analysis import QueryHints, lexical_words
 from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, is_vendored
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
-from rag.storage import has_common_word_counts, version_filter
+from rag.storage import has_common_word_counts, vector_connection, version_filter
 from rag.terms import looks_like_test_path
 
 
@@ -184,7 +185,7 @@ def lexical_bm25(
         if common_words:
             # The counts written with the version serve searches of a whole layer group.
             whole_group = path_regex is None and sorted(layers) == sorted(DOC_LAYERS if docs else CODE_LAYERS)
-            stored = stored_word_counts(cursor, run, docs, table) if whole_group else None
+            stored = stored_word_counts(run, docs, table) if whole_group else None
             counts_key = (run.pk, tuple(layers), path_regex, docs)
             file_columns += _common_word_columns(
                 cursor, terms, common_words, counts_key, where, args, total, table, params, stored
@@ -283,7 +284,7 @@ _STORED_COUNTS: LRUCache[tuple[int, bool], dict[str, WordCounts] | None] = LRUCa
 _STORED_COUNTS_LOCK = threading.Lock()
 
 
-def stored_word_counts(cursor, run: IndexRun, docs: bool, table: ItemTable) -> dict[str, WordCounts] | None:
+def stored_word_counts(run: IndexRun, docs: bool, table: ItemTable) -> dict[str, WordCounts] | None:
     """Per common word of version ``run``: how many items of each file of the layer group have it, as written with the version.
 
     None when the version has no counts (built before they were kept): then they are counted per search.
@@ -294,10 +295,15 @@ def stored_word_counts(cursor, run: IndexRun, docs: bool, table: ItemTable) -> d
         if key in _STORED_COUNTS:
             return _STORED_COUNTS[key]
     version, version_args = version_filter(run)
-    cursor.execute(
-        f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s", [*version_args, docs]
-    )
-    rows = cursor.fetchall()
+    # Binary results (a server-side-binding cursor on the same connection): the arrays arrive
+    # as numbers, about a fifth of the time of parsing them from text.
+    with psycopg.Cursor(vector_connection()) as binary:
+        binary.execute(
+            f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s",
+            [*version_args, docs],
+            binary=True,
+        )
+        rows = binary.fetchall()
     counts: dict[str, WordCounts] | None = None
     if rows or has_common_word_counts(run):
         # Every (file, word) pair, ordered by word (a word's files in any order: each adds to its own entry).
