@@ -157,26 +157,36 @@ class TooManyRunningAnswers(Exception):
 _USER_ANSWERS_LOCK = 7301
 
 
-def _session_and_running_answers(user, session_id: int) -> tuple[ChatSession, int] | None:
-    """The chat if ``user`` may use it (as ``get_session_for_user``), and how many answers of its owner are
-    being written now, by any server process (stored recently enough to be alive).
-
-    One statement, written out: it runs for every question asked, and the ORM's
-    three queries cost more of the server's time than PostgreSQL's work on them.
-    """
-    message, session, owner = (m._meta.db_table for m in (Message, ChatSession, type(user)))
+def _touched_session(user, session_id: int, title: str, now) -> ChatSession | None:
+    """The chat if ``user`` may use it (as ``get_session_for_user``), its activity time set to ``now``
+    and, while it has the default title, ``title`` as its title: one statement, written out (this runs
+    for every question asked, and the ORM's queries cost the server more than PostgreSQL's work on them)."""
+    quote = connection.ops.quote_name
+    session, owner = quote(ChatSession._meta.db_table), quote(type(user)._meta.db_table)
     found = list(
         ChatSession.objects.raw(
-            f"SELECT s.*, (SELECT count(*) FROM {message} m JOIN {session} o ON o.id = m.session_id "
-            "WHERE o.owner_id = s.owner_id AND m.role = %s AND m.status = %s AND m.updated_at >= %s) AS running "
-            f"FROM {session} s JOIN {owner} u ON u.id = s.owner_id WHERE s.id = %s AND s.owner_id = %s AND u.is_active",
-            [
-                Message.Role.ASSISTANT, Message.Status.STREAMING,
-                timezone.now() - timedelta(seconds=stale_after_seconds()), session_id, user.pk,
-            ],
+            f"UPDATE {session} s SET last_activity_at = %s, title = CASE WHEN s.title = %s THEN %s ELSE s.title END "
+            f"FROM {owner} u WHERE s.id = %s AND s.owner_id = %s AND u.id = s.owner_id AND u.is_active RETURNING s.*",
+            [now, DEFAULT_TITLE, title, session_id, user.pk],
         )
     )
-    return (found[0], found[0].running) if found else None
+    return found[0] if found else None
+
+
+def _running_answers_of(user_id: int) -> int:
+    """Answers of the user being written now, by any server process (stored recently enough to be alive)."""
+    quote = connection.ops.quote_name
+    message, session = quote(Message._meta.db_table), quote(ChatSession._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT count(*) FROM {message} m JOIN {session} s ON s.id = m.session_id "
+            "WHERE s.owner_id = %s AND m.role = %s AND m.status = %s AND m.updated_at >= %s",
+            [
+                user_id, Message.Role.ASSISTANT, Message.Status.STREAMING,
+                timezone.now() - timedelta(seconds=stale_after_seconds()),
+            ],
+        )
+        return cursor.fetchone()[0]
 
 
 def start_turn(user, session_id: int, text: str, *, max_running: int | None = None) -> tuple[ChatSession, Message, Message]:
@@ -185,28 +195,21 @@ def start_turn(user, session_id: int, text: str, *, max_running: int | None = No
     Access is checked in the same transaction (``Http404`` when ``user`` may not
     use the chat, as ``get_session_for_user``). The first question of a chat
     with the default title becomes its title. With ``max_running``, raises
-    ``TooManyRunningAnswers`` when the chat's owner already has that many
-    answers being written: counted in the database under a lock per user, so
-    the cap holds across chats and server processes.
+    ``TooManyRunningAnswers`` (and stores nothing) when the chat's owner would
+    have more answers being written than that: counted in the database under
+    a lock per user, so the cap holds across chats and server processes.
 
-    This runs for every question while the user waits: under the lock, one
-    statement checks access and counts, one INSERT stores both messages and one
-    UPDATE touches the chat.
+    The lock is taken last, after both messages are inserted: from then on
+    only the count and the commit keep the user's other questions waiting. The
+    count sees the new answer (this transaction's own) and every answer
+    committed before the lock was granted, by any process.
     """
     if user is None or not user.is_authenticated:
         raise Http404("No such chat")
-    now = timezone.now()
     with transaction.atomic():
-        if max_running is not None:
-            # Keyed by the user asking: a chat of someone else is refused below, having waited for nothing.
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_ANSWERS_LOCK, user.pk])
-        found = _session_and_running_answers(user, session_id)
-        if found is None:
+        session = _touched_session(user, session_id, clean_title(text), timezone.now())
+        if session is None:
             raise Http404("No such chat")
-        session, running = found
-        if max_running is not None and running >= max_running:
-            raise TooManyRunningAnswers()
         # One INSERT for both rows (ids in order, from RETURNING).
         question, answer = Message.objects.bulk_create(
             [
@@ -214,12 +217,11 @@ def start_turn(user, session_id: int, text: str, *, max_running: int | None = No
                 Message(session=session, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING),
             ]
         )
-        fields = {"last_activity_at": now}
-        if session.has_default_title():
-            fields["title"] = clean_title(text)
-        ChatSession.objects.filter(pk=session.pk).update(**fields)
-    for name, value in fields.items():
-        setattr(session, name, value)
+        if max_running is not None:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_ANSWERS_LOCK, user.pk])
+            if _running_answers_of(user.pk) > max_running:
+                raise TooManyRunningAnswers()
     return session, question, answer
 
 
