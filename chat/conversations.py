@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from django.conf import settings
+from django.db import connection
 
 from database_pool import in_database_pool
 from chat.agent.config import AgentConfig
@@ -34,19 +35,30 @@ def conversation_key(session_id: int) -> str:
     return f"chat-session:{session_id}"
 
 
-def _dialog_messages(session_id: int, question_id: int):
-    # Messages without text (an answer stopped before its first token) are no part of the dialog.
-    return Message.objects.filter(session_id=session_id, id__lt=question_id, replaced_at__isnull=True).exclude(content="")
+def _dialog_rows(select: str, session_id: int, question_id: int, order: str = "") -> list[tuple]:
+    """``select`` over the dialog before the question ``question_id``: its messages not replaced by a
+    regenerated answer, and with text (an answer stopped before its first token is no part of it).
+
+    Written out: the dialog is counted for every question asked, where the ORM's
+    query cost the server several times PostgreSQL's work on it.
+    """
+    table = connection.ops.quote_name(Message._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {select} FROM {table} WHERE session_id = %s AND id < %s AND replaced_at IS NULL AND content <> ''{order}",
+            [session_id, question_id],
+        )
+        return cursor.fetchall()
 
 
 def dialog_length(session_id: int, question_id: int) -> int:
     """How many messages of the dialog come before the question ``question_id``."""
-    return _dialog_messages(session_id, question_id).count()
+    return _dialog_rows("count(*)", session_id, question_id)[0][0]
 
 
 def dialog_before(session_id: int, question_id: int) -> tuple[LLMMessage, ...]:
     """The whole dialog before the question, oldest first, with the texts exactly as stored (summaries hash them)."""
-    rows = _dialog_messages(session_id, question_id).order_by("id").values_list("role", "content")
+    rows = _dialog_rows("role, content", session_id, question_id, " ORDER BY id")
     return tuple(LLMMessage(role=role, content=content) for role, content in rows)
 
 
