@@ -329,10 +329,18 @@ def count_common_words(run, common_words: Sequence[str], paths: Iterable[str] | 
     the words its items have, as places in ``common_words`` (the store's list, which versions
     written into it keep), and per word the number of items, counted over the items a search
     of the file's layer group reads (code: C0-C3, docs: D0). Reads the store's table directly,
-    so it works before the table is attached. Returns how many file rows were written.
+    so it works before the table is attached. A row of no file (path ``''``, read by ``run``
+    alone) marks the version's counts complete (``has_common_word_counts``). Returns how many
+    file rows were written.
     """
     if not common_words:
         return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO rag_file_common_words (store_id, since_run, until_run, is_doc, path, words, items) "
+            "VALUES (%s, %s, %s, false, '', '{}', '{}')",
+            [int(run.store_id), int(run.pk), int(run.pk) + 1],
+        )
     where, args = version_filter(run, "i.")
     path_clause = ""
     if paths is not None:
@@ -357,11 +365,23 @@ def count_common_words(run, common_words: Sequence[str], paths: Iterable[str] | 
 
 
 def has_common_word_counts(run) -> bool:
-    """Whether version ``run`` has per-file counts of common words (versions built before they were kept have none)."""
-    where, args = version_filter(run)
+    """Whether version ``run`` has complete per-file counts of common words (written by ``count_common_words``).
+
+    Versions built before counts were kept, or written by code that did not keep them, have none.
+    """
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT EXISTS (SELECT 1 FROM rag_file_common_words WHERE {where})", args)
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM rag_file_common_words WHERE store_id = %s AND since_run = %s AND path = '')",
+            [int(run.store_id or 0), int(run.pk)],
+        )
         return bool(cursor.fetchone()[0])
+
+
+def end_common_word_counts(base, run) -> None:
+    """End, at version ``run``, every row of per-file counts that version ``base`` reads (they are not its complete counts)."""
+    where, args = version_filter(base)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE rag_file_common_words SET until_run = %s WHERE {where}", [int(run.pk), *args])
 
 
 def attach_partition(store_id: int) -> None:

@@ -477,12 +477,13 @@ def _write_into_store(
         ended += storage.retire_rows(base, run, sorted(plan.re_resolved), item_layers=RESOLVED_LAYERS)
         counts["items_sent"] = storage.insert_items(item_rows(run, written.items, with_vectors=True))
         counts["items_ended"] = ended
-        # Common words per file: the base's rows of the files kept, new rows of the files rewritten
-        # (of every file when the base was built before the counts were kept).
-        rewritten = plan.replaced | plan.re_resolved
-        storage.count_common_words(
-            run, base.common_words, rewritten if storage.has_common_word_counts(base) else None
-        )
+        # Common words per file: the base's rows of the files kept, new rows of the files rewritten;
+        # of every file when the base has no complete counts (built before they were kept).
+        if storage.has_common_word_counts(base):
+            storage.count_common_words(run, base.common_words, plan.replaced | plan.re_resolved)
+        else:
+            storage.end_common_word_counts(base, run)
+            storage.count_common_words(run, base.common_words)
         _load_relational(run, extraction, written, previous)
     # The planner's statistics of the store, once a write changed a sizeable share of it
     # (autovacuum's own threshold is a tenth of the rows; small pushes leave it to that).

@@ -262,7 +262,7 @@ def stored_counts(run) -> dict[tuple[bool, str], dict[str, int]]:
     """Per (is_doc, path): the common words' counts written with version ``run``."""
     where, args = version_filter(run)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT is_doc, path, words, items FROM rag_file_common_words WHERE {where}", args)
+        cursor.execute(f"SELECT is_doc, path, words, items FROM rag_file_common_words WHERE {where} AND path <> ''", args)
         rows = cursor.fetchall()
     assert len({(is_doc, path) for is_doc, path, _, _ in rows}) == len(rows)
     return {(is_doc, path): {run.common_words[w]: n for w, n in zip(words, items)} for is_doc, path, words, items in rows}
@@ -326,6 +326,34 @@ def test_a_version_written_into_the_store_of_the_one_before_has_the_counts_of_it
     assert (False, "orders/helpers_copy.py") not in counts and (False, "orders/chargebacks.py") in counts
     # The version before still reads its own counts.
     assert stored_counts(first) == (before if base_has_counts else {})
+
+
+def test_a_version_written_without_counts_is_counted_per_search_and_the_next_one_counts_every_file(
+    orders, upload_dir, settings
+):
+    from rag.models import OPEN_END
+
+    settings.RAG = {**settings.RAG, "REWRITE_SHARE": 1.0}
+    changed = {**PROJECT, "orders/refunds.py": PROJECT["orders/refunds.py"] + "\n\ndef order_total(order):\n    return 0\n"}
+    second = index_zip(orders.owner, make_zip(changed), name="orders")
+    assert second.store_id == orders.active_run.store_id != second.pk
+    # As code that did not keep counts writes a version: no rows of its own, the base's rows left open.
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM rag_file_common_words WHERE since_run = %s", [second.pk])
+        cursor.execute(
+            "UPDATE rag_file_common_words SET until_run = %s WHERE until_run = %s", [OPEN_END, second.pk]
+        )
+    assert stored_counts(second) != counted_in_sql(second)
+    orders.refresh_from_db()
+    forget_everything()
+    with CaptureQueriesContext(connection) as statements:
+        answers = [answer(orders, query) for query in QUERIES]
+    assert counted_per_search(statements.captured_queries) > 0
+    third = index_zip(orders.owner, make_zip({**changed, "orders/refunds.py": PROJECT["orders/refunds.py"]}), name="orders")
+    assert third.store_id == second.store_id
+    assert stored_counts(third) == counted_in_sql(third)
+    forget_everything()
+    assert [answer(orders, query, run=second) for query in QUERIES] == answers
 
 
 def test_searches_answer_the_same_with_counts_written_with_the_version_and_counted_per_search(orders):

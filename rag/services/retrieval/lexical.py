@@ -299,13 +299,13 @@ def stored_word_counts(run: IndexRun, docs: bool, table: ItemTable) -> dict[str,
     # as numbers, about a fifth of the time of parsing them from text.
     with psycopg.Cursor(vector_connection()) as binary:
         binary.execute(
-            f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s",
+            f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s AND path <> ''",
             [*version_args, docs],
             binary=True,
         )
         rows = binary.fetchall()
     counts: dict[str, WordCounts] | None = None
-    if rows or has_common_word_counts(run):
+    if has_common_word_counts(run):
         # Every (file, word) pair, ordered by word (a word's files in any order: each adds to its own entry).
         per_file = np.fromiter((len(words) for _, words, _ in rows), dtype=np.int64, count=len(rows))
         pairs = int(per_file.sum())
