@@ -16,6 +16,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from itertools import islice
 
 from django.conf import settings
 from django.db import connection
@@ -114,7 +115,10 @@ class ConversationRegistry:
     async def _evict(self) -> None:
         """Shut down the least recently used managers past the bound, never one whose chat is answering."""
         excess = len(self._managers) - settings.CHAT["ACTIVE_CONVERSATIONS"]
-        idle = [session_id for session_id in self._managers if session_id not in self._busy][: max(0, excess)]
+        if excess <= 0:
+            # The common case, at every turn: no walk over every chat of the process.
+            return
+        idle = list(islice((session_id for session_id in self._managers if session_id not in self._busy), excess))
         for session_id in idle:
             await self._managers.pop(session_id).shutdown()
 

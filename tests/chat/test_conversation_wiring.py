@@ -183,3 +183,26 @@ async def test_deleting_a_chat_forgets_its_summaries_and_its_manager(small_windo
             break
         await asyncio.sleep(0.01)
     assert owner_chat.pk not in CONVERSATIONS
+
+
+async def test_past_the_bound_the_least_recently_used_idle_managers_go_and_answering_chats_keep_theirs(settings):
+    from chat.conversations import ConversationRegistry
+
+    settings.CHAT = {**settings.CHAT, "ACTIVE_CONVERSATIONS": 2}
+    registry = ConversationRegistry()
+    for session_id in (1, 2):
+        async with registry.turn(session_id, session_id * 10, 0):
+            pass
+    async with registry.turn(1, 11, 0):
+        # Chat 1 was used again: chat 2 is now the least recently used.
+        pass
+    async with registry.turn(3, 30, 0):
+        assert [session_id in registry for session_id in (1, 2, 3)] == [True, False, True]
+        async with registry.turn(4, 40, 0):
+            # Chat 3 is answering: chat 1, idle, goes instead of it.
+            assert [session_id in registry for session_id in (1, 3, 4)] == [False, True, True]
+            async with registry.turn(5, 50, 0):
+                # Every kept chat is answering: the bound waits until one is idle.
+                assert [session_id in registry for session_id in (3, 4, 5)] == [True, True, True]
+    async with registry.turn(6, 60, 0):
+        assert sum(session_id in registry for session_id in (3, 4, 5, 6)) == 2
