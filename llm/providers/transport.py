@@ -68,8 +68,8 @@ def _httpx_errors() -> Iterator[None]:
         raise mapped from (exc.__cause__ or exc)
 
 
-# Where ``AiohttpProviderTransport`` puts a response's aiohttp reader, in the httpx response's extensions.
-_READER = "aiohttp_reader"
+# Where ``AiohttpProviderTransport`` puts a response's aiohttp response, in the httpx response's extensions.
+_AIOHTTP_RESPONSE = "aiohttp_response"
 
 
 class _ResponseStream(httpx.AsyncByteStream):
@@ -97,7 +97,7 @@ class AiohttpProviderTransport(AiohttpTransport):
         # the library) bodies are read through httpx as before.
         aiohttp_response = getattr(response.stream, "_aiohttp_response", None)
         if isinstance(aiohttp_response, aiohttp.ClientResponse):
-            response.extensions[_READER] = aiohttp_response.content
+            response.extensions[_AIOHTTP_RESPONSE] = aiohttp_response
         response.stream = _ResponseStream(response.stream)
         return response
 
@@ -111,15 +111,52 @@ async def raw_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     generators, each resumed for every chunk, and a streamed answer's chunk is
     one token. The response is still closed by httpx (``aclose``, or leaving
     ``client.stream(...)``), which hands the connection back to the pool.
+
+    The read timeout is kept here too. aiohttp keeps it by cancelling a timer
+    and making a new one for every chunk the socket delivers; here one timer
+    per response looks at how long the current wait for a chunk has lasted,
+    and sets itself again for the rest of the time when it is not over. A wait
+    past the timeout fails the read as aiohttp's own timer would (a read
+    timeout), and time spent by the caller between chunks is no wait.
     """
-    reader = response.extensions.get(_READER)
-    if reader is None:
+    aiohttp_response = response.extensions.get(_AIOHTTP_RESPONSE)
+    if aiohttp_response is None:
         async for chunk in response.aiter_raw():
             yield chunk
         return
-    with _httpx_errors():
-        async for chunk in reader.iter_any():
-            yield chunk
+    reader = aiohttp_response.content
+    connection = aiohttp_response.connection
+    protocol = connection.protocol if connection is not None else None
+    limit = protocol.read_timeout if protocol is not None else None
+    if limit:
+        # aiohttp's next chunk drops its own timer; the one below replaces it.
+        protocol.read_timeout = None
+    loop = asyncio.get_running_loop()
+    waiting_since: float | None = None
+    timer: asyncio.TimerHandle | None = None
+
+    def check() -> None:
+        nonlocal timer
+        waited = 0.0 if waiting_since is None else loop.time() - waiting_since
+        if waited >= limit:
+            reader.set_exception(aiohttp.SocketTimeoutError("Timeout on reading data from socket"))
+        else:
+            timer = loop.call_later(limit - waited, check)
+
+    if limit:
+        timer = loop.call_later(limit, check)
+    try:
+        with _httpx_errors():
+            while True:
+                waiting_since = loop.time()
+                chunk = await reader.readany()
+                waiting_since = None
+                if not chunk:
+                    return
+                yield chunk
+    finally:
+        if timer is not None:
+            timer.cancel()
 
 
 class ProviderClient(httpx.AsyncClient):

@@ -170,12 +170,14 @@ async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeo
     assert not isinstance(raised.value, httpx.TimeoutException)
 
 
-async def test_a_stream_that_goes_silent_is_a_read_timeout_when_read_raw():
+async def test_a_stream_that_goes_silent_after_some_chunks_is_a_read_timeout_when_read_raw():
     async def stalls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-        writer.write(b"10\r\ndata: {\"a\": 1}\n\n\r\n")
-        await writer.drain()
+        for number in range(3):
+            writer.write(b"9\r\ndata: %d\n\n\r\n" % number)
+            await writer.drain()
+            await asyncio.sleep(0.05)
         await asyncio.sleep(5)
         writer.close()
 
@@ -190,7 +192,66 @@ async def test_a_stream_that_goes_silent_is_a_read_timeout_when_read_raw():
                         received.append(chunk)
     finally:
         server.close()
-    assert b"".join(received) == b'data: {"a": 1}\n\n'
+    assert b"".join(received) == b"data: 0\n\ndata: 1\n\ndata: 2\n\n"
+
+
+async def test_a_reader_slower_than_the_read_timeout_is_no_timeout_when_read_raw():
+    parts = [b"data: %d\n\n" % number for number in range(3)]
+
+    async def steady(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for part in parts:
+            writer.write(b"%x\r\n%s\r\n" % (len(part), part))
+            await writer.drain()
+            await asyncio.sleep(0.1)
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+        await asyncio.sleep(1)
+        writer.close()
+
+    server = await asyncio.start_server(steady, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    received = []
+    try:
+        async with ProviderClient(timeout=httpx.Timeout(5.0, read=0.2)) as client:
+            async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+                async for chunk in raw_chunks(response):
+                    received.append(chunk)
+                    # The caller's own time between chunks is longer than the read timeout.
+                    await asyncio.sleep(0.3)
+    finally:
+        server.close()
+    assert b"".join(received) == b"".join(parts)
+
+
+async def test_a_request_after_a_body_read_raw_on_the_same_connection_still_has_its_read_timeout():
+    async def answers(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+            writer.write(b"9\r\ndata: 1\n\n\r\n0\r\n\r\n")
+            await writer.drain()
+            # The second request on the connection gets its headers, then nothing.
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n")
+            await writer.drain()
+            await asyncio.sleep(5)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(answers, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with ProviderClient(timeout=httpx.Timeout(5.0, read=0.2)) as client:
+            async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+                assert b"".join([chunk async for chunk in raw_chunks(response)]) == b"data: 1\n\n"
+            with pytest.raises(httpx.ReadTimeout):
+                await asyncio.wait_for(client.get(f"http://127.0.0.1:{port}/"), 3)
+    finally:
+        server.close()
 
 
 async def test_a_body_read_raw_is_the_body_and_leaves_the_connection_for_the_next_request():
