@@ -5,7 +5,8 @@ of an index version's layer group that BM25 and the priors need, with its
 item table, and the query's words as PostgreSQL lexemes. Statistics, each
 word's postings and the counts of common words are kept per process (versions
 never change): a search asks the database only for what no earlier search of
-the version asked.
+the version asked. The counts of common words are read as the version wrote
+them (``stored_word_counts``) when it did.
 """
 
 from __future__ import annotations
@@ -287,25 +288,26 @@ _STORED_COUNTS_LOCK = threading.Lock()
 def stored_word_counts(run: IndexRun, docs: bool, table: ItemTable) -> dict[str, WordCounts] | None:
     """Per common word of version ``run``: how many items of each file of the layer group have it, as written with the version.
 
-    None when the version has no counts (built before they were kept): then they are counted per search.
+    None when the version has no counts (built before they were kept) or they are too many to keep:
+    then they are counted per search.
     ``table``: the group's item table (``group_statistics``), whose file numbers the counts use.
     """
     key = (run.pk, docs)
     with _STORED_COUNTS_LOCK:
         if key in _STORED_COUNTS:
             return _STORED_COUNTS[key]
-    version, version_args = version_filter(run)
-    # Binary results (a server-side-binding cursor on the same connection): the arrays arrive
-    # as numbers, about a fifth of the time of parsing them from text.
-    with psycopg.Cursor(vector_connection()) as binary:
-        binary.execute(
-            f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s AND path <> ''",
-            [*version_args, docs],
-            binary=True,
-        )
-        rows = binary.fetchall()
     counts: dict[str, WordCounts] | None = None
     if has_common_word_counts(run):
+        version, version_args = version_filter(run)
+        # Binary results (a server-side-binding cursor on the same connection): the arrays arrive
+        # as numbers, about a fifth of the time of parsing them from text.
+        with psycopg.Cursor(vector_connection()) as binary:
+            binary.execute(
+                f"SELECT path, words, items FROM rag_file_common_words WHERE {version} AND is_doc = %s AND path <> ''",
+                [*version_args, docs],
+                binary=True,
+            )
+            rows = binary.fetchall()
         # Every (file, word) pair, ordered by word (a word's files in any order: each adds to its own entry).
         per_file = np.fromiter((len(words) for _, words, _ in rows), dtype=np.int64, count=len(rows))
         pairs = int(per_file.sum())
@@ -320,6 +322,9 @@ def stored_word_counts(run: IndexRun, docs: bool, table: ItemTable) -> dict[str,
             lexeme: WordCounts(files[lo:hi], items[lo:hi].astype(np.float64), int(items[lo:hi].sum()))
             for lexeme, lo, hi in zip(common, bounds, bounds[1:])
         }
+        if _STORED_COUNTS.getsizeof(counts) > _STORED_COUNTS.maxsize:
+            # Too large to keep (millions of items): counted per search, each word's counts kept.
+            counts = None
     with _STORED_COUNTS_LOCK:
         _STORED_COUNTS[key] = counts
     return counts
