@@ -146,7 +146,7 @@ def test_examples_and_plain_text_windows_rank_below_the_projects_code(project):
     assert asked["examples/palettes.py"] >= asked["lib/colors.py"] * 0.99
 
 
-def test_counts_of_common_words_are_kept_between_searches_of_a_version(project):
+def test_counts_of_common_words_come_with_the_version_and_are_kept_between_searches_of_a_version(project):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -160,12 +160,20 @@ def test_counts_of_common_words_are_kept_between_searches_of_a_version(project):
     def grouped_counts(statements) -> int:
         return sum("GROUP BY q.ord, i.path" in s["sql"] for s in statements)
 
-    with CaptureQueriesContext(connection) as first:
+    def glob_files(query: str) -> list[str]:
+        return [f.path for f in search_files(project, query, path_glob="lib/**", params=RankingParams())]
+
+    # The version's counts were written with it: a search over every file counts nothing.
+    with CaptureQueriesContext(connection) as whole:
         ranked = files(project, query)
+    # A search of some paths counts in SQL once, then keeps the counts for the version.
+    with CaptureQueriesContext(connection) as first:
+        assert glob_files(query)[0] == "lib/parser.py"
     with CaptureQueriesContext(connection) as again:
-        assert files(project, query) == ranked
+        glob_files(query)
     with CaptureQueriesContext(connection) as other:
-        files(project, "token reader")
+        glob_files("token reader")
+    assert grouped_counts(whole.captured_queries) == 0
     assert grouped_counts(first.captured_queries) == 1
     assert grouped_counts(again.captured_queries) == 0
     # Another query with only words already counted needs no count either.
