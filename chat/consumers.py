@@ -108,21 +108,6 @@ def _answers_to_refresh(session_id: int, watched: set[int]) -> list[Message]:
     return list(answers.filter(id__in=watched | latest).order_by("id"))
 
 
-def frame_interval(running_answers: int) -> float:
-    """Seconds a page's websocket messages are kept apart while ``running_answers`` stream in this process.
-
-    ``FRAME_INTERVAL_MS`` while few answers run; beyond ``FRAMES_PER_SECOND``
-    pages' worth, the interval stretches so all pages together get at most
-    that many messages a second (each costs the server a send through the
-    websocket stack, whatever its size), but never past ``FRAME_INTERVAL_MAX_MS``.
-    Tokens are never dropped: a longer interval only puts more of them in one message.
-    """
-    chat = settings.CHAT
-    base = chat["FRAME_INTERVAL_MS"] / 1000
-    stretched = min(running_answers / chat["FRAMES_PER_SECOND"], chat["FRAME_INTERVAL_MAX_MS"] / 1000)
-    return max(base, stretched)
-
-
 class ChatConsumer(AsyncWebsocketConsumer):
     session: ChatSession | None = None
     # The chat's frames from this process, and the task sending them to the page.
@@ -184,7 +169,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             while not self.frames.empty() and len(batch) < RELAY_BATCH:
                 batch.append(self.frames.get_nowait())
             await self._deliver(*batch)
-            await asyncio.sleep(frame_interval(REGISTRY.count()))
+            await asyncio.sleep(REGISTRY.frame_interval())
 
     async def _deliver(self, *frames: Frame) -> None:
         html = "".join(

@@ -29,6 +29,7 @@ from chat.streams import REGISTRY, Frame
 from database_pool import in_database_pool
 from llm import audit
 from llm.conversation.manager import ConversationManager
+from llm.providers.base import stream_pace
 
 log = logging.getLogger(__name__)
 
@@ -222,6 +223,9 @@ async def _answer(generation: Generation, turn: TurnInput) -> None:
 
 
 async def _write(generation: Generation, turn: TurnInput) -> None:
+    # The model's text is read at the pace the chat's pages get their messages: the tokens
+    # that come in between are read and framed together (calls read whole are not paced).
+    stream_pace.set(REGISTRY.frame_interval)
     try:
         # The turn's model calls are audited without waiting for their rows; all are stored
         # before the answer's final state is.

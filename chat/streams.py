@@ -73,6 +73,22 @@ def stop_group_name(session_id: int) -> str:
     return f"chat.stop.{session_id}"
 
 
+def frame_interval(running_answers: int) -> float:
+    """Seconds a page's websocket messages are kept apart while ``running_answers`` stream in this process.
+
+    ``FRAME_INTERVAL_MS`` while few answers run; beyond ``FRAMES_PER_SECOND``
+    pages' worth, the interval stretches so all pages together get at most
+    that many messages a second (each costs the server a send through the
+    websocket stack, whatever its size), but never past ``FRAME_INTERVAL_MAX_MS``.
+    Tokens are never dropped: a longer interval only puts more of them in one message.
+    An answer reads its model's stream at the same pace (``chat.generations``).
+    """
+    chat = settings.CHAT
+    base = chat["FRAME_INTERVAL_MS"] / 1000
+    stretched = min(running_answers / chat["FRAMES_PER_SECOND"], chat["FRAME_INTERVAL_MAX_MS"] / 1000)
+    return max(base, stretched)
+
+
 class ProcessChannels:
     """This process's two channels on a shared layer, each read by a task of its own.
 
@@ -214,6 +230,10 @@ class GenerationRegistry:
     def count(self) -> int:
         """Answers running in this process."""
         return len(self._by_session)
+
+    def frame_interval(self) -> float:
+        """How far apart a page's messages are kept now (``frame_interval`` of the answers running here)."""
+        return frame_interval(len(self._by_session))
 
     def running(self) -> list[RunningAnswer]:
         return list(self._by_session.values())

@@ -50,6 +50,8 @@ from llm.models import LLMCall
 TOKEN_FRAME = re.compile(r'<span hx-swap-oob="beforeend:#msg-\d+-body">(.*?)</span>', re.S)
 DONE_FRAME = re.compile(r'<article id="msg-\d+" class="msg msg-assistant[^"]*"[^>]*hx-swap-oob="true"')
 QUESTION = re.compile(r"load chat (\d+)")
+# One of the model's numbered tokens (``token``); a frame's delta may carry several.
+TOKEN = re.compile(r"t\d+ ")
 # The question of the warm-up chat, answered with one token.
 WARM_UP = "warm up"
 LOAD_USERNAME = "chat-load-bench"
@@ -168,7 +170,7 @@ async def _chat(client, url: str, headers: dict[str, str], index: int, timeout: 
             deltas = TOKEN_FRAME.findall(frame)
             if deltas and result.first_token_at is None:
                 result.first_token_at = time.perf_counter()
-            result.tokens.extend(html.unescape(delta) for delta in deltas)
+            result.tokens.extend(TOKEN.findall(html.unescape("".join(deltas))))
             if "notice-error" in frame:
                 result.errors.append(re.sub(r"<[^>]+>", "", frame).strip())
             if DONE_FRAME.search(frame):

@@ -21,11 +21,12 @@ abandoned stream closes its connection at once and stops reading tokens.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import aclosing, contextmanager
 from typing import Any, ClassVar, Protocol
 
@@ -52,6 +53,15 @@ from llm.types import ChatRequest, Completion, CompletionState, Message, StreamE
 logger = logging.getLogger("llm")
 
 DEFAULT_CONTEXT_WINDOW = 8192
+
+
+# How far apart a streamed answer's reads are kept (seconds, asked after each read that
+# brought text), or None to read every chunk as it comes. A task that shows an answer at a
+# pace of its own (a chat page gets one websocket message per frame interval) sets it: the
+# tokens that arrive meanwhile wait in the socket's buffer, then are read, parsed and handed
+# on as one delta, instead of each token waking every layer above the socket on its own.
+# The read that brings the first text is not held back; ``complete`` reads unpaced.
+stream_pace: contextvars.ContextVar[Callable[[], float] | None] = contextvars.ContextVar("stream_pace", default=None)
 
 
 class StreamParser(Protocol):
@@ -196,12 +206,17 @@ class Provider(ABC):
     async def complete(self, request: ChatRequest) -> Completion:
         """The whole answer; raises the ``LLMError`` the stream ended with."""
         state = CompletionState()
-        async with aclosing(self.stream(request)) as events:
-            async for event in events:
-                if event.type == "error":
-                    assert event.error is not None
-                    raise event.error
-                state.add(event)
+        # Nobody watches this answer arrive: it is read as fast as it comes, whatever pace the caller's task set.
+        unpaced = stream_pace.set(None)
+        try:
+            async with aclosing(self.stream(request)) as events:
+                async for event in events:
+                    if event.type == "error":
+                        assert event.error is not None
+                        raise event.error
+                    state.add(event)
+        finally:
+            stream_pace.reset(unpaced)
         if state.done is None:
             raise ProviderProtocolError("the stream ended without a done event", provider=self.name)
         return state.completion()
@@ -332,9 +347,21 @@ class Provider(ABC):
                         # compressed or already in memory.
                         whole = response.is_stream_consumed or response.headers.get("content-encoding")
                         chunks = response.aiter_bytes() if whole else raw_chunks(response)
+                        pace = stream_pace.get()
+                        loop = asyncio.get_running_loop()
                         async for chunk in chunks:
-                            for event in _parsed(decoder.feed(chunk), parser, trace):
+                            read_at = loop.time()
+                            events = _parsed(decoder.feed(chunk), parser, trace)
+                            if pace is None:
+                                for event in events:
+                                    yield event
+                                continue
+                            shown = False
+                            for event in _text_joined(events):
+                                shown = shown or event.type == "text"
                                 yield event
+                            if shown and (rest := read_at + pace() - loop.time()) > 0:
+                                await asyncio.sleep(rest)
                         for event in _parsed(decoder.finish(), parser, trace):
                             yield event
                     for event in parser.finish():
@@ -351,6 +378,28 @@ def _parsed(payloads: list[str], parser: StreamParser, trace: audit.CallTrace) -
         if not parser.finished:
             trace.add_raw(data)
             yield from parser.feed(data)
+
+
+def _text_joined(events: Iterable[StreamEvent]) -> Iterator[StreamEvent]:
+    """The events of one paced read (``stream_pace``: several tokens), each run of text deltas joined
+    into one delta, so what the read brought is handed on at once. Text before a failure in the
+    middle of the read is still handed on, then the failure raised."""
+    text: list[str] = []
+    try:
+        for event in events:
+            if event.type == "text":
+                text.append(event.text)
+                continue
+            if text:
+                yield StreamEvent(type="text", text="".join(text))
+                text = []
+            yield event
+    except Exception:
+        if text:
+            yield StreamEvent(type="text", text="".join(text))
+        raise
+    if text:
+        yield StreamEvent(type="text", text="".join(text))
 
 
 def _close_when_loop_ends(loop: asyncio.AbstractEventLoop, client: httpx.AsyncClient) -> AsyncIterator[None]:

@@ -118,6 +118,11 @@ async def raw_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     and sets itself again for the rest of the time when it is not over. A wait
     past the timeout fails the read as aiohttp's own timer would (a read
     timeout), and time spent by the caller between chunks is no wait.
+
+    What arrived before a lost connection is still handed on, then the error
+    raised (aiohttp fails every read once the connection is lost, even with
+    data still buffered, and a reader that reads at a pace of its own often
+    has some).
     """
     aiohttp_response = response.extensions.get(_AIOHTTP_RESPONSE)
     if aiohttp_response is None:
@@ -149,7 +154,13 @@ async def raw_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
         with _httpx_errors():
             while True:
                 waiting_since = loop.time()
-                chunk = await reader.readany()
+                try:
+                    chunk = await reader.readany()
+                except Exception:
+                    if kept := _left_unread(reader):
+                        # What came before the connection broke: handed on first.
+                        yield kept
+                    raise
                 waiting_since = None
                 if not chunk:
                     return
@@ -157,6 +168,18 @@ async def raw_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     finally:
         if timer is not None:
             timer.cancel()
+
+
+def _left_unread(reader: aiohttp.StreamReader) -> bytes:
+    """The bytes a failed reader still holds. aiohttp fails every read once the connection is lost,
+    even with data that arrived before the loss still buffered; only ``readany`` reads here, so
+    the buffer holds whole chunks."""
+    buffered = getattr(reader, "_buffer", None)
+    if not buffered:
+        return b""
+    kept = b"".join(buffered)
+    buffered.clear()
+    return kept
 
 
 class ProviderClient(httpx.AsyncClient):

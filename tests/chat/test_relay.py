@@ -51,7 +51,7 @@ async def test_frames_within_the_interval_go_out_together_in_order_and_a_quiet_p
 
 
 def test_the_interval_stretches_with_the_answers_streaming_in_the_process_up_to_its_cap(settings):
-    from chat.consumers import frame_interval
+    from chat.streams import frame_interval
 
     settings.CHAT = {**settings.CHAT, "FRAME_INTERVAL_MS": 50, "FRAMES_PER_SECOND": 2000, "FRAME_INTERVAL_MAX_MS": 200}
     assert frame_interval(0) == frame_interval(100) == pytest.approx(0.05)

@@ -47,7 +47,8 @@ def structured_reply(request: RecordedRequest, document: dict) -> Reply:
     if request.wire == "gigachat":
         # GigaChat answers a schema by calling the schema's function.
         return Reply.tool_call("structured_answer", document)
-    return Reply.text(json.dumps(document, ensure_ascii=False), chunk_size=5)
+    # Pieces apart in time, as a model sends them: an answer is read at its page's pace.
+    return Reply.text(json.dumps(document, ensure_ascii=False), chunk_size=5, interval=0.03)
 
 
 def reply(request: RecordedRequest) -> Reply:

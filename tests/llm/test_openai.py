@@ -7,6 +7,7 @@ from contextlib import aclosing
 
 import pytest
 
+from llm.providers.base import stream_pace
 from llm.registry import close_providers, get_provider
 from llm.retry import LLMError, ProviderConnectionError, ProviderHTTPError
 from llm.types import ChatRequest, Message, ToolCall, ToolSpec
@@ -326,3 +327,40 @@ async def test_a_server_sending_a_null_error_in_every_chunk_answers_normally(fak
 
     assert (answer.text, answer.usage.completion_tokens) == ("all fine here", 3)
     assert [(c.name, dict(c.arguments)) for c in call.tool_calls] == [("search", {"query": "cart"})]
+
+
+@pytest.fixture
+def paced():
+    """Reads of this test's streams paced as a chat page paces them; each time the pace is asked is counted."""
+    asked: list[float] = []
+
+    def pace() -> float:
+        asked.append(0.15)
+        return 0.15
+
+    token = stream_pace.set(pace)
+    yield asked
+    stream_pace.reset(token)
+
+
+async def test_a_paced_stream_hands_on_what_each_read_brought_as_one_delta(fake_openai, paced):
+    pieces = [f"w{index} " for index in range(12)]
+    fake_openai.script(Reply.stream(pieces, interval=0.02))
+    events = await collect(get_provider())
+
+    texts = [e.text for e in events if e.type == "text"]
+    # 12 pieces 20 ms apart, read at most every 150 ms: several pieces come in one read, in order.
+    assert "".join(texts) == "".join(pieces)
+    assert len(texts) < len(pieces)
+    assert all(text.endswith(" ") for text in texts)
+    assert paced
+    assert events[-1].type == "done" and events[-1].text == "".join(pieces)
+
+
+async def test_a_whole_answer_is_read_unpaced_even_in_a_paced_task(fake_openai, paced):
+    fake_openai.script(Reply.stream(["one ", "two ", "three"], interval=0.02))
+    completion = await get_provider().complete(QUESTION)
+
+    assert completion.text == "one two three"
+    assert paced == []
+    assert stream_pace.get() is not None

@@ -9,6 +9,7 @@ import pytest
 
 from llm.providers.gemini import GeminiProvider
 from llm.providers.openai import OpenAIProvider
+from llm.providers.base import stream_pace
 from llm.retry import ProviderProtocolError, RetryPolicy
 from llm.types import ChatRequest, Message
 
@@ -84,6 +85,21 @@ async def test_an_error_object_mid_stream_ends_the_answer_with_the_providers_mes
     events = await events_of(OpenAIProvider({"BASE_URL": "http://llm.test/v1"}, transport=transport))
     assert events[-1].type == "error"
     assert events[-1].text == "Partial"
+    assert "upstream model crashed" in str(events[-1].error)
+
+
+async def test_a_paced_read_keeps_the_text_it_brought_before_an_error_object():
+    body = (
+        f"data: {chunk('Part')}\n\ndata: {chunk('ial')}\n\n"
+        + 'data: {"error": {"message": "upstream model crashed", "code": 502}}\n\n'
+    ).encode()
+    transport, _ = sse_transport(body)
+    token = stream_pace.set(lambda: 0.05)
+    try:
+        events = await events_of(OpenAIProvider({"BASE_URL": "http://llm.test/v1"}, transport=transport))
+    finally:
+        stream_pace.reset(token)
+    assert [(e.type, e.text) for e in events] == [("text", "Partial"), ("error", "Partial")]
     assert "upstream model crashed" in str(events[-1].error)
 
 

@@ -170,6 +170,36 @@ async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeo
     assert not isinstance(raised.value, httpx.TimeoutException)
 
 
+async def test_a_reader_slower_than_the_server_gets_what_came_before_the_server_hung_up():
+    parts = [b"data: %d\n\n" % number for number in range(6)]
+
+    async def then_hangs_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for part in parts:
+            writer.write(b"%x\r\n%s\r\n" % (len(part), part))
+            await writer.drain()
+            await asyncio.sleep(0.03)
+        writer.transport.abort()
+
+    server = await asyncio.start_server(then_hangs_up, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    received = []
+    try:
+        async with ProviderClient() as client:
+            with pytest.raises(httpx.RemoteProtocolError):
+                async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+                    async for chunk in raw_chunks(response):
+                        received.append(chunk)
+                        # A reader at a pace of its own: the rest, and the hang-up, come meanwhile.
+                        await asyncio.sleep(0.25)
+    finally:
+        server.close()
+    # The first part at once, the rest in one read (aiohttp would fail it for the lost connection), then the error.
+    assert b"".join(received) == b"".join(parts)
+    assert len(received) == 2
+
+
 async def test_a_stream_that_goes_silent_after_some_chunks_is_a_read_timeout_when_read_raw():
     async def stalls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
