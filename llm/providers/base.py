@@ -350,17 +350,12 @@ class Provider(ABC):
                         pace = stream_pace.get()
                         loop = asyncio.get_running_loop()
                         async for chunk in chunks:
-                            read_at = loop.time()
+                            read_at, shown = loop.time(), False
                             events = _parsed(decoder.feed(chunk), parser, trace)
-                            if pace is None:
-                                for event in events:
-                                    yield event
-                                continue
-                            shown = False
-                            for event in _text_joined(events):
+                            for event in events if pace is None else _text_joined(events):
                                 shown = shown or event.type == "text"
                                 yield event
-                            if shown and (rest := read_at + pace() - loop.time()) > 0:
+                            if pace is not None and shown and (rest := read_at + pace() - loop.time()) > 0:
                                 await asyncio.sleep(rest)
                         for event in _parsed(decoder.finish(), parser, trace):
                             yield event

@@ -51,6 +51,28 @@ class KeepAliveServer:
             writer.close()
 
 
+EVENT_STREAM_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+
+async def send_event_parts(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, parts: list[bytes], interval: float) -> None:
+    """Answer one request with the head of an event stream, then ``parts``, one HTTP chunk each, ``interval`` seconds apart."""
+    await reader.readuntil(b"\r\n\r\n")
+    writer.write(EVENT_STREAM_HEAD)
+    for part in parts:
+        writer.write(b"%x\r\n%s\r\n" % (len(part), part))
+        await writer.drain()
+        await asyncio.sleep(interval)
+
+
+async def read_slowly(port: int, pause: float, received: list[bytes], **client_options) -> None:
+    """Read the body at ``port`` raw into ``received``, pausing ``pause`` seconds after each chunk (the caller's own time)."""
+    async with ProviderClient(**client_options) as client:
+        async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
+            async for chunk in raw_chunks(response):
+                received.append(chunk)
+                await asyncio.sleep(pause)
+
+
 def tls_pair() -> tuple[ssl.SSLContext, ssl.SSLContext]:
     """A server context with a certificate for 127.0.0.1, and a client context that trusts it."""
     authority = trustme.CA()
@@ -149,7 +171,7 @@ def _read_as_httpx_does(response: httpx.Response):
 async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeout(read):
     async def half(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        writer.write(EVENT_STREAM_HEAD)
         writer.write(b"10\r\ndata: {\"a\": 1}\n\n\r\n")
         await writer.drain()
         writer.transport.abort()
@@ -174,25 +196,16 @@ async def test_a_reader_slower_than_the_server_gets_what_came_before_the_server_
     parts = [b"data: %d\n\n" % number for number in range(6)]
 
     async def then_hangs_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-        for part in parts:
-            writer.write(b"%x\r\n%s\r\n" % (len(part), part))
-            await writer.drain()
-            await asyncio.sleep(0.03)
+        await send_event_parts(reader, writer, parts, 0.03)
         writer.transport.abort()
 
     server = await asyncio.start_server(then_hangs_up, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     received = []
     try:
-        async with ProviderClient() as client:
-            with pytest.raises(httpx.RemoteProtocolError):
-                async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
-                    async for chunk in raw_chunks(response):
-                        received.append(chunk)
-                        # A reader at a pace of its own: the rest, and the hang-up, come meanwhile.
-                        await asyncio.sleep(0.25)
+        with pytest.raises(httpx.RemoteProtocolError):
+            # A reader at a pace of its own: the rest, and the hang-up, come meanwhile.
+            await read_slowly(port, 0.25, received)
     finally:
         server.close()
     # The first part at once, the rest in one read (aiohttp would fail it for the lost connection), then the error.
@@ -202,12 +215,7 @@ async def test_a_reader_slower_than_the_server_gets_what_came_before_the_server_
 
 async def test_a_stream_that_goes_silent_after_some_chunks_is_a_read_timeout_when_read_raw():
     async def stalls(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-        for number in range(3):
-            writer.write(b"9\r\ndata: %d\n\n\r\n" % number)
-            await writer.drain()
-            await asyncio.sleep(0.05)
+        await send_event_parts(reader, writer, [b"data: %d\n\n" % number for number in range(3)], 0.05)
         await asyncio.sleep(5)
         writer.close()
 
@@ -229,12 +237,7 @@ async def test_a_reader_slower_than_the_read_timeout_is_no_timeout_when_read_raw
     parts = [b"data: %d\n\n" % number for number in range(3)]
 
     async def steady(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-        for part in parts:
-            writer.write(b"%x\r\n%s\r\n" % (len(part), part))
-            await writer.drain()
-            await asyncio.sleep(0.1)
+        await send_event_parts(reader, writer, parts, 0.1)
         writer.write(b"0\r\n\r\n")
         await writer.drain()
         await asyncio.sleep(1)
@@ -244,12 +247,8 @@ async def test_a_reader_slower_than_the_read_timeout_is_no_timeout_when_read_raw
     port = server.sockets[0].getsockname()[1]
     received = []
     try:
-        async with ProviderClient(timeout=httpx.Timeout(5.0, read=0.2)) as client:
-            async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
-                async for chunk in raw_chunks(response):
-                    received.append(chunk)
-                    # The caller's own time between chunks is longer than the read timeout.
-                    await asyncio.sleep(0.3)
+        # The caller's own time between chunks is longer than the read timeout.
+        await read_slowly(port, 0.3, received, timeout=httpx.Timeout(5.0, read=0.2))
     finally:
         server.close()
     assert b"".join(received) == b"".join(parts)
@@ -259,7 +258,7 @@ async def test_a_request_after_a_body_read_raw_on_the_same_connection_still_has_
     async def answers(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             await reader.readuntil(b"\r\n\r\n")
-            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+            writer.write(EVENT_STREAM_HEAD)
             writer.write(b"9\r\ndata: 1\n\n\r\n0\r\n\r\n")
             await writer.drain()
             # The second request on the connection gets its headers, then nothing.
@@ -288,7 +287,7 @@ async def test_a_body_read_raw_is_the_body_and_leaves_the_connection_for_the_nex
     async def chunked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while await reader.readuntil(b"\r\n\r\n"):
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+                writer.write(EVENT_STREAM_HEAD)
                 for part in (b"data: 1\n\n", b"data: \xc3", b"\xa9\n\n"):
                     writer.write(b"%x\r\n%s\r\n" % (len(part), part))
                     await writer.drain()
