@@ -37,4 +37,4 @@ $(NPM):
 
 test: $(STAMP) $(CHROMIUM) $(REDIS) $(NPM)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest --numprocesses 2

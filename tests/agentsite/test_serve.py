@@ -66,11 +66,13 @@ def _start(env: dict[str, str]) -> subprocess.Popen:
     )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def data_dir():
     # Not pytest's tmp_path: pytest resets its base folder to mode 0700 at the
     # start of every session, which would lock out the postgres system user
-    # whenever another test run starts meanwhile.
+    # whenever another test run starts meanwhile. One for the module: the first
+    # `serve` creates the database and its owner, the later ones start on it as
+    # a person's next `make run` does.
     data_root = tempfile.mkdtemp(prefix="agentsite-serve-")
     yield Path(data_root) / "var"
     shutil.rmtree(data_root, ignore_errors=True)

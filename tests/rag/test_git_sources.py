@@ -710,12 +710,10 @@ def test_a_worker_killed_mid_sync_fails_its_version_and_frees_the_repository(ups
     import io
     import signal
 
-    import django as django_package
-
     from rag.services.git_sync import queue_sync
     from rag.services.repositories import ABANDONED, start_index_run
     from tests.rag.conftest import SMALL_PROJECT, make_zip
-    from tests.rag.test_worker_faults import _job_status, _partition_exists, _start_worker, _stop, _wait
+    from tests.rag.test_worker_faults import LARGE_TREE, _job_status, _partition_exists, _start_worker, _stop, _wait
 
     monkeypatch.setenv("RAG_GIT_DIR", str(mirror_path(0).parent))
     monkeypatch.setenv("RAG_GIT_ALLOW_PRIVATE_ADDRESSES", "true")
@@ -724,10 +722,9 @@ def test_a_worker_killed_mid_sync_fails_its_version_and_frees_the_repository(ups
     worker = _start_worker()
     try:
         _wait(lambda: repository.runs.filter(commit_sha=first, status=IndexRun.Status.READY).exists(), "the first commit serves")
-        # A large tree (the Django package) so the worker is still loading when it is killed.
-        shutil.copytree(Path(django_package.__file__).parent, upstream.work / "django", ignore=shutil.ignore_patterns("*.pyc"))
-        git("add", "--force", "django", cwd=upstream.work)
-        big = upstream.commit("Vendor Django")
+        shutil.copytree(LARGE_TREE, upstream.work / "db", ignore=shutil.ignore_patterns("*.pyc"))
+        git("add", "--force", "db", cwd=upstream.work)
+        big = upstream.commit("Vendor Django's ORM")
         assert queue_sync(repository) is not None
         run = _wait(lambda: repository.runs.filter(commit_sha=big).first(), "the large commit's version starts")
         _wait(lambda: _partition_exists(run.pk), "the large version starts loading its rows")

@@ -24,6 +24,11 @@ from rag.services.repositories import ABANDONED, start_index_run, start_index_ru
 from tests.conftest import ROOT, product_process_env
 from tests.rag.conftest import SMALL_PROJECT, make_zip
 
+# Large enough (Django's ORM: about 120 files, 53,000 lines) that the worker is still loading its
+# rows and building their indexes for a second or more after the version's partition appears,
+# which is when the tests kill it; small enough to analyse in a few seconds.
+LARGE_TREE = Path(django.__file__).parent / "db"
+
 # Small enough that a test sees a dead worker found within seconds.
 FAST_RECOVERY = {"WORKER_HEARTBEAT_SECONDS": "0.5", "WORKER_STALLED_SECONDS": "2", "WORKER_RECOVERY_SECONDS": "1"}
 
@@ -80,8 +85,7 @@ def test_a_worker_killed_mid_run_fails_the_run_frees_the_repository_and_keeps_th
         first = start_index_run(owner=owner, name="shop", archive=_zip_file(SMALL_PROJECT), archive_name="shop.zip")
         assert _wait(lambda: _finished(first.pk), "the first version is built").status == IndexRun.Status.READY
 
-        # A large tree (the Django package) so the worker is still loading when it is killed.
-        big = start_index_run_from_path(Path(django.__file__).parent, owner=owner, name="shop", defer=True)
+        big = start_index_run_from_path(LARGE_TREE, owner=owner, name="shop", defer=True)
         assert big.repository_id == first.repository_id
         _wait(lambda: _partition_exists(big.pk), "the large version starts loading its rows")
         worker.send_signal(signal.SIGKILL)
