@@ -37,4 +37,5 @@ $(NPM):
 
 test: $(STAMP) $(CHROMIUM) $(REDIS) $(NPM)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest --numprocesses 2
+	$(PY) -m pytest --numprocesses 2 -m 'not serial'
+	$(PY) -m pytest -m serial
