@@ -28,6 +28,14 @@ def login_throttle_off_for_test_clients(settings):
 
 
 @pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The personas' passwords are hashed, and checked at each login, in every test: the default
+    # hasher costs about half a second each time on these machines. Pages served by a product
+    # process check passwords with the product's own hashers (tests/e2e/conftest.py).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def git_mirrors_apart(settings, tmp_path_factory):
     # Deleting a test's repository removes its git mirror by id: never one under the site's own data folder.
     settings.RAG = {**settings.RAG, "GIT_DIR": str(tmp_path_factory.getbasetemp() / "git-mirrors")}

@@ -78,12 +78,6 @@ def index_zip(owner, data: bytes, name: str = "shop") -> IndexRun:
     return run_index(run.pk)
 
 
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    # The personas' passwords are hashed per test; the default hasher costs ~0.3 s each.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def upload_dir(tmp_path, settings):
     settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
