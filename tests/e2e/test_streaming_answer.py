@@ -87,7 +87,9 @@ def test_an_answer_streams_rendered_with_a_status_line_and_no_jump(browser: Brow
         expect(page.locator(".msg-assistant .badge.live")).to_have_text("Writing the answer…")
         expect(page.locator(".msg-assistant .msg-body.streaming pre.highlight")).to_be_visible()
         SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"streaming_answer_{size}.png"), full_page=True)
+        # The visible part only: a full-page screenshot resizes the page to its whole height while it
+        # is taken, and the answer's height, measured all along, would follow.
+        page.screenshot(path=str(SCREENSHOTS / f"streaming_answer_{size}.png"))
         answer = page.locator(".msg-assistant")
         expect(answer).to_have_attribute("data-status", "complete")
         page.wait_for_function("window.__heights.length > 0 && !!document.querySelector('.msg-assistant[data-status=complete]')")
