@@ -28,11 +28,12 @@ def login_throttle_off_for_test_clients(settings):
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
+def fast_password_hashing(request, settings):
     # The personas' passwords are hashed, and checked at each login, in every test: the default
-    # hasher costs about half a second each time on these machines. Pages served by a product
-    # process check passwords with the product's own hashers (tests/e2e/conftest.py).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # hasher costs about half a second each time on these machines. Browser tests (marked e2e)
+    # log in through a product process, which checks passwords with the product's own hashers.
+    if request.node.get_closest_marker("e2e") is None:
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import allow_orm_beside_playwright, browser, fast_password_hashing, log_in, page, person, site  # noqa: F401 (fixtures)
+from tests.e2e.conftest import allow_orm_beside_playwright, browser, log_in, page, person, site  # noqa: F401 (fixtures)
 from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.e2e

@@ -30,13 +30,6 @@ SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing() -> None:
-    # People log in through the product's web process, which checks passwords with the
-    # product's hashers: the personas' passwords are hashed with them too.
-    return None
-
-
-@pytest.fixture(autouse=True)
 def allow_orm_beside_playwright(monkeypatch) -> None:
     # Playwright's sync API runs an event loop in this thread; the test's own
     # ORM calls are still plain synchronous code.
