@@ -186,9 +186,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels, cache ---------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
+# The channel layer's Redis connections read without a socket timeout, as redis-py did before 8.0.
+# Its default of 5 s fails the layer's blocking pop (BZPOPMIN, 5 s) and with it every idle page's
+# consumer; and each command it bounds goes through Python 3.11's ``asyncio.wait_for``, which drops
+# a cancellation that arrives as the command completes (an answer's Stop, lost).
+REDIS_CHANNEL_HOST_OPTIONS = {"socket_timeout": None}
 if REDIS_URL:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}},
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, **REDIS_CHANNEL_HOST_OPTIONS}]},
+        },
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:

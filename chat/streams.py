@@ -33,6 +33,9 @@ from database_pool import in_database_pool
 
 log = logging.getLogger(__name__)
 
+# How often a stopping answer is looked at, to cancel it again if it is still writing.
+STOP_CHECK_SECONDS = 1.0
+
 # Tags what this process sends through a shared channel layer, so it skips its own echoes.
 PROCESS_ID = uuid.uuid4().hex
 
@@ -250,7 +253,14 @@ class GenerationRegistry:
         # Cancel once: a second cancel would interrupt the run while it stores its final state.
         if not answer.task.cancelling():
             answer.task.cancel()
-        await asyncio.wait([answer.task])
+        # Unless the cancellation was lost: a library can drop one (Python 3.11's ``asyncio.wait_for``
+        # returns a result that arrived with it). An answer whose text still grows did not stop.
+        length = len(answer.text)
+        while not (await asyncio.wait([answer.task], timeout=STOP_CHECK_SECONDS))[0]:
+            if len(answer.text) > length:
+                log.warning("answer %s went on after it was cancelled; cancelling it again", answer.message_id)
+                answer.task.cancel()
+                length = len(answer.text)
 
     def add(self, answer: RunningAnswer) -> None:
         """``answer`` runs (its task started): it is the chat's running answer until ``finished``."""

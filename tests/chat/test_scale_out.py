@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import aiohttp
 import pytest
+from channels_redis.core import RedisChannelLayer
 
 from chat import user_errors
 from chat.models import ChatSession, Message
@@ -74,6 +75,15 @@ def two_processes(redis_url: str, fake_llm_server: FakeProviderServer) -> Iterat
         raise
     yield first_url, second_url
     stop_processes(first, second)
+
+
+async def test_the_channel_layer_waits_on_an_idle_channel_past_its_blocking_pop(redis_url, settings):
+    layer = RedisChannelLayer(hosts=[{"address": redis_url, **settings.REDIS_CHANNEL_HOST_OPTIONS}])
+    channel = await layer.new_channel()
+    # Each page's consumer waits so between messages; redis-py's default socket timeout failed the wait.
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), RedisChannelLayer.brpop_timeout + 2)
+    await layer.flush()
 
 
 def connect(http: aiohttp.ClientSession, site: str, chat: ChatSession, cookie: str, query: str = ""):
