@@ -37,5 +37,4 @@ $(NPM):
 
 test: $(STAMP) $(CHROMIUM) $(REDIS) $(NPM)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest --numprocesses 2 -m 'not serial'
-	$(PY) -m pytest -m serial
+	$(PY) -m pytest --numprocesses 2

@@ -25,9 +25,7 @@ from agentsite import web_process
 from tests.conftest import product_process_env, start_web_process, stop_processes
 from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
 
-# Alone: beside the rest of the suite running in parallel, a Stop sometimes left the answer
-# streaming for more than the 20 s these tests wait (2 of 4 parallel runs; never in a serial one).
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.serial]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 REDIS_SERVER = "/usr/bin/redis-server"
 STORY = "word " * 2000
