@@ -13,6 +13,7 @@ import json
 import time
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -168,7 +169,12 @@ class ChatConsumer(AsyncWebsocketConsumer):
             batch = [await self.frames.get()]
             while not self.frames.empty() and len(batch) < RELAY_BATCH:
                 batch.append(self.frames.get_nowait())
-            await self._deliver(*batch)
+            try:
+                await self._deliver(*batch)
+            except Disconnected:
+                # The page closed its socket while the relay sent (the web server's error); the page's
+                # disconnect, which follows, stops listening.
+                return
             await asyncio.sleep(REGISTRY.frame_interval())
 
     async def _deliver(self, *frames: Frame) -> None:
