@@ -97,7 +97,9 @@ class ProcessChannels:
 
     ``frames`` is in the frames group of every chat a page of this process
     shows and puts other processes' frames in the pages' queues; ``stops`` is
-    in the same chats' Stop groups. Made afresh for a new event loop or layer.
+    in the Stop group of the same chats and of every chat whose answer is
+    written here, so a Stop from anywhere reaches it even once the asking
+    page is gone. Made afresh for a new event loop or layer.
     """
 
     def __init__(self, deliver: Callable[[int, Frame], None], cancel: Callable[[int], Any]) -> None:
@@ -106,27 +108,51 @@ class ProcessChannels:
         self._layer: BaseChannelLayer | None = None
         self._opened: asyncio.Task[tuple[str, str]] | None = None
         self._readers: list[asyncio.Task[None]] = []
+        # Per chat: its pages served here, and its answers written here.
         self._pages: Counter[int] = Counter()
+        self._answers: Counter[int] = Counter()
+        # Group changes one at a time, in the order asked: a join and a leave of one group must
+        # reach the layer in that order. A lock of the running loop.
+        self._changing: asyncio.Lock | None = None
+        self._changing_loop: asyncio.AbstractEventLoop | None = None
         # Stops under way, kept referenced until they finish.
         self._stopping: set[asyncio.Task[None]] = set()
 
     async def watch(self, session_id: int) -> None:
         """A page of the chat opened here: from now on, other processes' frames of it reach this process."""
-        layer, (frames, stops) = await self._channels()
-        self._pages[session_id] += 1
-        if self._pages[session_id] == 1:
-            await layer.group_add(group_name(session_id), frames)
-            await layer.group_add(stop_group_name(session_id), stops)
+        await self._count(session_id, pages=1)
 
     async def unwatch(self, session_id: int) -> None:
-        layer, (frames, stops) = await self._channels()
-        if self._pages[session_id] <= 0:
-            return
-        self._pages[session_id] -= 1
-        if self._pages[session_id] == 0:
-            del self._pages[session_id]
-            await layer.group_discard(group_name(session_id), frames)
-            await layer.group_discard(stop_group_name(session_id), stops)
+        await self._count(session_id, pages=-1)
+
+    async def writing(self, session_id: int) -> None:
+        """An answer of the chat is written here: from now on, a Stop of the chat from any process reaches it."""
+        await self._count(session_id, answers=1)
+
+    async def written(self, session_id: int) -> None:
+        await self._count(session_id, answers=-1)
+
+    async def _count(self, session_id: int, *, pages: int = 0, answers: int = 0) -> None:
+        loop = asyncio.get_running_loop()
+        if self._changing is None or self._changing_loop is not loop:
+            self._changing, self._changing_loop = asyncio.Lock(), loop
+        async with self._changing:
+            layer, (frames, stops) = await self._channels()
+            if self._pages[session_id] + pages < 0 or self._answers[session_id] + answers < 0:
+                # A page or answer of an earlier loop or layer, whose counts were dropped with it.
+                return
+            paged = self._pages[session_id] > 0
+            followed = paged or self._answers[session_id] > 0
+            self._pages[session_id] += pages
+            self._answers[session_id] += answers
+            now_paged = self._pages[session_id] > 0
+            now_followed = now_paged or self._answers[session_id] > 0
+            if not now_followed:
+                del self._pages[session_id], self._answers[session_id]
+            if now_paged != paged:
+                await (layer.group_add if now_paged else layer.group_discard)(group_name(session_id), frames)
+            if now_followed != followed:
+                await (layer.group_add if now_followed else layer.group_discard)(stop_group_name(session_id), stops)
 
     async def _channels(self) -> tuple[BaseChannelLayer, tuple[str, str]]:
         layer = get_channel_layer()
@@ -135,7 +161,7 @@ class ProcessChannels:
             for reader in self._readers:
                 if not reader.get_loop().is_closed():
                     reader.cancel()
-            self._layer, self._pages, self._readers = layer, Counter(), []
+            self._layer, self._pages, self._answers, self._readers = layer, Counter(), Counter(), []
             self._opened = loop.create_task(self._open(layer))
         return layer, await asyncio.shield(self._opened)
 
@@ -202,6 +228,23 @@ class GenerationRegistry:
                 del self._listeners[session_id]
             if shares_frames_across_processes():
                 await self._elsewhere.unwatch(session_id)
+
+    async def writing(self, session_id: int) -> None:
+        """An answer of the chat is being written in this process: a Stop of the chat from any process reaches it."""
+        if shares_frames_across_processes():
+            try:
+                await self._elsewhere.writing(session_id)
+            except Exception:
+                # The layer is unreachable: the answer is still written; pages of this process can stop it.
+                log.exception("joining the Stop group of chat %s failed", session_id)
+
+    async def written(self, session_id: int) -> None:
+        if shares_frames_across_processes():
+            try:
+                await self._elsewhere.written(session_id)
+            except Exception:
+                # Staying in the group only brings this process Stops it has no answer for.
+                log.exception("leaving the Stop group of chat %s failed", session_id)
 
     def _deliver(self, session_id: int, frame: Frame) -> None:
         for queue in self._listeners.get(session_id, ()):

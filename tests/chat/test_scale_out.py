@@ -159,6 +159,24 @@ async def test_a_page_on_another_process_joins_follows_and_stops_an_answer(owner
     assert 0 < stored.content.count("word") < STORY.count("word")
 
 
+async def test_a_page_on_another_process_stops_an_answer_whose_asking_page_is_gone(owner, owner_cookie, two_processes):
+    first, second = two_processes
+    chat = await ChatSession.objects.acreate(owner=owner, title="Story")
+
+    async with aiohttp.ClientSession() as http:
+        async with connect(http, first, chat, owner_cookie) as writer:
+            await writer.send_str(json.dumps({"action": "send", "text": "Tell me a long story"}))
+            answer = await streaming_answer(chat)
+        # The asking page is closed (a reload that the site's balancer sends to the other process):
+        # the first process has no page of the chat, and still writes its answer.
+        async with connect(http, second, chat, owner_cookie, f"?watch={answer.pk}") as page:
+            await receive_until(page, lambda data: "word" in data)
+            await page.send_str(json.dumps({"action": "stop"}))
+            status = await final_status(answer)
+
+    assert status == Message.Status.CANCELLED
+
+
 async def test_the_per_user_cap_on_running_answers_holds_across_processes(owner, owner_cookie, two_processes):
     first, second = two_processes
     cookie = owner_cookie
