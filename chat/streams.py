@@ -120,19 +120,13 @@ class ProcessChannels:
 
     async def watch(self, session_id: int) -> None:
         """A page of the chat opened here: from now on, other processes' frames of it reach this process."""
-        await self._count(session_id, pages=1)
+        await self.count(session_id, pages=1)
 
     async def unwatch(self, session_id: int) -> None:
-        await self._count(session_id, pages=-1)
+        await self.count(session_id, pages=-1)
 
-    async def writing(self, session_id: int) -> None:
-        """An answer of the chat is written here: from now on, a Stop of the chat from any process reaches it."""
-        await self._count(session_id, answers=1)
-
-    async def written(self, session_id: int) -> None:
-        await self._count(session_id, answers=-1)
-
-    async def _count(self, session_id: int, *, pages: int = 0, answers: int = 0) -> None:
+    async def count(self, session_id: int, *, pages: int = 0, answers: int = 0) -> None:
+        """Pages of the chat opened (or closed, negative) here, and answers of it started (or ended) here."""
         loop = asyncio.get_running_loop()
         if self._changing is None or self._changing_loop is not loop:
             self._changing, self._changing_loop = asyncio.Lock(), loop
@@ -231,20 +225,20 @@ class GenerationRegistry:
 
     async def writing(self, session_id: int) -> None:
         """An answer of the chat is being written in this process: a Stop of the chat from any process reaches it."""
-        if shares_frames_across_processes():
-            try:
-                await self._elsewhere.writing(session_id)
-            except Exception:
-                # The layer is unreachable: the answer is still written; pages of this process can stop it.
-                log.exception("joining the Stop group of chat %s failed", session_id)
+        await self._count_answer(session_id, 1)
 
     async def written(self, session_id: int) -> None:
-        if shares_frames_across_processes():
-            try:
-                await self._elsewhere.written(session_id)
-            except Exception:
-                # Staying in the group only brings this process Stops it has no answer for.
-                log.exception("leaving the Stop group of chat %s failed", session_id)
+        await self._count_answer(session_id, -1)
+
+    async def _count_answer(self, session_id: int, change: int) -> None:
+        if not shares_frames_across_processes():
+            return
+        try:
+            await self._elsewhere.count(session_id, answers=change)
+        except Exception:
+            # The layer is unreachable. A failed join leaves the answer to this process's pages to
+            # stop; a failed leave only brings this process Stops it has no answer for.
+            log.exception("changing the Stop group of chat %s failed", session_id)
 
     def _deliver(self, session_id: int, frame: Frame) -> None:
         for queue in self._listeners.get(session_id, ()):
