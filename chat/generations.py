@@ -83,6 +83,9 @@ class Generation:
     def text(self) -> str:
         return "".join(self.parts)
 
+    def snapshot(self) -> Frame:
+        return Frame(frames.snapshot(self.message_id, self.text, self.activity), self.message_id)
+
     def append(self, delta: str) -> int:
         if self.first_token_at is None:
             self.first_token_at = time.monotonic()

@@ -21,7 +21,7 @@ import time
 import uuid
 import weakref
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,6 +38,10 @@ STOP_CHECK_SECONDS = 1.0
 
 # Tags what this process sends through a shared channel layer, so it skips its own echoes.
 PROCESS_ID = uuid.uuid4().hex
+
+# How long an answer that starts here sends its frames to the other processes whatever they
+# show, while their replies to "who shows this chat?" come in.
+WHO_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,10 @@ class RunningAnswer(Protocol):
 
     @property
     def text(self) -> str: ...
+
+    def snapshot(self) -> Frame:
+        """The answer so far, for pages that start following it (it replaces what they show of it)."""
+        ...
 
 
 def shares_frames_across_processes() -> bool:
@@ -100,11 +108,21 @@ class ProcessChannels:
     in the Stop group of the same chats and of every chat whose answer is
     written here, so a Stop from anywhere reaches it even once the asking
     page is gone. Made afresh for a new event loop or layer.
+
+    The Stop group also says which processes show a chat: a process says so
+    when its first page of the chat opens and when its last one closes, and
+    when an answer of the chat starts elsewhere and asks. The process writing
+    the answer sends its frames to the group only while another process shows
+    the chat (a group send costs several Redis commands), and sends the answer
+    so far to a process that starts showing it.
     """
 
-    def __init__(self, deliver: Callable[[int, Frame], None], cancel: Callable[[int], Any]) -> None:
+    def __init__(
+        self, deliver: Callable[[int, Frame], None], cancel: Callable[[int], Any], followed: Callable[[int], Any]
+    ) -> None:
         self._deliver = deliver
         self._cancel = cancel
+        self._followed = followed
         self._layer: BaseChannelLayer | None = None
         self._opened: asyncio.Task[tuple[str, str]] | None = None
         self._readers: list[asyncio.Task[None]] = []
@@ -115,8 +133,12 @@ class ProcessChannels:
         # reach the layer in that order. A lock of the running loop.
         self._changing: asyncio.Lock | None = None
         self._changing_loop: asyncio.AbstractEventLoop | None = None
-        # Stops under way, kept referenced until they finish.
-        self._stopping: set[asyncio.Task[None]] = set()
+        # Per chat whose answer is written here: the other processes that show it, and when
+        # they were asked.
+        self._shown_by: dict[int, set[str]] = {}
+        self._asked_at: dict[int, float] = {}
+        # Stops and replies under way, kept referenced until they finish.
+        self._pending: set[asyncio.Task[None]] = set()
 
     async def watch(self, session_id: int) -> None:
         """A page of the chat opened here: from now on, other processes' frames of it reach this process."""
@@ -147,6 +169,30 @@ class ProcessChannels:
                 await (layer.group_add if now_paged else layer.group_discard)(group_name(session_id), frames)
             if now_followed != followed:
                 await (layer.group_add if now_followed else layer.group_discard)(stop_group_name(session_id), stops)
+            if now_paged != paged:
+                await self._say(layer, "chat.shows", session_id, shows=now_paged)
+            if answers > 0 and self._answers.get(session_id) == answers:
+                # The chat's first answer here: who shows the chat elsewhere?
+                self._shown_by[session_id], self._asked_at[session_id] = set(), time.monotonic()
+                await self._say(layer, "chat.who", session_id)
+            elif not self._answers.get(session_id):
+                self._shown_by.pop(session_id, None)
+                self._asked_at.pop(session_id, None)
+
+    def sends_frames(self, session_id: int) -> bool:
+        """Whether this process's frames of the chat go to the other processes.
+
+        Always, unless an answer of the chat is written here: then while
+        another process shows the chat, and until the replies to its question
+        have had time to come.
+        """
+        asked_at = self._asked_at.get(session_id)
+        return asked_at is None or bool(self._shown_by[session_id]) or time.monotonic() - asked_at < WHO_SECONDS
+
+    @staticmethod
+    async def _say(layer: BaseChannelLayer, kind: str, session_id: int, **fields: Any) -> None:
+        message = {"type": kind, "origin": PROCESS_ID, "session_id": session_id, **fields}
+        await layer.group_send(stop_group_name(session_id), message)
 
     async def _channels(self) -> tuple[BaseChannelLayer, tuple[str, str]]:
         layer = get_channel_layer()
@@ -156,6 +202,7 @@ class ProcessChannels:
                 if not reader.get_loop().is_closed():
                     reader.cancel()
             self._layer, self._pages, self._answers, self._readers = layer, Counter(), Counter(), []
+            self._shown_by, self._asked_at = {}, {}
             self._opened = loop.create_task(self._open(layer))
         return layer, await asyncio.shield(self._opened)
 
@@ -164,7 +211,7 @@ class ProcessChannels:
         loop = asyncio.get_running_loop()
         self._readers = [
             loop.create_task(self._read(layer, frames, self._frame)),
-            loop.create_task(self._read(layer, stops, self._stop)),
+            loop.create_task(self._read(layer, stops, self._control)),
         ]
         return frames, stops
 
@@ -184,10 +231,25 @@ class ProcessChannels:
         frame = Frame(message["html"], message.get("message_id", 0), message.get("seq", 0))
         self._deliver(message["session_id"], frame)
 
-    def _stop(self, message: dict) -> None:
-        task = asyncio.get_running_loop().create_task(self._cancel(message["session_id"]))
-        self._stopping.add(task)
-        task.add_done_callback(self._stopping.discard)
+    def _control(self, message: dict) -> None:
+        kind, session_id = message["type"], message["session_id"]
+        if kind == "chat.stop":
+            self._start(self._cancel(session_id))
+        elif kind == "chat.who":
+            if self._pages.get(session_id):
+                self._start(self._say(self._layer, "chat.shows", session_id, shows=True))
+        elif kind == "chat.shows" and session_id in self._shown_by:
+            shown_by = self._shown_by[session_id]
+            if not message["shows"]:
+                shown_by.discard(message["origin"])
+            elif message["origin"] not in shown_by:
+                shown_by.add(message["origin"])
+                self._start(self._followed(session_id))
+
+    def _start(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
 
 class GenerationRegistry:
@@ -195,7 +257,7 @@ class GenerationRegistry:
         self._by_session: dict[int, RunningAnswer] = {}
         self._storer: asyncio.Task | None = None
         self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
-        self._elsewhere = ProcessChannels(self._deliver, self.cancel)
+        self._elsewhere = ProcessChannels(self._deliver, self.cancel, self._followed_elsewhere)
         # Serializes "cancel the old run, start the new one" per session across
         # tabs; a lock lives while someone holds or waits for it.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -247,14 +309,24 @@ class GenerationRegistry:
     async def broadcast(self, session_id: int, frame: Frame) -> None:
         """``frame`` to every page of the chat: this process's through their queues, the others' through the group."""
         self._deliver(session_id, frame)
-        if shares_frames_across_processes():
-            await get_channel_layer().group_send(
-                group_name(session_id),
-                {
-                    "type": "chat.frame", "origin": PROCESS_ID, "session_id": session_id,
-                    "html": frame.html, "message_id": frame.message_id, "seq": frame.seq,
-                },
-            )
+        if shares_frames_across_processes() and self._elsewhere.sends_frames(session_id):
+            await self._send_elsewhere(session_id, frame)
+
+    @staticmethod
+    async def _send_elsewhere(session_id: int, frame: Frame) -> None:
+        await get_channel_layer().group_send(
+            group_name(session_id),
+            {
+                "type": "chat.frame", "origin": PROCESS_ID, "session_id": session_id,
+                "html": frame.html, "message_id": frame.message_id, "seq": frame.seq,
+            },
+        )
+
+    async def _followed_elsewhere(self, session_id: int) -> None:
+        """Another process started showing the chat: its pages get the running answer so far."""
+        answer = self._by_session.get(session_id)
+        if answer is not None:
+            await self._send_elsewhere(session_id, answer.snapshot())
 
     async def stop_everywhere(self, session_id: int) -> None:
         """Stop the chat's running answer, in this process or in the one writing it."""

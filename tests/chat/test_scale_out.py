@@ -17,10 +17,12 @@ from collections.abc import Iterator
 
 import aiohttp
 import pytest
+import redis
 from channels_redis.core import RedisChannelLayer
 
 from chat import user_errors
 from chat.models import ChatSession, Message
+from chat.streams import WHO_SECONDS
 from agentsite import web_process
 from tests.conftest import product_process_env, start_web_process, stop_processes
 from tests.llm.fakes import FakeProviderServer, Reply, fake_llm_server  # noqa: F401 (fixture)
@@ -174,6 +176,44 @@ async def test_a_page_on_another_process_stops_an_answer_whose_asking_page_is_go
             await page.send_str(json.dumps({"action": "stop"}))
             status = await final_status(answer)
 
+    assert status == Message.Status.CANCELLED
+
+
+def group_sends(redis_url: str) -> int:
+    """The channel layer's group sends the Redis server has run: each reads its group's members once (ZRANGE)."""
+    stats = redis.Redis.from_url(redis_url).info("commandstats")
+    return stats.get("cmdstat_zrange", {}).get("calls", 0)
+
+
+async def test_an_answers_frames_go_through_redis_only_while_another_process_shows_its_chat(
+    owner, owner_cookie, two_processes, redis_url
+):
+    first, second = two_processes
+    chat = await ChatSession.objects.acreate(owner=owner, title="Story")
+
+    async with aiohttp.ClientSession() as http:
+        async with connect(http, first, chat, owner_cookie) as writer:
+            reading = asyncio.create_task(drain(writer))
+            await writer.send_str(json.dumps({"action": "send", "text": "Tell me a long story"}))
+            answer = await streaming_answer(chat)
+            # Past the time the answer waits for the other processes to say whether they show the chat.
+            await asyncio.sleep(WHO_SECONDS)
+            before = group_sends(redis_url)
+            await asyncio.sleep(1)
+            alone = group_sends(redis_url) - before
+            async with connect(http, second, chat, owner_cookie, f"?watch={answer.pk}") as follower:
+                await receive_until(follower, lambda data: f"msg-{answer.pk}" in data)
+                before = group_sends(redis_url)
+                followed = await receive_until(follower, lambda data: "word" in data)
+                await asyncio.sleep(1)
+                shown = group_sends(redis_url) - before
+            await writer.send_str(json.dumps({"action": "stop"}))
+            status = await final_status(answer)
+            reading.cancel()
+
+    # Ten frames a second: none through Redis while only the writing process shows the chat.
+    assert alone == 0
+    assert shown >= 3 and "word" in followed
     assert status == Message.Status.CANCELLED
 
 
