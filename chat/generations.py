@@ -230,7 +230,7 @@ async def _write(generation: Generation, turn: TurnInput) -> None:
     # that come in between are read and framed together (calls read whole are not paced).
     stream_pace.set(REGISTRY.frame_interval)
     try:
-        await REGISTRY.writing(generation.session_id)
+        REGISTRY.writing(generation.session_id)
         # The turn's model calls are audited without waiting for their rows; all are stored
         # before the answer's final state is.
         async with audit.stored_in_background():

@@ -40,8 +40,9 @@ STOP_CHECK_SECONDS = 1.0
 PROCESS_ID = uuid.uuid4().hex
 
 # How long an answer that starts here sends its frames to the other processes whatever they
-# show, while their replies to "who shows this chat?" come in.
-WHO_SECONDS = 2.0
+# show, while their replies to "who shows this chat?" come in. A reply that comes later still
+# counts: its process then gets the answer so far, and the frames after it.
+WHO_SECONDS = 0.25
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,9 @@ class ProcessChannels:
         # Per chat: its pages served here, and its answers written here.
         self._pages: Counter[int] = Counter()
         self._answers: Counter[int] = Counter()
-        # Group changes one at a time, in the order asked: a join and a leave of one group must
-        # reach the layer in that order. A lock of the running loop.
-        self._changing: asyncio.Lock | None = None
+        # A chat's group changes one at a time, in the order asked: a join and a leave of one group
+        # must reach the layer in that order. Locks of the running loop, each while in use.
+        self._changing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._changing_loop: asyncio.AbstractEventLoop | None = None
         # Per chat whose answer is written here: the other processes that show it, and when
         # they were asked.
@@ -150,9 +151,12 @@ class ProcessChannels:
     async def count(self, session_id: int, *, pages: int = 0, answers: int = 0) -> None:
         """Pages of the chat opened (or closed, negative) here, and answers of it started (or ended) here."""
         loop = asyncio.get_running_loop()
-        if self._changing is None or self._changing_loop is not loop:
-            self._changing, self._changing_loop = asyncio.Lock(), loop
-        async with self._changing:
+        if self._changing_loop is not loop:
+            self._changing, self._changing_loop = weakref.WeakValueDictionary(), loop
+        lock = self._changing.get(session_id)
+        if lock is None:
+            lock = self._changing[session_id] = asyncio.Lock()
+        async with lock:
             layer, (frames, stops) = await self._channels()
             if self._pages[session_id] + pages < 0 or self._answers[session_id] + answers < 0:
                 # A page or answer of an earlier loop or layer, whose counts were dropped with it.
@@ -258,6 +262,8 @@ class GenerationRegistry:
         self._storer: asyncio.Task | None = None
         self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
         self._elsewhere = ProcessChannels(self._deliver, self.cancel, self._followed_elsewhere)
+        # Answers' group joins under way, kept referenced until they finish.
+        self._joining: set[asyncio.Task[None]] = set()
         # Serializes "cancel the old run, start the new one" per session across
         # tabs; a lock lives while someone holds or waits for it.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -285,9 +291,13 @@ class GenerationRegistry:
             if shares_frames_across_processes():
                 await self._elsewhere.unwatch(session_id)
 
-    async def writing(self, session_id: int) -> None:
-        """An answer of the chat is being written in this process: a Stop of the chat from any process reaches it."""
-        await self._count_answer(session_id, 1)
+    def writing(self, session_id: int) -> None:
+        """An answer of the chat starts in this process: a Stop of the chat from any process reaches it
+        once the groups are joined, in a task of its own, off the way to the answer's first token."""
+        if shares_frames_across_processes():
+            task = asyncio.get_running_loop().create_task(self._count_answer(session_id, 1))
+            self._joining.add(task)
+            task.add_done_callback(self._joining.discard)
 
     async def written(self, session_id: int) -> None:
         await self._count_answer(session_id, -1)
