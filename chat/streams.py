@@ -118,12 +118,9 @@ class ProcessChannels:
     so far to a process that starts showing it.
     """
 
-    def __init__(
-        self, deliver: Callable[[int, Frame], None], cancel: Callable[[int], Any], followed: Callable[[int], Any]
-    ) -> None:
+    def __init__(self, deliver: Callable[[int, Frame], None], cancel: Callable[[int], Any]) -> None:
         self._deliver = deliver
         self._cancel = cancel
-        self._followed = followed
         self._layer: BaseChannelLayer | None = None
         self._opened: asyncio.Task[tuple[str, str]] | None = None
         self._readers: list[asyncio.Task[None]] = []
@@ -134,10 +131,11 @@ class ProcessChannels:
         # must reach the layer in that order. Locks of the running loop, each while in use.
         self._changing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._changing_loop: asyncio.AbstractEventLoop | None = None
-        # Per chat whose answer is written here: the other processes that show it, and when
-        # they were asked.
+        # Per chat whose answer is written here: the other processes that show it, when they
+        # were asked, and whether one started showing it since the answer's last frame.
         self._shown_by: dict[int, set[str]] = {}
         self._asked_at: dict[int, float] = {}
+        self._newly_shown: set[int] = set()
         # Stops and replies under way, kept referenced until they finish.
         self._pending: set[asyncio.Task[None]] = set()
 
@@ -182,6 +180,7 @@ class ProcessChannels:
             elif not self._answers.get(session_id):
                 self._shown_by.pop(session_id, None)
                 self._asked_at.pop(session_id, None)
+                self._newly_shown.discard(session_id)
 
     def sends_frames(self, session_id: int) -> bool:
         """Whether this process's frames of the chat go to the other processes.
@@ -192,6 +191,13 @@ class ProcessChannels:
         """
         asked_at = self._asked_at.get(session_id)
         return asked_at is None or bool(self._shown_by[session_id]) or time.monotonic() - asked_at < WHO_SECONDS
+
+    def newly_shown(self, session_id: int) -> bool:
+        """Whether another process started showing the chat since this was last asked (it then needs the answer so far)."""
+        if session_id not in self._newly_shown:
+            return False
+        self._newly_shown.discard(session_id)
+        return True
 
     @staticmethod
     async def _say(layer: BaseChannelLayer, kind: str, session_id: int, **fields: Any) -> None:
@@ -206,7 +212,7 @@ class ProcessChannels:
                 if not reader.get_loop().is_closed():
                     reader.cancel()
             self._layer, self._pages, self._answers, self._readers = layer, Counter(), Counter(), []
-            self._shown_by, self._asked_at = {}, {}
+            self._shown_by, self._asked_at, self._newly_shown = {}, {}, set()
             self._opened = loop.create_task(self._open(layer))
         return layer, await asyncio.shield(self._opened)
 
@@ -248,7 +254,7 @@ class ProcessChannels:
                 shown_by.discard(message["origin"])
             elif message["origin"] not in shown_by:
                 shown_by.add(message["origin"])
-                self._start(self._followed(session_id))
+                self._newly_shown.add(session_id)
 
     def _start(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -261,7 +267,7 @@ class GenerationRegistry:
         self._by_session: dict[int, RunningAnswer] = {}
         self._storer: asyncio.Task | None = None
         self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
-        self._elsewhere = ProcessChannels(self._deliver, self.cancel, self._followed_elsewhere)
+        self._elsewhere = ProcessChannels(self._deliver, self.cancel)
         # Answers' group joins under way, kept referenced until they finish.
         self._joining: set[asyncio.Task[None]] = set()
         # Serializes "cancel the old run, start the new one" per session across
@@ -319,8 +325,16 @@ class GenerationRegistry:
     async def broadcast(self, session_id: int, frame: Frame) -> None:
         """``frame`` to every page of the chat: this process's through their queues, the others' through the group."""
         self._deliver(session_id, frame)
-        if shares_frames_across_processes() and self._elsewhere.sends_frames(session_id):
-            await self._send_elsewhere(session_id, frame)
+        if not shares_frames_across_processes() or not self._elsewhere.sends_frames(session_id):
+            return
+        answer = self._by_session.get(session_id)
+        if answer is not None and self._elsewhere.newly_shown(session_id):
+            # Another process started showing the chat: the answer so far first, in the same order
+            # as the frames. A text delta is already in it.
+            await self._send_elsewhere(session_id, answer.snapshot())
+            if frame.seq:
+                return
+        await self._send_elsewhere(session_id, frame)
 
     @staticmethod
     async def _send_elsewhere(session_id: int, frame: Frame) -> None:
@@ -331,12 +345,6 @@ class GenerationRegistry:
                 "html": frame.html, "message_id": frame.message_id, "seq": frame.seq,
             },
         )
-
-    async def _followed_elsewhere(self, session_id: int) -> None:
-        """Another process started showing the chat: its pages get the running answer so far."""
-        answer = self._by_session.get(session_id)
-        if answer is not None:
-            await self._send_elsewhere(session_id, answer.snapshot())
 
     async def stop_everywhere(self, session_id: int) -> None:
         """Stop the chat's running answer, in this process or in the one writing it."""
