@@ -22,7 +22,7 @@ import uuid
 import weakref
 from collections import Counter
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
@@ -101,6 +101,33 @@ def frame_interval(running_answers: int) -> float:
     return max(base, stretched)
 
 
+class ChatLocks:
+    """A lock per chat, of the running loop, that lives while someone holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self, session_id: int) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._locks, self._loop = weakref.WeakValueDictionary(), loop
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+
+@dataclass
+class Audience:
+    """Of a chat whose answer is written here: the other processes that show it, when they were
+    asked, and whether one started showing it since the answer's last frame."""
+
+    asked_at: float
+    shown_by: set[str] = field(default_factory=set)
+    newly_shown: bool = False
+
+
 class ProcessChannels:
     """This process's two channels on a shared layer, each read by a task of its own.
 
@@ -128,16 +155,11 @@ class ProcessChannels:
         self._pages: Counter[int] = Counter()
         self._answers: Counter[int] = Counter()
         # A chat's group changes one at a time, in the order asked: a join and a leave of one group
-        # must reach the layer in that order. Locks of the running loop, each while in use.
-        self._changing: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._changing_loop: asyncio.AbstractEventLoop | None = None
-        # Per chat whose answer is written here: the other processes that show it, when they
-        # were asked, and whether one started showing it since the answer's last frame.
-        self._shown_by: dict[int, set[str]] = {}
-        self._asked_at: dict[int, float] = {}
-        self._newly_shown: set[int] = set()
-        # Stops and replies under way, kept referenced until they finish.
-        self._pending: set[asyncio.Task[None]] = set()
+        # must reach the layer in that order.
+        self._changing = ChatLocks()
+        self._audiences: dict[int, Audience] = {}
+        # Group changes, Stops and replies under way, kept referenced until they finish.
+        self._pending: set[asyncio.Task[Any]] = set()
 
     async def watch(self, session_id: int) -> None:
         """A page of the chat opened here: from now on, other processes' frames of it reach this process."""
@@ -148,13 +170,7 @@ class ProcessChannels:
 
     async def count(self, session_id: int, *, pages: int = 0, answers: int = 0) -> None:
         """Pages of the chat opened (or closed, negative) here, and answers of it started (or ended) here."""
-        loop = asyncio.get_running_loop()
-        if self._changing_loop is not loop:
-            self._changing, self._changing_loop = weakref.WeakValueDictionary(), loop
-        lock = self._changing.get(session_id)
-        if lock is None:
-            lock = self._changing[session_id] = asyncio.Lock()
-        async with lock:
+        async with self._changing(session_id):
             layer, (frames, stops) = await self._channels()
             if self._pages[session_id] + pages < 0 or self._answers[session_id] + answers < 0:
                 # A page or answer of an earlier loop or layer, whose counts were dropped with it.
@@ -175,12 +191,10 @@ class ProcessChannels:
                 await self._say(layer, "chat.shows", session_id, shows=now_paged)
             if answers > 0 and self._answers.get(session_id) == answers:
                 # The chat's first answer here: who shows the chat elsewhere?
-                self._shown_by[session_id], self._asked_at[session_id] = set(), time.monotonic()
+                self._audiences[session_id] = Audience(asked_at=time.monotonic())
                 await self._say(layer, "chat.who", session_id)
             elif not self._answers.get(session_id):
-                self._shown_by.pop(session_id, None)
-                self._asked_at.pop(session_id, None)
-                self._newly_shown.discard(session_id)
+                self._audiences.pop(session_id, None)
 
     def sends_frames(self, session_id: int) -> bool:
         """Whether this process's frames of the chat go to the other processes.
@@ -189,14 +203,15 @@ class ProcessChannels:
         another process shows the chat, and until the replies to its question
         have had time to come.
         """
-        asked_at = self._asked_at.get(session_id)
-        return asked_at is None or bool(self._shown_by[session_id]) or time.monotonic() - asked_at < WHO_SECONDS
+        audience = self._audiences.get(session_id)
+        return audience is None or bool(audience.shown_by) or time.monotonic() - audience.asked_at < WHO_SECONDS
 
     def newly_shown(self, session_id: int) -> bool:
         """Whether another process started showing the chat since this was last asked (it then needs the answer so far)."""
-        if session_id not in self._newly_shown:
+        audience = self._audiences.get(session_id)
+        if audience is None or not audience.newly_shown:
             return False
-        self._newly_shown.discard(session_id)
+        audience.newly_shown = False
         return True
 
     @staticmethod
@@ -212,7 +227,7 @@ class ProcessChannels:
                 if not reader.get_loop().is_closed():
                     reader.cancel()
             self._layer, self._pages, self._answers, self._readers = layer, Counter(), Counter(), []
-            self._shown_by, self._asked_at, self._newly_shown = {}, {}, set()
+            self._audiences = {}
             self._opened = loop.create_task(self._open(layer))
         return layer, await asyncio.shield(self._opened)
 
@@ -244,19 +259,19 @@ class ProcessChannels:
     def _control(self, message: dict) -> None:
         kind, session_id = message["type"], message["session_id"]
         if kind == "chat.stop":
-            self._start(self._cancel(session_id))
+            self.start(self._cancel(session_id))
         elif kind == "chat.who":
             if self._pages.get(session_id):
-                self._start(self._say(self._layer, "chat.shows", session_id, shows=True))
-        elif kind == "chat.shows" and session_id in self._shown_by:
-            shown_by = self._shown_by[session_id]
+                self.start(self._say(self._layer, "chat.shows", session_id, shows=True))
+        elif kind == "chat.shows" and (audience := self._audiences.get(session_id)) is not None:
             if not message["shows"]:
-                shown_by.discard(message["origin"])
-            elif message["origin"] not in shown_by:
-                shown_by.add(message["origin"])
-                self._newly_shown.add(session_id)
+                audience.shown_by.discard(message["origin"])
+            elif message["origin"] not in audience.shown_by:
+                audience.shown_by.add(message["origin"])
+                audience.newly_shown = True
 
-    def _start(self, work: Coroutine[Any, Any, Any]) -> None:
+    def start(self, work: Coroutine[Any, Any, Any]) -> None:
+        """``work`` in a task of its own, kept referenced until it finishes."""
         task = asyncio.get_running_loop().create_task(work)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
@@ -268,17 +283,8 @@ class GenerationRegistry:
         self._storer: asyncio.Task | None = None
         self._listeners: dict[int, set[asyncio.Queue[Frame]]] = {}
         self._elsewhere = ProcessChannels(self._deliver, self.cancel)
-        # Answers' group joins under way, kept referenced until they finish.
-        self._joining: set[asyncio.Task[None]] = set()
-        # Serializes "cancel the old run, start the new one" per session across
-        # tabs; a lock lives while someone holds or waits for it.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    def lock(self, session_id: int) -> asyncio.Lock:
-        lock = self._locks.get(session_id)
-        if lock is None:
-            lock = self._locks[session_id] = asyncio.Lock()
-        return lock
+        # Serializes "cancel the old run, start the new one" per session across tabs.
+        self.lock = ChatLocks()
 
     async def listen(self, session_id: int) -> asyncio.Queue[Frame]:
         """A queue that receives every frame of the chat from now on, from this process and the others."""
@@ -301,9 +307,7 @@ class GenerationRegistry:
         """An answer of the chat starts in this process: a Stop of the chat from any process reaches it
         once the groups are joined, in a task of its own, off the way to the answer's first token."""
         if shares_frames_across_processes():
-            task = asyncio.get_running_loop().create_task(self._count_answer(session_id, 1))
-            self._joining.add(task)
-            task.add_done_callback(self._joining.discard)
+            self._elsewhere.start(self._count_answer(session_id, 1))
 
     async def written(self, session_id: int) -> None:
         await self._count_answer(session_id, -1)
