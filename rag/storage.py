@@ -58,9 +58,12 @@ RELATIONAL_TABLES = ("rag_sourcefile", "rag_symbol", "rag_edge", "rag_entrypoint
 UNSAMPLED_COLUMNS = ("content", "metadata", "title_terms", "body_terms")
 # The tsvector of an item: titles (A) weigh more than bodies (B); *_terms hold
 # the parts of CamelCase and dotted identifiers, which PostgreSQL's parser keeps whole.
+# Items marked ``vendored`` (source chunks of code the project carries but did not write,
+# ``rag.services.index_items.chunk_items``) have none.
 SEARCH_EXPRESSION = (
+    "CASE WHEN metadata ? 'vendored' THEN ''::tsvector ELSE "
     "setweight(to_tsvector('english'::regconfig, title || ' ' || title_terms), 'A') || "
-    "setweight(to_tsvector('english'::regconfig, left(content, 200000) || ' ' || body_terms), 'B')"
+    "setweight(to_tsvector('english'::regconfig, left(content, 200000) || ' ' || body_terms), 'B') END"
 )
 
 

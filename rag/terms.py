@@ -90,3 +90,19 @@ def looks_like_test_path(path: str) -> bool:
         or name == "conftest.py"
         or name == "tests.py"
     )
+
+
+# Code the project carries but did not write (GitHub Linguist's "vendored" files): folders of
+# other projects' code, minified assets and versioned copies of libraries (``jquery-3.5.1.js``).
+# Searching code, they weigh as plain windows; their source chunks have no full-text entry
+# (``rag.services.index_items.chunk_items``): they are found by their symbols and by meaning.
+VENDORED = re.compile(
+    r"(?:^|/)(?:vendor(?:ed|s)?|third[_-]?party|node_modules|bower_components)/"
+    r"|\.min\.(?:js|css|mjs)$"
+    r"|(?:^|/)[^/]*?[-.]v?\d+\.\d+(?:\.\d+)*(?:[-.][a-z0-9]+)?(?:\.min)?\.(?:js|mjs|css)$",
+    re.IGNORECASE,
+)
+
+
+def is_vendored(path: str) -> bool:
+    return bool(VENDORED.search(path))

@@ -23,7 +23,7 @@ from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as Entryp
 from rag.analysis.results import FileAnalysis
 from rag.embeddings import Embedder
 from rag.models import LAYERS, IndexRun
-from rag.terms import identifier_counts, looks_like_test_path, split_terms
+from rag.terms import identifier_counts, is_vendored, looks_like_test_path, split_terms
 
 # The dependency edges of one source kept in its C2 item.
 EDGE_ITEM_LIMIT = 200
@@ -150,15 +150,28 @@ def _entrypoint_title(entry: EntrypointRecord) -> str:
 
 
 def chunk_items(analysis: FileAnalysis) -> list[ItemRow]:
-    """The items of a file's chunks (``CHUNK_LAYERS``)."""
+    """The items of a file's chunks (``CHUNK_LAYERS``).
+
+    The source chunks of a vendored file (``rag.terms.VENDORED``: minified
+    bundles, copies of libraries) are marked ``vendored`` and get no full-text
+    entry (``rag.storage.SEARCH_EXPRESSION``): words of another project's code
+    only crowd the project's own out of lexical matches, and such files held
+    most of the full-text index of a tree that carries a few (a search reads
+    each matching item's entry to rank it). They are still found by their
+    symbols (C1) and by meaning (vectors).
+    """
     items: list[ItemRow] = []
     chunk: Chunk
+    vendored = is_vendored(analysis.path)
     for chunk in analysis.chunks:
         qname = str(chunk.metadata.get("symbol") or "")
+        metadata = dict(chunk.metadata)
+        if vendored and chunk.layer == "C0_SOURCE_CHUNKS":
+            metadata["vendored"] = True
         items.append(
             ItemRow(
                 layer=chunk.layer, path=chunk.path, start_line=chunk.start_line, end_line=chunk.end_line,
-                title=chunk.title, content=chunk.content, metadata=dict(chunk.metadata), qname=qname,
+                title=chunk.title, content=chunk.content, metadata=metadata, qname=qname,
                 embed_text=f"{chunk.title}\n{chunk.content}", file_hash=analysis.content_hash,
             )
         )
@@ -287,5 +300,7 @@ def item_rows(run: IndexRun, items: Sequence[ItemRow], with_vectors: bool) -> It
             store_id, since, item.layer, item.path, item.start_line, item.end_line, item.title, item.content,
             item.metadata, qname, _short_name(qname), looks_like_test_path(item.path), item.layer == "D0_DOCS",
             item.file_hash, item.embed_hash, item.embedding if with_vectors else None,
-            split_terms(f"{item.title} {qname}"), split_terms(item.identifiers.keys()), item.row_hash,
+            split_terms(f"{item.title} {qname}"),
+            # Full text leaves a vendored item's words out (``chunk_items``): none are stored for it.
+            "" if "vendored" in item.metadata else split_terms(item.identifiers.keys()), item.row_hash,
         )

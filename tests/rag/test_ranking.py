@@ -236,6 +236,25 @@ def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, u
     assert files[0] == "site/search.py"
 
 
+def test_a_vendored_files_code_has_no_full_text_entry_but_its_symbols_and_meaning_find_it(owner, upload_dir):
+    project = {
+        "app/render.py": 'def render_page(page):\n    """Render a page of the site."""\n    return page\n',
+        # Minified and vendored: its words are another project's.
+        "app/static/vendor/quuxlib.min.js": "function quuxSparkle(node){return node.zorbify(12)}\n",
+    }
+    run = index_zip(owner, make_zip(project), name="vendored-text")
+    assert run.status == IndexRun.Status.READY, run.error
+
+    by_words = search(run.repository, "zorbify the node", mode="code", layers=["C0_SOURCE_CHUNKS"])
+    by_name = search(run.repository, "where is quuxSparkle defined", mode="code")
+
+    assert not [r for r in by_words.items if "lexical" in r.channels]
+    assert any(r.path == "app/static/vendor/quuxlib.min.js" and "symbol" in r.channels for r in by_name.items)
+    # The project's own code keeps its full-text entry.
+    own = search(run.repository, "render a page of the site", mode="code", layers=["C0_SOURCE_CHUNKS"])
+    assert any(r.path == "app/render.py" and "lexical" in r.channels for r in own.items)
+
+
 def test_files_are_ranked_by_the_shipped_model_unless_told_to_fuse(owner, upload_dir):
     from rag.services import ranked_files
     from rag.services.file_ranker import FEATURES, load_model, rank_files_learned

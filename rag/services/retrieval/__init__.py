@@ -16,14 +16,14 @@ this package, nothing of ``chat``. Other apps import the public names from
 
 from __future__ import annotations
 
-from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, VENDORED, is_vendored, rank_files
+from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, rank_files
 from rag.services.retrieval.lexical import GroupStatistics, QueryTerm, group_statistics, query_terms
 from rag.services.retrieval.params import DEFAULT_LIMIT, DEFAULT_PARAMS, Mode, RankingParams, SearchError, glob_to_regex
 from rag.services.retrieval.results import FileScore, SearchResponse, SearchResult
 from rag.services.retrieval.search import search
 
 __all__ = [
-    "AUXILIARY_FOLDERS", "DEFAULT_LIMIT", "DEFAULT_PARAMS", "VENDORED", "FileScore", "GroupStatistics", "Mode", "QueryTerm",
-    "RankingParams", "SearchError", "SearchResponse", "SearchResult", "glob_to_regex", "group_statistics", "is_vendored",
+    "AUXILIARY_FOLDERS", "DEFAULT_LIMIT", "DEFAULT_PARAMS", "FileScore", "GroupStatistics", "Mode", "QueryTerm",
+    "RankingParams", "SearchError", "SearchResponse", "SearchResult", "glob_to_regex", "group_statistics",
     "query_terms", "rank_files", "search",
 ]

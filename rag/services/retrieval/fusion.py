@@ -22,21 +22,6 @@ ChannelRows = Sequence[tuple[int, str, bool]]
 AUXILIARY_FOLDERS = re.compile(r"(?:^|/)(?:examples?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE)
 
 
-# Code the project carries but did not write (GitHub Linguist's "vendored" files): folders of
-# other projects' code, minified assets and versioned copies of libraries (``jquery-3.5.1.js``).
-# Now that their languages are parsed, they would otherwise rank as the project's own code.
-VENDORED = re.compile(
-    r"(?:^|/)(?:vendor(?:ed|s)?|third[_-]?party|node_modules|bower_components)/"
-    r"|\.min\.(?:js|css|mjs)$"
-    r"|(?:^|/)[^/]*?[-.]v?\d+\.\d+(?:\.\d+)*(?:[-.][a-z0-9]+)?(?:\.min)?\.(?:js|mjs|css)$",
-    re.IGNORECASE,
-)
-
-
-def is_vendored(path: str) -> bool:
-    return bool(VENDORED.search(path))
-
-
 def path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams, *, auxiliary: bool | None = None) -> float:
     """Multiplier for an item or file by what kind of file it is (see ``window_weight`` and ``example_penalty``).
 

@@ -25,10 +25,10 @@ from django.db import connection
 
 from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun
 from rag.query_analysis import QueryHints, lexical_words
-from rag.services.retrieval.fusion import AUXILIARY_FOLDERS, is_vendored
+from rag.services.retrieval.fusion import AUXILIARY_FOLDERS
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
 from rag.storage import has_common_word_counts, vector_connection, version_filter
-from rag.terms import looks_like_test_path
+from rag.terms import is_vendored, looks_like_test_path
 
 
 def query_terms(
@@ -477,7 +477,7 @@ class GroupStatistics:
     # A file's length: its items' words, matched or not.
     file_lengths: dict[str, int]
     # Files that weigh as plain windows of lines: read as windows (no parser knew their
-    # language), or vendored (``VENDORED``), decided once per version rather than per query.
+    # language), or vendored (``rag.terms.VENDORED``), decided once per version rather than per query.
     window_files: frozenset[str]
     # Every item of the group, so a search reads only ids and ranks from the database.
     table: ItemTable = field(compare=False, repr=False)
