@@ -5,6 +5,9 @@ The bottom of the product: ``llm``, ``rag`` and ``chat`` (and the project in
 ``llm`` can store audit rows and read prompt overrides without depending on the
 project. The pool's size is the ``DATABASE_THREADS`` setting.
 
+``run_beside``: synchronous code that starts a statement on another connection
+while its own runs (a search's vector channel beside its lexical ones).
+
 ``first_run``: what a fresh database needs before the product's commands work
 (migrations, a first administrator), for ``serve`` and the ``rag`` commands alike.
 """
@@ -15,19 +18,20 @@ import functools
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-__all__ = ["CONNECTION_CHECK_SECONDS", "in_database_pool"]
+__all__ = ["CONNECTION_CHECK_SECONDS", "beside_pays", "close_beside", "in_database_pool", "run_beside"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 _pool: ThreadPoolExecutor | None = None
+_beside: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 # How often a pool thread lets Django look at its kept connection (closed when
 # past CONN_MAX_AGE; health-checked by one round trip before its next use).
@@ -87,3 +91,55 @@ def in_database_pool(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         return await run(func, *args, **kwargs)
 
     return call
+
+
+def beside_pays() -> bool:
+    """Whether ``run_beside`` pays here: connections are kept (``CONN_MAX_AGE``, as the web
+    processes keep them: a connection opened for one statement costs more than the overlap
+    saves), and this thread is in no transaction (whose rows not yet committed another
+    connection would not see)."""
+    return connection.settings_dict.get("CONN_MAX_AGE") != 0 and not connection.in_atomic_block
+
+
+def run_beside(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> Future[R]:
+    """``func``, synchronous database code, started at once on a thread of a second pool of
+    ``DATABASE_THREADS`` threads, each with its own connection (looked after as the first
+    pool's are): its statements run while the caller's own do; ``result()`` waits for it.
+    Callers ask ``beside_pays`` first.
+
+    A thread of either pool may start work here and wait for it: work started here never
+    starts more, so the wait always ends.
+    """
+    global _beside
+    if _beside is None:
+        with _pool_lock:
+            if _beside is None:
+                _beside = ThreadPoolExecutor(max_workers=settings.DATABASE_THREADS, thread_name_prefix="database-beside")
+    return _beside.submit(_run_beside, func, *args, **kwargs)
+
+
+# Per thread of ``run_beside``: its connection (as psycopg's), for ``close_beside``.
+_beside_connections: dict[int, object] = {}
+
+
+def _run_beside(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    try:
+        return _run_in_pool_thread(func, *args, **kwargs)
+    finally:
+        if connection.connection is not None:
+            with _pool_lock:
+                _beside_connections[threading.get_ident()] = connection.connection
+
+
+def close_beside() -> None:
+    """End ``run_beside``'s threads and close their connections (a process about to drop its database)."""
+    global _beside
+    with _pool_lock:
+        pool, _beside = _beside, None
+    if pool is not None:
+        pool.shutdown(wait=True)
+    with _pool_lock:
+        opened = list(_beside_connections.values())
+        _beside_connections.clear()
+    for raw in opened:
+        raw.close()

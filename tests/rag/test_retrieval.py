@@ -156,3 +156,31 @@ def test_read_source_returns_clamped_line_ranges(shop):
     assert (past_end.start_line, past_end.end_line) == (11, 11)
     with pytest.raises(SourceNotFound):
         read_source(shop, "../etc/passwd")
+
+
+def test_with_kept_connections_the_vector_channel_runs_beside_the_others_and_finds_the_same(
+    shop, transactional_db, monkeypatch
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from database_pool import close_beside
+
+    def vector_statements(captured) -> int:
+        return sum("<=>" in query["sql"] for query in captured.captured_queries)
+
+    query = "where is the login view"
+    # Connections opened per statement (the commands' default): one connection runs every channel.
+    with CaptureQueriesContext(connection) as alone:
+        expected = search(shop, query, mode="code")
+    # Kept, as the web processes keep them: the vector statement runs on a connection of its own.
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    try:
+        with CaptureQueriesContext(connection) as beside:
+            found = search(shop, query, mode="code")
+    finally:
+        close_beside()
+
+    assert any("vector" in r.channels for r in found)
+    assert [(r.id, r.score, r.channels) for r in found] == [(r.id, r.score, r.channels) for r in expected]
+    assert (vector_statements(alone), vector_statements(beside)) == (1, 0)

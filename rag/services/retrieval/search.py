@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from django.db import connection
 
+from database_pool import beside_pays, run_beside
 from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun, Repository
 from rag.query_analysis import QueryHints, lexical_words, query_hints, without_boilerplate
 from rag.services.retrieval.fusion import fuse, path_prior
@@ -51,6 +52,12 @@ def _search_group(
 
     ``only_matched``: None, without the vector search and the reading of items, when nothing matched.
     """
+    # The vector channel needs nothing of the others: where that pays, its statement runs on
+    # another connection meanwhile. A group that turns out to have no match (``only_matched``)
+    # leaves its result unread.
+    nearest = None
+    if vector is not None and beside_pays():
+        nearest = run_beside(nearest_items, run, layers, path_regex, docs, vector, params)
     with connection.cursor() as cursor:
         file_ranking: list[str] = []
         if params.lexical_scoring == "bm25":
@@ -64,7 +71,7 @@ def _search_group(
         if only_matched and not (channels["lexical"] or channels["symbol"]):
             return None
         if vector is not None:
-            channels["vector"] = nearest_items(run, layers, path_regex, docs, vector, params)
+            channels["vector"] = nearest.result() if nearest else nearest_items(run, layers, path_regex, docs, vector, params)
         fused, priors, ranks = fuse(channels, hints, params)
         if (params.window_weight != 1.0 or params.example_penalty != 1.0) and fused and not docs:
             statistics = group_statistics(cursor, run, tuple(layers), docs)
