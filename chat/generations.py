@@ -120,8 +120,11 @@ async def _broadcast(generation: Generation, html: str) -> None:
 
 def _step_record(event: AgentEvent, started: float) -> dict[str, Any]:
     """A finished step, with when it started (ms after the answer began): steps finish inside-out, a
-    tool call before the step that made it, so the trace and admin list them by their start."""
-    start_ms = max(0.0, (time.monotonic() - started) * 1000 - event.duration_ms)
+    tool call before the step that made it, so the trace and admin list them by their start.
+
+    Timed from when the event was made, as the step finished, not from when it is handled here:
+    the answer's task may handle a step later than the tool call the step made (a busy loop)."""
+    start_ms = max(0.0, (event.at - started) * 1000 - event.duration_ms)
     return {
         "node": event.node, "depth": event.depth, "start_ms": round(start_ms, 1), "duration_ms": event.duration_ms,
         "detail": dict(event.detail),

@@ -6,6 +6,7 @@ never needs to know which graph or provider produced them.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,7 +30,8 @@ class AgentEvent:
     - ``tool``: a tool call is starting: ``detail`` holds ``{"tool", "arguments"}``
       (its ``step`` follows when it finishes).
     - ``step``: a finished node: ``node``, ``depth``, ``duration_ms``, and
-      ``detail`` (tool name, arguments and a short result for tool calls).
+      ``detail`` (tool name, arguments and a short result for tool calls); made
+      as the node finishes, so ``at`` minus the duration is when it started.
     - ``text``: ``text`` is a new delta of the answer.
     - ``citations``: the citations the answer used.
     - ``sources``: ``citations`` holds code spans the agent has just seen; an
@@ -53,3 +55,5 @@ class AgentEvent:
     duration_ms: float = 0.0
     citations: tuple[Citation, ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
+    # When the event was made (``time.monotonic()``): whoever reads it may do so later.
+    at: float = field(default_factory=time.monotonic, compare=False, repr=False)
