@@ -158,7 +158,7 @@ def test_read_source_returns_clamped_line_ranges(shop):
         read_source(shop, "../etc/passwd")
 
 
-def test_with_kept_connections_the_vector_channel_runs_beside_the_others_and_finds_the_same(
+def test_with_kept_connections_the_vector_and_symbol_channels_run_beside_the_lexical_one_and_find_the_same(
     shop, transactional_db, monkeypatch
 ):
     from django.db import connection
@@ -166,10 +166,11 @@ def test_with_kept_connections_the_vector_channel_runs_beside_the_others_and_fin
 
     from database_pool import close_beside
 
-    def vector_statements(captured) -> int:
-        return sum("<=>" in query["sql"] for query in captured.captured_queries)
+    def channel_statements(captured) -> tuple[int, int]:
+        sql = [query["sql"] for query in captured.captured_queries]
+        return sum("<=>" in s for s in sql), sum("name = ANY" in s for s in sql)
 
-    query = "where is the login view"
+    query = "where is login_view defined"
     # Connections opened per statement (the commands' default): one connection runs every channel.
     with CaptureQueriesContext(connection) as alone:
         expected = search(shop, query, mode="code")
@@ -181,6 +182,7 @@ def test_with_kept_connections_the_vector_channel_runs_beside_the_others_and_fin
     finally:
         close_beside()
 
-    assert any("vector" in r.channels for r in found)
+    assert any("vector" in r.channels for r in found) and any("symbol" in r.channels for r in found)
     assert [(r.id, r.score, r.channels) for r in found] == [(r.id, r.score, r.channels) for r in expected]
-    assert (vector_statements(alone), vector_statements(beside)) == (1, 0)
+    # (vector statements, symbol-name statements) on the search's own connection.
+    assert (channel_statements(alone), channel_statements(beside)) == ((1, 1), (0, 0))

@@ -52,12 +52,15 @@ def _search_group(
 
     ``only_matched``: None, without the vector search and the reading of items, when nothing matched.
     """
-    # The vector channel needs nothing of the others: where that pays, its statement runs on
-    # another connection meanwhile. A group that turns out to have no match (``only_matched``)
-    # leaves its result unread.
-    nearest = None
-    if vector is not None and beside_pays():
-        nearest = run_beside(nearest_items, run, layers, path_regex, docs, vector, params)
+    # The vector and symbol channels need nothing of the lexical one: where that pays, their
+    # statements run on other connections meanwhile. A group that turns out to have no match
+    # (``only_matched``) leaves the vector result unread.
+    nearest = named = None
+    if beside_pays():
+        if vector is not None:
+            nearest = run_beside(nearest_items, run, layers, path_regex, docs, vector, params)
+        if hints.has_code:
+            named = run_beside(symbol_matches, run, layers, path_regex, docs, hints, params)
     with connection.cursor() as cursor:
         file_ranking: list[str] = []
         if params.lexical_scoring == "bm25":
@@ -66,7 +69,7 @@ def _search_group(
             lexical = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
         channels: dict[str, list[tuple[int, str, bool]]] = {
             "lexical": lexical,
-            "symbol": symbol_matches(cursor, run, layers, path_regex, docs, hints, params),
+            "symbol": named.result() if named else symbol_matches(run, layers, path_regex, docs, hints, params),
         }
         if only_matched and not (channels["lexical"] or channels["symbol"]):
             return None

@@ -11,6 +11,7 @@ import re
 import threading
 
 from cachetools import LRUCache
+from django.db import connection
 
 from rag.query_analysis import QueryHints
 from rag.services.retrieval.params import RankingParams, item_filter
@@ -21,83 +22,85 @@ _LAYER_ORDER = {layer: i for i, layer in enumerate(("C1_SYMBOL_CATALOG", "C0_SOU
 
 
 def symbol_matches(
-    cursor, run, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams
+    run, layers, path_regex, docs: bool, hints: QueryHints, params: RankingParams
 ) -> list[tuple[int, str, bool]]:
     if not hints.has_code:
         return []
     where, args = item_filter(run, layers, path_regex, docs)
-    tiers: dict[int, tuple[float, int, int]] = {}
-    found: dict[int, tuple[int, str, bool]] = {}
+    # Its own cursor: the search may run this channel on another connection (``database_pool.run_beside``).
+    with connection.cursor() as cursor:
+        tiers: dict[int, tuple[float, int, int]] = {}
+        found: dict[int, tuple[int, str, bool]] = {}
 
-    def add(rows, tier: float) -> None:
-        for row in rows:
-            item_id, layer = row[0], row[1]
-            found[item_id] = row[:3]
-            current = tiers.get(item_id)
-            # Within a tier, a name shared by fewer items is the stronger evidence.
-            key = (tier, -(row[3] if len(row) > 3 else 0), -_LAYER_ORDER.get(layer, 9))
-            if current is None or key > current:
-                tiers[item_id] = key
+        def add(rows, tier: float) -> None:
+            for row in rows:
+                item_id, layer = row[0], row[1]
+                found[item_id] = row[:3]
+                current = tiers.get(item_id)
+                # Within a tier, a name shared by fewer items is the stronger evidence.
+                key = (tier, -(row[3] if len(row) > 3 else 0), -_LAYER_ORDER.get(layer, 9))
+                if current is None or key > current:
+                    tiers[item_id] = key
 
-    # Every file the query names (module paths, paths, traceback frames), looked up in one statement.
-    indexed = _indexed_paths(
-        cursor,
-        run,
-        [wanted for dotted in sorted(hints.dotted)[:20] for wanted in _module_files(dotted)]
-        + sorted(hints.paths)[:20]
-        + [_frame_file(frame.path)[0] for frame in hints.frames[:20]],
-    )
-    names = sorted({n.lower() for n in hints.names})
-    if names:
-        # Rarest names first: ``clean`` or ``get`` name hundreds of items, a
-        # class named in an issue usually one or two.
-        cursor.execute(
-            "SELECT id, layer, is_test, sharing FROM ("
-            f"  SELECT id, layer, is_test, count(*) OVER (PARTITION BY name) AS sharing FROM rag_item WHERE {where} AND name = ANY(%s)"
-            ") named ORDER BY sharing, id LIMIT 500",
-            [*args, names],
+        # Every file the query names (module paths, paths, traceback frames), looked up in one statement.
+        indexed = _indexed_paths(
+            cursor,
+            run,
+            [wanted for dotted in sorted(hints.dotted)[:20] for wanted in _module_files(dotted)]
+            + sorted(hints.paths)[:20]
+            + [_frame_file(frame.path)[0] for frame in hints.frames[:20]],
         )
-        add(cursor.fetchall(), params.name_tier)
-    for dotted in sorted(hints.dotted)[:20]:
-        last = dotted.rsplit(".", 1)[-1].lower()
-        cursor.execute(
-            f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND name = %s AND (qname = %s OR qname LIKE %s) LIMIT 100",
-            [*args, last, dotted, "%." + _like_escape(dotted)],
-        )
-        add(cursor.fetchall(), params.dotted_tier)
-        # A dotted module path (``django.db.models.query``) names a file.
-        for wanted in _module_files(dotted):
-            paths = _matching_paths(indexed, wanted, min_parts=2)
+        names = sorted({n.lower() for n in hints.names})
+        if names:
+            # Rarest names first: ``clean`` or ``get`` name hundreds of items, a
+            # class named in an issue usually one or two.
+            cursor.execute(
+                "SELECT id, layer, is_test, sharing FROM ("
+                f"  SELECT id, layer, is_test, count(*) OVER (PARTITION BY name) AS sharing FROM rag_item WHERE {where} AND name = ANY(%s)"
+                ") named ORDER BY sharing, id LIMIT 500",
+                [*args, names],
+            )
+            add(cursor.fetchall(), params.name_tier)
+        for dotted in sorted(hints.dotted)[:20]:
+            last = dotted.rsplit(".", 1)[-1].lower()
+            cursor.execute(
+                f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND name = %s AND (qname = %s OR qname LIKE %s) LIMIT 100",
+                [*args, last, dotted, "%." + _like_escape(dotted)],
+            )
+            add(cursor.fetchall(), params.dotted_tier)
+            # A dotted module path (``django.db.models.query``) names a file.
+            for wanted in _module_files(dotted):
+                paths = _matching_paths(indexed, wanted, min_parts=2)
+                if paths:
+                    cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
+                    add(cursor.fetchall(), params.path_tier)
+        for path in sorted(hints.paths)[:20]:
+            paths = _matching_paths(indexed, path, min_parts=1)
             if paths:
                 cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
                 add(cursor.fetchall(), params.path_tier)
-    for path in sorted(hints.paths)[:20]:
-        paths = _matching_paths(indexed, path, min_parts=1)
-        if paths:
-            cursor.execute(f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) LIMIT 200", [*args, paths])
-            add(cursor.fetchall(), params.path_tier)
-    routes = sorted(hints.routes)[:10]
-    if routes:
-        # Entrypoints whose route contains a path the query names (at most 50 a path, in table order).
-        entrypoints = _entrypoints(cursor, (run.pk, tuple(sorted(layers)), path_regex, docs), where, args)
-        for route in routes:
-            add([row[:3] for row in entrypoints if route in row[3]][:50], params.dotted_tier)
-    for frame in hints.frames[:20]:
-        # Traceback paths are absolute on someone else's machine: the files
-        # sharing the longest path suffix with it are the ones meant. Below an
-        # installation folder the path is a module path, which must match whole
-        # (numpy's ``testing/utils.py`` is not this repository's ``utils.py``).
-        wanted, required = _frame_file(frame.path)
-        paths = _matching_paths(indexed, wanted, min_parts=required)
-        if paths:
-            cursor.execute(
-                f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) AND start_line <= %s AND end_line >= %s "
-                "LIMIT 50",
-                [*args, paths, frame.line, frame.line],
-            )
-            add(cursor.fetchall(), params.frame_tier)
-    ranked = sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
-    return [found[item_id] for item_id, _ in ranked[: params.candidates]]
+        routes = sorted(hints.routes)[:10]
+        if routes:
+            # Entrypoints whose route contains a path the query names (at most 50 a path, in table order).
+            entrypoints = _entrypoints(cursor, (run.pk, tuple(sorted(layers)), path_regex, docs), where, args)
+            for route in routes:
+                add([row[:3] for row in entrypoints if route in row[3]][:50], params.dotted_tier)
+        for frame in hints.frames[:20]:
+            # Traceback paths are absolute on someone else's machine: the files
+            # sharing the longest path suffix with it are the ones meant. Below an
+            # installation folder the path is a module path, which must match whole
+            # (numpy's ``testing/utils.py`` is not this repository's ``utils.py``).
+            wanted, required = _frame_file(frame.path)
+            paths = _matching_paths(indexed, wanted, min_parts=required)
+            if paths:
+                cursor.execute(
+                    f"SELECT id, layer, is_test FROM rag_item WHERE {where} AND path = ANY(%s) AND start_line <= %s AND end_line >= %s "
+                    "LIMIT 50",
+                    [*args, paths, frame.line, frame.line],
+                )
+                add(cursor.fetchall(), params.frame_tier)
+        ranked = sorted(tiers.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+        return [found[item_id] for item_id, _ in ranked[: params.candidates]]
 
 
 _INSTALLED = re.compile(r"/(?:site|dist)-packages/")
