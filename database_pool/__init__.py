@@ -6,7 +6,7 @@ The bottom of the product: ``llm``, ``rag`` and ``chat`` (and the project in
 project. The pool's size is the ``DATABASE_THREADS`` setting.
 
 ``run_beside``: synchronous code that starts a statement on another connection
-while its own runs (a search's vector channel beside its lexical ones).
+while its own runs (a search's vector and symbol channels beside its lexical one).
 
 ``first_run``: what a fresh database needs before the product's commands work
 (migrations, a first administrator), for ``serve`` and the ``rag`` commands alike.
