@@ -37,4 +37,4 @@ $(NPM):
 
 test: $(STAMP) $(CHROMIUM) $(REDIS) $(NPM)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest --numprocesses 2
+	$(PY) -m pytest --numprocesses 2 --dist worksteal
