@@ -85,13 +85,19 @@ def _search_group(
         top = scored[:limit]
         # Only the items that make the cut are read in full (their content can be large).
         rows = _fetch(cursor, run, [item_id for _, item_id in top])
+    # Each result's layer, as the first channel that found it gives it.
+    layers_of: dict[int, str] = {}
+    for channel_rows in channels.values():
+        for item_id, layer, _ in channel_rows:
+            if item_id in rows:
+                layers_of.setdefault(item_id, layer)
     results: list[SearchResult] = []
     for score, item_id in top:
         row = rows.get(item_id)
         if row is None:
             continue
         _, path, title, content, metadata, start, end = row
-        layer = next(layer for rows_ in channels.values() for (i, layer, _) in rows_ if i == item_id)
+        layer = layers_of[item_id]
         results.append(
             SearchResult(
                 id=item_id, path=path, layer=layer, title=title, content=content,
