@@ -4,8 +4,9 @@ The repository is indexed in this process; the web process is started as
 ``serve`` runs it, on the same database; one SDK client session calls
 ``search_code`` over HTTP with a personal access token. Each query is timed
 both ways, alternately, after a warm-up, so the two see the same caches and
-the same load, and the in-process calls keep their connection as the web
-process's database threads do. The figures are the difference of the
+the same load, and the in-process calls keep their connections as the web
+process's database threads do (so their search runs its channels side by
+side as the web process's does: ``database_pool.run_beside``). The figures are the difference of the
 medians, the median of the per-query differences, and the door itself: each
 call's round trip minus the web process's own time in the tool (its
 ``ToolUse`` record).
@@ -33,6 +34,7 @@ from chat.mcp import tokens
 from chat.mcp.models import ToolUse
 from llm.types import ToolCall
 from llm.benchmarks.percentiles import percentile
+from rag.benchmarks.index import connections_as_the_web_process
 from rag.models import Repository
 from rag.tools import Caps, RepositoryToolbox
 
@@ -126,7 +128,8 @@ def measure(repository: Repository, queries: list[str], port: int, warmup: int =
     token, secret = tokens.create_token(user, "bench_mcp")
     proc, url = start_web_process(port)
     try:
-        figures = asyncio.run(_time_both(url, secret, repository, queries, warmup))
+        with connections_as_the_web_process():
+            figures = asyncio.run(_time_both(url, secret, repository, queries, warmup))
         # Each call's record is written beside its answer: wait for the last ones.
         deadline = time.monotonic() + 10
         while ToolUse.objects.filter(token=token).count() < warmup + len(queries) and time.monotonic() < deadline:
