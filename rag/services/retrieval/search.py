@@ -50,11 +50,11 @@ def _search_group(
 ) -> tuple[list[SearchResult], bool, list[str]] | None:
     """Fused results of one layer group, whether any lexical or symbol match was among them, and the whole-file ranking.
 
-    ``only_matched``: None, without the vector search and the reading of items, when nothing matched.
+    ``only_matched``: None when nothing matched, without reading the items, and without the vector
+    search unless it already runs beside the others (its result is then left unread).
     """
     # The vector and symbol channels need nothing of the lexical one: where that pays, their
-    # statements run on other connections meanwhile. A group that turns out to have no match
-    # (``only_matched``) leaves the vector result unread.
+    # statements run on other connections meanwhile.
     nearest = named = None
     if beside_pays():
         if vector is not None:
