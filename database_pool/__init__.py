@@ -126,9 +126,11 @@ def _run_beside(func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     try:
         return _run_in_pool_thread(func, *args, **kwargs)
     finally:
-        if connection.connection is not None:
+        # Written only when the thread's connection is new (its first call, or after a reconnect).
+        raw, thread = connection.connection, threading.get_ident()
+        if raw is not None and _beside_connections.get(thread) is not raw:
             with _pool_lock:
-                _beside_connections[threading.get_ident()] = connection.connection
+                _beside_connections[thread] = raw
 
 
 def close_beside() -> None:
