@@ -43,11 +43,15 @@ class EmbeddedServer:
         """Release this process's handle; the server stops when it was the last one."""
         self.handle.cleanup()  # type: ignore[attr-defined]
 
-    def is_running(self) -> bool:
+    def running_pid(self) -> int | None:
+        """The pid of the server's postmaster while it runs, else None."""
         from pgserver.postgres_server import PostmasterInfo
 
         info = PostmasterInfo.read_from_pgdata(self.pgdata)
-        return info is not None and info.is_running()
+        return info.pid if info is not None and info.is_running() else None
+
+    def is_running(self) -> bool:
+        return self.running_pid() is not None
 
     def ensure_running(self) -> bool:
         """Start the server again if it stopped under us (killed, or stopped by hand); True if it had to.

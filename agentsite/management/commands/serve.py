@@ -101,6 +101,7 @@ class Command(BaseCommand):
             commands[f"worker-{index + 1}"] = [sys.executable, manage, "procrastinate", "worker"]
 
         stopping = False
+        self._database_pid: int | None = None
 
         def request_stop(signum, frame) -> None:
             nonlocal stopping
@@ -132,14 +133,23 @@ class Command(BaseCommand):
         self.stdout.write("Stopped.")
 
     def _keep_database_up(self) -> None:
+        """Start the embedded database again if it stopped, and say so once per restart.
+
+        Any process of the site that attaches (a worker started again, a command) may have
+        started it first: a new postmaster since the last poll is reported the same way.
+        """
         server = settings.EMBEDDED_POSTGRES
         if server is None:
             return
         try:
-            if server.ensure_running():
-                self.stderr.write("The embedded database had stopped; it was started again.")
+            server.ensure_running()
         except Exception as exc:  # the next poll tries again; /healthz says the database is down meanwhile
             self.stderr.write(f"The embedded database is down and could not be started: {exc}")
+            return
+        pid = server.running_pid()
+        if pid is not None and self._database_pid is not None and pid != self._database_pid:
+            self.stderr.write("The embedded database had stopped; it was started again.")
+        self._database_pid = pid or self._database_pid
 
     def _stop_children(self, children: list[subprocess.Popen]) -> None:
         for child in children:
