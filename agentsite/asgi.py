@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import importlib
 import os
 import sys
 
@@ -28,7 +30,6 @@ from django.urls import reverse  # noqa: E402
 
 from agentsite.request_limits import RequestBodyLimit  # noqa: E402
 from agentsite.websocket_auth import SessionUserMiddleware  # noqa: E402
-from chat.mcp.endpoint import McpEndpoint  # noqa: E402
 
 # An upload may be a zip of RAG_MAX_UPLOAD_BYTES plus the rest of its form.
 UPLOAD_FORM_OVERHEAD = 64 * 1024
@@ -36,12 +37,33 @@ UPLOAD_FORM_OVERHEAD = 64 * 1024
 # Editors' agents reach the repository tools here (chat/mcp/, docs/MCP.md); the SDK's transport
 # limits the request body itself.
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
-mcp_endpoint = McpEndpoint()
 django_http = RequestBodyLimit(
     django_asgi_app,
     default=settings.MAX_REQUEST_BODY_BYTES,
     limits={reverse("rag-upload"): settings.RAG["MAX_UPLOAD_BYTES"] + UPLOAD_FORM_OVERHEAD},
 )
+
+
+class LazyMcpEndpoint:
+    """``chat.mcp.endpoint.McpEndpoint``, imported on the first ``/mcp`` request.
+
+    The MCP SDK and its schema models take about 1.4 s of CPU to import, most of the web
+    process's start-up; a site whose editors never connect does not pay it. The first request
+    imports it on a thread, so the event loop serves pages and streams meanwhile.
+    """
+
+    def __init__(self) -> None:
+        self._endpoint = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        if self._endpoint is None:
+            module = await asyncio.to_thread(importlib.import_module, "chat.mcp.endpoint")
+            if self._endpoint is None:  # another first request may have set it during the import
+                self._endpoint = module.McpEndpoint()
+        await self._endpoint(scope, receive, send)
+
+
+mcp_endpoint = LazyMcpEndpoint()
 
 
 async def http(scope, receive, send) -> None:
