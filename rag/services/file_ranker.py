@@ -52,6 +52,7 @@ FEATURES = (
     "fused",  # the fused score over the best fused score of the query
     "fused_rank",  # 1 / rank in the fused ranking
     "whole_file_rank",  # 1 / rank in the whole-file BM25 ranking (0: not in it)
+    "title_match",  # whole-file BM25 over the query title's words, over the best of the query's candidates
     "items",  # log(1 + the file's items among the search's results)
     "best_item_rank",  # 1 / rank of the file's best item among the results
     "lexical_rank",  # 1 / best rank of the file's items in each channel (0: not found by it)
@@ -215,6 +216,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
     named = _named_in_query(response, [f.path for f in fused])
     statistics = _statistics(response)
     top_folders = [f.path.rsplit("/", 1)[0] if "/" in f.path else "" for f in fused[:3]]
+    best_title = max((response.title_scores.get(f.path, 0.0) for f in fused), default=0.0)
     candidates = []
     for rank, scored in enumerate(fused, start=1):
         path = scored.path
@@ -226,6 +228,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
             scored.score / best_fused,
             1 / rank,
             1 / whole_file[path] if path in whole_file else 0.0,
+            response.title_scores.get(path, 0.0) / best_title if best_title > 0 else 0.0,
             math.log1p(seen.get("items", 0)),
             seen.get("best", 0.0),
             seen.get("lexical", 0.0),

@@ -72,6 +72,22 @@ def test_a_search_ranks_whole_files_too(project):
     assert set(response.file_ranking) <= set(PROJECT)
 
 
+def test_a_file_that_matches_the_issues_title_scores_for_the_title_and_one_matching_only_its_body_does_not(project):
+    from rag.services.file_ranker import FEATURES, candidate_features
+
+    issue = "Parsing fails to frobnicate\nA stream of tokens, read token by token: blend_palette gets a stream."
+    response = search(project, issue, mode="code", limit=40)
+
+    assert response.title_scores["lib/parser.py"] > 0
+    # The body's words alone: in the whole-file ranking, not in the title's.
+    assert "lib/colors.py" in response.file_ranking and "lib/colors.py" not in response.title_scores
+    title = FEATURES.index("title_match")
+    rows = {c.path: c.features[title] for c in candidate_features(response)}
+    assert rows["lib/parser.py"] == 1.0 and rows["lib/colors.py"] == 0.0
+    # A question of one line is its own title.
+    assert search(project, "blend palette", mode="code").title_scores["lib/colors.py"] > 0
+
+
 def test_a_file_of_the_whole_file_ranking_is_ranked_even_without_a_retrieved_item():
     item = SearchResult(id=1, path="a.py", layer="C0_SOURCE_CHUNKS", title="", content="", metadata={}, score=0.05,
                         start_line=1, end_line=2)

@@ -26,6 +26,7 @@ from rag.services.retrieval import lexical, symbols
 from rag.services.retrieval.fusion import path_prior
 from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _postings, _quote_lexeme, lexical_bm25
 from rag.services.retrieval.params import item_filter
+from rag.services.retrieval.results import WholeFiles
 from rag.storage import version_filter
 from rag.terms import looks_like_test_path
 from tests.rag.conftest import index_zip, make_zip
@@ -221,7 +222,8 @@ def bm25_one_at_a_time(cursor, run, terms, params, hints) -> tuple[list[tuple[in
         for i, ws in item_terms.items()
     ]
     offset = max(idf)
-    for o, lexeme in enumerate([lexeme for lexeme in terms if lexeme in common], 1):
+    common_words = [lexeme for lexeme in terms if lexeme in common]
+    for o, lexeme in enumerate(common_words, 1):
         cursor.execute(f"SELECT path, count(*) FROM rag_item WHERE {where} AND search @@ CAST(%s AS tsquery) GROUP BY path", [*args, _quote_lexeme(lexeme)])
         counts = cursor.fetchall()
         if counts:
@@ -238,12 +240,28 @@ def bm25_one_at_a_time(cursor, run, terms, params, hints) -> tuple[list[tuple[in
         score *= test_prior if looks_like_test_path(path) else 1.0
         return score * path_prior(path, path in windows, hints, params)
 
+    # The title's words alone, without the priors; a query of one line is its own title.
+    titled = any(term.in_title for term in terms.values())
+
+    def title_score(path: str) -> float:
+        shape = k1 * (1 - fb + fb * file_lengths[path] / file_average)
+        return sum(
+            idf[o] * tf * (k1 + 1) / (tf + shape)
+            for o, tf in file_terms[path].items()
+            if not titled or terms[distinctive[o - 1] if o <= offset else common_words[o - offset - 1]].in_title
+        )
+
     items = sorted(scored, key=lambda p: (-p[0], p[1]))[: params.candidates]
     files = sorted(((file_score(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))[: params.candidates]
-    return [info[i] for _, i in items], [path for _, path in files]
+    titles = sorted(((title_score(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))[: params.candidates]
+    return [info[i] for _, i in items], WholeFiles([path for _, path in files], {path: s for s, path in titles if s > 0})
 
 
-@pytest.mark.parametrize("query", QUERIES[:3])
+# An issue's title (its first line) has a score of its own.
+TITLED = "A partial refund of an order\nThe invoice total is wrong; render_invoice prints the refund above the total"
+
+
+@pytest.mark.parametrize("query", [*QUERIES[:3], TITLED])
 def test_the_lexical_channel_ranks_items_and_files_as_scoring_them_one_at_a_time_from_plain_sql_does(orders, query):
     run = orders.active_run
     params = RankingParams(candidates=6)
@@ -255,7 +273,7 @@ def test_the_lexical_channel_ranks_items_and_files_as_scoring_them_one_at_a_time
         assert lexical_bm25(cursor, run, CODE_LAYERS, None, False, terms, params, hints) == expected
         assert lexical_bm25(cursor, run, CODE_LAYERS, None, False, terms, params, hints) == expected
     # More items and files matched than the channel keeps: the cut is part of what is compared.
-    assert len(expected[0]) == len(expected[1]) == 6
+    assert len(expected[0]) == len(expected[1].paths) == 6
 
 
 def stored_counts(run) -> dict[tuple[bool, str], dict[str, int]]:

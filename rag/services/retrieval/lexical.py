@@ -16,7 +16,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import psycopg
@@ -27,6 +27,7 @@ from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun
 from rag.query_analysis import QueryHints, lexical_words
 from rag.services.retrieval.fusion import AUXILIARY_FOLDERS
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
+from rag.services.retrieval.results import WholeFiles
 from rag.storage import has_common_word_counts, vector_connection, version_filter
 from rag.terms import is_vendored, looks_like_test_path
 
@@ -58,6 +59,16 @@ def query_terms(
 @dataclass(frozen=True)
 class QueryTerm:
     count: int
+    in_title: bool
+
+
+class FileColumn(NamedTuple):
+    """One word's column of the whole-file ranking: its weight, the files that have it (numbers in the
+    version's ``ItemTable``) and its frequency in each (items of the file that have it)."""
+
+    weight: float
+    files: np.ndarray
+    frequencies: np.ndarray
     in_title: bool
 
 
@@ -111,7 +122,7 @@ _RANKED_LOCK = threading.Lock()
 def lexical_bm25(
     cursor, run: IndexRun, layers, path_regex, docs: bool, terms: Mapping[str, QueryTerm], params: RankingParams,
     hints: QueryHints,
-) -> tuple[list[tuple[int, str, bool]], list[str]]:
+) -> tuple[list[tuple[int, str, bool]], WholeFiles]:
     """Items, and whole files, scored by BM25 over the query's distinctive words.
 
     Each distinctive word is looked up on its own (the GIN index, at most
@@ -127,25 +138,26 @@ def lexical_bm25(
     distinctive = [lexeme for lexeme in terms if lexeme not in common]
     if not distinctive:
         rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
-        return rows, []
+        return rows, WholeFiles()
     where, args = item_filter(run, layers, path_regex, docs)
     statistics = group_statistics(cursor, run, tuple(layers), docs)
     key = (run.pk, tuple(sorted(layers)), path_regex, docs)
     postings = _postings(cursor, key, distinctive, where, args, params)
     if not any(len(ids) for ids, _ in postings):
-        return [], []
+        return [], WholeFiles()
     total, table = statistics.items, statistics.table
-    # A column per word with postings, in query order, and its weight (inverse document frequency).
-    columns: list[tuple[int, float]] = []
+    # A column per word with postings, in query order, its weight (inverse document frequency) and
+    # whether the title has it.
+    columns: list[tuple[int, float, bool]] = []
     for o, (ids, _) in enumerate(postings, 1):
         if not len(ids):
             continue
         df = len(ids)
         term = terms[distinctive[o - 1]]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
-        columns.append((o, math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost))
+        columns.append((o, math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost, term.in_title))
     # A row per item that has any of the words, by id: the word's weight in the item (see bm25_tf) in each column.
-    item_ids, row_of = np.unique(np.concatenate([postings[o - 1][0] for o, _ in columns]), return_inverse=True)
+    item_ids, row_of = np.unique(np.concatenate([postings[o - 1][0] for o, _, _ in columns]), return_inverse=True)
     at = table.positions(item_ids)
     weights = np.zeros((len(item_ids), len(columns)))
     item_files = table.path_index[at]
@@ -153,7 +165,7 @@ def lexical_bm25(
     # in chunks), added item by item in the order the database returned them.
     file_weights: list[tuple[np.ndarray, np.ndarray]] = []
     start = 0
-    for column, (o, _) in enumerate(columns):
+    for column, (o, _, _) in enumerate(columns):
         ids, values = postings[o - 1]
         rows = row_of[start : start + len(ids)]
         start += len(ids)
@@ -169,7 +181,7 @@ def lexical_bm25(
     lengths = table.lengths[at]
     floor = max(int(lengths.sum()) / len(lengths), 1.0)
     sums = np.zeros(len(item_ids))
-    for column, (_, weight) in enumerate(columns):
+    for column, (_, weight, _) in enumerate(columns):
         sums = sums + weight * weights[:, column]
     scores = sums * (k1_plus_1 / (1 + k1 * ((1 - b) + b * lengths / floor)))
     # The best ``candidates`` by score (descending), then id.
@@ -180,7 +192,10 @@ def lexical_bm25(
             item_ids[best].tolist(), table.layer_index[at[best]].tolist(), table.tests[at[best]].tolist()
         )
     ]
-    file_columns = [(weight, found, frequencies) for (_, weight), (found, frequencies) in zip(columns, file_weights)]
+    file_columns = [
+        FileColumn(weight, found, frequencies, in_title)
+        for (_, weight, in_title), (found, frequencies) in zip(columns, file_weights)
+    ]
     if params.file_common_words:
         common_words = [lexeme for lexeme in terms if lexeme in common]
         if common_words:
@@ -191,22 +206,25 @@ def lexical_bm25(
             file_columns += _common_word_columns(
                 cursor, terms, common_words, counts_key, where, args, total, table, params, stored
             )
-    return items, _file_ranking(file_columns, statistics, hints, params)
+    # A query of one line (no word in a title) is its own title.
+    titled = any(term.in_title for term in terms.values())
+    return items, _whole_files(file_columns, statistics, hints, params, titled)
 
 
-def _file_ranking(
-    file_columns: Sequence[tuple[float, np.ndarray, np.ndarray]], statistics: GroupStatistics, hints: QueryHints,
-    params: RankingParams,
-) -> list[str]:
-    """The first ``candidates`` files by whole-file BM25 over the words' columns (weight, files, term frequencies).
+def _whole_files(
+    file_columns: Sequence[FileColumn], statistics: GroupStatistics, hints: QueryHints, params: RankingParams,
+    titled: bool = True,
+) -> WholeFiles:
+    """The first ``candidates`` files by whole-file BM25 over the words' columns, and their title scores
+    (over the columns of the title's words; over every column when the query is not ``titled``).
 
     Element by element the operations, in their order, of scoring one file at a time.
     """
     table, file_lengths = statistics.table, statistics.file_lengths
-    files = np.unique(np.concatenate([found for _, found, _ in file_columns]))
+    files = np.unique(np.concatenate([column.files for column in file_columns]))
     frequencies = np.zeros((len(files), len(file_columns)))
     present = np.zeros((len(files), len(file_columns)), dtype=bool)
-    for column, (_, found, values) in enumerate(file_columns):
+    for column, (_, found, values, _) in enumerate(file_columns):
         rows = np.searchsorted(files, found)
         frequencies[rows, column] = values
         present[rows, column] = True
@@ -215,11 +233,19 @@ def _file_ranking(
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
     shape = k1 * ((1 - fb) + fb * table.file_words[files] / file_average)
     scores = np.zeros(len(files))
+    title = np.zeros(len(files))
     # Only the words a file has are added, as one file at a time would add them.
-    for column, (weight, _, _) in enumerate(file_columns):
+    for column, (weight, _, _, in_title) in enumerate(file_columns):
         rows = present[:, column]
         tf = frequencies[rows, column]
-        scores[rows] = scores[rows] + weight * tf * k1_plus_1 / (tf + shape[rows])
+        added = weight * tf * k1_plus_1 / (tf + shape[rows])
+        scores[rows] = scores[rows] + added
+        if in_title or not titled:
+            title[rows] = title[rows] + added
+    best_title = np.lexsort((files, -title))[: params.candidates]
+    title_scores = {
+        table.paths[file]: score for file, score in zip(files[best_title].tolist(), title[best_title].tolist()) if score > 0
+    }
     test_prior = params.test_penalty_about_tests if hints.about_tests else params.test_penalty
     tests, auxiliary = statistics.file_kinds(files)
     scores = scores * np.where(tests, test_prior, 1.0)
@@ -230,13 +256,13 @@ def _file_ranking(
     scores = scores * priors
     # Best score first, then path: files are numbered in path order, and ``files`` is sorted.
     best = np.lexsort((files, -scores))[: params.candidates]
-    return [table.paths[file] for file in files[best].tolist()]
+    return WholeFiles([table.paths[file] for file in files[best].tolist()], title_scores)
 
 
 def _common_word_columns(
     cursor, terms: Mapping[str, QueryTerm], common: Sequence[str], key: tuple, where: str, args: list[Any], total: int,
     table: ItemTable, params: RankingParams, stored: Mapping[str, WordCounts] | None = None,
-) -> list[tuple[float, np.ndarray, np.ndarray]]:
+) -> list[FileColumn]:
     """Per common word of the query found in any file: its weight, and how many items of each file have it.
 
     A word in thousands of items says little about an item, but a file that
@@ -258,7 +284,9 @@ def _common_word_columns(
         df = counted.items
         term = terms[lexeme]
         boost = (1 + params.query_repeat_boost * math.log(term.count)) * (1 + params.query_title_boost * term.in_title)
-        columns.append((math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost, counted.files, counted.counts))
+        columns.append(
+            FileColumn(math.log(1 + (total - df + 0.5) / (df + 0.5)) * boost, counted.files, counted.counts, term.in_title)
+        )
     return columns
 
 

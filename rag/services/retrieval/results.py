@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,20 @@ class SearchResult:
         }
 
 
+@dataclass(frozen=True)
+class WholeFiles:
+    """The lexical channel's whole-file BM25 ranking, best first, and the title's share of it.
+
+    ``title_scores``: the same BM25 over the words of the query's title alone (its first line;
+    a query of one line is its own title), for the best ``candidates`` files by that score. An
+    issue's title says in a few words what its body says at length, so a file that matches
+    the title stands apart from one that matches only the pasted code or log of the body.
+    """
+
+    paths: list[str] = field(default_factory=list)
+    title_scores: Mapping[str, float] = field(default_factory=dict)
+
+
 @dataclass
 class SearchResponse:
     """Results plus what was searched; iterating yields the results."""
@@ -53,6 +67,8 @@ class SearchResponse:
     run: Any = None
     # The query's distinct words (identifiers split, stop words out), lower-case and unstemmed.
     words: frozenset[str] = frozenset()
+    # Per file: whole-file BM25 over the query title's words (``WholeFiles.title_scores``).
+    title_scores: Mapping[str, float] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[SearchResult]:
         return iter(self.items)

@@ -28,7 +28,7 @@ from rag.services.retrieval.params import (
     glob_to_regex,
     layers_for,
 )
-from rag.services.retrieval.results import SearchResponse, SearchResult
+from rag.services.retrieval.results import SearchResponse, SearchResult, WholeFiles
 from rag.services.retrieval.symbols import symbol_matches
 from rag.services.retrieval.vector import nearest_items, query_vector
 
@@ -47,7 +47,7 @@ def _fetch(cursor, run, ids: Sequence[int]) -> dict[int, tuple]:
 def _search_group(
     run: IndexRun, terms: Mapping[str, QueryTerm], hints: QueryHints, layers: Sequence[str], path_regex: str | None, docs: bool,
     vector, limit: int, params: RankingParams, *, only_matched: bool = False,
-) -> tuple[list[SearchResult], bool, list[str]] | None:
+) -> tuple[list[SearchResult], bool, WholeFiles] | None:
     """Fused results of one layer group, whether any lexical or symbol match was among them, and the whole-file ranking.
 
     ``only_matched``: None when nothing matched, without reading the items, and without the vector
@@ -62,9 +62,9 @@ def _search_group(
         if hints.has_code:
             named = run_beside(symbol_matches, run, layers, path_regex, docs, hints, params)
     with connection.cursor() as cursor:
-        file_ranking: list[str] = []
+        whole_files = WholeFiles()
         if params.lexical_scoring == "bm25":
-            lexical, file_ranking = lexical_bm25(cursor, run, layers, path_regex, docs, terms, params, hints)
+            lexical, whole_files = lexical_bm25(cursor, run, layers, path_regex, docs, terms, params, hints)
         else:
             lexical = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
         channels: dict[str, list[tuple[int, str, bool]]] = {
@@ -107,7 +107,7 @@ def _search_group(
             )
         )
     results.sort(key=lambda r: (-r.score, r.path, r.start_line))
-    return results, bool(channels["lexical"] or channels["symbol"]), file_ranking
+    return results, bool(channels["lexical"] or channels["symbol"]), whole_files
 
 
 def search(
@@ -150,7 +150,7 @@ def search(
 
     results: list[SearchResult] = []
     used: tuple[str, ...] = ()
-    file_ranking: list[str] = []
+    whole_files = WholeFiles()
     if layers:
         chosen = layers_for(mode, layers)
         for docs, group in ((True, [l for l in chosen if l in DOC_LAYERS]), (False, [l for l in chosen if l in CODE_LAYERS])):
@@ -181,17 +181,18 @@ def search(
             if searched is not None:
                 found, matched, files = searched
                 if matched or not unmatched:
-                    results, used, file_ranking = found, tuple(plan), files
+                    results, used, whole_files = found, tuple(plan), files
                     break
                 earlier, _, earlier_files = search_plan(unmatched[0])
                 if earlier:
-                    results, used, file_ranking = earlier, tuple(unmatched[0]), earlier_files
+                    results, used, whole_files = earlier, tuple(unmatched[0]), earlier_files
                 else:
-                    results, used, file_ranking = found, tuple(plan), files
+                    results, used, whole_files = found, tuple(plan), files
                 break
             unmatched.append(plan)
             notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
     resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
     return SearchResponse(
-        results, resolved_mode, used, vector is not None, notes, file_ranking, hints, run, frozenset(occurrences)
+        results, resolved_mode, used, vector is not None, notes, whole_files.paths, hints, run, frozenset(occurrences),
+        whole_files.title_scores,
     )
