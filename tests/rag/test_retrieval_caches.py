@@ -14,8 +14,11 @@ from __future__ import annotations
 import io
 import math
 
+import numpy as np
 import pytest
 from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
 from django.test.utils import CaptureQueriesContext
 
 from rag.models import CODE_LAYERS, DOC_LAYERS, IndexRun
@@ -24,7 +27,7 @@ from rag.query_analysis import query_hints
 from rag.services.retrieval import group_statistics, query_terms
 from rag.services.retrieval import lexical, symbols
 from rag.services.retrieval.fusion import path_prior
-from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _postings, _quote_lexeme, lexical_bm25
+from rag.services.retrieval.lexical import _SINGLE_BODY_RANK, _best, _postings, _quote_lexeme, lexical_bm25
 from rag.services.retrieval.params import item_filter
 from rag.services.retrieval.results import WholeFiles
 from rag.storage import version_filter
@@ -255,6 +258,13 @@ def bm25_one_at_a_time(cursor, run, terms, params, hints) -> tuple[list[tuple[in
     files = sorted(((file_score(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))[: params.candidates]
     titles = sorted(((title_score(path), path) for path in file_terms), key=lambda p: (-p[0], p[1]))[: params.candidates]
     return [info[i] for _, i in items], WholeFiles([path for _, path in files], {path: s for s, path in titles if s > 0})
+
+
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.25]), max_size=40), st.integers(min_value=0, max_value=45))
+def test_the_best_of_many_scores_are_a_full_sorts_first_ones_ties_by_key(values, limit):
+    scores = np.array(values, dtype=float)
+    keys = np.arange(len(values))[::-1]  # ties broken by a key that is not the position
+    assert _best(scores, keys, limit).tolist() == np.lexsort((keys, -scores))[:limit].tolist()
 
 
 # An issue's title (its first line) has a score of its own.

@@ -185,7 +185,7 @@ def lexical_bm25(
         sums = sums + weight * weights[:, column]
     scores = sums * (k1_plus_1 / (1 + k1 * ((1 - b) + b * lengths / floor)))
     # The best ``candidates`` by score (descending), then id.
-    best = np.lexsort((item_ids, -scores))[: params.candidates]
+    best = _best(scores, item_ids, params.candidates)
     items = [
         (item_id, table.layers[layer], is_test)
         for item_id, layer, is_test in zip(
@@ -233,16 +233,18 @@ def _whole_files(
     file_average = sum(file_lengths.values()) / max(len(file_lengths), 1)
     shape = k1 * ((1 - fb) + fb * table.file_words[files] / file_average)
     scores = np.zeros(len(files))
-    title = np.zeros(len(files))
+    title = np.zeros(len(files)) if titled else None
     # Only the words a file has are added, as one file at a time would add them.
     for column, (weight, _, _, in_title) in enumerate(file_columns):
         rows = present[:, column]
         tf = frequencies[rows, column]
         added = weight * tf * k1_plus_1 / (tf + shape[rows])
         scores[rows] = scores[rows] + added
-        if in_title or not titled:
+        if title is not None and in_title:
             title[rows] = title[rows] + added
-    best_title = np.lexsort((files, -title))[: params.candidates]
+    if title is None:  # every column is the title's: the scores before the priors
+        title = scores.copy()
+    best_title = _best(title, files, params.candidates)
     title_scores = {
         table.paths[file]: score for file, score in zip(files[best_title].tolist(), title[best_title].tolist()) if score > 0
     }
@@ -255,8 +257,21 @@ def _whole_files(
         priors = np.where(auxiliary, priors * params.example_penalty, priors)
     scores = scores * priors
     # Best score first, then path: files are numbered in path order, and ``files`` is sorted.
-    best = np.lexsort((files, -scores))[: params.candidates]
+    best = _best(scores, files, params.candidates)
     return WholeFiles([table.paths[file] for file in files[best].tolist()], title_scores)
+
+
+def _best(values: np.ndarray, keys: np.ndarray, limit: int) -> np.ndarray:
+    """Positions of the ``limit`` highest values, highest first, ties by key: a full sort's first ``limit``,
+    sorting only the values at or above the ``limit``-th highest."""
+    if limit <= 0:
+        return np.zeros(0, dtype=np.intp)
+    if len(values) > limit:
+        cut = len(values) - limit
+        among = np.flatnonzero(values >= np.partition(values, cut)[cut])
+    else:
+        among = np.arange(len(values))
+    return among[np.lexsort((keys[among], -values[among]))][:limit]
 
 
 def _common_word_columns(
