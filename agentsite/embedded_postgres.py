@@ -50,22 +50,23 @@ class EmbeddedServer:
         info = PostmasterInfo.read_from_pgdata(self.pgdata)
         return info.pid if info is not None and info.is_running() else None
 
-    def is_running(self) -> bool:
-        return self.running_pid() is not None
+    def ensure_running(self) -> int | None:
+        """Start the server again if it stopped under us (killed, or stopped by hand); its postmaster's pid.
 
-    def ensure_running(self) -> bool:
-        """Start the server again if it stopped under us (killed, or stopped by hand); True if it had to.
-
-        Committed data is safe: PostgreSQL replays its write-ahead log at start-up.
+        A pid other than the last call's means the server was started again, here or by any
+        other process attached to it. Committed data is safe: PostgreSQL replays its
+        write-ahead log at start-up.
         """
-        if self.is_running():
-            return False
+        pid = self.running_pid()
+        if pid is not None:
+            return pid
         with type(self.handle)._lock:  # type: ignore[attr-defined]
-            if self.is_running():
-                return False
+            pid = self.running_pid()
+            if pid is not None:
+                return pid
             logger.warning("embedded postgres at %s was not running; starting it again", self.pgdata)
             self.handle.ensure_postgres_running()  # type: ignore[attr-defined]
-        return True
+        return self.running_pid()
 
 
 def _import_pgserver(runtime_dir: Path):

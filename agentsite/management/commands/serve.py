@@ -142,11 +142,10 @@ class Command(BaseCommand):
         if server is None:
             return
         try:
-            server.ensure_running()
+            pid = server.ensure_running()
         except Exception as exc:  # the next poll tries again; /healthz says the database is down meanwhile
             self.stderr.write(f"The embedded database is down and could not be started: {exc}")
             return
-        pid = server.running_pid()
         if pid is not None and self._database_pid is not None and pid != self._database_pid:
             self.stderr.write("The embedded database had stopped; it was started again.")
         self._database_pid = pid or self._database_pid

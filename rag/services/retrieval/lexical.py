@@ -213,7 +213,7 @@ def lexical_bm25(
 
 def _whole_files(
     file_columns: Sequence[FileColumn], statistics: GroupStatistics, hints: QueryHints, params: RankingParams,
-    titled: bool = True,
+    titled: bool,
 ) -> WholeFiles:
     """The first ``candidates`` files by whole-file BM25 over the words' columns, and their title scores
     (over the columns of the title's words; over every column when the query is not ``titled``).
