@@ -1,6 +1,7 @@
 # The product in one image: every process of a scaled-out site (web, worker) runs it (compose.yaml).
 FROM python:3.11-slim-bookworm
-RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends git \
+# libgomp1: the OpenMP runtime LightGBM's library links to (the learned file ranking's trees).
+RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends git libgomp1 \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY pyproject.toml README.md manage.py ./

@@ -7,8 +7,11 @@ says so, a query-relative view of them computed over the same instance's
 candidates (``RELATIVE_VIEWS``). A ``Method`` names the loss (pointwise
 logistic, listwise softmax, pairwise logistic), the relative view and the L2
 penalty; every loss is convex and fitted by damped Newton steps from zero, so
-the same rows always give the same weights. Instances whose gold files are
-none of the candidates teach nothing and are scored as misses.
+the same rows always give the same weights. A method may add boosted trees
+(``Method.trees`` rounds of LightGBM's LambdaMART over the features, seeded and
+on one thread, so they too come out the same), blended with the linear scores
+(``FileRankerModel``). Instances whose gold files are none of the candidates
+teach nothing and are scored as misses.
 
 ``cross_validate`` fits on the other folds' repositories and ranks each
 fold's own instances, so every reported figure is of a model that never saw
@@ -103,11 +106,13 @@ class Method:
     above each other candidate of its instance, the pairs of an instance sharing its weight.
     The two last compare only candidates of one query, so they have no bias, and a relative view
     that shifts a query's values by one amount (``minus_max``) changes nothing for them.
+    ``trees``: rounds of boosted trees (``TREE_PARAMS``) blended with the linear model (0: none).
     """
 
     loss: str = "pointwise"
     relative: str = "none"
     l2: float = L2
+    trees: int = 0
 
     def __post_init__(self) -> None:
         if self.loss not in LOSSES:
@@ -116,10 +121,23 @@ class Method:
             raise LearningError(f"the relative view {self.relative!r} is not one of {', '.join(RELATIVE_VIEWS)}")
         if self.l2 <= 0:
             raise LearningError("the L2 penalty must be positive")
+        if self.trees < 0:
+            raise LearningError("the rounds of trees cannot be negative")
 
     def __str__(self) -> str:
-        return f"{self.loss}, relative {self.relative}, L2 {self.l2:g}"
+        return f"{self.loss}, relative {self.relative}, L2 {self.l2:g}" + (f", {self.trees} rounds of trees" if self.trees else "")
 
+
+# Boosted trees: LambdaMART (the gradient of a pairwise loss weighted by what swapping two candidates
+# does to the first ten places) over small trees, three leaves each (at most two features meet in
+# one tree), each tree fitted to a sample of the rows and of the features; a leaf needs 20 rows. A
+# few hundred instances teach little more, so only the number of rounds is chosen (TREE_ROUNDS).
+TREE_PARAMS = {
+    "objective": "lambdarank", "lambdarank_truncation_level": 10, "num_leaves": 3, "min_data_in_leaf": 20,
+    "learning_rate": 0.05, "lambda_l2": 1.0, "bagging_fraction": 0.8, "bagging_freq": 1, "feature_fraction": 0.8,
+    "seed": 1, "deterministic": True, "force_row_wise": True, "num_threads": 1, "verbose": -1,
+}
+TREE_ROUNDS = (150, 300, 600, 1200)
 
 # The methods nested cross-validation chooses from; a tie keeps the earlier, and today's default comes first.
 GRID: tuple[Method, ...] = (Method(),) + tuple(
@@ -128,14 +146,15 @@ GRID: tuple[Method, ...] = (Method(),) + tuple(
     for relative in RELATIVE_VIEWS
     for l2 in (0.01, 0.05, 0.2, 1.0)
     if Method(loss, relative, l2) != Method()
-)
+) + tuple(Method(trees=rounds) for rounds in TREE_ROUNDS)
 # Each instance weighs this much in every loss (the L2 penalty is per unit of it).
 INSTANCE_WEIGHT = 2.0
 NEWTON_STEPS = 100
 
 
 def fit(queries: Sequence[Query], method: Method = Method(), trained_on: str = "") -> FileRankerModel:
-    """A linear model of the candidates' columns fitted with ``method`` on the instances that have a gold candidate.
+    """A model of the candidates' columns (linear, with trees if the method has them) fitted with ``method`` on the
+    instances that have a gold candidate.
 
     Damped Newton steps from zero weights (halved until the penalised loss falls): every loss is
     convex, so the same rows always give the same weights.
@@ -160,8 +179,22 @@ def fit(queries: Sequence[Query], method: Method = Method(), trained_on: str = "
         weights, bias = _newton(_pairwise(standard, labels), len(means), penalty), 0.0
     return FileRankerModel(
         FEATURES, tuple(float(w) for w in weights), tuple(float(m) for m in means), tuple(float(s) for s in scales),
-        bias=bias, relative=method.relative, trained_on=trained_on,
+        bias=bias, relative=method.relative, trained_on=trained_on, trees=_trees(taught, method.trees),
     )
+
+
+def _trees(taught: Sequence[Query], rounds: int) -> str:
+    """``rounds`` of LambdaMART trees over the features of ``taught`` (LightGBM's model text; empty for none)."""
+    if not rounds:
+        return ""
+    import lightgbm  # only training with trees needs it here
+
+    taught = sorted(taught, key=lambda q: q.instance_id)  # rows are sampled by position: the same rows, the same trees
+    data = lightgbm.Dataset(
+        np.vstack([q.rows for q in taught]), np.concatenate([q.labels for q in taught]),
+        group=[len(q.paths) for q in taught], params={"verbose": -1},
+    )
+    return lightgbm.train(TREE_PARAMS, data, rounds).model_to_string()
 
 
 # A loss: weights -> (value, gradient, Hessian), without the penalty.

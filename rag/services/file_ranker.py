@@ -7,9 +7,11 @@ in, whether the file defines a name the query uses (and how rare that name's
 definition is), whether the query names the file, what kind of file it is.
 ``candidate_features`` turns that into one row of numbers per candidate file;
 a linear model over the rows, and over a view of them relative to the same
-query's other candidates if the model has one (weights in ``file_ranker.json``
-beside this module, trained by ``manage.py rag_train_ranker`` on the
-evaluation sets with folds grouped by repository), orders the candidates.
+query's other candidates if the model has one, orders the candidates; a model
+may add boosted trees (LightGBM's LambdaMART), whose scores are blended with the
+linear ones. The model is ``file_ranker.json`` beside this module, trained by
+``manage.py rag_train_ranker`` on the evaluation sets with folds grouped by
+repository.
 
 Only the order of the fused ranking's first ``depth`` files (and the
 whole-file ranking's first ``file_only_depth``) changes: the model re-ranks,
@@ -23,8 +25,9 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from django.db import connection
@@ -43,6 +46,9 @@ from rag.services.retrieval import (
     search,
 )
 from rag.terms import STOP_WORDS, looks_like_test_path, split_identifier
+
+if TYPE_CHECKING:
+    import lightgbm
 
 MODEL_PATH = Path(__file__).with_name("file_ranker.json")
 
@@ -134,6 +140,11 @@ class FileRankerModel:
     The columns are ``FEATURES`` and, unless ``relative`` is "none", the same features in that
     query-relative view (``RELATIVE_VIEWS``), computed over the candidates ranked together; a
     score is therefore only meaningful beside the scores of the same query's other candidates.
+
+    With ``trees`` (a LightGBM model's text: boosted regression trees over ``FEATURES``, fitted
+    with the LambdaMART ranking loss) the score is the mean of the linear scores and the trees'
+    scores, each standardised over the query's candidates: the trees see interactions between
+    features that a weighted sum cannot, the linear part keeps the order smooth where they see none.
     """
 
     features: tuple[str, ...]
@@ -144,6 +155,7 @@ class FileRankerModel:
     relative: str = "none"
     # How the weights were chosen, for people reading the file.
     trained_on: str = ""
+    trees: str = ""
 
     def scores(self, rows: Sequence[Sequence[float]]) -> list[float]:
         """The score of each of one query's candidate rows (``FEATURES`` in order)."""
@@ -152,14 +164,23 @@ class FileRankerModel:
     def column_scores(self, columns: np.ndarray) -> list[float]:
         """The scores of rows already in the model's relative view (``model_rows``)."""
         standard = (columns - np.array(self.means)) / np.array(self.scales)
-        return [float(v) for v in self.bias + standard @ np.array(self.weights)]
+        linear = self.bias + standard @ np.array(self.weights)
+        if self.trees and len(columns):
+            boosted = self._booster.predict(columns[:, : len(FEATURES)], num_threads=1)
+            linear = (_standardised(linear) + _standardised(boosted)) / 2
+        return [float(v) for v in linear]
+
+    @cached_property
+    def _booster(self) -> lightgbm.Booster:
+        return _read_trees(self.trees)
 
     def as_json(self) -> dict:
-        return {
+        data = {
             "features": list(self.features), "relative": self.relative, "weights": [round(w, 6) for w in self.weights],
             "means": [round(m, 6) for m in self.means], "scales": [round(s, 6) for s in self.scales],
             "bias": round(self.bias, 6), "trained_on": self.trained_on,
         }
+        return {**data, "trees": self.trees} if self.trees else data
 
     @classmethod
     def from_json(cls, data: dict) -> FileRankerModel:
@@ -176,9 +197,30 @@ class FileRankerModel:
             raise FileRankerError(
                 f"a model of relative view {relative!r} needs {width} weights, means and positive scales (one per column)"
             )
-        return cls(
-            features, *columns, bias=float(data.get("bias", 0.0)), relative=relative, trained_on=str(data.get("trained_on", ""))
+        model = cls(
+            features, *columns, bias=float(data.get("bias", 0.0)), relative=relative,
+            trained_on=str(data.get("trained_on", "")), trees=str(data.get("trees", "")),
         )
+        if model.trees:
+            model._booster  # read now, so a broken model fails where it is loaded, not in a search
+        return model
+
+
+def _standardised(scores: np.ndarray) -> np.ndarray:
+    spread = scores.std()
+    return (scores - scores.mean()) / spread if spread > 1e-12 else np.zeros_like(scores)
+
+
+def _read_trees(text: str) -> lightgbm.Booster:
+    import lightgbm  # imported by the first search of a process with such a model, not by every import of this module
+
+    try:
+        booster = lightgbm.Booster(model_str=text)
+    except lightgbm.basic.LightGBMError as exc:
+        raise FileRankerError(f"the model's trees cannot be read: {exc}") from exc
+    if booster.num_feature() != len(FEATURES):
+        raise FileRankerError(f"the model's trees read {booster.num_feature()} features, not this ranker's {len(FEATURES)}")
+    return booster
 
 
 def best_first(scores: Sequence[float]) -> list[int]:

@@ -16,8 +16,8 @@ class Command(BaseCommand):
     help = (
         "Cross-validate the learned file ranking by repository on the candidate rows of rag_eval --features "
         "(every file given, e.g. both evaluation sets), print the held-out figures beside the fused ranking's, "
-        "and with --out fit the model on all of them. The method (loss, relative view, L2) is the one given "
-        "(default pointwise, none, 0.05); with --choose it is chosen inside each fold, from the methods of the grid "
+        "and with --out fit the model on all of them. The method (loss, relative view, L2, rounds of boosted trees) "
+        "is the one given (default pointwise, none, 0.05, no trees); with --choose it is chosen inside each fold, from the methods of the grid "
         "that agree with those given, by cross-validation on the fold's training repositories alone."
     )
 
@@ -29,13 +29,16 @@ class Command(BaseCommand):
         parser.add_argument("--relative", choices=tuple(RELATIVE_VIEWS), help="the query-relative view of the features (default none)")
         parser.add_argument("--l2", type=float, help="the L2 penalty on the standardised weights (default 0.05)")
         parser.add_argument(
+            "--trees", type=int, help="rounds of boosted trees (LambdaMART) blended with the linear model (default 0: none)"
+        )
+        parser.add_argument(
             "--choose", action="store_true",
             help="choose the method by nested cross-validation from the grid's methods that agree with those given",
         )
         parser.add_argument("--out", help="write the model fitted on every instance to this file (rag/services/file_ranker.json)")
 
     def handle(self, *args, **options):
-        given = {key: options[key] for key in ("loss", "relative", "l2") if options[key] is not None}
+        given = {key: options[key] for key in ("loss", "relative", "l2", "trees") if options[key] is not None}
         grid = [m for m in GRID if all(getattr(m, key) == value for key, value in given.items())]
         try:
             fixed = None if options["choose"] else Method(**given)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import lightgbm
 import numpy as np
 import pytest
 from django.core.management import call_command
 
 from rag.evaluation.learning import (
+    TREE_PARAMS,
     LearningError,
     Method,
     Query,
@@ -206,3 +208,75 @@ def test_nested_cross_validation_chooses_each_folds_method_without_its_repositor
     assert all(ranked.first_gold_rank != 1 for ranked in held_out_c.learned)
     # Folds that train on c/three choose on it, and do worse there.
     assert folds[("a/one",)].train_scores.mrr < 1.0
+
+
+TITLE = FEATURES.index("title_match")
+
+
+def _middle_query(instance_id: str, repo: str, gold_position: int) -> Query:
+    """The gold file's title value is the middle one of its query's; the others' lie on both sides of it."""
+    rows = np.zeros((6, len(FEATURES)))
+    rows[:, WHOLE_FILE] = [1 / (rank + 1) for rank in range(6)]
+    others = iter([0.05, 0.15, 0.85, 0.95, 0.1])
+    rows[:, TITLE] = [0.5 if position == gold_position else next(others) for position in range(6)]
+    paths = tuple(f"{repo}/file{n}.ts" for n in range(6))
+    return Query(instance_id, repo, "TypeScript", (paths[gold_position],), paths, rows)
+
+
+MIDDLE = [_middle_query(f"{repo}-{n}", repo, gold_position=n % 6) for repo in ("a/one", "b/two", "c/three") for n in range(12)]
+
+
+def test_boosted_trees_rank_first_what_no_weighted_sum_of_the_features_can():
+    def first(method: Method) -> int:
+        return sum(r.first_gold_rank == 1 for fold in cross_validate(MIDDLE, None, method) for r in fold.learned)
+
+    # A weight on the title value puts one of its ends first; trees split it on both sides of the gold file's.
+    assert first(Method(trees=150)) == len(MIDDLE)
+    assert first(Method()) < len(MIDDLE) / 2
+
+
+def test_a_model_with_trees_fits_the_same_twice_round_trips_and_blends_the_two_scores():
+    model = fit(MIDDLE, Method(trees=150))
+    rows = MIDDLE[0].rows
+
+    read = FileRankerModel.from_json(json.loads(json.dumps(model.as_json())))
+
+    assert model.as_json() == fit(list(reversed(MIDDLE)), Method(trees=150)).as_json()
+    # The file keeps six decimals of the linear part, and the trees as LightGBM wrote them.
+    assert read.trees == model.trees and read.scores(rows) == pytest.approx(model.scores(rows), abs=1e-4)
+    linear = FileRankerModel(FEATURES, model.weights, model.means, model.scales, bias=model.bias)
+    scores, linear_scores = np.array(model.scores(rows)), np.array(linear.scores(rows))
+    # The mean of two standardised scores: mean 0, and the linear part's share is what is left.
+    assert scores.mean() == pytest.approx(0.0, abs=1e-9)
+    linear_part = (linear_scores - linear_scores.mean()) / linear_scores.std() / 2
+    trees_part = scores - linear_part
+    assert trees_part.std() == pytest.approx(0.5)
+    assert int(np.argmax(trees_part)) == 0  # the gold file of MIDDLE[0]
+
+
+def test_a_model_whose_trees_cannot_be_read_or_read_other_features_is_refused():
+    model = fit(MIDDLE, Method(trees=150)).as_json()
+    with pytest.raises(FileRankerError, match="trees cannot be read"):
+        FileRankerModel.from_json({**model, "trees": "not a model"})
+    rows = np.vstack([q.rows[:, :-1] for q in MIDDLE])
+    labels = np.concatenate([q.labels for q in MIDDLE])
+    fewer = lightgbm.train(TREE_PARAMS, lightgbm.Dataset(rows, labels, group=[6] * len(MIDDLE)), 20).model_to_string()
+    with pytest.raises(FileRankerError, match=f"not this ranker's {len(FEATURES)}"):
+        FileRankerModel.from_json({**model, "trees": fewer})
+
+
+def test_the_command_fits_trees_when_asked_and_the_product_reads_them(tmp_path, capsys):
+    rows = tmp_path / "features.jsonl"
+    rows.write_text("".join(
+        json.dumps({"instance_id": q.instance_id, "repo": q.repo, "language": q.language, "gold_files": list(q.gold_files),
+                    "candidates": [[p, list(r)] for p, r in zip(q.paths, q.rows.tolist())]}) + "\n"
+        for q in MIDDLE
+    ))
+    out = tmp_path / "model.json"
+
+    call_command("rag_train_ranker", str(rows), "--trees", "150", "--out", str(out))
+
+    assert "| **held out** | all | 36 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 |" in capsys.readouterr().out
+    model = FileRankerModel.from_json(json.loads(out.read_text()))
+    assert model.trained_on.endswith("L2 0.05, 150 rounds of trees (given)")
+    assert all(best_first(model.scores(q.rows))[0] == q.paths.index(q.gold_files[0]) for q in MIDDLE)
