@@ -74,13 +74,19 @@ def test_a_model_of_other_features_is_refused():
         FileRankerModel.from_json(model)
 
 
-def test_the_command_prints_held_out_figures_and_writes_a_model_the_product_reads(tmp_path, capsys):
-    rows = tmp_path / "features.jsonl"
+def _rows_file(folder, queries: list[Query]):
+    """``queries`` as rag_eval --features writes them."""
+    rows = folder / "features.jsonl"
     rows.write_text("".join(
         json.dumps({"instance_id": q.instance_id, "repo": q.repo, "language": q.language, "gold_files": list(q.gold_files),
                     "candidates": [[p, list(r)] for p, r in zip(q.paths, q.rows.tolist())]}) + "\n"
-        for q in QUERIES
+        for q in queries
     ))
+    return rows
+
+
+def test_the_command_prints_held_out_figures_and_writes_a_model_the_product_reads(tmp_path, capsys):
+    rows = _rows_file(tmp_path, QUERIES)
     out = tmp_path / "model.json"
 
     call_command("rag_train_ranker", str(rows), "--cv", "loo", "--l2", "0.05", "--out", str(out))
@@ -266,12 +272,7 @@ def test_a_model_whose_trees_cannot_be_read_or_read_other_features_is_refused():
 
 
 def test_the_command_fits_trees_when_asked_and_the_product_reads_them(tmp_path, capsys):
-    rows = tmp_path / "features.jsonl"
-    rows.write_text("".join(
-        json.dumps({"instance_id": q.instance_id, "repo": q.repo, "language": q.language, "gold_files": list(q.gold_files),
-                    "candidates": [[p, list(r)] for p, r in zip(q.paths, q.rows.tolist())]}) + "\n"
-        for q in MIDDLE
-    ))
+    rows = _rows_file(tmp_path, MIDDLE)
     out = tmp_path / "model.json"
 
     call_command("rag_train_ranker", str(rows), "--trees", "150", "--out", str(out))
