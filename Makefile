@@ -15,9 +15,9 @@ NPM := /usr/bin/npm
 
 install: $(STAMP)
 
+# LightGBM's library (the learned file ranking's trees) links to the OpenMP runtime, Debian's libgomp1.
 $(STAMP): pyproject.toml
-	# LightGBM's library (the learned file ranking's trees) links to the OpenMP runtime.
-	ldconfig -p | grep -q libgomp.so.1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgomp1; }
+	PATH="$$PATH:/usr/sbin:/sbin" ldconfig -p | grep -q libgomp.so.1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgomp1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)

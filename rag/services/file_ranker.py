@@ -167,7 +167,7 @@ class FileRankerModel:
         linear = self.bias + standard @ np.array(self.weights)
         if self.trees and len(columns):
             boosted = self._booster.predict(columns[:, : len(FEATURES)], num_threads=1)
-            linear = (_standardised(linear) + _standardised(boosted)) / 2
+            linear = (_standard_score(linear) + _standard_score(boosted)) / 2
         return [float(v) for v in linear]
 
     @cached_property
@@ -204,11 +204,6 @@ class FileRankerModel:
         if model.trees:
             model._booster  # read now, so a broken model fails where it is loaded, not in a search
         return model
-
-
-def _standardised(scores: np.ndarray) -> np.ndarray:
-    spread = scores.std()
-    return (scores - scores.mean()) / spread if spread > 1e-12 else np.zeros_like(scores)
 
 
 def _read_trees(text: str) -> lightgbm.Booster:
