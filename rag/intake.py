@@ -81,10 +81,6 @@ class UnsafePathError(IntakeError):
     code = "unsafe_path"
 
 
-class SymlinkEntryError(IntakeError):
-    code = "symlink"
-
-
 class DeviceFileEntryError(IntakeError):
     code = "device_file"
 
@@ -229,9 +225,7 @@ def inspect_archive(source: str | os.PathLike[str] | IO[bytes], limits: IntakeLi
             seen[path] = info.filename
         mode = _entry_mode(info)
         if stat.S_ISLNK(mode):
-            raise SymlinkEntryError(
-                f"The archive contains a symbolic link ({info.filename!r}); links are refused because they can point outside the repository."
-            )
+            continue  # never read: listed as skipped by ``extract_files``
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
             raise DeviceFileEntryError(f"The archive contains a device or special file ({info.filename!r}).")
         if not info.is_dir():
@@ -299,6 +293,8 @@ LANGUAGES = {
 REASON_BINARY = "binary"
 REASON_TOO_LARGE = "over the size cap"
 REASON_GITIGNORE = ".gitignore"
+# A link's target is a path, possibly outside the repository: a link is never followed or read, by any source.
+REASON_LINK = "symbolic link (not followed)"
 
 
 def language_for(path: str) -> str:
@@ -371,7 +367,8 @@ def _decode(data: bytes) -> tuple[str, bool]:
 
 
 def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.ZipInfo]]:
-    """(relative path, entry) for every file entry, with a single top-level folder stripped.
+    """(relative path, entry) for every file entry, symbolic links included (``is_link``), with a single
+    top-level folder stripped.
 
     Paths are normalised (``./a.py`` and ``a//b.py`` are ``a.py`` and ``a/b.py``) before
     the top folder is looked for, so an odd spelling never leaves a path starting with ``/``.
@@ -381,14 +378,16 @@ def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.
         check_entry_path(info.filename)
         if info.is_dir() or info.filename.endswith(("/", "\\")):
             continue
-        if stat.S_ISLNK(_entry_mode(info)):
-            raise SymlinkEntryError(f"The archive contains a symbolic link ({info.filename!r}).")
         name = str(PurePosixPath(info.filename.replace("\\", "/")))
         if name not in ("", "."):
             files.append((name, info))
     top = _common_top_folder([name for name, _ in files])
     for name, info in files:
         yield (name[len(top) + 1 :] if top is not None else name), info
+
+
+def is_link(info: zipfile.ZipInfo) -> bool:
+    return stat.S_ISLNK(_entry_mode(info))
 
 
 class UnreadableEntry(Exception):
@@ -484,6 +483,9 @@ def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = 
         raise NotAZipError(f"The stored archive cannot be read ({exc}).") from exc
     with archive:
         entries = list(iter_archive_files(archive))
+        # A link's bytes are its target's path: never read, listed as skipped.
+        links = [(name, REASON_LINK) for name, info in entries if is_link(info)]
+        entries = [(name, info) for name, info in entries if not is_link(info)]
         by_name = dict(entries)
 
         def read(name: str) -> bytes:
@@ -495,7 +497,7 @@ def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = 
             except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
                 raise UnreadableEntry(exc.__class__.__name__) from exc
 
-        return select_files([(name, info.file_size) for name, info in entries], read, limits)
+        return select_files([(name, info.file_size) for name, info in entries], read, limits, skipped=links)
 
 
 # --- directories (the index_repo command) -------------------------------------------

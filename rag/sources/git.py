@@ -33,6 +33,7 @@ from django.conf import settings
 from rag.intake import (
     EmptyArchiveError,
     Extraction,
+    REASON_LINK,
     IntakeError,
     IntakeLimits,
     TooManyEntriesError,
@@ -49,7 +50,6 @@ _SCP_LIKE = re.compile(r"^(?P<user>[A-Za-z0-9._-]+)@(?P<host>[A-Za-z0-9.-]+):(?P
 _BRANCH = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 MESSAGE_CHARS = 4000
-REASON_LINK = "symbolic link (not followed)"
 REASON_SUBMODULE = "submodule (not fetched)"
 
 

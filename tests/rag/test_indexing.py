@@ -5,12 +5,10 @@ from __future__ import annotations
 import io
 import os
 
-import pytest
 from django.db import connection
 
 from rag.embeddings import ProviderEmbedder
-from rag.intake import SymlinkEntryError
-from rag.models import IndexRun, Item, Repository, SourceFile
+from rag.models import IndexRun, Item, SourceFile
 from rag.services import read_source, run_index, search, start_index_run
 from rag.services.repositories import reindex
 from tests.rag.conftest import SMALL_PROJECT, add_symlink, index_zip, make_zip
@@ -122,12 +120,17 @@ def test_nul_characters_in_docstrings_and_decorators_do_not_stop_a_run(owner, up
     assert search(run.repository, "strip").items[0].path == "porter.py"
 
 
-def test_an_upload_with_a_symlink_is_refused_before_anything_is_stored(owner, upload_dir):
-    data = add_symlink(make_zip(SMALL_PROJECT), "shop-main/link", "../../etc/passwd")
-    with pytest.raises(SymlinkEntryError):
-        start_index_run(owner=owner, name="shop", archive=io.BytesIO(data), defer=False)
-    assert not Repository.objects.exists()
-    assert not upload_dir.exists() or not list(upload_dir.iterdir())
+def test_an_upload_with_a_symlink_indexes_the_rest_and_reports_the_link_unread(owner, upload_dir):
+    data = add_symlink(make_zip(SMALL_PROJECT), "shop-main/shop/secrets.py", "../../../etc/passwd")
+    run = index_zip(owner, data)
+    assert run.status == IndexRun.Status.READY, run.error
+    assert run.skipped["reasons"] == {"symbolic link (not followed)": 1}
+    assert run.skipped["files"] == [{"path": "shop/secrets.py", "reason": "symbolic link (not followed)"}]
+    paths = set(SourceFile.objects.in_version(run).values_list("path", flat=True))
+    assert paths == set(SMALL_PROJECT) and "shop/secrets.py" not in paths
+    # Only the vector channel's nearest neighbours, which always answer: nothing holds the link's target.
+    found = search(run.repository, "passwd").items
+    assert found and all(set(r.channels) == {"vector"} and "passwd" not in r.content for r in found)
 
 
 def test_reindex_builds_a_new_version_from_the_stored_archive(shop):

@@ -15,7 +15,6 @@ from rag.intake import (
     EmptyArchiveError,
     IntakeLimits,
     NotAZipError,
-    SymlinkEntryError,
     TooManyEntriesError,
     UncompressedTooLargeError,
     UnsafePathError,
@@ -98,11 +97,19 @@ def test_it_rejects_zip_with_absolute_paths():
     assert "absolute path" in caught.value.message
 
 
-def test_it_rejects_a_symlink_entry():
-    data = add_symlink(make_zip({"a.py": "x"}), "shop-main/link", "/etc/passwd")
-    with pytest.raises(SymlinkEntryError) as caught:
-        _inspect(data)
-    assert "symbolic link" in caught.value.message
+def test_a_symlink_entry_is_accepted_never_read_and_listed_as_skipped(tmp_path):
+    # GitHub's zips and `git archive` keep a repository's links as link entries (ripgrep's HomebrewFormula).
+    data = add_symlink(make_zip({"a.py": "x = 1\n"}), "shop-main/passwd.py", "/etc/passwd")
+    report = _inspect(data)
+    assert (report.entries, report.files) == (2, 1)
+    extraction = _extract(tmp_path, data)
+    assert [f.path for f in extraction.files] == ["a.py"]
+    assert extraction.skipped == [("passwd.py", "symbolic link (not followed)")]
+
+
+def test_an_archive_of_links_alone_has_no_files():
+    with pytest.raises(EmptyArchiveError):
+        _inspect(add_symlink(make_zip({}, top=None), "link.py", "a.py"))
 
 
 def test_it_rejects_a_device_file_entry():
