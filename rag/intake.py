@@ -504,15 +504,25 @@ def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = 
 
 
 def zip_directory(root: Path, destination: IO[bytes]) -> int:
-    """Write a zip of ``root`` into ``destination``, leaving out skipped directories and links.
+    """Write a zip of ``root`` into ``destination``, leaving out skipped directories.
 
-    Returns the number of files written. Links are left out rather than
-    refused: a local checkout legitimately has them, and they are never followed.
+    Returns the number of files written. A link (to a file or a folder) is written as a
+    link entry holding its target's path, never followed: extraction lists it as skipped,
+    as it does a zip's or a git commit's links.
     """
     written = 0
     with zipfile.ZipFile(destination, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+
+        def link(path: Path) -> None:
+            info = zipfile.ZipInfo(path.relative_to(root).as_posix())
+            info.create_system = 3  # Unix: the mode bits below are read
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, os.readlink(path))
+
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
             current = Path(dirpath)
+            for d in sorted(d for d in dirnames if (current / d).is_symlink()):
+                link(current / d)
             dirnames[:] = sorted(
                 d for d in dirnames
                 if d not in SKIPPED_DIRECTORIES and not d.endswith(".egg-info") and not (current / d).is_symlink()
@@ -520,10 +530,11 @@ def zip_directory(root: Path, destination: IO[bytes]) -> int:
             )
             for filename in sorted(filenames):
                 full = current / filename
-                if full.is_symlink() or not full.is_file():
-                    continue
-                archive.write(full, full.relative_to(root).as_posix())
-                written += 1
+                if full.is_symlink():
+                    link(full)
+                elif full.is_file():
+                    archive.write(full, full.relative_to(root).as_posix())
+                    written += 1
     return written
 
 

@@ -22,6 +22,7 @@ def test_index_repo_indexes_a_directory_without_its_skipped_folders(tmp_path, ow
     tree = tmp_path / "shop"
     _write_tree(tree, {**SMALL_PROJECT, ".git/HEAD": "ref: refs/heads/main\n", "node_modules/x/index.js": "1\n"})
     (tree / "link.py").symlink_to(tree / "shop" / "views.py")
+    (tree / "outside").symlink_to(tmp_path)
 
     call_command("index_repo", str(tree), "--user", owner.username)
 
@@ -29,6 +30,10 @@ def test_index_repo_indexes_a_directory_without_its_skipped_folders(tmp_path, ow
     run = repository.active_run
     assert run.status == IndexRun.Status.READY and run.trigger == IndexRun.Trigger.COMMAND
     assert run.counts["files"] == 6
+    # Links are listed, never followed: not the linked file twice, nothing outside the tree.
+    assert {f["path"]: f["reason"] for f in run.skipped["files"]} == {
+        "link.py": "symbolic link (not followed)", "outside": "symbolic link (not followed)",
+    }
     assert "is ready" in capsys.readouterr().out
 
 
