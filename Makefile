@@ -16,11 +16,10 @@ NPM := /usr/bin/npm
 install: $(STAMP)
 
 # LightGBM's library (the learned file ranking's trees) links to the OpenMP runtime, Debian's libgomp1.
-# --no-compile: Python compiles a module when it is first imported, not every module of every package at install.
 $(STAMP): pyproject.toml
 	PATH="$$PATH:/usr/sbin:/sbin" ldconfig -p | grep -q libgomp.so.1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgomp1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-compile -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
