@@ -11,6 +11,11 @@ REDIS := /usr/bin/redis-server
 # The browser tests install axe-core from npm into var/cache (tests/e2e/accessibility.py).
 NPM := /usr/bin/npm
 
+# Where PYTHONDONTWRITEBYTECODE is set, nothing Python compiles on import is kept: the product's own
+# modules are compiled here (a second or two), so the many processes `serve` and the suite start
+# do not each compile them again. Packages are compiled by pip at install.
+BYTECODE := $(PY) -m compileall -q -j 0 agentsite chat database_pool llm rag
+
 .PHONY: run test install
 
 install: $(STAMP)
@@ -23,6 +28,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BYTECODE)
 	$(PY) manage.py serve
 
 $(CHROMIUM):
@@ -39,4 +45,5 @@ $(NPM):
 
 test: $(STAMP) $(CHROMIUM) $(REDIS) $(NPM)
 	$(VENV)/bin/ruff check .
+	$(BYTECODE) tests
 	$(PY) -m pytest --numprocesses 2 --dist worksteal
