@@ -17,7 +17,14 @@ from rag.forms import GitConnectForm, GitRemoteSettingsForm, UploadForm
 from rag.intake import IntakeError
 from rag.models import GitRemote, IndexRun
 from rag.services import get_repository_for_user
-from rag.services.git_sync import WebhookRefused, change_git_remote, connect_git_repository, handle_webhook, queue_sync
+from rag.services.git_sync import (
+    WebhookRefused,
+    change_git_remote,
+    connect_git_repository,
+    handle_webhook,
+    new_webhook_secret,
+    queue_sync,
+)
 
 
 @require_POST
@@ -79,6 +86,14 @@ def git_remote_settings(request: HttpRequest, pk: int) -> HttpResponse:
             every = f"every {remote.sync_minutes} minutes" if remote.sync_minutes else "only by webhook or by hand"
             messages.success(request, f"Following {remote.branch or 'the default branch'}, checked {every}.")
     return redirect("rag-repository", pk=repository.pk)
+
+
+@require_POST
+def webhook_secret_renew(request: HttpRequest, pk: int) -> HttpResponse:
+    repository = _followed_repository(request, pk)
+    new_webhook_secret(repository)
+    messages.success(request, "A new webhook secret was made: give it to the forge, whose deliveries signed with the old one are refused.")
+    return redirect(reverse("rag-repository", args=[repository.pk]) + "#webhook")
 
 
 @csrf_exempt

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/sync/", remote_views.repository_sync, name="rag-sync"),
     path("<int:pk>/git/", remote_views.git_remote_settings, name="rag-git-settings"),
     path("<int:pk>/webhook/", remote_views.webhook, name="rag-webhook"),
+    path("<int:pk>/webhook/secret/", remote_views.webhook_secret_renew, name="rag-webhook-secret"),
     path("<int:pk>/delete/", views.repository_delete, name="rag-delete"),
     path("<int:pk>/runs/<int:run_id>/cancel/", views.run_cancel, name="rag-cancel-run"),
     path("<int:pk>/search/", views.search_api, name="rag-search"),

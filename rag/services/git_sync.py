@@ -89,6 +89,14 @@ def change_git_remote(repository: Repository, *, branch: str, sync_minutes: int)
     return git_remote
 
 
+def new_webhook_secret(repository: Repository) -> GitRemote:
+    """Replace the repository's webhook secret: deliveries signed with the old one are refused from now on."""
+    git_remote = GitRemote.objects.get(repository=repository)
+    git_remote.webhook_secret_encrypted = encrypt_secret(secrets.token_urlsafe(32))
+    git_remote.save(update_fields=["webhook_secret_encrypted"])
+    return git_remote
+
+
 def remote_for(git_remote: GitRemote) -> Remote:
     secret = decrypt_secret(git_remote.credential_encrypted)
     return Remote(

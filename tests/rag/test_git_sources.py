@@ -805,3 +805,33 @@ def test_the_owner_changes_the_branch_and_the_schedule_on_the_repository_page(cl
     refused = client.post(url, {"branch": "--upload-pack=x", "sync_minutes": "15"}, follow=True)
     assert "is not a branch name" in refused.content.decode()
     assert GitRemote.objects.get(repository=repository).branch == "release/2.x"
+
+
+def test_the_owner_makes_a_new_webhook_secret_and_deliveries_signed_with_the_old_one_are_refused(
+    client, owner, other_user, git_settings, tmp_path
+):
+    repository = connect_git_repository(owner=owner, name="shop", url=str(tmp_path), allow_local=True, branch="main", defer=False)
+    old = repository.git_remote.webhook_secret()
+    renew = reverse("rag-webhook-secret", args=[repository.pk])
+    client.login(username=other_user.username, password=PASSWORD)
+    assert client.post(renew).status_code == 404
+    assert GitRemote.objects.get(repository=repository).webhook_secret() == old
+
+    client.login(username=owner.username, password=PASSWORD)
+    assert client.get(renew).status_code == 405
+    response = client.post(renew)
+    assert response["Location"] == reverse("rag-repository", args=[repository.pk]) + "#webhook"
+    new = GitRemote.objects.get(repository=repository).webhook_secret()
+    assert new and new != old
+    page = client.get(response["Location"]).content.decode()
+    assert new in page and old not in page and "A new webhook secret was made" in page
+
+    # A push to another branch is answered 200 once its signature holds, and changes nothing.
+    body = json.dumps({"ref": "refs/heads/other", "after": "0" * 40}).encode()
+    url = reverse("rag-webhook", args=[repository.pk])
+    signed_with = {
+        secret: Client().post(url, body, content_type="application/json", headers={"X-Hub-Signature-256": _github_signature(secret, body)})
+        for secret in (old, new)
+    }
+    assert (signed_with[old].status_code, signed_with[new].status_code) == (403, 200)
+    assert _sync_jobs() == []
