@@ -93,7 +93,7 @@ def webhook_secret_renew(request: HttpRequest, pk: int) -> HttpResponse:
     repository = _followed_repository(request, pk)
     new_webhook_secret(repository)
     messages.success(request, "A new webhook secret was made: give it to the forge, whose deliveries signed with the old one are refused.")
-    return redirect(reverse("rag-repository", args=[repository.pk]) + "#webhook")
+    return redirect(reverse("rag-repository", args=[repository.pk]) + "#webhook-secret")  # browsers open the details around it
 
 
 @csrf_exempt

@@ -820,7 +820,7 @@ def test_the_owner_makes_a_new_webhook_secret_and_deliveries_signed_with_the_old
     client.login(username=owner.username, password=PASSWORD)
     assert client.get(renew).status_code == 405
     response = client.post(renew)
-    assert response["Location"] == reverse("rag-repository", args=[repository.pk]) + "#webhook"
+    assert response["Location"] == reverse("rag-repository", args=[repository.pk]) + "#webhook-secret"
     new = GitRemote.objects.get(repository=repository).webhook_secret()
     assert new and new != old
     page = client.get(response["Location"]).content.decode()
