@@ -367,8 +367,8 @@ def _decode(data: bytes) -> tuple[str, bool]:
 
 
 def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.ZipInfo]]:
-    """(relative path, entry) for every file entry, symbolic links included (``is_link``), with a single
-    top-level folder stripped.
+    """(relative path, entry) for every file entry, symbolic links included, with a single top-level
+    folder stripped.
 
     Paths are normalised (``./a.py`` and ``a//b.py`` are ``a.py`` and ``a/b.py``) before
     the top folder is looked for, so an odd spelling never leaves a path starting with ``/``.
@@ -384,10 +384,6 @@ def iter_archive_files(archive: zipfile.ZipFile) -> Iterator[tuple[str, zipfile.
     top = _common_top_folder([name for name, _ in files])
     for name, info in files:
         yield (name[len(top) + 1 :] if top is not None else name), info
-
-
-def is_link(info: zipfile.ZipInfo) -> bool:
-    return stat.S_ISLNK(_entry_mode(info))
 
 
 class UnreadableEntry(Exception):
@@ -482,10 +478,14 @@ def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = 
     except (zipfile.BadZipFile, OSError) as exc:
         raise NotAZipError(f"The stored archive cannot be read ({exc}).") from exc
     with archive:
-        entries = list(iter_archive_files(archive))
-        # A link's bytes are its target's path: never read, listed as skipped.
-        links = [(name, REASON_LINK) for name, info in entries if is_link(info)]
-        entries = [(name, info) for name, info in entries if not is_link(info)]
+        entries: list[tuple[str, zipfile.ZipInfo]] = []
+        links: list[tuple[str, str]] = []
+        for name, info in iter_archive_files(archive):
+            # A link's bytes are its target's path: never read, listed as skipped.
+            if stat.S_ISLNK(_entry_mode(info)):
+                links.append((name, REASON_LINK))
+            else:
+                entries.append((name, info))
         by_name = dict(entries)
 
         def read(name: str) -> bytes:

@@ -72,7 +72,7 @@ def connect_git_repository(
         GitRemote.objects.create(
             repository=repository, url=remote.url, is_local=remote.is_local, branch=branch, credential_kind=kind,
             credential_encrypted=encrypt_secret(token or ssh_key),
-            webhook_secret_encrypted=encrypt_secret(secrets.token_urlsafe(32)),
+            webhook_secret_encrypted=_new_webhook_secret_encrypted(),
             sync_minutes=settings.RAG["GIT_DEFAULT_SYNC_MINUTES"] if sync_minutes is None else sync_minutes,
         )
         if defer:
@@ -92,9 +92,13 @@ def change_git_remote(repository: Repository, *, branch: str, sync_minutes: int)
 def new_webhook_secret(repository: Repository) -> GitRemote:
     """Replace the repository's webhook secret: deliveries signed with the old one are refused from now on."""
     git_remote = GitRemote.objects.get(repository=repository)
-    git_remote.webhook_secret_encrypted = encrypt_secret(secrets.token_urlsafe(32))
+    git_remote.webhook_secret_encrypted = _new_webhook_secret_encrypted()
     git_remote.save(update_fields=["webhook_secret_encrypted"])
     return git_remote
+
+
+def _new_webhook_secret_encrypted() -> str:
+    return encrypt_secret(secrets.token_urlsafe(32))
 
 
 def remote_for(git_remote: GitRemote) -> Remote:
