@@ -1,4 +1,4 @@
-"""C0 source chunks: symbol blocks for Python, line windows for everything else.
+"""C0 source chunks: symbol blocks where a parser knows the language, line windows for everything else.
 
 Lines are 1-based and inclusive everywhere. Text is split into lines on
 ``\\r\\n``, ``\\r`` and ``\\n`` only, the same way Python's tokenizer counts
@@ -116,9 +116,10 @@ class ChunkBuilder:
             self.add(first, last, chunk_type, f"{self.path}:{first}-{last}")
 
     def add_gap(self, start: int, end: int, symbol: Block | None = None) -> None:
-        """Code between symbols: one chunk, or windows when it is long; blank gaps give nothing."""
+        """Code between symbols: one chunk, or windows when it is long; gaps of blanks and
+        punctuation alone (the ``)`` closing a group of declarations) give nothing."""
         span = _trim(self.lines, start, end)
-        if span is None:
+        if span is None or not any(character.isalnum() for line in self.lines[span[0] - 1 : span[1]] for character in line):
             return
         first, last = span
         if symbol is not None:
@@ -142,16 +143,19 @@ def symbol_chunks(path: str, lines: list[str], unit: str, artifact: str, blocks:
     builder = ChunkBuilder(path, lines, unit, artifact)
     cursor = 1
     for block in blocks:
-        builder.add_gap(cursor, block.start - 1)
-        if block.members and block.end - block.start + 1 > LARGE_CLASS_LINES:
-            inner = block.start
+        # A block's doc comment may start on the line that ends the one before: no line is chunked twice.
+        start = max(block.start, cursor)
+        builder.add_gap(cursor, start - 1)
+        if block.members and block.end - start + 1 > LARGE_CLASS_LINES:
+            inner = start
             for member in block.members:
-                builder.add_gap(inner, member.start - 1, symbol=block)
-                builder.add_symbol_block(member.start, member.end, member.title, member.qname)
+                member_start = max(member.start, inner)
+                builder.add_gap(inner, member_start - 1, symbol=block)
+                builder.add_symbol_block(member_start, member.end, member.title, member.qname)
                 inner = member.end + 1
             builder.add_gap(inner, block.end, symbol=block)
         else:
-            builder.add_symbol_block(block.start, block.end, block.title, block.qname)
+            builder.add_symbol_block(start, block.end, block.title, block.qname)
         cursor = block.end + 1
     builder.add_gap(cursor, len(lines))
     return builder.chunks

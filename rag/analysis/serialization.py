@@ -30,14 +30,16 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 8
+ANALYSIS_VERSION = 9
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
 entrypoints cover more frameworks and route prefixes, and more files are tests; 6: package.json
 bins and scripts and Cargo.toml ``[[bin]]`` targets are commands; 7: Cargo.toml and go.mod record the
 name they are imported by, and a Rust ``use`` of a group is one import per path;
-8: an import's scope is the definition around it, a Rust ``mod tests`` for instance)."""
+8: an import's scope is the definition around it, a Rust ``mod tests`` for instance; 9: a tree-sitter
+language's symbol chunk starts at the definition's doc comment and attributes, which are also read
+past attributes for its doc, and gaps of punctuation alone are not chunks)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

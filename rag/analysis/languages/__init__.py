@@ -233,27 +233,54 @@ def _text(node: tree_sitter.Node) -> str:
     return node.text.decode("utf-8", "replace") if node.text is not None else ""
 
 
-def _doc(node: tree_sitter.Node) -> str:
-    """The comments right above a definition (JSDoc, Javadoc, GoDoc, rustdoc, Doxygen ...), markers stripped.
+# Siblings above a definition that belong to it: its comments, and Rust's attributes (``#[derive]``)
+# and TypeScript's decorators of class members, which the grammars put beside it rather than in it.
+_PREAMBLE_TYPES = ("attribute_item", "decorator")
+
+
+def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The comments and attributes right above a definition, top first: no blank line between them
+    and it, none ending a line of code (that comment is the code's).
 
     A definition wrapped in another node it starts (``export function``, an annotated declaration)
-    has its comments above the wrapper.
+    has them above the wrapper.
     """
     while node.prev_named_sibling is None and node.parent is not None and node.parent.parent is not None:
         node = node.parent
-    lines: list[str] = []
+    found: list[tree_sitter.Node] = []
     previous = node.prev_sibling
     below = node.start_point[0]
-    while previous is not None and "comment" in previous.type and previous.end_point[0] >= below - 1:
-        lines[:0] = _text(previous).splitlines()
+    while (
+        previous is not None
+        and ("comment" in previous.type or previous.type in _PREAMBLE_TYPES)
+        and _last_row(previous) >= below - 1
+    ):
+        before = previous.prev_sibling
+        if before is not None and _last_row(before) >= previous.start_point[0]:
+            break
+        found.insert(0, previous)
         below = previous.start_point[0]
-        previous = previous.prev_sibling
+        previous = before
+    return found
+
+
+def _last_row(node: tree_sitter.Node) -> int:
+    """The last row a node has text on (a Rust line comment ends at the start of the next row)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
+
+
+def _doc(preamble: list[tree_sitter.Node]) -> str:
+    """A definition's doc comment (JSDoc, Javadoc, GoDoc, rustdoc, Doxygen ...): its preamble's comments, markers stripped."""
     cleaned = []
-    for line in lines:
-        line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
-        line = line.lstrip("/!#*").strip()
-        if line:
-            cleaned.append(line)
+    for comment in preamble:
+        if "comment" not in comment.type:
+            continue
+        for line in _text(comment).splitlines():
+            line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
+            line = line.lstrip("/!#*").strip()
+            if line:
+                cleaned.append(line)
     return "\n".join(cleaned)
 
 
@@ -366,7 +393,7 @@ def extract_tree_sitter(
                 start_line=definition.node.start_point[0] + 1,
                 end_line=definition.node.end_point[0] + 1,
                 signature=_signature(definition.node),
-                docstring=_doc(definition.node),
+                docstring=_doc(_preamble(definition.node)),
                 parent=parent_qname if parent_qname != unit else None,
             )
         )
@@ -552,8 +579,10 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
         return [block for child in definition.children for block in _blocks(child, definition.name)]
     title = f"{parent}.{definition.name}" if parent else definition.name
     members = [block for child in definition.children for block in _blocks(child, definition.name)]
+    # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
+    preamble = _preamble(definition.node)
     return [Block(
-        start=definition.node.start_point[0] + 1,
+        start=(preamble[0] if preamble else definition.node).start_point[0] + 1,
         end=definition.node.end_point[0] + 1,
         qname=definition.qname,
         title=title,

@@ -106,6 +106,46 @@ def test_doc_comments_become_the_symbols_docs(language):
     assert any("shopping cart" in doc.lower() or "sums the prices" in doc.lower() for doc in docs.values()), docs
 
 
+@pytest.mark.parametrize("language", sorted(PROJECTS))
+def test_a_symbols_chunk_starts_at_its_doc_comment(language):
+    analysis = analyze_repository(PROJECTS[language])
+    chunks = [chunk for file in analysis.files.values() for chunk in file.chunks]
+    documented = [chunk for chunk in chunks if "shopping cart" in chunk.content.lower() or "sums the prices" in chunk.content.lower()]
+
+    assert documented, [(chunk.title, chunk.content) for chunk in chunks]
+    # No chunk is a comment alone: each documented chunk also holds the definition the comment is about.
+    for chunk in documented:
+        assert chunk.metadata["chunk_type"] == "symbol_block", (chunk.title, chunk.content)
+        assert chunk.content.lstrip().startswith(("/", "#")), chunk.content
+
+
+def test_attributes_and_doc_comments_go_with_the_definition_below_them_and_a_comment_ending_code_stays_with_it():
+    text = (
+        "use std::fmt;\n\n"
+        "/// A point on the plane.\n#[derive(Debug, Clone)]\npub struct Point {\n    x: i32,\n}\n\n"
+        "const ORIGIN: i32 = 0; // where points start\n"
+        "pub fn origin() -> i32 { ORIGIN }\n"
+    )
+    file = analyze_repository({"src/geometry.rs": text}).files["src/geometry.rs"]
+    spans = {chunk.title: (chunk.start_line, chunk.end_line) for chunk in file.chunks}
+    docs = {symbol.name: symbol.docstring for symbol in file.symbols}
+
+    assert spans["Point"] == (3, 7)
+    assert docs["Point"] == "A point on the plane."
+    assert spans["origin"] == (10, 10)
+    assert docs["origin"] == ""
+    assert "// where points start" in next(chunk.content for chunk in file.chunks if chunk.start_line <= 9 <= chunk.end_line)
+
+
+def test_a_gap_of_punctuation_alone_is_no_chunk():
+    text = "package cart\n\ntype (\n\t// Item is a line.\n\tItem struct{ id int }\n)\n\n// New makes one.\nfunc New() Item { return Item{} }\n"
+    file = analyze_repository({"cart/item.go": text}).files["cart/item.go"]
+
+    assert [(chunk.start_line, chunk.end_line, chunk.metadata["chunk_type"]) for chunk in file.chunks] == [
+        (1, 3, "module_block"), (4, 5, "symbol_block"), (8, 9, "symbol_block"),
+    ]
+
+
 def test_a_method_is_chunked_under_its_type_with_a_signature():
     analysis = analyze_repository(PROJECTS["go"])
     store = analysis.files["cart/store.go"]
