@@ -101,8 +101,11 @@ def _definitions(toolbox: ProjectToolbox, question: str, words: list[str], found
         if item.layer == "C1_SYMBOL_CATALOG":
             for symbol in rag.find_symbol(toolbox.repository, item.title, limit=1):
                 consider(symbol, item.score)
-    # Names the question spells out (``login_view``, ``orders.views``), or its words joined that way.
-    guesses = {word for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question) if "_" in word or "." in word}
+    # Names the question spells out (``login_view``, ``orders.views``, ``MustNewServer``), or its words joined that way.
+    guesses = {
+        word.strip(".") for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question)
+        if "_" in word or "." in word.strip(".") or re.search(r"[a-z][A-Z]", word)
+    }
     guesses.update("_".join(pair) for pair in zip(words, words[1:]))
     guesses.update(words)
     for guess in sorted(guesses):
@@ -118,9 +121,9 @@ def _definitions(toolbox: ProjectToolbox, question: str, words: list[str], found
 
 def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     words = question_words(question)
-    query = " ".join(words) or question
     try:
-        found = rag.search(toolbox.repository, query, mode="code", limit=min(200, toolbox.caps.items * 3)).items
+        # The question as asked: the search reads the names, paths and words in it as ``search_code`` does.
+        found = rag.search(toolbox.repository, question, mode="code", limit=min(200, toolbox.caps.items * 3)).items
     except rag.SearchError:
         found = []
     definitions = _definitions(toolbox, question, words, found)

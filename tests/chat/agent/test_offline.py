@@ -105,3 +105,38 @@ def test_it_names_the_call_sites_of_the_best_match(shopapp):
     ) in text
     cited = {(c.path, c.start_line, c.end_line) for c in one(events, "citations").citations}
     assert {("src/shopapp/cli.py", 23, 23), ("src/shopapp/pricing.py", 10, 11)} <= cited
+
+
+def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_first_word(transactional_db, owner, settings, tmp_path):
+    import io
+
+    from rag.models import IndexRun, Repository
+    from rag.services import delete_repository, run_index, start_index_run
+    from tests.rag.conftest import make_zip
+
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path)}
+    files = {
+        "go.mod": "module example.com/app\n",
+        "util/must.go": "package util\n\n// Must panics on an error.\nfunc Must(err error) {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n}\n",
+        "rest/server.go": (
+            "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n\n"
+            "// MustNewServer returns a server on the port, or panics.\n"
+            "func MustNewServer(port int) *Server {\n\treturn &Server{port: port}\n}\n"
+        ),
+        "cmd/api/main.go": (
+            'package main\n\nimport "example.com/app/rest"\n\nfunc main() {\n\tserver := rest.MustNewServer(8080)\n\t_ = server\n}\n'
+        ),
+    }
+    run = start_index_run(owner=owner, name="api", archive=io.BytesIO(make_zip(files)), archive_name="api.zip", defer=False)
+    run = run_index(run.pk)
+    assert run.status == IndexRun.Status.READY, run.error
+
+    # Committed (``transactional_db``), as an upload is: the turn reads the repository on a database thread of its own.
+    repository = Repository.objects.get(pk=run.repository_id)
+    try:
+        text = answer_text(run_turn_to_end(make_turn("Who calls MustNewServer?", repository)))
+    finally:
+        delete_repository(repository)
+
+    assert "The best match is the function `rest.MustNewServer`, defined in `rest/server.go:7-9`" in text
+    assert "`MustNewServer` is called from:\n- `cmd.api.main` at `cmd/api/main.go:6`" in text
