@@ -365,13 +365,18 @@ def extract_tree_sitter(
                 defined_at.add((names[0].start_byte, names[0].end_byte))
             elif kind == "reference" and role in ("call", "class", "implementation"):
                 calls.append((names[0], name, "inherits" if role == "implementation" else "calls"))
-    ordered = sorted(definitions.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
     roots: list[_Definition] = []
     stack: list[_Definition] = []
-    for definition in ordered:
+    ordered: list[_Definition] = []
+    for definition in sorted(definitions.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         while stack and stack[-1].node.end_byte < definition.node.end_byte:
             stack.pop()
         parent = stack[-1] if stack else None
+        if parent is not None and _is_value_of(definition, parent):
+            # What is inside it belongs to the definition that names it.
+            del definitions[(definition.node.start_byte, definition.node.end_byte)]
+            continue
+        ordered.append(definition)
         outer = parent.qname if parent else unit
         definition.qname = f"{outer}.{definition.receiver}.{definition.name}" if definition.receiver else f"{outer}.{definition.name}"
         if parent is not None and definition.kind == "function" and parent.kind == "class":
@@ -571,6 +576,16 @@ def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> l
             found.insert(0, prefix)
         current = current.parent
     return found
+
+
+def _is_value_of(definition: _Definition, parent: _Definition) -> bool:
+    """A function that is the value its enclosing definition names: JavaScript's
+    ``res.send = function send() {}`` is one function, not ``send`` inside ``send``."""
+    node = definition.node.parent
+    return (
+        definition.kind == "function" and parent.kind in ("function", "method") and node is not None
+        and (node.start_byte, node.end_byte) == (parent.node.start_byte, parent.node.end_byte)
+    )
 
 
 def _blocks(definition: _Definition, parent: str) -> list[Block]:

@@ -146,6 +146,21 @@ def test_a_gap_of_punctuation_alone_is_no_chunk():
     ]
 
 
+def test_a_named_function_assigned_to_a_name_is_one_symbol():
+    text = (
+        "/** Sends a file. */\nres.sendFile = function sendFile(path) {\n  return stream(path);\n};\n"
+        "const helper = function helper() { return 1; };\n"
+    )
+    file = analyze_repository({"lib/response.js": text}).files["lib/response.js"]
+
+    assert [(symbol.qname, symbol.docstring) for symbol in file.symbols] == [
+        ("lib.response.sendFile", "Sends a file."), ("lib.response.helper", ""),
+    ]
+    assert [(reference.raw, reference.scope) for reference in file.facts.references if reference.kind == "calls"] == [
+        ("stream", "lib.response.sendFile"),
+    ]
+
+
 def test_a_method_is_chunked_under_its_type_with_a_signature():
     analysis = analyze_repository(PROJECTS["go"])
     store = analysis.files["cart/store.go"]
