@@ -316,8 +316,15 @@ def _spread(text: str, separator: str) -> list[str]:
     return paths
 
 
+# Lines a declaration may start with before the one that names it: annotations and decorators
+# (``@Override``), Rust and C# attributes (``#[inline]``, ``[HttpGet]``), C++ template headers.
+_BEFORE_DECLARATION = re.compile(r"\s*(?:@|#\[|\[.*\]\s*$|template\s*<)")
+
+
 def _signature(node: tree_sitter.Node) -> str:
-    first = _text(node).split("\n", 1)[0]
+    """The line that declares the definition, up to its body."""
+    lines = _text(node).split("\n")
+    first = next((line for line in lines if line.strip() and not _BEFORE_DECLARATION.match(line)), lines[0])
     return first.split("{", 1)[0].strip()[:SIGNATURE_CHARS]
 
 

@@ -161,6 +161,22 @@ def test_a_named_function_assigned_to_a_name_is_one_symbol():
     ]
 
 
+@pytest.mark.parametrize(
+    ("path", "text", "signature"),
+    [
+        ("src/main/java/A.java", "package a;\npublic class A {\n    @Override\n    @Deprecated\n    public A build() { return this; }\n}\n",
+         "public A build()"),
+        ("Shop/C.cs", "namespace Shop {\n    public class C {\n        [HttpGet]\n        public int Get() { return 0; }\n    }\n}\n",
+         "public int Get()"),
+        ("src/twice.hpp", "template <typename T>\nauto twice(T x) -> T { return 2 * x; }\n", "auto twice(T x) -> T"),
+    ],
+)
+def test_a_signature_is_the_line_that_declares_not_its_annotations_or_template_header(path, text, signature):
+    symbols = analyze_repository({path: text}).files[path].symbols
+
+    assert signature in [symbol.signature for symbol in symbols]
+
+
 def test_a_method_is_chunked_under_its_type_with_a_signature():
     analysis = analyze_repository(PROJECTS["go"])
     store = analysis.files["cart/store.go"]
