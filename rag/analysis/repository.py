@@ -82,8 +82,9 @@ def extract_file(path: str, text: str) -> FileAnalysis:
         analysis.chunks = doc_chunks(path, lines, language)
         return analysis
 
-    spec = spec_for(path)
+    spec = spec_for(path, text)
     if spec is not None and artifact in ("code", "test"):
+        analysis.language = spec.name
         symbols, blocks, facts = extract_tree_sitter(path, text, spec)
         analysis.symbols = symbols
         analysis.chunks = symbol_chunks(path, lines, unit_name(path, spec), artifact, blocks)

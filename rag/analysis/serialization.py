@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 11
+ANALYSIS_VERSION = 12
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -41,7 +41,7 @@ name they are imported by, and a Rust ``use`` of a group is one import per path;
 language's symbol chunk starts at the definition's doc comment and attributes, which are also read
 past attributes for its doc, and gaps of punctuation alone are not chunks; 10: a function that is
 the value of the definition naming it, JavaScript's ``res.send = function send() {}``, is not a second symbol; 11: a signature is the line that declares, not an annotation or template
-header above it)."""
+header above it; 12: a ``.h`` header written in C++ is read with C++'s grammar)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -103,12 +103,12 @@ def run_benchmark(root: Path, repeat: int = 3, python_only: bool = False) -> dic
 def run_language_benchmark(root: Path, repeat: int = 3) -> dict[str, dict[str, float]]:
     """Per language: files/s and lines/s of the per-file analysis against the bare tree-sitter parse
     of the same files (the floor), by CPU time, medians of ``repeat`` runs."""
-    from rag.analysis.languages import _grammar, spec_for
+    from rag.analysis.languages import _grammar, spec_for, spec_named
 
     files = read_tree(root)
     by_language: dict[str, dict[str, str]] = {}
     for path, text in files.items():
-        spec = spec_for(path)
+        spec = spec_for(path, text)
         if spec is not None:
             by_language.setdefault(spec.name, {})[path] = text
     print(f"tree: {root} ({len(files)} files); CPU seconds, median of {repeat} runs")
@@ -116,7 +116,7 @@ def run_language_benchmark(root: Path, repeat: int = 3) -> dict[str, dict[str, f
     figures: dict[str, dict[str, float]] = {}
     for name, group in sorted(by_language.items()):
         encoded = [(path, text.encode("utf-8", "surrogatepass")) for path, text in group.items()]
-        parser, _ = _grammar(spec_for(encoded[0][0]))  # type: ignore[arg-type]
+        parser, _ = _grammar(spec_named(name))  # type: ignore[arg-type]
         _, parse_cpu, _ = _median_seconds(lambda: [parser.parse(data) for _, data in encoded], repeat)
         _, analyse_cpu, _ = _median_seconds(lambda: [extract_file(path, text) for path, text in group.items()], repeat)
         lines = sum(text.count("\n") + 1 for text in group.values())

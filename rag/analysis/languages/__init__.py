@@ -90,6 +90,10 @@ class LanguageSpec:
     # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
     # trees), ``go`` (module paths of go.mod files); empty for the generic rules.
     module_system: str = ""
+    # Suffixes of another language's files this one takes when their text matches ``claim_pattern``
+    # (C++ takes a ``.h`` header that has templates, classes or ``std::``).
+    claims: tuple[str, ...] = ()
+    claim_pattern: re.Pattern[str] | None = None
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -113,6 +117,8 @@ class LanguageSpec:
             file_routes=tuple(file_routes),
             import_separator=table.get("import_separator", ""),
             module_system=table.get("module_system", ""),
+            claims=tuple(table.get("claims", ())),
+            claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
             folder=folder,
         )
 
@@ -145,8 +151,24 @@ def specs() -> dict[str, LanguageSpec]:
     return found
 
 
-def spec_for(path: str) -> LanguageSpec | None:
-    return specs().get(posixpath.splitext(path)[1].lower())
+def spec_for(path: str, text: str | None = None) -> LanguageSpec | None:
+    """The language of a file by its suffix; with its ``text``, another language that claims the
+    suffix and recognises the text wins (a C++ header named ``.h``)."""
+    suffix = posixpath.splitext(path)[1].lower()
+    if text is not None:
+        for claimant in _claimants().get(suffix, ()):
+            if claimant.claim_pattern is not None and claimant.claim_pattern.search(text):
+                return claimant
+    return specs().get(suffix)
+
+
+@cache
+def _claimants() -> dict[str, tuple[LanguageSpec, ...]]:
+    found: dict[str, list[LanguageSpec]] = {}
+    for spec in dict.fromkeys(specs().values()):
+        for suffix in spec.claims:
+            found.setdefault(suffix, []).append(spec)
+    return {suffix: tuple(claimants) for suffix, claimants in found.items()}
 
 
 def spec_named(language: str) -> LanguageSpec | None:
@@ -186,7 +208,7 @@ def is_test_file(path: str) -> bool:
 
 def parses(path: str, text: str) -> str | None:
     """None when ``text`` parses cleanly with the grammar of ``path``'s language, else where it does not."""
-    spec = spec_for(path)
+    spec = spec_for(path, text)
     if spec is None:
         return None
     parser, _ = _grammar(spec)

@@ -177,6 +177,20 @@ def test_a_signature_is_the_line_that_declares_not_its_annotations_or_template_h
     assert signature in [symbol.signature for symbol in symbols]
 
 
+def test_a_header_named_like_c_but_written_in_cpp_is_read_as_cpp_and_a_c_header_stays_c():
+    files = {
+        "include/shop/cart.h": "#pragma once\nnamespace shop {\n/// A shopping cart.\nclass Cart {\n public:\n  int total() const { return 0; }\n};\n}\n",
+        "src/cart.h": "#ifndef CART_H\n#define CART_H\n/* Sums the prices. */\nint cart_total(int *items, int n);\n#endif\n",
+    }
+    analysis = analyze_repository(files)
+    cpp, c = analysis.files["include/shop/cart.h"], analysis.files["src/cart.h"]
+
+    assert (cpp.language, c.language) == ("cpp", "c")
+    assert "total" in {symbol.name for symbol in cpp.symbols}
+    assert parses("include/shop/cart.h", files["include/shop/cart.h"]) is None
+    assert parses("include/shop/cart.h", files["include/shop/cart.h"].replace("};", "}")) == "cpp does not parse (near line 7)"
+
+
 def test_a_method_is_chunked_under_its_type_with_a_signature():
     analysis = analyze_repository(PROJECTS["go"])
     store = analysis.files["cart/store.go"]
