@@ -19,6 +19,7 @@ from database_pool import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.tools import ProjectToolbox
 from rag import services as rag
+from rag.terms import looks_like_test_path
 
 NO_MODEL_NOTE = (
     "No language model is configured, so this answer is extracted from the repository's index "
@@ -84,8 +85,14 @@ class _Definition:
     score: float
 
 
-def _definitions(toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult]) -> list[_Definition]:
-    """Definitions ranked by search score plus how many question words their name and path hold."""
+def _definitions(
+    toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult], *, about_tests: bool
+) -> list[_Definition]:
+    """Definitions ranked by search score plus how many question words their name and path hold.
+
+    A definition whose name the question spells out (``format_to``, ``MustNewServer``) comes first,
+    and one in a test file after the others unless the question is about tests.
+    """
     by_qname: dict[str, _Definition] = {}
 
     def consider(symbol: rag.SymbolInfo, score: float) -> None:
@@ -102,16 +109,23 @@ def _definitions(toolbox: ProjectToolbox, question: str, words: list[str], found
             for symbol in rag.find_symbol(toolbox.repository, item.title, limit=1):
                 consider(symbol, item.score)
     # Names the question spells out (``login_view``, ``orders.views``, ``MustNewServer``), or its words joined that way.
-    guesses = {
-        word.strip(".") for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question)
+    # C++ and Rust write ``fmt::format_to`` for ``fmt.format_to``.
+    spelled = {
+        word.strip(".") for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question.replace("::", "."))
         if "_" in word or "." in word.strip(".") or re.search(r"[a-z][A-Z]", word)
     }
-    guesses.update("_".join(pair) for pair in zip(words, words[1:]))
-    guesses.update(words)
+    guesses = spelled | {"_".join(pair) for pair in zip(words, words[1:])} | set(words)
     for guess in sorted(guesses):
         for symbol in rag.find_symbol(toolbox.repository, guess, limit=5):
             consider(symbol, 0.0)
-    ranked = sorted(by_qname.values(), key=lambda d: (-d.score, d.path, d.start_line))
+    names = {name.rsplit(".", 1)[-1] for name in spelled}
+    ranked = sorted(
+        by_qname.values(),
+        key=lambda d: (
+            d.qname.rsplit(".", 1)[-1] not in names, not about_tests and looks_like_test_path(d.path),
+            -d.score, d.path, d.start_line,
+        ),
+    )
     if not ranked:
         return []
     # Keep the best and the others that share at least one question word with it.
@@ -123,10 +137,12 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     words = question_words(question)
     try:
         # The question as asked: the search reads the names, paths and words in it as ``search_code`` does.
-        found = rag.search(toolbox.repository, question, mode="code", limit=min(200, toolbox.caps.items * 3)).items
+        response = rag.search(toolbox.repository, question, mode="code", limit=min(200, toolbox.caps.items * 3))
     except rag.SearchError:
-        found = []
-    definitions = _definitions(toolbox, question, words, found)
+        response = None
+    found = response.items if response is not None else []
+    about_tests = response is not None and response.hints is not None and response.hints.about_tests
+    definitions = _definitions(toolbox, question, words, found, about_tests=about_tests)
     top_qnames = {d.qname for d in definitions}
     # Entrypoints handled by a chosen definition first, then those whose route or command has a question word.
     entries = sorted(

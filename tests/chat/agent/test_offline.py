@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chat.agent.events import Citation
+from rag.models import Repository
 from tests.chat.agent.conftest import answer_text, make_turn, one, run_turn_to_end
 
 pytestmark = pytest.mark.django_db
@@ -107,36 +108,68 @@ def test_it_names_the_call_sites_of_the_best_match(shopapp):
     assert {("src/shopapp/cli.py", 23, 23), ("src/shopapp/pricing.py", 10, 11)} <= cited
 
 
-def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_first_word(transactional_db, owner, settings, tmp_path):
+# A small project in Go and C++: names that share words, a test beside the code.
+POLYGLOT = {
+    "go.mod": "module example.com/app\n",
+    "util/must.go": "package util\n\n// Must panics on an error.\nfunc Must(err error) {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n}\n",
+    "rest/server.go": (
+        "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n\n"
+        "// MustNewServer returns a server on the port, or panics.\n"
+        "func MustNewServer(port int) *Server {\n\treturn &Server{port: port}\n}\n"
+    ),
+    "cmd/api/main.go": (
+        'package main\n\nimport "example.com/app/rest"\n\nfunc main() {\n\tserver := rest.MustNewServer(8080)\n\t_ = server\n}\n'
+    ),
+    "codec/encode.go": "package codec\n\n// EncodeMap writes a map as JSON.\nfunc EncodeMap(m map[string]int) string {\n\treturn \"{}\"\n}\n",
+    "codec/encode_test.go": (
+        'package codec\n\nimport "testing"\n\nfunc TestSerializeMap(t *testing.T) {\n\tif EncodeMap(nil) != "{}" {\n\t\tt.Fail()\n\t}\n}\n'
+    ),
+    "include/fmt/format.h": "// Formats a value.\ntemplate <typename T>\nauto format(T value) -> int { return 0; }\n",
+    "include/fmt/compile.h": "// Formats into an output iterator.\ntemplate <typename Out>\nauto format_to(Out out) -> Out { return out; }\n",
+}
+
+
+@pytest.fixture(scope="module")
+def polyglot(django_db_setup, django_db_blocker, tmp_path_factory):
+    """POLYGLOT indexed and committed, as an upload is: a turn reads it on database threads of its own."""
     import io
 
-    from rag.models import IndexRun, Repository
+    from django.test import override_settings
+
+    from django.conf import settings
+    from rag.models import IndexRun
     from rag.services import delete_repository, run_index, start_index_run
+    from tests.factories import make_user
     from tests.rag.conftest import make_zip
 
-    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path)}
-    files = {
-        "go.mod": "module example.com/app\n",
-        "util/must.go": "package util\n\n// Must panics on an error.\nfunc Must(err error) {\n\tif err != nil {\n\t\tpanic(err)\n\t}\n}\n",
-        "rest/server.go": (
-            "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n\n"
-            "// MustNewServer returns a server on the port, or panics.\n"
-            "func MustNewServer(port int) *Server {\n\treturn &Server{port: port}\n}\n"
-        ),
-        "cmd/api/main.go": (
-            'package main\n\nimport "example.com/app/rest"\n\nfunc main() {\n\tserver := rest.MustNewServer(8080)\n\t_ = server\n}\n'
-        ),
-    }
-    run = start_index_run(owner=owner, name="api", archive=io.BytesIO(make_zip(files)), archive_name="api.zip", defer=False)
-    run = run_index(run.pk)
-    assert run.status == IndexRun.Status.READY, run.error
+    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(tmp_path_factory.mktemp("uploads"))}):
+        user = make_user("polyglot-owner")
+        run = run_index(start_index_run(owner=user, name="api", archive=io.BytesIO(make_zip(POLYGLOT)), archive_name="api.zip", defer=False).pk)
+        assert run.status == IndexRun.Status.READY, run.error
+        repository = Repository.objects.get(pk=run.repository_id)
+        try:
+            yield repository
+        finally:
+            delete_repository(repository)
+            user.delete()
 
-    # Committed (``transactional_db``), as an upload is: the turn reads the repository on a database thread of its own.
-    repository = Repository.objects.get(pk=run.repository_id)
-    try:
-        text = answer_text(run_turn_to_end(make_turn("Who calls MustNewServer?", repository)))
-    finally:
-        delete_repository(repository)
+
+def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_first_word(polyglot):
+    text = answer_text(run_turn_to_end(make_turn("Who calls MustNewServer?", polyglot)))
 
     assert "The best match is the function `rest.MustNewServer`, defined in `rest/server.go:7-9`" in text
     assert "`MustNewServer` is called from:\n- `cmd.api.main` at `cmd/api/main.go:6`" in text
+
+
+def test_a_name_written_the_way_cpp_qualifies_it_is_the_best_match(polyglot):
+    text = answer_text(run_turn_to_end(make_turn("Where is fmt::format_to defined?", polyglot)))
+
+    assert "The best match is the function `include.fmt.compile.format_to`, defined in `include/fmt/compile.h:3-3`" in text
+
+
+def test_code_comes_before_its_tests_unless_the_question_is_about_tests(polyglot):
+    code = answer_text(run_turn_to_end(make_turn("How does the code serialize a map?", polyglot)))
+    tests = answer_text(run_turn_to_end(make_turn("Which function tests how a map is serialized?", polyglot)))
+
+    assert "The best match is the function `codec.EncodeMap`" in code
+    assert "The best match is the function `codec.TestSerializeMap`" in tests
