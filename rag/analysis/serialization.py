@@ -40,8 +40,9 @@ name they are imported by, and a Rust ``use`` of a group is one import per path;
 8: an import's scope is the definition around it, a Rust ``mod tests`` for instance; 9: a tree-sitter
 language's symbol chunk starts at the definition's doc comment and attributes, which are also read
 past attributes for its doc, and gaps of punctuation alone are not chunks; 10: a function that is
-the value of the definition naming it, JavaScript's ``res.send = function send() {}``, is not a second symbol; 11: a signature is the line that declares, not an annotation or template
-header above it; 12: a ``.h`` header written in C++ is read with C++'s grammar)."""
+the value of the definition naming it, JavaScript's ``res.send = function send() {}``, is not a
+second symbol; 11: a signature is the line that declares, not an annotation or template header
+above it; 12: a ``.h`` header written in C++ is read with C++'s grammar)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
