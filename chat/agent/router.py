@@ -47,7 +47,7 @@ DOC_WORDS = re.compile(
     re.IGNORECASE,
 )
 PROJECT_WORDS = re.compile(
-    r"\b(where|which (?:file|module|function|class)|defined|definition|implemented|implementation|call(?:s|ed|ers?|ees?)?|"
+    r"\b(where|which (?:files?|modules?|functions?|class(?:es)?|methods?|tests?)|defined|definition|implemented|implementation|call(?:s|ed|ers?|ees?)?|"
     r"endpoint|route|view|handler|command|entry ?points?|module|function|method|class|file|repo(?:sitory)?|"
     r"codebase|project|this code|our code|in the code|how does|what does)\b",
     re.IGNORECASE,

@@ -44,6 +44,8 @@ def test_a_citation_is_clamped_to_the_lines_that_were_seen():
     [
         ("where is the login view defined?", True, "project_qa"),
         ("what does CheckoutService.place_order do", True, "project_qa"),
+        ("Which test checks how a map is serialized?", True, "project_qa"),
+        ("Which tests cover the checkout?", True, "project_qa"),
         ("hello there!", True, "general"),
         ("where is the login view defined?", False, "general"),
         ("Write a README for this project", True, "docs"),
