@@ -37,6 +37,13 @@ MAX_DEFINITIONS = 5
 MAX_ENTRYPOINTS = 5
 MAX_SPANS = 4
 MAX_CALLERS = 5
+# A question about the project's routes or commands as such ("What HTTP routes does it define?")
+# lists the entrypoints of that kind, whether or not their paths share its words.
+ENTRYPOINT_QUESTIONS = (
+    (re.compile(r"\b(?:routes?|endpoints?|urls?|apis?)\b", re.IGNORECASE), "http_route"),
+    (re.compile(r"\b(?:commands?|cli|command[- ]line|subcommands?|programs?|binar(?:y|ies))\b", re.IGNORECASE), "cli_command"),
+    (re.compile(r"\b(?:tasks?|jobs?|workers?)\b", re.IGNORECASE), "task"),
+)
 # How much a definition gains per question word its name or path contains, against search scores.
 WORD_WEIGHT = 1.0
 
@@ -144,14 +151,19 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     about_tests = response is not None and response.hints is not None and response.hints.about_tests
     definitions = _definitions(toolbox, question, words, found, about_tests=about_tests)
     top_qnames = {d.qname for d in definitions}
-    # Entrypoints handled by a chosen definition first, then those whose route or command has a question word.
+    # Entrypoints handled by a chosen definition first, then those whose route or command has a question
+    # word, then those of a kind the question asks about.
+    kinds = {kind for pattern, kind in ENTRYPOINT_QUESTIONS if pattern.search(question)}
     entries = sorted(
         (
             entry
             for entry in rag.list_entrypoints(toolbox.repository, limit=500)
             if (entry.handler and entry.handler in top_qnames) or _coverage(words, entry.route_or_command)
+            or entry.entry_type in kinds
         ),
-        key=lambda entry: (entry.handler not in top_qnames, entry.path, entry.start_line),
+        key=lambda entry: (
+            entry.handler not in top_qnames, not _coverage(words, entry.route_or_command), entry.path, entry.start_line,
+        ),
     )[:MAX_ENTRYPOINTS]
     code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS"][:MAX_SPANS]
     calls = rag.callers(toolbox.repository, definitions[0].qname, depth=1, limit=MAX_CALLERS) if definitions else []

@@ -48,7 +48,8 @@ DOC_WORDS = re.compile(
 )
 PROJECT_WORDS = re.compile(
     r"\b(where|which (?:files?|modules?|functions?|class(?:es)?|methods?|tests?)|defined|definition|implemented|implementation|call(?:s|ed|ers?|ees?)?|"
-    r"endpoint|route|view|handler|command|entry ?points?|module|function|method|class|file|repo(?:sitory)?|"
+    r"endpoints?|routes?|views?|handlers?|commands?|entry ?points?|modules?|functions?|methods?|class(?:es)?|files?|"
+    r"repo(?:sitory)?|"
     r"codebase|project|this code|our code|in the code|how does|what does)\b",
     re.IGNORECASE,
 )

@@ -46,6 +46,7 @@ def test_a_citation_is_clamped_to_the_lines_that_were_seen():
         ("what does CheckoutService.place_order do", True, "project_qa"),
         ("Which test checks how a map is serialized?", True, "project_qa"),
         ("Which tests cover the checkout?", True, "project_qa"),
+        ("What commands does the CLI have?", True, "project_qa"),
         ("hello there!", True, "general"),
         ("where is the login view defined?", False, "general"),
         ("Write a README for this project", True, "docs"),

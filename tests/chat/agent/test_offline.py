@@ -173,3 +173,12 @@ def test_code_comes_before_its_tests_unless_the_question_is_about_tests(polyglot
 
     assert "The best match is the function `codec.EncodeMap`" in code
     assert "The best match is the function `codec.TestSerializeMap`" in tests
+
+
+def test_a_question_about_the_routes_lists_them(shopapp):
+    routes = answer_text(run_turn_to_end(make_turn("What HTTP routes does the project define?", shopapp)))
+    commands = answer_text(run_turn_to_end(make_turn("Which commands does the CLI have?", shopapp)))
+
+    assert "- http route `/health/` (GET) handled by `djshop.orders.views.health`" in routes
+    assert "- http route `/orders/` (GET) handled by `djshop.orders.views.OrderListView`" in routes
+    assert "- cli command `" in commands and "- http route" not in commands
