@@ -30,8 +30,11 @@ TOKEN_FRAME = re.compile(r'<span hx-swap-oob="(beforeend|innerHTML):#msg-(\d+)-b
 
 
 @contextmanager
-def indexed_shopapp(username: str, tmp_path_factory, django_db_blocker) -> Iterator[Repository]:
-    """The shopapp fixture project uploaded and indexed through the real pipeline, deleted afterwards.
+def indexed_shopapp(
+    username: str, tmp_path_factory, django_db_blocker, *, name: str = "shopapp", archive: bytes | None = None
+) -> Iterator[Repository]:
+    """The shopapp fixture project (or another project's zip, ``archive``) uploaded and indexed through
+    the real pipeline, committed, and deleted afterwards.
 
     For fixtures of module or package scope, so a folder of tests indexes it once.
     """
@@ -39,7 +42,8 @@ def indexed_shopapp(username: str, tmp_path_factory, django_db_blocker) -> Itera
     with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(uploads)}):
         user = make_user(username)
         run = start_index_run(
-            owner=user, name="shopapp", archive=io.BytesIO(zip_project()), archive_name="shopapp.zip", defer=False
+            owner=user, name=name, archive=io.BytesIO(archive if archive is not None else zip_project()),
+            archive_name=f"{name}.zip", defer=False,
         )
         run = run_index(run.pk)
         assert run.status == IndexRun.Status.READY, run.error

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from chat.agent.events import Citation
-from rag.models import Repository
 from tests.chat.agent.conftest import answer_text, make_turn, one, run_turn_to_end
 
 pytestmark = pytest.mark.django_db
@@ -132,26 +131,11 @@ POLYGLOT = {
 @pytest.fixture(scope="module")
 def polyglot(django_db_setup, django_db_blocker, tmp_path_factory):
     """POLYGLOT indexed and committed, as an upload is: a turn reads it on database threads of its own."""
-    import io
-
-    from django.test import override_settings
-
-    from django.conf import settings
-    from rag.models import IndexRun
-    from rag.services import delete_repository, run_index, start_index_run
-    from tests.factories import make_user
+    from tests.chat.conftest import indexed_shopapp
     from tests.rag.conftest import make_zip
 
-    with django_db_blocker.unblock(), override_settings(RAG={**settings.RAG, "UPLOAD_DIR": str(tmp_path_factory.mktemp("uploads"))}):
-        user = make_user("polyglot-owner")
-        run = run_index(start_index_run(owner=user, name="api", archive=io.BytesIO(make_zip(POLYGLOT)), archive_name="api.zip", defer=False).pk)
-        assert run.status == IndexRun.Status.READY, run.error
-        repository = Repository.objects.get(pk=run.repository_id)
-        try:
-            yield repository
-        finally:
-            delete_repository(repository)
-            user.delete()
+    with indexed_shopapp("polyglot-owner", tmp_path_factory, django_db_blocker, name="api", archive=make_zip(POLYGLOT)) as repository:
+        yield repository
 
 
 def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_first_word(polyglot):
