@@ -166,7 +166,11 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         ),
     )[:MAX_ENTRYPOINTS]
     code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS"][:MAX_SPANS]
-    calls = rag.callers(toolbox.repository, definitions[0].qname, depth=1, limit=MAX_CALLERS) if definitions else []
+    # Callers in the code before callers in its tests (unless the question is about tests), each in path order.
+    calls = sorted(
+        rag.callers(toolbox.repository, definitions[0].qname, depth=1) if definitions else [],
+        key=lambda edge: not about_tests and looks_like_test_path(edge.path),
+    )[:MAX_CALLERS]
 
     if not (definitions or entries or code):
         return ExtractedAnswer(f"{NO_MODEL_NOTE}\n\n{NOTHING_FOUND}", ())

@@ -119,6 +119,10 @@ POLYGLOT = {
     "cmd/api/main.go": (
         'package main\n\nimport "example.com/app/rest"\n\nfunc main() {\n\tserver := rest.MustNewServer(8080)\n\t_ = server\n}\n'
     ),
+    "apitest/server_test.go": (
+        'package apitest\n\nimport (\n\t"testing"\n\n\t"example.com/app/rest"\n)\n\n'
+        + "".join(f"func TestServer{n}(t *testing.T) {{\n\t_ = rest.MustNewServer({n})\n}}\n\n" for n in range(6))
+    ),
     "codec/encode.go": "package codec\n\n// EncodeMap writes a map as JSON.\nfunc EncodeMap(m map[string]int) string {\n\treturn \"{}\"\n}\n",
     "codec/encode_test.go": (
         'package codec\n\nimport "testing"\n\nfunc TestSerializeMap(t *testing.T) {\n\tif EncodeMap(nil) != "{}" {\n\t\tt.Fail()\n\t}\n}\n'
@@ -142,7 +146,8 @@ def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_firs
     text = answer_text(run_turn_to_end(make_turn("Who calls MustNewServer?", polyglot)))
 
     assert "The best match is the function `rest.MustNewServer`, defined in `rest/server.go:7-9`" in text
-    assert "`MustNewServer` is called from:\n- `cmd.api.main` at `cmd/api/main.go:6`" in text
+    # Its caller in the code first, though six tests call it too and come before it by name.
+    assert "`MustNewServer` is called from:\n- `cmd.api.main` at `cmd/api/main.go:6`\n- `apitest.TestServer0`" in text
 
 
 def test_a_name_written_the_way_cpp_qualifies_it_is_the_best_match(polyglot):
