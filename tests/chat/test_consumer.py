@@ -176,12 +176,14 @@ async def test_it_limits_the_running_answers_of_one_user(fake_openai, owner, own
 
 
 async def test_another_tab_joins_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.005))
+    # The model streams for 2 s; the second tab joins after the first has shown 3 frames (a frame
+    # carries what one paced read brought: about one frame interval, 50 ms, of the stream).
+    fake_openai.script(ROUTE_GENERAL, Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.02))
     first = socket(owner_chat.pk, owner_cookie)
     await first.connect()
     await ask(first, "go")
     seen = 0
-    while seen < 10:
+    while seen < 3:
         seen += token_text(await first.receive_from(timeout=5)) is not None
     answer = await latest_answer(owner_chat)
     second = socket(owner_chat.pk, owner_cookie, f"?watch={answer.pk}")
