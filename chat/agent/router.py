@@ -47,7 +47,7 @@ DOC_WORDS = re.compile(
     re.IGNORECASE,
 )
 PROJECT_WORDS = re.compile(
-    r"\b(where|which (?:files?|modules?|functions?|class(?:es)?|methods?|tests?)|defined|definition|implemented|implementation|call(?:s|ed|ers?|ees?)?|"
+    r"\b(where|which tests?|defined|definition|implemented|implementation|call(?:s|ed|ers?|ees?)?|"
     r"endpoints?|routes?|views?|handlers?|commands?|entry ?points?|modules?|functions?|methods?|class(?:es)?|files?|"
     r"repo(?:sitory)?|"
     r"codebase|project|this code|our code|in the code|how does|what does)\b",

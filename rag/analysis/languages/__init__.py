@@ -249,6 +249,8 @@ class _Definition:
     container: bool = False
     children: list[_Definition] = field(default_factory=list)
     qname: str = ""
+    # Its doc comment and attributes (``_preamble``), read once for its doc and for its chunk.
+    preamble: list[tree_sitter.Node] = field(default_factory=list)
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -416,6 +418,7 @@ def extract_tree_sitter(
     for definition in ordered:
         if definition.container:
             continue
+        definition.preamble = _preamble(definition.node)
         parent_qname = definition.qname.rsplit(".", 1)[0]
         symbols.append(
             Symbol(
@@ -427,7 +430,7 @@ def extract_tree_sitter(
                 start_line=definition.node.start_point[0] + 1,
                 end_line=definition.node.end_point[0] + 1,
                 signature=_signature(definition.node),
-                docstring=_doc(_preamble(definition.node)),
+                docstring=_doc(definition.preamble),
                 parent=parent_qname if parent_qname != unit else None,
             )
         )
@@ -624,9 +627,8 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     title = f"{parent}.{definition.name}" if parent else definition.name
     members = [block for child in definition.children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
-    preamble = _preamble(definition.node)
     return [Block(
-        start=(preamble[0] if preamble else definition.node).start_point[0] + 1,
+        start=(definition.preamble[0] if definition.preamble else definition.node).start_point[0] + 1,
         end=definition.node.end_point[0] + 1,
         qname=definition.qname,
         title=title,
