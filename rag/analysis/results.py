@@ -26,6 +26,8 @@ class FileAnalysis:
     error: str | None = None
     artifact_type: str = "code"
     facts: FileFacts | None = None
+    # A tool wrote it (``rag.analysis.filetypes.is_generated``): searched as code the project carries.
+    generated: bool = False
 
 
 @dataclass

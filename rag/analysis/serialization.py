@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 12
+ANALYSIS_VERSION = 13
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -42,7 +42,8 @@ language's symbol chunk starts at the definition's doc comment and attributes, w
 past attributes for its doc, and gaps of punctuation alone are not chunks; 10: a function that is
 the value of the definition naming it, JavaScript's ``res.send = function send() {}``, is not a
 second symbol; 11: a signature is the line that declares, not an annotation or template header
-above it; 12: a ``.h`` header written in C++ is read with C++'s grammar)."""
+above it; 12: a ``.h`` header written in C++ is read with C++'s grammar; 13: a file whose first lines say a
+tool wrote it is ``generated``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
@@ -62,6 +63,7 @@ def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
         "edges": [asdict(edge) for edge in analysis.edges],
         "entrypoints": [asdict(entry) for entry in analysis.entrypoints],
         "facts": facts,
+        "generated": analysis.generated,
     }
 
 
@@ -88,6 +90,7 @@ def _file_analysis(data: Mapping[str, Any]) -> FileAnalysis:
         edges=[Edge(**edge) for edge in data["edges"]],
         entrypoints=[Entrypoint(**{**entry, "methods": tuple(entry["methods"])}) for entry in data["entrypoints"]],
         facts=_facts(data["facts"]) if data["facts"] is not None else None,
+        generated=data["generated"],
     )
 
 

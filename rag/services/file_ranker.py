@@ -73,7 +73,7 @@ FEATURES = (
     "name_words",  # share of the words of the file's name (without suffix) that the query uses
     "folder_words",  # share of the words of the file's folders that the query uses
     "near_top",  # share of the fused ranking's first three other files in the file's folder (fixes touch neighbours)
-    "window",  # read as plain windows of lines (no parser knew its language), or vendored
+    "window",  # read as plain windows of lines (no parser knew its language), or vendored or generated
     "test",
     "auxiliary",  # under examples/, docs/, benchmarks/ ...
     "length",  # log(1 + the file's indexed words)

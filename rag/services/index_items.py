@@ -157,16 +157,18 @@ def chunk_items(analysis: FileAnalysis) -> list[ItemRow]:
     """The items of a file's chunks (``CHUNK_LAYERS``).
 
     The source chunks of a vendored file (``rag.terms.VENDORED``: minified
-    bundles, copies of libraries) are marked ``vendored`` and get no full-text
-    entry (``rag.storage.SEARCH_EXPRESSION``): words of another project's code
-    only crowd the project's own out of lexical matches, and such files held
-    most of the full-text index of a tree that carries a few (a search reads
-    each matching item's entry to rank it). They are still found by their
+    bundles, copies of libraries) or of one a tool wrote (``FileAnalysis.generated``:
+    parsers, protobuf stubs, single-header amalgamations) are marked ``vendored``
+    and get no full-text entry (``rag.storage.SEARCH_EXPRESSION``): words of code
+    no one here edits only crowd the project's own out of lexical matches (an
+    amalgamation repeats every word of the sources it was made from), and such
+    files held most of the full-text index of a tree that carries a few (a search
+    reads each matching item's entry to rank it). They are still found by their
     symbols (C1) and by meaning (vectors).
     """
     items: list[ItemRow] = []
     chunk: Chunk
-    vendored = is_vendored(analysis.path)
+    vendored = analysis.generated or is_vendored(analysis.path)
     for chunk in analysis.chunks:
         qname = str(chunk.metadata.get("symbol") or "")
         metadata = dict(chunk.metadata)

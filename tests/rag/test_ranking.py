@@ -271,6 +271,30 @@ def test_a_vendored_files_code_has_no_full_text_entry_but_its_symbols_and_meanin
     assert any(r.path == "app/render.py" and "lexical" in r.channels for r in own.items)
 
 
+def test_a_file_a_tool_wrote_weighs_as_little_as_vendored_code(owner, upload_dir):
+    source = (
+        "namespace json {\n\n"
+        "/** Parses a number; a number too large for a double is an error. */\n"
+        "double parse_number(const char *text) {\n  return strtod(text, nullptr);\n}\n\n"
+        "}  // namespace json\n"
+    )
+    project = {
+        "include/json/number.h": source,
+        "include/json/string.h": "namespace json {\n\nint parse_string(const char *text);\n\n}  // namespace json\n",
+        # Every header of the project, copied into one by a script: each of its words is the sources' too.
+        "singleheader/json.h": "/* auto-generated on 2024-01-01 by amalgamate.py. Do not edit! */\n"
+        + "".join(f"// number parse large double error\n{source}\n" for _ in range(6)),
+    }
+    run = index_zip(owner, make_zip(project), name="generated")
+    assert run.status == IndexRun.Status.READY, run.error
+
+    files = [f.path for f in search_files(run.repository, "parse_number gives an error for a large number", limit=2)]
+    lexical = search(run.repository, "number too large for a double", mode="code", layers=["C0_SOURCE_CHUNKS"])
+
+    assert files[0] == "include/json/number.h"
+    assert {r.path for r in lexical.items if "lexical" in r.channels} == {"include/json/number.h"}
+
+
 def test_files_are_ranked_by_the_shipped_model_unless_told_to_fuse(owner, upload_dir):
     from rag.services import ranked_files
     from rag.services.file_ranker import FEATURES, load_model, rank_files_learned

@@ -29,7 +29,7 @@ from rag.services.retrieval.fusion import AUXILIARY_FOLDERS
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
 from rag.services.retrieval.results import WholeFiles
 from rag.storage import has_common_word_counts, vector_connection, version_filter
-from rag.terms import is_vendored, looks_like_test_path
+from rag.terms import looks_like_test_path
 
 
 def query_terms(
@@ -520,7 +520,8 @@ class GroupStatistics:
     # A file's length: its items' words, matched or not.
     file_lengths: dict[str, int]
     # Files that weigh as plain windows of lines: read as windows (no parser knew their
-    # language), or vendored (``rag.terms.VENDORED``), decided once per version rather than per query.
+    # language), or vendored or generated (``rag.services.index_items.chunk_items``), decided once
+    # per version rather than per query.
     window_files: frozenset[str]
     # Every item of the group, so a search reads only ids and ranks from the database.
     table: ItemTable = field(compare=False, repr=False)
@@ -577,7 +578,8 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
             return cached
     version, version_args = version_filter(run)
     cursor.execute(
-        "SELECT id, path, layer, is_test, length(search), metadata->>'chunk_type' = 'window' FROM rag_item "
+        "SELECT id, path, layer, is_test, length(search), "
+        "metadata->>'chunk_type' = 'window' OR metadata ? 'vendored' FROM rag_item "
         f"WHERE {version} AND is_doc = %s AND layer = ANY(%s)",
         [*version_args, docs, list(layers)],
     )
@@ -592,7 +594,7 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
     per_file = np.zeros(len(path_numbers), dtype=np.int64)
     np.add.at(per_file, path_index, item_lengths)
     lengths = dict(zip(path_numbers, per_file.tolist()))
-    windows = {path for path, window in zip(paths, windowed) if window} | {path for path in lengths if is_vendored(path)}
+    windows = {path for path, window in zip(paths, windowed) if window}
     order = np.argsort(np.array(ids, dtype=np.int64), kind="stable")
     table = ItemTable(
         ids=np.array(ids, dtype=np.int64)[order],

@@ -40,7 +40,7 @@ class RankingParams:
         }
     )
     # Multiplier for items of files read as plain windows of lines (no parser knew their language:
-    # configuration, data, shell scripts) and of vendored files (``rag.terms.VENDORED``) when searching code.
+    # configuration, data, shell scripts) and of vendored or generated files (``chunk_items``) when searching code.
     window_weight: float = 0.3
     # Multiplier for items under examples/, tutorials/, docs/, benchmarks/ ... when the query names none of them.
     example_penalty: float = 0.5
