@@ -10,7 +10,8 @@ captures of our own name things the way the language does: ``@receiver``
 beside a definition's ``@name`` puts it under that type (a Go method),
 ``@container`` with a ``@name`` is a scope that is no symbol of its own (a
 Rust ``impl`` block), and ``@package`` is the file's namespace (Java,
-Kotlin). The walker turns the captures into the records the Python analysis produces:
+Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol. The
+walker turns the captures into the records the Python analysis produces:
 symbols with their parents, docs and signatures, blocks for chunking, and the
 file's facts (its calls and type references) that the repository pass
 resolves into edges. Adding a language is a folder.
@@ -34,6 +35,7 @@ is the ``Greeter`` service), ``(#set! entry_type "cli_command")`` overrides the 
 "{id}")`` names a resource's member parameter. Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**`` and ``app/**/route.ts``) is no route.
+A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``).
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ _KINDS = {
     "method": "method",
     "constant": "const", "field": "const",
 }
+# How a package's parts are separated where they are not dots (Rust's ``::``, PHP's ``\``).
+_NAMESPACE_SEPARATOR = re.compile(r"::|\\")
 # A definition's signature is its first line, cut here.
 SIGNATURE_CHARS = 200
 # Files larger than this are windowed instead of parsed (generated or vendored code).
@@ -84,6 +88,9 @@ class LanguageSpec:
     extends: tuple[str, ...] = ()
     # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route).
     file_routes: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # Frameworks whose routes are declared only in files whose path matches (Rails: ``config/routes.rb``;
+    # elsewhere ``get '/cart'`` is a test's request).
+    framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
     # What joins an import's path when braces group several imports under one (Rust's ``::``:
     # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``); empty when the language has no such groups.
     import_separator: str = ""
@@ -115,6 +122,7 @@ class LanguageSpec:
             test_paths=tuple(table.get("test_paths", ())),
             extends=extends,
             file_routes=tuple(file_routes),
+            framework_files=tuple((name, re.compile(pattern)) for name, pattern in table.get("framework_files", {}).items()),
             import_separator=table.get("import_separator", ""),
             module_system=table.get("module_system", ""),
             claims=tuple(table.get("claims", ())),
@@ -368,9 +376,13 @@ def extract_tree_sitter(
     defined_at: set[tuple[int, int]] = set()
     calls: list[tuple[tree_sitter.Node, str, str]] = []
     imports: list[tuple[tree_sitter.Node, str]] = []
+    namespaces: set[tuple[int, int]] = set()
     for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
-        if "package" in captures and spec.unit == "package":
-            unit = _text(captures["package"][0]).replace("::", ".")
+        if "package" in captures:
+            if spec.unit == "package":
+                unit = _NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
+            # The declaration the package is named in is no symbol of its own (PHP's tags call it a module).
+            namespaces.update((node.start_byte, node.end_byte) for node in captures.get("namespace", ()))
             continue
         if "import" in captures:
             node = captures["import"][0]
@@ -396,6 +408,8 @@ def extract_tree_sitter(
                 defined_at.add((names[0].start_byte, names[0].end_byte))
             elif kind == "reference" and role in ("call", "class", "implementation"):
                 calls.append((names[0], name, "inherits" if role == "implementation" else "calls"))
+    for span in namespaces:
+        definitions.pop(span, None)
     roots: list[_Definition] = []
     stack: list[_Definition] = []
     ordered: list[_Definition] = []
@@ -538,6 +552,7 @@ def _entrypoints(
         if key not in best or len(captures) > len(best[key][1]):
             best[key] = (pattern, captures)
     file_route = _file_route(path, spec)
+    declared_in = dict(spec.framework_files)
     found: list[Entrypoint] = []
     for (_start, _end, kind), (pattern, captures) in sorted(best.items()):
         settings = query.pattern_settings(pattern)
@@ -553,6 +568,8 @@ def _entrypoints(
         role, framework = kind.split(".", 1)
         if settings.get("when_used") in used:
             framework = str(settings["when_used"])
+        if framework in declared_in and not declared_in[framework].search(path):
+            continue
         written = _literal(captures["handler"][0]) if "handler" in captures else ""
         # An annotated definition is its own handler (Spring, ASP.NET, clap); a handler named in a
         # registration call is a definition of this file when one has that name; else the code around.

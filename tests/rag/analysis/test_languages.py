@@ -490,8 +490,8 @@ def test_aspnet_controllers_join_the_route_prefix_and_minimal_apis_are_routes():
     })
 
     assert found == {
-        ("http_route", "aspnet", "/api/orders/{id}", ("GET",), "Shop.Controllers.OrdersController.OrdersController.Get"),
-        ("http_route", "aspnet", "/api/orders/{id}", ("DELETE",), "Shop.Controllers.OrdersController.OrdersController.Delete"),
+        ("http_route", "aspnet", "/api/orders/{id}", ("GET",), "Shop.Controllers.OrdersController.Get"),
+        ("http_route", "aspnet", "/api/orders/{id}", ("DELETE",), "Shop.Controllers.OrdersController.Delete"),
         ("http_route", "aspnet", "/todos", ("GET",), None),
     }
 
@@ -503,6 +503,8 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
             "    resources :photos\n  end\nend\n"
         ),
         "app.rb": "require 'sinatra'\n\nget '/hi' do\n  'hello'\nend\n",
+        # A test's request, written as a Rails route is, outside the routes files: no route.
+        "spec/requests/products_spec.rb": "describe 'products' do\n  it 'lists' do\n    get '/products'\n  end\nend\n",
     })
     found = {
         (entry.framework, entry.route_or_command, entry.methods, entry.handler_raw)
@@ -518,6 +520,26 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
         ("rails", "/admin/photos/:id", ("PUT", "PATCH"), "photos#update"),
         ("rails", "/admin/photos/:id", ("DELETE",), "photos#destroy"),
         ("sinatra", "/hi", ("GET",), "get"),
+    }
+
+
+def test_php_and_csharp_names_start_at_the_namespace_which_is_no_symbol():
+    analysis = analyze_repository({
+        "src/Routing/Resolver.php": (
+            "<?php\n\nnamespace Shop\\Routing;\n\nclass Resolver\n{\n    public function resolve($uri) { return $uri; }\n}\n"
+        ),
+        "Orders/Order.cs": "namespace Shop.Orders;\n\npublic class Order\n{\n    public int Total() { return 0; }\n}\n",
+        "Cart.cs": "namespace Shop\n{\n    public class Cart\n    {\n        public int Pay() { return 0; }\n    }\n}\n",
+    })
+    symbols = {(symbol.kind, symbol.qname, symbol.parent) for file in analysis.files.values() for symbol in file.symbols}
+
+    assert symbols == {
+        ("class", "Shop.Routing.Resolver", None),
+        ("method", "Shop.Routing.Resolver.resolve", "Shop.Routing.Resolver"),
+        ("class", "Shop.Orders.Order", None),
+        ("method", "Shop.Orders.Order.Total", "Shop.Orders.Order"),
+        ("class", "Shop.Cart", None),
+        ("method", "Shop.Cart.Pay", "Shop.Cart"),
     }
 
 

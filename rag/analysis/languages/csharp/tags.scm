@@ -1,3 +1,6 @@
+; Names start at the namespace, block-scoped or file-scoped (Shop.Orders.Order).
+(namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace
+(file_scoped_namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace
 (class_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
 (struct_declaration name: (identifier) @name) @definition.class
