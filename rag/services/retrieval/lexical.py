@@ -144,7 +144,10 @@ def lexical_bm25(
     key = (run.pk, tuple(sorted(layers)), path_regex, docs)
     postings = _postings(cursor, key, distinctive, where, args, params)
     if not any(len(ids) for ids, _ in postings):
-        return [], WholeFiles()
+        # No item has a distinctive word ("which tests cover widgets?" where nothing says "cover"):
+        # the common words are the query's only reading, all of them together as in a query of common words alone.
+        rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, [lexeme for lexeme in terms if lexeme in common], params)
+        return rows, WholeFiles()
     total, table = statistics.items, statistics.table
     # A column per word with postings, in query order, its weight (inverse document frequency) and
     # whether the title has it.
