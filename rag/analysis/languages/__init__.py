@@ -302,15 +302,25 @@ def _last_row(node: tree_sitter.Node) -> int:
     return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
+# The markup of doc comments: C#'s XML documentation (``<summary>``, ``<param name="x">``) and the
+# HTML of Javadoc (``<p>``, ``<code>``). Only these tags, in lower case, so ``Vec<String>`` or ``List<Item>`` stay.
+_DOC_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
+_DOC_TAG = re.compile(
+    r"</?(?:summary|remarks|returns|param|typeparam|value|example|exception|para|c|code|see|seealso|list|item|"
+    r"description|term|inheritdoc|include|p|br|b|i|em|strong|ul|ol|li|pre|tt|a|blockquote)\b[^<>]*>"
+)
+
+
 def _doc(preamble: list[tree_sitter.Node]) -> str:
-    """A definition's doc comment (JSDoc, Javadoc, GoDoc, rustdoc, Doxygen ...): its preamble's comments, markers stripped."""
+    """A definition's doc comment (JSDoc, Javadoc, GoDoc, rustdoc, Doxygen ...): its preamble's comments,
+    markers and documentation markup stripped."""
     cleaned = []
     for comment in preamble:
         if "comment" not in comment.type:
             continue
         for line in _text(comment).splitlines():
             line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
-            line = line.lstrip("/!#*").strip()
+            line = _DOC_TAG.sub("", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*"))).strip()
             if line:
                 cleaned.append(line)
     return "\n".join(cleaned)

@@ -106,6 +106,21 @@ def test_doc_comments_become_the_symbols_docs(language):
     assert any("shopping cart" in doc.lower() or "sums the prices" in doc.lower() for doc in docs.values()), docs
 
 
+def test_documentation_markup_is_left_out_of_a_doc_but_generic_types_stay():
+    analysis = analyze_repository({
+        "Shop/Order.cs": (
+            "namespace Shop;\n\n/// <summary>\n/// Creates an <see cref=\"Order\"/> for the <paramref name=\"cart\"/>.\n"
+            "/// </summary>\n/// <param name=\"cart\">The cart to pay.</param>\npublic class Order { }\n"
+        ),
+        "src/main/java/shop/Cart.java": (
+            "package shop;\n\n/**\n * <p>Returns the {@code List<Item>} of the cart.</p>\n */\nclass Cart { }\n"
+        ),
+    })
+    docs = {symbol.name: symbol.docstring for file in analysis.files.values() for symbol in file.symbols}
+
+    assert docs == {"Order": "Creates an Order for the cart.\nThe cart to pay.", "Cart": "Returns the {@code List<Item>} of the cart."}
+
+
 @pytest.mark.parametrize("language", sorted(PROJECTS))
 def test_a_symbols_chunk_starts_at_its_doc_comment(language):
     analysis = analyze_repository(PROJECTS[language])
