@@ -46,6 +46,16 @@ ENTRYPOINT_QUESTIONS = (
 )
 # How much a definition gains per question word its name or path contains, against search scores.
 WORD_WEIGHT = 1.0
+# Lines that declare what a file imports or the namespace it is in (``import``, ``using``, ``package``,
+# ``#include``, Rust's ``use`` and ``mod x;``, a Go import group's paths), or close a block: a span of only these
+# is no code worth reading.
+HEADER_LINE = re.compile(
+    r"\s*(?:(?:import|using|namespace|package|use|require|require_once|extern\s+crate)\b.*|from\s+\S+\s+import\b.*"
+    r"|#\s*include\b.*|mod\s+\w+\s*;|(?:[\w.]+\s+)?\"[^\"]*\"|[{}();]*)"
+)
+# Lines a definition's span starts with before the definition itself: doc comments and annotations
+# (``/**``, ``// ...``, `` * ...``, ``#[derive]``, ``@Override``, ``[HttpGet]``).
+PREAMBLE_LINE = re.compile(r"\s*(?://|/\*|\*|#!?\[|@\w|\[\w)")
 
 
 @dataclass(frozen=True)
@@ -165,7 +175,7 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
             entry.handler not in top_qnames, not _coverage(words, entry.route_or_command), entry.path, entry.start_line,
         ),
     )[:MAX_ENTRYPOINTS]
-    code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS"][:MAX_SPANS]
+    code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS" and not _only_header(item.content)][:MAX_SPANS]
     # Callers in the code before callers in its tests (unless the question is about tests), each in path order.
     calls = sorted(
         rag.callers(toolbox.repository, definitions[0].qname, depth=1) if definitions else [],
@@ -210,11 +220,21 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     if code:
         lines = []
         for item in code:
-            first = next((line.strip() for line in item.content.splitlines() if line.strip()), "")
-            lines.append(f"- `{item.citation}`: `{first[:100]}`")
+            lines.append(f"- `{item.citation}`: `{_first_code_line(item.content)[:100]}`")
             spans.append(Span(item.path, item.start_line, item.end_line, item.layer, round(item.score, 6)))
         parts.append("Code worth reading:\n" + "\n".join(lines))
     return ExtractedAnswer("\n\n".join(parts), tuple(spans))
+
+
+def _only_header(content: str) -> bool:
+    """Whether a span holds only imports, namespace declarations and braces (and the comments between them)."""
+    return all(HEADER_LINE.fullmatch(line) or PREAMBLE_LINE.match(line) for line in content.splitlines())
+
+
+def _first_code_line(content: str) -> str:
+    """The line a span is quoted by: its first line past doc comments and annotations, else its first line."""
+    lines = [line.strip() for line in content.splitlines() if line.strip()]
+    return next((line for line in lines if not PREAMBLE_LINE.match(line)), lines[0] if lines else "")
 
 
 async def extractive_answer(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:

@@ -162,15 +162,19 @@ def test_examples_and_plain_text_windows_rank_below_the_projects_code(project):
     assert asked["examples/palettes.py"] >= asked["lib/colors.py"] * 0.99
 
 
-def test_a_question_whose_other_words_are_in_no_file_is_read_by_its_common_words(project):
+def test_a_question_whose_other_words_are_in_few_items_or_none_is_also_read_by_its_common_words(project):
     run = IndexRun.objects.get(repository=project, status=IndexRun.Status.READY)
     assert "token" in run.common_words
 
     # "handed" and "lazily" are in no file; "tokens" is in most.
     found = search(project, "which tokens are handed over lazily", mode="code", limit=10)
     lexical = {r.path for r in found.items if "lexical" in r.channels}
+    # "flatten" is in one file: the items with "token" follow its items.
+    rare = search(project, "which tokens does flatten hand over", mode="code", limit=10)
+    rare_lexical = [r.path for r in sorted(rare.items, key=lambda r: r.channels.get("lexical", 99)) if "lexical" in r.channels]
 
     assert lexical and all("token" in PROJECT[path] for path in lexical)
+    assert rare_lexical[0] == "lib/utils.py" and {"lib/stream.py", "lib/parser.py"} <= set(rare_lexical)
 
 
 def test_counts_of_common_words_come_with_the_version_and_are_kept_between_searches_of_a_version(project):

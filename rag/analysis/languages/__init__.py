@@ -268,17 +268,27 @@ def _text(node: tree_sitter.Node) -> str:
 # Siblings above a definition that belong to it: its comments, and Rust's attributes (``#[derive]``)
 # and TypeScript's decorators of class members, which the grammars put beside it rather than in it.
 _PREAMBLE_TYPES = ("attribute_item", "decorator")
+# Nodes that wrap a definition after a header of their own: C++'s ``template <typename T>``.
+_WRAPPER_TYPES = ("template_declaration",)
+
+
+def _outer(node: tree_sitter.Node) -> tree_sitter.Node:
+    """The node a definition's text starts with: the definition, or a node wrapping it that ends with it
+    and that it starts (``export function``, an annotated declaration) or that has a header of its own
+    (``_WRAPPER_TYPES``); not the body of a class whose first member it is."""
+    while (
+        node.parent is not None and node.parent.parent is not None
+        and node.parent.end_point[0] == node.end_point[0]
+        and (node.prev_named_sibling is None or node.parent.type in _WRAPPER_TYPES)
+    ):
+        node = node.parent
+    return node
 
 
 def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    """The comments and attributes right above a definition, top first: no blank line between them
-    and it, none ending a line of code (that comment is the code's).
-
-    A definition wrapped in another node it starts (``export function``, an annotated declaration)
-    has them above the wrapper.
-    """
-    while node.prev_named_sibling is None and node.parent is not None and node.parent.parent is not None:
-        node = node.parent
+    """The comments and attributes right above a definition's ``_outer`` node, top first: no blank
+    line between them and it, none ending a line of code (that comment is the code's)."""
+    node = _outer(node)
     found: list[tree_sitter.Node] = []
     previous = node.prev_sibling
     below = node.start_point[0]
@@ -655,7 +665,7 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     members = [block for child in definition.children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(
-        start=(definition.preamble[0] if definition.preamble else definition.node).start_point[0] + 1,
+        start=(definition.preamble[0] if definition.preamble else _outer(definition.node)).start_point[0] + 1,
         end=definition.node.end_point[0] + 1,
         qname=definition.qname,
         title=title,

@@ -143,11 +143,11 @@ def lexical_bm25(
     statistics = group_statistics(cursor, run, tuple(layers), docs)
     key = (run.pk, tuple(sorted(layers)), path_regex, docs)
     postings = _postings(cursor, key, distinctive, where, args, params)
+    # Few items have a distinctive word ("which tests cover widgets?" where one comment says "cover"):
+    # after them come the items of the query's common words together, as in a query of common words alone.
+    common_reading = [lexeme for lexeme in terms if lexeme in common]
     if not any(len(ids) for ids, _ in postings):
-        # No item has a distinctive word ("which tests cover widgets?" where nothing says "cover"):
-        # the common words are the query's only reading, all of them together as in a query of common words alone.
-        rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, [lexeme for lexeme in terms if lexeme in common], params)
-        return rows, WholeFiles()
+        return _after(cursor, [], run, layers, path_regex, docs, common_reading, params), WholeFiles()
     total, table = statistics.items, statistics.table
     # A column per word with postings, in query order, its weight (inverse document frequency) and
     # whether the title has it.
@@ -211,7 +211,21 @@ def lexical_bm25(
             )
     # A query of one line (no word in a title) is its own title.
     titled = any(term.in_title for term in terms.values())
+    items = _after(cursor, items, run, layers, path_regex, docs, common_reading, params)
     return items, _whole_files(file_columns, statistics, hints, params, titled)
+
+
+def _after(
+    cursor, items: list[tuple[int, str, bool]], run: IndexRun, layers, path_regex, docs: bool, common_words: list[str],
+    params: RankingParams,
+) -> list[tuple[int, str, bool]]:
+    """``items``, then, when they are fewer than ``params.candidates``, the items that have every one of
+    ``common_words`` (by ``ts_rank``) up to that many."""
+    if len(items) >= params.candidates or not common_words:
+        return items
+    seen = {item_id for item_id, _, _ in items}
+    more = [row for row in lexical_ts_rank(cursor, run, layers, path_regex, docs, common_words, params) if row[0] not in seen]
+    return items + more[: params.candidates - len(items)]
 
 
 def _whole_files(

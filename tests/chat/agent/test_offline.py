@@ -171,3 +171,14 @@ def test_a_question_about_the_routes_lists_them(shopapp):
     assert "- http route `/health/` (GET) handled by `djshop.orders.views.health`" in routes
     assert "- http route `/orders/` (GET) handled by `djshop.orders.views.OrderListView`" in routes
     assert "- cli command `" in commands and "- http route" not in commands
+
+
+def test_a_span_is_quoted_by_its_code_and_a_span_of_imports_alone_is_not_worth_reading(polyglot):
+    serialize = answer_text(run_turn_to_end(make_turn("How does the code serialize a map?", polyglot)))
+    imports = answer_text(run_turn_to_end(make_turn("How does main import the rest package?", polyglot)))
+
+    # The span starts at the function's doc comment; it is quoted by the function's first line.
+    assert "- `codec/encode.go:3-6`: `func EncodeMap(m map[string]int) string {`" in serialize
+    worth_reading = imports.split("Code worth reading:\n", 1)[1]
+    assert "- `cmd/api/main.go:5-8`: `func main() {`" in worth_reading
+    assert "`package " not in worth_reading and "`import" not in worth_reading

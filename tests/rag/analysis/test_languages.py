@@ -106,6 +106,18 @@ def test_doc_comments_become_the_symbols_docs(language):
     assert any("shopping cart" in doc.lower() or "sums the prices" in doc.lower() for doc in docs.values()), docs
 
 
+def test_a_cpp_templates_doc_comment_and_header_go_with_its_definition():
+    file = analyze_repository({
+        "include/fmt/compile.h": (
+            "// Formats into an output iterator.\ntemplate <typename Out>\nauto format_to(Out out) -> Out { return out; }\n"
+        ),
+    }).files["include/fmt/compile.h"]
+    (symbol,) = file.symbols
+
+    assert (symbol.name, symbol.start_line, symbol.docstring) == ("format_to", 3, "Formats into an output iterator.")
+    assert [(chunk.start_line, chunk.end_line, chunk.title) for chunk in file.chunks] == [(1, 3, "format_to")]
+
+
 def test_documentation_markup_is_left_out_of_a_doc_but_generic_types_stay():
     analysis = analyze_repository({
         "Shop/Order.cs": (
