@@ -4,6 +4,7 @@ with the model replaced by the local fake server streaming at a set rate."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Keep a picture of the page in ``tests/e2e/screenshots/`` when ``E2E_SCREENSHOTS`` is set (to look
+    at the pages a change touched); the suite asserts nothing of it, and encoding a picture per page is
+    a good share of the browser tests' time."""
+    if os.environ.get("E2E_SCREENSHOTS"):
+        page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
 
 
 @pytest.fixture(autouse=True)
@@ -62,13 +71,12 @@ def site(transactional_db, fake_llm_server: FakeProviderServer) -> Iterator[str]
 
 @pytest.fixture
 def page(browser: Browser, site: str, request) -> Iterator[Page]:
-    """A desktop-sized page; its screenshot is taken while the site still runs."""
+    """A desktop-sized page; its screenshot (``screenshot``) is taken while the site still runs."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+    screenshot(page, f"{request.node.name}.png")
     context.close()
 
 

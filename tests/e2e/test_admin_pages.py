@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 from chat.models import ChatSession, Message
 from llm.models import LLMCall
 from tests.e2e.accessibility import serious_violations
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import log_in, screenshot
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.e2e
@@ -66,7 +66,6 @@ def test_admin_lists_fit_beside_their_filters_at_1280_and_admin_reads_well_on_a_
     page.set_default_timeout(15_000)
     try:
         log_in(page, site, staff)
-        SCREENSHOTS.mkdir(exist_ok=True)
         for name, path in {
             "llm_calls": "/admin/llm/llmcall/",
             "messages": "/admin/chat/message/",
@@ -74,7 +73,7 @@ def test_admin_lists_fit_beside_their_filters_at_1280_and_admin_reads_well_on_a_
         }.items():
             page.goto(f"{site}{path}")
             expect(page.locator("#result_list")).to_be_visible()
-            page.screenshot(path=str(SCREENSHOTS / f"admin_{name}_1280.png"), full_page=True)
+            screenshot(page, f"admin_{name}_1280.png")
             table_right = page.evaluate("document.querySelector('#result_list').getBoundingClientRect().right")
             filters_left = page.evaluate("document.querySelector('#changelist-filter').getBoundingClientRect().left")
             assert table_right <= filters_left + 1, f"{name}: the columns run under the filters ({table_right} > {filters_left})"
@@ -87,7 +86,7 @@ def test_admin_lists_fit_beside_their_filters_at_1280_and_admin_reads_well_on_a_
         page.goto(f"{site}/admin/chat/message/{answer.pk}/change/")
         steps = page.locator(".readable-steps tbody tr td:nth-child(2)")
         expect(steps).to_have_text(["project_qa", "tool:search_code"])
-        page.screenshot(path=str(SCREENSHOTS / "admin_message_1280.png"), full_page=True)
+        screenshot(page, "admin_message_1280.png")
         assert serious_violations(page) == [], "message"
     finally:
         context.close()
@@ -107,7 +106,7 @@ def test_admin_lists_fit_beside_their_filters_at_1280_and_admin_reads_well_on_a_
             "llm_call": f"/admin/llm/llmcall/{call.pk}/change/",
         }.items():
             page.goto(f"{site}{path}")
-            page.screenshot(path=str(SCREENSHOTS / f"admin_{name}_390.png"), full_page=True)
+            screenshot(page, f"admin_{name}_390.png")
             if name == "messages":
                 expect(page.locator("#result_list")).to_contain_text("Complete (replaced)")
             width = page.evaluate(PHONE_PAGE_WIDTH)

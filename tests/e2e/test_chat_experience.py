@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from chat.models import ChatSession, Message
-from tests.e2e.conftest import SCREENSHOTS, log_in, model_answers
+from tests.e2e.conftest import log_in, model_answers, screenshot
 from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.e2e
@@ -80,8 +80,7 @@ def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, pers
         page.goto(chat_url)
         expect(page.locator("#connection")).to_have_text("")
         assert page.evaluate("window.scrollY") == 0, "a short chat opens at its top, header in view"
-        SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"chat_basics_{size}.png"), full_page=True)
+        screenshot(page, f"chat_basics_{size}.png")
 
         edit = page.locator(".msg-user").get_by_role("button", name="Edit and resend this question")
         edit.click()
@@ -103,13 +102,13 @@ def test_the_chat_page_has_the_basics_people_expect(browser: Browser, site, pers
         # Edit and resend replaces the question and its answer.
         edit.click()
         question.fill("Why does login(None) fail?")
-        page.screenshot(path=str(SCREENSHOTS / f"chat_editing_{size}.png"), full_page=True)
+        screenshot(page, f"chat_editing_{size}.png")
         question.press("Enter")
         expect(page.locator(".msg-user .msg-body")).to_have_text(["Why does login(None) fail?"])
         expect(page.locator(".msg-assistant")).to_have_count(1)
         expect(page.locator(".msg-assistant")).to_have_attribute("data-status", "complete")
         expect(page.locator("#editing")).to_be_hidden()
-        page.screenshot(path=str(SCREENSHOTS / f"chat_replaced_{size}.png"), full_page=True)
+        screenshot(page, f"chat_replaced_{size}.png")
         # The replaced messages stay stored, marked, for audit.
         stored = [(m.role, m.content, m.replaced_at is not None) for m in Message.objects.order_by("id")]
         assert stored == [
@@ -137,7 +136,7 @@ def test_times_are_shown_in_the_browsers_own_time_zone(browser: Browser, site, p
         expect(stamp).to_have_attribute("title", re.compile(r"November 23, 2025 at 12:23:00 PM PST"))
         page.goto(f"{site}/chats/")
         expect(page.locator(".session-meta time").first).to_have_text("just now")
-        page.screenshot(path=str(SCREENSHOTS / f"local_times_los_angeles_{size}.png"), full_page=True)
+        screenshot(page, f"local_times_los_angeles_{size}.png")
     finally:
         context.close()
 
@@ -159,7 +158,7 @@ def test_the_theme_toggle_is_remembered_and_can_return_to_the_system_setting(bro
         page.goto(f"{site}/repositories/")
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
         assert _luminance(page) < 0.1, "the choice holds on the next page"
-        page.screenshot(path=str(SCREENSHOTS / f"theme_toggle_dark_{size}.png"), full_page=True)
+        screenshot(page, f"theme_toggle_dark_{size}.png")
         toggle.click()
         expect(toggle).to_have_text(re.compile("Light"))
         toggle.click()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from chat.models import ChatSession, Message
-from tests.e2e.conftest import SCREENSHOTS, log_in, model_answers
+from tests.e2e.conftest import log_in, model_answers, screenshot
 from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.e2e
@@ -119,6 +119,5 @@ def test_the_chat_works_at_phone_width_with_the_keyboard_alone(browser, site, pe
         assert overflow <= 0
         assert ChatSession.objects.get().title == "From my phone"
     finally:
-        SCREENSHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+        screenshot(page, f"{request.node.name}.png")
         context.close()

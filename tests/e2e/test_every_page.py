@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from chat.models import ChatSession, Message
 from rag.models import IndexRun
 from tests.e2e.accessibility import serious_violations
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import log_in, screenshot
 from tests.factories import PASSWORD
 from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
 
@@ -89,13 +89,12 @@ def test_every_page_is_accessible_and_fits_the_screen(browser: Browser, site, pe
         page.goto(f"{site}/accounts/login/")
         failures += [f"login: {v}" for v in serious_violations(page)]
         log_in(page, site, person)
-        SCREENSHOTS.mkdir(exist_ok=True)
         for name, path in _pages(repository, session).items():
             page.goto(f"{site}{path}")
             expect(page.locator("main")).to_be_visible()
             if name == "chat":
                 expect(page.locator("#connection")).to_have_text("")
-            page.screenshot(path=str(SCREENSHOTS / f"page_{name}_{size}{'_dark' if scheme == 'dark' else ''}.png"), full_page=True)
+            screenshot(page, f"page_{name}_{size}{'_dark' if scheme == 'dark' else ''}.png")
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             if overflow > 0:
                 failures.append(f"{name}: {overflow}px wider than the window")

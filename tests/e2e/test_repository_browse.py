@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from rag.models import IndexRun
 from tests.e2e.accessibility import serious_violations
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import log_in, screenshot
 from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
 
 pytestmark = pytest.mark.e2e
@@ -35,9 +35,8 @@ def _open(browser: Browser, size: str) -> Page:
 
 
 def _check(page: Page, name: str) -> None:
-    """Fits the width (no sideways scrolling), has no serious axe violation; a screenshot is kept."""
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    """Fits the width (no sideways scrolling), has no serious axe violation; a screenshot is kept (``screenshot``)."""
+    screenshot(page, f"{name}.png")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{name}: the page is {overflow}px wider than the window"
     assert serious_violations(page) == [], name

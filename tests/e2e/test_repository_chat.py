@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from chat.models import Message
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import log_in, screenshot
 from tests.llm.fakes import Reply
 
 pytestmark = pytest.mark.e2e
@@ -95,8 +95,7 @@ def test_an_uploaded_repository_is_asked_about_and_the_citation_opens_the_lines(
     citation = answer.locator(".citations a", has_text="shop/views.py:6-9")
     expect(citation).to_be_visible()
     answer.locator(".trace summary").click()
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "repository_answer_with_citation.png"), full_page=True)
+    screenshot(page, "repository_answer_with_citation.png")
     citation.click()
     page.wait_for_url("**/source/shop/views.py*")
     cited = page.locator("tr.cited")

@@ -7,7 +7,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from chat.models import ChatSession, Message
 from rag.models import Repository
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import log_in, screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -73,9 +73,8 @@ def test_the_site_follows_a_dark_system_setting_with_readable_text(browser: Brow
                 expect(element).to_be_visible()
                 contrast = element.evaluate(CONTRAST)
                 assert contrast["ratio"] >= 4.5, f"{path} {selector}: contrast {contrast['ratio']:.2f} is below 4.5:1"
-        SCREENSHOTS.mkdir(exist_ok=True)
         page.goto(f"{site}/chats/{session.pk}/")
-        page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+        screenshot(page, f"{request.node.name}.png")
     finally:
         context.close()
 

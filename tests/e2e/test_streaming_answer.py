@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from rag.models import IndexRun
-from tests.e2e.conftest import SCREENSHOTS, log_in
+from tests.e2e.conftest import log_in, screenshot
 from tests.llm.fakes import Reply
 from tests.rag.conftest import SMALL_PROJECT, index_zip, make_zip
 
@@ -86,10 +86,9 @@ def test_an_answer_streams_rendered_with_a_status_line_and_no_jump(browser: Brow
 
         expect(page.locator(".msg-assistant .badge.live")).to_have_text("Writing the answer…")
         expect(page.locator(".msg-assistant .msg-body.streaming pre.highlight")).to_be_visible()
-        SCREENSHOTS.mkdir(exist_ok=True)
         # The visible part only: a full-page screenshot resizes the page to its whole height while it
         # is taken, and the answer's height, measured all along, would follow.
-        page.screenshot(path=str(SCREENSHOTS / f"streaming_answer_{size}.png"))
+        screenshot(page, f"streaming_answer_{size}.png", full_page=False)
         answer = page.locator(".msg-assistant")
         expect(answer).to_have_attribute("data-status", "complete")
         page.wait_for_function("window.__heights.length > 0 && !!document.querySelector('.msg-assistant[data-status=complete]')")
@@ -107,7 +106,7 @@ def test_an_answer_streams_rendered_with_a_status_line_and_no_jump(browser: Brow
         assert max(steps) <= 2 * line, f"the answer grew by {max(steps):.0f}px at once (a line is {line:.0f}px): {heights}"
         expect(answer.locator(".markdown pre.highlight .nf")).to_have_text("login_view")
         expect(answer.locator(".badge.live")).to_have_count(0)
-        page.screenshot(path=str(SCREENSHOTS / f"streamed_answer_done_{size}.png"), full_page=True)
+        screenshot(page, f"streamed_answer_done_{size}.png")
     finally:
         context.close()
 
@@ -147,6 +146,6 @@ def test_a_stopped_answer_keeps_its_citations_as_links_and_its_sources(browser: 
             "href", re.compile(r"/source/shop/views\.py\?start=4&end=7&at=\d+#L4$")
         )
         expect(answer.locator(".citations a", has_text="shop/views.py:4-7")).to_be_visible()
-        page.screenshot(path=str(SCREENSHOTS / f"stopped_answer_keeps_citations_{size}.png"), full_page=True)
+        screenshot(page, f"stopped_answer_keeps_citations_{size}.png")
     finally:
         context.close()
