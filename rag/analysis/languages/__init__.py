@@ -259,6 +259,8 @@ class _Definition:
     qname: str = ""
     # Its doc comment and attributes (``_preamble``), read once for its doc and for its chunk.
     preamble: list[tree_sitter.Node] = field(default_factory=list)
+    # The row its text starts on: its preamble's, else its ``_outer`` node's (where its chunk starts).
+    first_row: int = 0
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -288,7 +290,6 @@ def _outer(node: tree_sitter.Node) -> tree_sitter.Node:
 def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     """The comments and attributes right above a definition's ``_outer`` node, top first: no blank
     line between them and it, none ending a line of code (that comment is the code's)."""
-    node = _outer(node)
     found: list[tree_sitter.Node] = []
     previous = node.prev_sibling
     below = node.start_point[0]
@@ -452,7 +453,9 @@ def extract_tree_sitter(
     for definition in ordered:
         if definition.container:
             continue
-        definition.preamble = _preamble(definition.node)
+        outer = _outer(definition.node)
+        definition.preamble = _preamble(outer)
+        definition.first_row = (definition.preamble[0] if definition.preamble else outer).start_point[0]
         parent_qname = definition.qname.rsplit(".", 1)[0]
         symbols.append(
             Symbol(
@@ -665,7 +668,7 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     members = [block for child in definition.children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(
-        start=(definition.preamble[0] if definition.preamble else _outer(definition.node)).start_point[0] + 1,
+        start=definition.first_row + 1,
         end=definition.node.end_point[0] + 1,
         qname=definition.qname,
         title=title,
