@@ -25,7 +25,7 @@ from rag.analysis.facts import (
     Instance,
     Reference,
 )
-from rag.analysis.languages import spec_named, unit_name
+from rag.analysis.languages import NAMESPACE_SEPARATOR, spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.records import Edge, Symbol
 from rag.analysis.results import FileAnalysis
@@ -285,8 +285,9 @@ _IMPORT_SUFFIXES = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts
 class ImportTargets:
     """Where the imports of the tree-sitter languages lead inside the repository, as the module
     systems allow: a file by path (ES modules, C includes), a package folder by its import path
-    (Go: below the go.mod whose module path starts it), a symbol by qualified name (Java, Kotlin),
-    a module file or an item of it by the crate's module tree (Rust ``use``)."""
+    (Go: below the go.mod whose module path starts it), a symbol or a package by qualified name (Java,
+    Kotlin, C#'s ``using``, PHP's ``use``), a module file or an item of it by the crate's module tree (Rust
+    ``use``), a file through the load path (Ruby's ``require``)."""
 
     def __init__(self, analyses: Iterable[FileAnalysis]) -> None:
         analyses = list(analyses)
@@ -295,6 +296,8 @@ class ImportTargets:
         self.folders: dict[tuple[str, str], str] = {}
         self.by_basename: dict[str, list[str]] = {}
         self.qnames: set[tuple[str, str]] = set()
+        # Packages and namespaces (Java's ``com.shop``, C#'s ``Shop.Core``): an import may name one.
+        self.packages: set[tuple[str, str]] = set()
         self.by_tail: dict[tuple[str, str], list[str]] = {}
         self.systems: dict[str, str] = {}
         # Manifests by folder: Cargo.toml crate names (None for a workspace without a package), go.mod module paths.
@@ -318,6 +321,8 @@ class ImportTargets:
             self.systems[language] = spec.module_system
             unit = analysis.symbols[0].module if analysis.symbols else unit_name(analysis.path, spec)
             self.units[analysis.path] = unit
+            if spec.unit == "package":
+                self.packages.add((language, unit))
             self.folders.setdefault((language, posixpath.dirname(analysis.path)), unit)
             self.by_basename.setdefault(name, []).append(analysis.path)
             for symbol in analysis.symbols:
@@ -343,8 +348,10 @@ class ImportTargets:
             return self._rust(raw, importer.path, scope)
         if system == "go" and self.go_modules:
             return self._go(raw, language)
-        dotted = raw.replace("::", ".").removeprefix("crate.").removeprefix("self.")
-        if (language, dotted) in self.qnames:
+        if system == "load_path":
+            return self._load_path(raw, importer.path)
+        dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
+        if (language, dotted) in self.qnames or (language, dotted) in self.packages:
             return dotted
         folder = posixpath.dirname(importer.path)
         if raw.startswith(".") or raw.endswith((".h", ".hpp", ".hh")):
@@ -366,6 +373,18 @@ class ImportTargets:
         tail = ".".join(dotted.split(".")[-2:])
         matches = [qname for qname in self.by_tail.get((language, tail), ()) if qname.endswith("." + dotted) or qname == dotted]
         return matches[0] if len(matches) == 1 else None
+
+    def _load_path(self, raw: str, importer: str) -> str | None:
+        """Ruby's ``require_relative`` (a path from the importer's folder) and ``require`` (a path that ends one
+        file of the tree: the load path's folders, lib/ and the like, come first); gems stay partial."""
+        wanted = raw if raw.endswith(".rb") else raw + ".rb"
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname(importer), wanted))
+        if beside in self.units:
+            return self.units[beside]
+        if raw.startswith("."):
+            return None
+        ending = [path for path in self.by_basename.get(posixpath.basename(wanted), ()) if path == wanted or path.endswith("/" + wanted)]
+        return self.units[ending[0]] if len(ending) == 1 else None
 
     # -- Go: module paths ---------------------------------------------------------
 

@@ -68,7 +68,7 @@ _KINDS = {
     "constant": "const", "field": "const",
 }
 # How a package's parts are separated where they are not dots (Rust's ``::``, PHP's ``\``).
-_NAMESPACE_SEPARATOR = re.compile(r"::|\\")
+NAMESPACE_SEPARATOR = re.compile(r"::|\\")
 # A definition's signature is its first line, cut here.
 SIGNATURE_CHARS = 200
 # Files larger than this are windowed instead of parsed (generated or vendored code).
@@ -401,13 +401,16 @@ def extract_tree_sitter(
     for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
         if "package" in captures:
             if spec.unit == "package":
-                unit = _NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
+                unit = NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
             # The declaration the package is named in is no symbol of its own (PHP's tags call it a module).
             namespaces.update((node.start_byte, node.end_byte) for node in captures.get("namespace", ()))
             continue
         if "import" in captures:
             node = captures["import"][0]
             written = _text(node)
+            if "import_prefix" in captures:
+                # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).
+                written = _text(captures["import_prefix"][0]) + "\\" + written
             for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
                 imports.append((node, raw))
             continue

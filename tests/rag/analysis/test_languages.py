@@ -339,6 +339,19 @@ IMPORTS = {
     "src/main.c": '#include "cart.h"\n#include <stdio.h>\nint main(void) { return cart_total(); }\n',
     "crate/src/cart.rs": "pub struct Cart;\n",
     "crate/src/main.rs": "use crate::cart::Cart;\nuse std::fmt;\nfn main() {}\n",
+    "src/Core/Cart.cs": "namespace Shop.Core;\npublic class Cart { }\n",
+    "src/Web/Program.cs": (
+        "using Shop.Core;\nusing static Shop.Core.Cart;\nusing Basket = Shop.Core.Cart;\nusing System.Text;\n"
+        "namespace Shop.Web;\npublic class Program { }\n"
+    ),
+    "app/Cart/Cart.php": "<?php\nnamespace App\\Cart;\nclass Cart { }\nclass Line { }\n",
+    "app/Http/Kernel.php": (
+        "<?php\nnamespace App\\Http;\nuse App\\Cart\\Cart;\nuse App\\Cart\\{Line, Cart as Basket};\n"
+        "use \\Psr\\Log\\LoggerInterface as Logger;\nclass Kernel { }\n"
+    ),
+    "lib/shop/cart.rb": "module Shop\n  class Cart\n  end\nend\n",
+    "lib/shop.rb": "require 'shop/cart'\nrequire 'json'\n",
+    "lib/shop/checkout.rb": "require_relative 'cart'\nrequire_relative '../missing'\n",
 }
 
 
@@ -358,6 +371,16 @@ def test_imports_resolve_through_each_module_system_and_libraries_stay_partial()
         ("src/main.c", "cart.h"): "src.cart",
         ("crate/src/main.rs", "crate::cart::Cart"): "crate.src.cart.Cart",
         ("crate/src/main.rs", "std::fmt"): None,
+        ("src/Web/Program.cs", "Shop.Core"): "Shop.Core",
+        ("src/Web/Program.cs", "Shop.Core.Cart"): "Shop.Core.Cart",
+        ("src/Web/Program.cs", "System.Text"): None,
+        ("app/Http/Kernel.php", "App\\Cart\\Cart"): "App.Cart.Cart",
+        ("app/Http/Kernel.php", "App\\Cart\\Line"): "App.Cart.Line",
+        ("app/Http/Kernel.php", "\\Psr\\Log\\LoggerInterface"): None,
+        ("lib/shop.rb", "shop/cart"): "lib.shop.cart",
+        ("lib/shop.rb", "json"): None,
+        ("lib/shop/checkout.rb", "cart"): "lib.shop.cart",
+        ("lib/shop/checkout.rb", "../missing"): None,
     }
 
 

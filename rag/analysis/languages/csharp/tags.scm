@@ -1,6 +1,9 @@
 ; Names start at the namespace, block-scoped or file-scoped (Shop.Orders.Order).
 (namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace
 (file_scoped_namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace
+; using directives import a namespace or, with `static` or an alias, a type (`using Alias = Shop.Core.Cart;`).
+(using_directive (qualified_name) @import)
+(using_directive !name (identifier) @import)
 (class_declaration name: (identifier) @name) @definition.class
 (interface_declaration name: (identifier) @name) @definition.interface
 (struct_declaration name: (identifier) @name) @definition.class

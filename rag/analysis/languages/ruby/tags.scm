@@ -1,0 +1,3 @@
+; Files a file loads: `require 'shop/cart'` (through the load path) and `require_relative '../cart'`.
+((call method: (identifier) @_loads arguments: (argument_list . (string (string_content) @import) .))
+  (#any-of? @_loads "require" "require_relative"))
