@@ -35,9 +35,10 @@ from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol
 from rag.evaluation.runner import retrieve_files
-from rag.services import RankingParams, delete_repository, run_index, search, start_index_run
+from rag.services import DEFAULT_PARAMS, RankingParams, delete_repository, run_index, search, start_index_run
+from rag.services.retrieval.vector import hnsw_cursor
 from rag.query_analysis import lexical_words
-from rag.storage import vector_connection, version_filter
+from rag.storage import version_filter
 
 BENCH_USER = "bench-index"
 
@@ -297,9 +298,10 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
     dim = run.embedding_dimension
 
     def raw(sql: str, params: list) -> Callable[[], object]:
+        # The search list the vector channel uses (``hnsw.ef_search``): at pgvector's default of 40 a
+        # top-60 query returns at most 40 rows, less work than the channel's 60.
         def call():
-            vector_connection()
-            with connection.cursor() as cursor:
+            with hnsw_cursor(DEFAULT_PARAMS.candidates) as cursor:
                 cursor.execute(sql, params)
                 return cursor.fetchall()
 

@@ -33,17 +33,25 @@ def query_vector(run: IndexRun, query: str, notes: list[str]):
         return None
 
 
+def hnsw_cursor(candidates: int):
+    """A cursor of this thread's connection, with pgvector's adapter (``vector_connection``) and an HNSW
+    search list long enough for ``candidates`` neighbours: ``RAG_HNSW_EF_SEARCH``, or ``candidates`` when
+    that is more (pgvector returns at most ``hnsw.ef_search`` rows)."""
+    ef_search = max(settings.RAG["HNSW_EF_SEARCH"], candidates)
+    raw = vector_connection()
+    # A cursor opened after the adapter is registered, so it sends the vector with it.
+    cursor = connection.cursor()
+    # A session setting: set once per database connection, not per query.
+    if getattr(raw, "_rag_ef_search", None) != ef_search:
+        cursor.execute("SET hnsw.ef_search = %s", [ef_search])
+        raw._rag_ef_search = ef_search
+    return cursor
+
+
 def nearest_items(run: IndexRun, layers, path_regex, docs: bool, vector, params: RankingParams) -> list[tuple[int, str, bool]]:
     dim = int(run.embedding_dimension)
     where, args = item_filter(run, layers, path_regex, docs)
-    ef_search = max(settings.RAG["HNSW_EF_SEARCH"], params.candidates)
-    raw = vector_connection()
-    # A cursor opened after the adapter is registered, so it sends the vector with it.
-    with connection.cursor() as cursor:
-        # A session setting: set once per database connection, not per query.
-        if getattr(raw, "_rag_ef_search", None) != ef_search:
-            cursor.execute("SET hnsw.ef_search = %s", [ef_search])
-            raw._rag_ef_search = ef_search
+    with hnsw_cursor(params.candidates) as cursor:
         # Equal distances are ordered by id: the order rows happen to lie in changes as
         # later versions end rows of the same store (rag/storage.py).
         cursor.execute(
