@@ -28,6 +28,10 @@ DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 # (C++, Rust, PHP's ``::``), ``JsonParser#nextToken`` (Java and Kotlin docs). A name can start only
 # where no name character or separator is before it, so every attempt starts at a new name.
 QUALIFIED = re.compile(r"(?<![\w:#])[A-Za-z_]\w*+(?:(?:::|#)[A-Za-z_]\w*+)++")
+# The separators of those forms, and PHP's ``\`` (``\Slim\Routing\Route``).
+_QUALIFIER = re.compile(r"::|#|\\")
+# Where a Rust path may start; the index names items from the repository's own folders.
+_RUST_ROOTS = ("std", "crate", "self", "super")
 # Every pattern below is applied to text a user typed, so each is written to
 # run in time linear in its input: possessive quantifiers (``*+``, ``++``) and
 # atomic groups give nothing back where giving back could never lead to a match
@@ -105,10 +109,7 @@ def query_hints(query: str) -> QueryHints:
         hints.dotted.add(value)
         hints.names.add(value.rsplit(".", 1)[-1])
     for match in QUALIFIED.finditer(query):
-        # The index keeps every language's qualified names with dots (``walk.WalkBuilder.new``).
-        parts = re.split(r"::|#", match.group(0))
-        if parts[0] in ("std", "crate", "self", "super") and len(parts) > 2:
-            parts = parts[1:]
+        parts = dotted_name(match.group(0)).split(".")
         if len(parts) <= 7:
             hints.dotted.add(".".join(parts))
         hints.names.add(parts[-1])
@@ -120,6 +121,16 @@ def query_hints(query: str) -> QueryHints:
     hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)
     hints.names = {n for n in hints.names if len(n) > 2 and n.lower() not in STOP_WORDS}
     return hints
+
+
+def dotted_name(written: str) -> str:
+    """A qualified name in the form the index keeps every language's, with dots: ``crate::walk::WalkBuilder::new``
+    is ``walk.WalkBuilder.new``, ``Sinatra::Base#route`` is ``Sinatra.Base.route``, ``\\Slim\\App`` is
+    ``Slim.App``; a Rust path's root (``crate``, ``std``, ``self``, ``super``) is left out when two names follow it."""
+    parts = [part for part in _QUALIFIER.split(written.strip()) if part]
+    if len(parts) > 2 and parts[0] in _RUST_ROOTS:
+        parts = parts[1:]
+    return ".".join(parts)
 
 
 TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\):")

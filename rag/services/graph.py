@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db import connection
 
 from rag.models import Edge, Entrypoint, IndexRun, Repository, Symbol
+from rag.query_analysis import dotted_name
 
 MAX_DEPTH = 5
 
@@ -79,9 +80,13 @@ def _symbol_info(s: Symbol) -> SymbolInfo:
 
 
 def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: IndexRun | None = None) -> list[SymbolInfo]:
-    """Definitions of ``name``: an exact qname first, then qnames ending in ``.name``, then short names."""
+    """Definitions of ``name``: an exact qname first, then qnames ending in ``.name``, then short names.
+
+    ``name`` may be written in its language's own form (``WalkBuilder::new``, ``JsonParser#nextToken``,
+    ``Slim\\Routing\\Route``): the index keeps qualified names dotted (``dotted_name``).
+    """
     run = _run(repository, run)
-    name = (name or "").strip()
+    name = dotted_name(name or "")
     if run is None or not name:
         return []
     short = name.rsplit(".", 1)[-1]

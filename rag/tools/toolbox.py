@@ -391,7 +391,7 @@ def tool_definitions() -> tuple[Tool, ...]:
 
 def _tools() -> dict[str, Tool]:
     depth = {"type": "integer", "minimum": 1, "maximum": GRAPH_MAX_DEPTH, "description": "How many calls away (1 = direct)."}
-    symbol = {"type": "string", "minLength": 1, "description": "A short or qualified name, e.g. 'login' or 'accounts.views.login'."}
+    symbol = {"type": "string", "minLength": 1, "description": "A short or qualified name, dotted or in its language's own form, e.g. 'login', 'accounts.views.login', 'WalkBuilder::new', 'JsonParser#nextToken'."}
     tools = [
         _tool(
             _spec(

@@ -9,7 +9,7 @@ from rag.models import Edge, Entrypoint, Symbol
 from rag.services import callees, callers, find_symbol, list_entrypoints, read_source, search
 from tests.fixtures.projects import zip_project
 from tests.rag.analysis.test_fixture_project import CROSS_FILE_EDGES, ENTRYPOINTS, SYMBOLS
-from tests.rag.conftest import index_zip
+from tests.rag.conftest import index_zip, make_zip
 
 
 @pytest.fixture
@@ -105,3 +105,28 @@ def test_the_latin1_file_is_readable_in_the_index(shopapp):
     source = read_source(shopapp, "src/shopapp/legacy.py")
     assert "\ufffd" in source.text
     assert shopapp.active_run.counts["files_with_replaced_bytes"] == 1
+
+
+POLYGLOT = {
+    "crates/walk/src/lib.rs": "pub struct WalkBuilder;\nimpl WalkBuilder {\n    pub fn new() -> Self { WalkBuilder }\n}\n",
+    "src/main/java/com/shop/JsonParser.java": "package com.shop;\npublic class JsonParser {\n    public int nextToken() { return 0; }\n}\n",
+    "lib/shop/base.rb": "module Shop\n  class Base\n    def route(path)\n      path\n    end\n  end\nend\n",
+    "src/Routing/Route.php": "<?php\nnamespace Slim\\Routing;\nclass Route {\n    public function run() { }\n}\n",
+}
+
+
+def test_find_symbol_takes_each_languages_own_form_of_a_qualified_name(owner, upload_dir):
+    run = index_zip(owner, make_zip(POLYGLOT), name="polyglot")
+    assert run.status == "ready", run.error
+    found = {
+        written: [s.qname for s in find_symbol(run.repository, written)]
+        for written in ("crate::WalkBuilder::new", "WalkBuilder::new", "JsonParser#nextToken", "Shop::Base#route", "\\Slim\\Routing\\Route")
+    }
+
+    assert found == {
+        "crate::WalkBuilder::new": ["crates.walk.src.lib.WalkBuilder.new"],
+        "WalkBuilder::new": ["crates.walk.src.lib.WalkBuilder.new"],
+        "JsonParser#nextToken": ["com.shop.JsonParser.nextToken"],
+        "Shop::Base#route": ["lib.shop.base.Shop.Base.route"],
+        "\\Slim\\Routing\\Route": ["Slim.Routing.Route"],
+    }
