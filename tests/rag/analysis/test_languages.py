@@ -218,6 +218,26 @@ def test_a_header_named_like_c_but_written_in_cpp_is_read_as_cpp_and_a_c_header_
     assert parses("include/shop/cart.h", files["include/shop/cart.h"].replace("};", "}")) == "cpp does not parse (near line 7)"
 
 
+def test_a_cpp_method_defined_after_macros_is_named_under_its_class():
+    path = "include/shop/cart-inl.h"
+    text = (
+        "namespace shop {\n"
+        "SHOP_INLINE error_code cart::reserve(size_t n) noexcept { return SUCCESS; }\n"
+        "SHOP_WARN_UNUSED SHOP_INLINE error_code cart::get(int &out) noexcept { return SUCCESS; }\n"
+        "template<> SHOP_INLINE result<line> cart::get() noexcept { return first(); }\n"
+        "int cart::total() const { return 0; }\n"
+        "}\n"
+    )
+    symbols = analyze_repository({path: text}).files[path].symbols
+
+    assert sorted((symbol.qname, symbol.start_line) for symbol in symbols) == [
+        ("include.shop.cart_inl.shop.cart.get", 3),
+        ("include.shop.cart_inl.shop.cart.get", 4),
+        ("include.shop.cart_inl.shop.cart.reserve", 2),
+        ("include.shop.cart_inl.shop.cart.total", 5),
+    ]
+
+
 def test_a_method_is_chunked_under_its_type_with_a_signature():
     analysis = analyze_repository(PROJECTS["go"])
     store = analysis.files["cart/store.go"]

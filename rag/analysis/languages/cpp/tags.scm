@@ -6,7 +6,11 @@
 (function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
 (function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
-; Cart::total defined outside its class is named under the class.
+; Cart::total defined outside its class is named under the class. Where macros come before the return
+; type (`simdjson_inline error_code document::get()`), the grammar leaves the class in an ERROR node just
+; before `::`: its last name is the class (this pattern first, so it wins over the one below).
+(function_definition declarator: (function_declarator
+  declarator: (qualified_identifier (ERROR (identifier) @receiver .) . name: (identifier) @name))) @definition.method
 (function_definition declarator: (function_declarator
   declarator: (qualified_identifier scope: (namespace_identifier) @receiver name: (identifier) @name))) @definition.method
 (call_expression function: (identifier) @name) @reference.call
