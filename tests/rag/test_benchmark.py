@@ -47,15 +47,21 @@ def test_bench_index_refuses_a_dataset_without_matching_issue_texts(db, tmp_path
         call_command("bench_index", "--path", str(SHOPAPP), "--issue-texts", str(dataset), "--issue-repo", "shop")
 
 
-def test_the_hnsw_floor_and_the_vector_channel_search_the_same_list(db, settings):
+def test_the_hnsw_floor_and_the_vector_channel_search_the_same_list(transactional_db, settings):
     # pgvector returns at most hnsw.ef_search rows: a floor at its default (40) would read fewer than the channel's 60.
+    from django.db import transaction
+
     from rag.services.retrieval.vector import hnsw_cursor
 
-    settings.RAG = {**settings.RAG, "HNSW_EF_SEARCH": 100}
-    shown = []
-    for candidates in (60, 150):
+    def shown(candidates: int) -> str:
         with hnsw_cursor(candidates) as cursor:
             cursor.execute("SHOW hnsw.ef_search")
-            shown.append(cursor.fetchone()[0])
+            return cursor.fetchone()[0]
 
-    assert shown == ["100", "150"]
+    settings.RAG = {**settings.RAG, "HNSW_EF_SEARCH": 100}
+    with transaction.atomic():
+        # Set in a transaction that rolls back, the setting goes with it.
+        assert shown(150) == "150"
+        transaction.set_rollback(True)
+
+    assert [shown(150), shown(60), shown(60)] == ["150", "100", "100"]

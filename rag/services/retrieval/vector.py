@@ -41,10 +41,12 @@ def hnsw_cursor(candidates: int):
     raw = vector_connection()
     # A cursor opened after the adapter is registered, so it sends the vector with it.
     cursor = connection.cursor()
-    # A session setting: set once per database connection, not per query.
-    if getattr(raw, "_rag_ef_search", None) != ef_search:
+    # A session setting: set once per database connection, not per query. Set inside a transaction it
+    # lasts only as long as that transaction does, if it rolls back: then it is set every time.
+    atomic = connection.in_atomic_block
+    if atomic or getattr(raw, "_rag_ef_search", None) != ef_search:
         cursor.execute("SET hnsw.ef_search = %s", [ef_search])
-        raw._rag_ef_search = ef_search
+        raw._rag_ef_search = None if atomic else ef_search
     return cursor
 
 
