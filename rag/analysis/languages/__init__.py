@@ -92,7 +92,8 @@ class LanguageSpec:
     # elsewhere ``get '/cart'`` is a test's request).
     framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
     # What joins an import's path when braces group several imports under one (Rust's ``::``:
-    # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``); empty when the language has no such groups.
+    # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``; PHP's ``\``, whose groups the tags query
+    # captures member by member after an ``@import_prefix``); empty when the language has no such groups.
     import_separator: str = ""
     # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
     # trees), ``go`` (module paths of go.mod files); empty for the generic rules.
@@ -410,7 +411,7 @@ def extract_tree_sitter(
             written = _text(node)
             if "import_prefix" in captures:
                 # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).
-                written = _text(captures["import_prefix"][0]) + "\\" + written
+                written = _text(captures["import_prefix"][0]) + spec.import_separator + written
             for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
                 imports.append((node, raw))
             continue
