@@ -73,6 +73,12 @@ NAMESPACE_SEPARATOR = re.compile(r"::|\\")
 SIGNATURE_CHARS = 200
 # Files larger than this are windowed instead of parsed (generated or vendored code).
 MAX_PARSED_BYTES = 2 * 1024 * 1024
+# Matches a query follows at once. A pattern of several siblings that may come in any order makes
+# tree-sitter follow every way to pick them, which grows as a power of a literal's length: one such
+# pattern ran for minutes on a vendored file's table of thousands of entries. Past the limit the
+# oldest unfinished match is dropped, so a file's queries end in time however it is written; the
+# code of the evaluation sets' repositories never comes near it.
+QUERY_MATCH_LIMIT = 256
 
 
 @dataclass(frozen=True)
@@ -399,7 +405,7 @@ def extract_tree_sitter(
     calls: list[tuple[tree_sitter.Node, str, str]] = []
     imports: list[tuple[tree_sitter.Node, str]] = []
     namespaces: set[tuple[int, int]] = set()
-    for _pattern, captures in tree_sitter.QueryCursor(query).matches(root):
+    for _pattern, captures in tree_sitter.QueryCursor(query, match_limit=QUERY_MATCH_LIMIT).matches(root):
         if "package" in captures:
             if spec.unit == "package":
                 unit = NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
@@ -557,14 +563,16 @@ def _entrypoints(
     query = _entrypoints_query(spec)
     if query is None:
         return ()
-    matches = tree_sitter.QueryCursor(query).matches(root)
+    matches = tree_sitter.QueryCursor(query, match_limit=QUERY_MATCH_LIMIT).matches(root)
     by_name: dict[str, str] = {}
     for definition in definitions.values():
         by_name.setdefault(definition.name, definition.qname)
     prefixes: dict[tuple[int, int], str] = {}
     used: set[str] = set()
-    # The match with the most captures of each node and kind (a route with its path over one without).
-    best: dict[tuple[int, int, str], tuple[int, dict[str, list[tree_sitter.Node]]]] = {}
+    # The matches of each node and kind, read together: the one with the most captures (a route with its
+    # path over one without) names the pattern whose settings apply, the others add what it lacks (each of
+    # Fastify's route options is a pattern of its own).
+    found_at: dict[tuple[int, int, str], list[tuple[int, dict[str, list[tree_sitter.Node]]]]] = {}
     for pattern, captures in matches:
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]
@@ -575,9 +583,15 @@ def _entrypoints(
         if kind is None:
             continue
         node = captures[kind][0]
-        key = (node.start_byte, node.end_byte, kind)
-        if key not in best or len(captures) > len(best[key][1]):
-            best[key] = (pattern, captures)
+        found_at.setdefault((node.start_byte, node.end_byte, kind), []).append((pattern, captures))
+    best = {}
+    for key, found_matches in found_at.items():
+        found_matches.sort(key=lambda match: -len(match[1]))
+        merged: dict[str, list[tree_sitter.Node]] = {}
+        for _, captures in found_matches:
+            for name, nodes in captures.items():
+                merged.setdefault(name, nodes)
+        best[key] = (found_matches[0][0], merged)
     file_route = _file_route(path, spec)
     declared_in = dict(spec.framework_files)
     found: list[Entrypoint] = []

@@ -435,6 +435,37 @@ def test_koa_and_fastify_routes_are_entrypoints_with_their_handlers():
     }
 
 
+def test_a_fastify_routes_options_are_read_in_any_order():
+    found = _entries({
+        "src/server.js": (
+            "const fastify = require('fastify')();\n"
+            "fastify.route({ handler: removeItem, url: '/items/:id', method: 'DELETE' });\n"
+            "fastify.route({ url: '/health', method: 'GET', handler: health });\n"
+            "function removeItem(request, reply) {}\nfunction health() {}\n"
+        ),
+    })
+
+    assert found >= {
+        ("http_route", "fastify", "/items/:id", ("DELETE",), "src.server.removeItem"),
+        ("http_route", "fastify", "/health", ("GET",), "src.server.health"),
+    }
+
+
+def test_a_call_on_a_table_of_thousands_of_entries_is_analysed_and_the_routes_around_it_found():
+    # A vendored library registering its Unicode data: a route pattern of options in any order once
+    # made tree-sitter follow every way to pick three of these entries, for minutes.
+    table = ",\n".join(f"  Category{i}: 'u{i:04x}'" for i in range(3000))
+    found = _entries({
+        "static/vendor/unicode.js": (
+            "const fastify = require('fastify')();\n"
+            f"app.route({{\n{table}\n}});\n"
+            "fastify.route({ method: 'GET', url: '/letters', handler: letters });\nfunction letters() {}\n"
+        ),
+    })
+
+    assert found == {("http_route", "fastify", "/letters", ("GET",), "static.vendor.unicode.letters")}
+
+
 def test_nestjs_routes_join_the_controller_prefix_and_the_method_decorator():
     found = _entries({
         "src/cats.controller.ts": (

@@ -31,22 +31,24 @@
   (#match? @app "^(fastify|instance)$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")) @route.fastify
-; Fastify: fastify.route({ method: 'POST', url: '/path', handler })
+; Fastify: fastify.route({ method: 'POST', url: '/path', handler }), one pattern per option, read
+; together. Options come in any order, and a pattern of several unordered siblings costs tree-sitter
+; the cube of the object's size: on a call with a table of thousands of entries it ran for minutes.
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @_route)
-  arguments: (arguments . (object
-    (pair key: (property_identifier) @_m value: (string) @method)
-    (pair key: (property_identifier) @_u value: (string (string_fragment) @path))))
+  arguments: (arguments . (object (pair key: (property_identifier) @_u value: (string (string_fragment) @path))))
   (#match? @app "^(app|server|api|fastify)$")
-  (#eq? @_route "route") (#eq? @_m "method") (#eq? @_u "url")) @route.fastify
+  (#eq? @_route "route") (#eq? @_u "url")) @route.fastify
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @_route)
-  arguments: (arguments . (object
-    (pair key: (property_identifier) @_m value: (string) @method)
-    (pair key: (property_identifier) @_u value: (string (string_fragment) @path))
-    (pair key: (property_identifier) @_h value: (identifier) @handler)))
+  arguments: (arguments . (object (pair key: (property_identifier) @_m value: (string) @method)))
   (#match? @app "^(app|server|api|fastify)$")
-  (#eq? @_route "route") (#eq? @_m "method") (#eq? @_u "url") (#eq? @_h "handler")) @route.fastify
+  (#eq? @_route "route") (#eq? @_m "method")) @route.fastify
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @_route)
+  arguments: (arguments . (object (pair key: (property_identifier) @_h value: (identifier) @handler)))
+  (#match? @app "^(app|server|api|fastify)$")
+  (#eq? @_route "route") (#eq? @_h "handler")) @route.fastify
 ; Next.js route handlers: export function GET() in app/**/route.ts (the path is the file's: language.toml)
 (export_statement
   declaration: (function_declaration name: (identifier) @method @handler)
