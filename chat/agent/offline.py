@@ -93,6 +93,7 @@ def _coverage(words: list[str], *texts: str) -> int:
 @dataclass(frozen=True)
 class _Definition:
     qname: str
+    written: str  # as its language writes it (``SymbolInfo.written``)
     kind: str
     path: str
     start_line: int
@@ -117,7 +118,7 @@ def _definitions(
         known = by_qname.get(symbol.qname)
         if known is None or ranked > known.score:
             by_qname[symbol.qname] = _Definition(
-                symbol.qname, symbol.kind, symbol.path, symbol.start_line, symbol.end_line, symbol.signature,
+                symbol.qname, symbol.written, symbol.kind, symbol.path, symbol.start_line, symbol.end_line, symbol.signature,
                 symbol.docstring, ranked,
             )
 
@@ -191,7 +192,7 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         best = definitions[0]
         spans.extend(Span(d.path, d.start_line, d.end_line, "C1_SYMBOL_CATALOG", round(d.score, 6)) for d in definitions)
         lead = (
-            f"The best match is the {best.kind} `{best.qname}`, defined in "
+            f"The best match is the {best.kind} `{best.written}`, defined in "
             f"`{best.path}:{best.start_line}-{best.end_line}`."
         )
         if best.signature:
@@ -202,7 +203,7 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         if len(definitions) > 1:
             parts.append(
                 "Other definitions that match:\n"
-                + "\n".join(f"- {d.kind} `{d.qname}` in `{d.path}:{d.start_line}-{d.end_line}`" for d in definitions[1:])
+                + "\n".join(f"- {d.kind} `{d.written}` in `{d.path}:{d.start_line}-{d.end_line}`" for d in definitions[1:])
             )
     if calls:
         lines = [f"- `{edge.src}` at `{edge.path}:{edge.line}`" for edge in calls]

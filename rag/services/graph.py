@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from rag.analysis.languages import written_name
 from rag.models import Edge, Entrypoint, IndexRun, Repository, Symbol
 from rag.query_analysis import dotted_name
 
@@ -39,6 +40,12 @@ class SymbolInfo:
     parent: str | None
     is_async: bool
     is_entry_candidate: bool
+
+    @property
+    def written(self) -> str:
+        """The name as the symbol's language writes it (``walk::WalkBuilder::new``, ``Shop::Base#route``);
+        ``qname`` where the language has no other form."""
+        return written_name(self.qname, self.module, self.path, self.kind)
 
 
 @dataclass(frozen=True)
@@ -80,24 +87,25 @@ def _symbol_info(s: Symbol) -> SymbolInfo:
 
 
 def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: IndexRun | None = None) -> list[SymbolInfo]:
-    """Definitions of ``name``: an exact qname first, then qnames ending in ``.name``, then short names.
+    """Definitions of ``name``: an exact qname (or written name) first, then qnames ending in ``.name``, then short names.
 
     ``name`` may be written in its language's own form (``WalkBuilder::new``, ``JsonParser#nextToken``,
-    ``Slim\\Routing\\Route``): the index keeps qualified names dotted (``dotted_name``).
+    ``Slim\\Routing\\Route``, ``walk::WalkBuilder::new``): the index keeps qualified names dotted
+    (``dotted_name``), and a symbol's written name (``SymbolInfo.written``) names it too.
     """
     run = _run(repository, run)
     name = dotted_name(name or "")
     if run is None or not name:
         return []
     short = name.rsplit(".", 1)[-1]
-    candidates = Symbol.objects.in_version(run).filter(name=short).order_by("path", "start_line")[:500]
-    exact = [s for s in candidates if s.qname == name]
-    suffix = [s for s in candidates if s.qname != name and s.qname.endswith("." + name)]
+    candidates = [_symbol_info(s) for s in Symbol.objects.in_version(run).filter(name=short).order_by("path", "start_line")[:500]]
+    exact = [s for s in candidates if s.qname == name or dotted_name(s.written) == name]
+    suffix = [s for s in candidates if s not in exact and s.qname.endswith("." + name)]
     plain = [s for s in candidates if s not in exact and s not in suffix] if "." not in name else []
     if not (exact or suffix or plain):
         # Case-insensitive fallback for names typed loosely ("loginview").
-        plain = list(Symbol.objects.in_version(run).filter(name__iexact=short).order_by("path", "start_line")[:limit])
-    return [_symbol_info(s) for s in (exact + suffix + plain)[:limit]]
+        plain = [_symbol_info(s) for s in Symbol.objects.in_version(run).filter(name__iexact=short).order_by("path", "start_line")[:limit]]
+    return (exact + suffix + plain)[:limit]
 
 
 def _resolve_qnames(run: IndexRun, symbol: str) -> list[str]:

@@ -252,7 +252,9 @@ class RepositoryToolbox:
         lines = [f"{len(found)} definitions of {name!r}:"]
         spans = []
         for symbol in found:
-            lines.append(f"- {symbol.kind} {symbol.qname} at {symbol.path}:{symbol.start_line}-{symbol.end_line}")
+            lines.append(f"- {symbol.kind} {symbol.written} at {symbol.path}:{symbol.start_line}-{symbol.end_line}")
+            if symbol.written != symbol.qname:
+                lines.append(f"    indexed as {symbol.qname}")
             if symbol.parent:
                 lines.append(f"    in {symbol.parent}")
             if symbol.signature:
@@ -265,7 +267,7 @@ class RepositoryToolbox:
         first = found[0]
         return ToolResult(
             content="\n".join(lines),
-            summary=f"{len(found)} found; {first.qname} at {first.path}:{first.start_line}-{first.end_line}",
+            summary=f"{len(found)} found; {first.written} at {first.path}:{first.start_line}-{first.end_line}",
             spans=tuple(spans),
         )
 

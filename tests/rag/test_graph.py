@@ -120,13 +120,32 @@ def test_find_symbol_takes_each_languages_own_form_of_a_qualified_name(owner, up
     assert run.status == "ready", run.error
     found = {
         written: [s.qname for s in find_symbol(run.repository, written)]
-        for written in ("crate::WalkBuilder::new", "WalkBuilder::new", "JsonParser#nextToken", "Shop::Base#route", "\\Slim\\Routing\\Route")
+        for written in (
+            "crate::WalkBuilder::new", "WalkBuilder::new", "walk::WalkBuilder::new", "JsonParser#nextToken", "Shop::Base#route",
+            "\\Slim\\Routing\\Route",
+        )
     }
 
     assert found == {
         "crate::WalkBuilder::new": ["crates.walk.src.lib.WalkBuilder.new"],
+        "walk::WalkBuilder::new": ["crates.walk.src.lib.WalkBuilder.new"],
         "WalkBuilder::new": ["crates.walk.src.lib.WalkBuilder.new"],
         "JsonParser#nextToken": ["com.shop.JsonParser.nextToken"],
         "Shop::Base#route": ["lib.shop.base.Shop.Base.route"],
         "\\Slim\\Routing\\Route": ["Slim.Routing.Route"],
+    }
+
+
+def test_a_symbol_is_shown_by_the_name_its_language_writes(owner, upload_dir):
+    run = index_zip(owner, make_zip(POLYGLOT), name="polyglot")
+    assert run.status == "ready", run.error
+
+    written = {s.qname: s.written for name in ("new", "nextToken", "route", "run", "Route") for s in find_symbol(run.repository, name)}
+
+    assert written == {
+        "crates.walk.src.lib.WalkBuilder.new": "walk::WalkBuilder::new",
+        "com.shop.JsonParser.nextToken": "com.shop.JsonParser#nextToken",
+        "lib.shop.base.Shop.Base.route": "Shop::Base#route",
+        "Slim.Routing.Route.run": "Slim\\Routing\\Route::run",
+        "Slim.Routing.Route": "Slim\\Routing\\Route",
     }

@@ -108,6 +108,13 @@ class LanguageSpec:
     # (C++ takes a ``.h`` header that has templates, classes or ``std::``).
     claims: tuple[str, ...] = ()
     claim_pattern: re.Pattern[str] | None = None
+    # How a qualified name is written in the language (``written_name``): what joins its names, what
+    # joins a method to its type (Java's ``Class#method``), and which names it is made of: ``qualified``
+    # (the index's whole name: a package's), ``namespaces`` (those inside the file's module: C++'s and
+    # Ruby's namespaces), ``crate`` (the crate and its module tree, Rust's).
+    written_separator: str = "."
+    written_member: str = ""
+    written_scope: str = "qualified"
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -134,6 +141,9 @@ class LanguageSpec:
             module_system=table.get("module_system", ""),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
+            written_separator=table.get("written_names", {}).get("separator", "."),
+            written_member=table.get("written_names", {}).get("member", ""),
+            written_scope=table.get("written_names", {}).get("scope", "qualified"),
             folder=folder,
         )
 
@@ -252,6 +262,41 @@ def unit_name(path: str, spec: LanguageSpec) -> str:
     if spec.unit == "directory":
         stem = posixpath.dirname(path) or posixpath.basename(stem)
     return stem.replace("/", ".").replace("-", "_") or "_"
+
+
+# A crate's root files: their module is the crate itself (``src/lib.rs``), or a module's folder (``mod.rs``).
+_CRATE_ROOTS = frozenset({"lib", "main", "mod"})
+
+
+def written_name(qname: str, module: str, path: str, kind: str) -> str:
+    """A symbol's qualified name as its language writes it: ``walk::WalkBuilder::new`` for the index's
+    ``crates.walk.src.lib.WalkBuilder.new``, ``com.shop.JsonParser#nextToken``, ``Shop::Base#route``,
+    ``simdjson::internal::detect``; the index's own name where the language has no other form."""
+    spec = spec_for(path)
+    if spec is None:
+        return qname
+    names = qname.split(".")
+    prefix = module.split(".") if module and qname.startswith(module + ".") else []
+    if spec.written_scope == "namespaces":
+        names = names[len(prefix):]
+    elif spec.written_scope == "crate" and prefix:
+        names = [*_crate_modules(prefix), *names[len(prefix):]]
+    if kind == "method" and spec.written_member and len(names) > 1:
+        return spec.written_separator.join(names[:-1]) + spec.written_member + names[-1]
+    return spec.written_separator.join(names)
+
+
+def _crate_modules(folders: list[str]) -> list[str]:
+    """A Rust file's module path from its folders: ``crates.walk.src.lib`` is ``walk``, ``src.walk.builder``
+    is ``crate::walk::builder`` (a crate's folder names it; at the top it is ``crate``). Files outside a
+    ``src`` folder (tests, benches) keep their folders."""
+    if "src" not in folders:
+        return folders
+    at = len(folders) - 1 - folders[::-1].index("src")
+    modules = [folders[at - 1] if at else "crate", *folders[at + 1:]]
+    if len(modules) > 1 and modules[-1] in _CRATE_ROOTS:
+        modules.pop()
+    return modules
 
 
 @dataclass

@@ -153,7 +153,7 @@ def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_firs
 def test_a_name_written_the_way_cpp_qualifies_it_is_the_best_match(polyglot):
     text = answer_text(run_turn_to_end(make_turn("Where is fmt::format_to defined?", polyglot)))
 
-    assert "The best match is the function `include.fmt.compile.format_to`, defined in `include/fmt/compile.h:3-3`" in text
+    assert "The best match is the function `format_to`, defined in `include/fmt/compile.h:3-3`" in text
 
 
 def test_code_comes_before_its_tests_unless_the_question_is_about_tests(polyglot):

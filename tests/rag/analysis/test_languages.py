@@ -6,7 +6,7 @@ import pytest
 
 from chat.agent.edits.diffs import check_syntax
 from rag.analysis.filetypes import artifact_type, detect_language
-from rag.analysis.languages import parses, specs
+from rag.analysis.languages import parses, specs, written_name
 from rag.analysis.repository import analyze_repository
 
 # One small project per language: a documented type with a method, and a second file calling it.
@@ -711,3 +711,22 @@ def test_cargo_bins_aim_at_their_files_main_functions():
         ("migrate", "shop.src.bin.migrate.main", 12),
     }
     assert all(entry.framework == "cargo_bin" for entry in analysis.files["shop/Cargo.toml"].entrypoints)
+
+
+@pytest.mark.parametrize(("qname", "module", "path", "kind", "written"), [
+    ("src.internal.isadetection.simdjson.internal.detect", "src.internal.isadetection", "src/internal/isadetection.h", "function",
+     "simdjson::internal::detect"),
+    ("src.format.fmt.detail.buffer.push_back", "src.format", "src/format.cc", "method", "fmt::detail::buffer::push_back"),
+    ("src.jv.jv_parse", "src.jv", "src/jv.c", "function", "jv_parse"),
+    ("src.walk.builder.Walk.run", "src.walk.builder", "src/walk/builder.rs", "method", "crate::walk::builder::Walk::run"),
+    ("src.lib.Walk", "src.lib", "src/lib.rs", "class", "crate::Walk"),
+    ("tests.macros.DisplayDebug.fmt", "tests.macros", "tests/macros.rs", "method", "tests::macros::DisplayDebug::fmt"),
+    ("lib.sinatra.base.Sinatra.Base.halt", "lib.sinatra.base", "lib/sinatra/base.rb", "method", "Sinatra::Base#halt"),
+    ("com.google.gson.Gson.toJson", "com.google.gson.Gson", "gson/src/main/java/com/google/gson/Gson.java", "method",
+     "com.google.gson.Gson#toJson"),
+    ("zrpc.RpcServer.Start", "zrpc.server", "zrpc/server.go", "method", "zrpc.RpcServer.Start"),
+    ("src.index.dayjs", "src.index", "src/index.js", "function", "src.index.dayjs"),
+    ("shopapp.pricing.compute_tax", "shopapp.pricing", "src/shopapp/pricing.py", "function", "shopapp.pricing.compute_tax"),
+])
+def test_a_qualified_name_is_written_in_its_languages_own_form(qname, module, path, kind, written):
+    assert written_name(qname, module, path, kind) == written
