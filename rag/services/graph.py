@@ -100,8 +100,10 @@ def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: Inde
     short = name.rsplit(".", 1)[-1]
     candidates = [_symbol_info(s) for s in Symbol.objects.in_version(run).filter(name=short).order_by("path", "start_line")[:500]]
     exact = [s for s in candidates if s.qname == name or dotted_name(s.written) == name]
-    suffix = [s for s in candidates if s not in exact and s.qname.endswith("." + name)]
-    plain = [s for s in candidates if s not in exact and s not in suffix] if "." not in name else []
+    taken = {id(s) for s in exact}
+    suffix = [s for s in candidates if id(s) not in taken and s.qname.endswith("." + name)]
+    taken.update(id(s) for s in suffix)
+    plain = [s for s in candidates if id(s) not in taken] if "." not in name else []
     if not (exact or suffix or plain):
         # Case-insensitive fallback for names typed loosely ("loginview").
         plain = [_symbol_info(s) for s in Symbol.objects.in_version(run).filter(name__iexact=short).order_by("path", "start_line")[:limit]]
