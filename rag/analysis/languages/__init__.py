@@ -120,6 +120,7 @@ class LanguageSpec:
     @classmethod
     def load(cls, folder: Path) -> LanguageSpec:
         table: dict[str, Any] = tomllib.loads((folder / "language.toml").read_text())
+        written = table.get("written_names", {})
         extends = tuple(table.get("extends", ()))
         file_routes = [
             (rule["framework"], re.compile(rule["pattern"]))
@@ -141,9 +142,9 @@ class LanguageSpec:
             module_system=table.get("module_system", ""),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
-            written_separator=table.get("written_names", {}).get("separator", "."),
-            written_member=table.get("written_names", {}).get("member", ""),
-            written_scope=table.get("written_names", {}).get("scope", "qualified"),
+            written_separator=written.get("separator", "."),
+            written_member=written.get("member", ""),
+            written_scope=written.get("scope", "qualified"),
             folder=folder,
         )
 
@@ -264,8 +265,9 @@ def unit_name(path: str, spec: LanguageSpec) -> str:
     return stem.replace("/", ".").replace("-", "_") or "_"
 
 
-# A crate's root files: their module is the crate itself (``src/lib.rs``), or a module's folder (``mod.rs``).
-_CRATE_ROOTS = frozenset({"lib", "main", "mod"})
+def _matches(query: tree_sitter.Query, root: tree_sitter.Node) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    """The query's matches under ``root``, at most ``QUERY_MATCH_LIMIT`` followed at once."""
+    return tree_sitter.QueryCursor(query, match_limit=QUERY_MATCH_LIMIT).matches(root)
 
 
 def written_name(qname: str, module: str, path: str, kind: str) -> str:
@@ -294,7 +296,9 @@ def _crate_modules(folders: list[str]) -> list[str]:
         return folders
     at = len(folders) - 1 - folders[::-1].index("src")
     modules = [folders[at - 1] if at else "crate", *folders[at + 1:]]
-    if len(modules) > 1 and modules[-1] in _CRATE_ROOTS:
+    # As the crates' module trees are read for imports (``ImportTargets``): ``src/lib.rs`` and
+    # ``src/main.rs`` are the crate, ``a/mod.rs`` is module ``a``.
+    if modules[-1] == "mod" or (len(modules) == 2 and modules[-1] in ("lib", "main")):
         modules.pop()
     return modules
 
@@ -450,7 +454,7 @@ def extract_tree_sitter(
     calls: list[tuple[tree_sitter.Node, str, str]] = []
     imports: list[tuple[tree_sitter.Node, str]] = []
     namespaces: set[tuple[int, int]] = set()
-    for _pattern, captures in tree_sitter.QueryCursor(query, match_limit=QUERY_MATCH_LIMIT).matches(root):
+    for _pattern, captures in _matches(query, root):
         if "package" in captures:
             if spec.unit == "package":
                 unit = NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
@@ -608,7 +612,7 @@ def _entrypoints(
     query = _entrypoints_query(spec)
     if query is None:
         return ()
-    matches = tree_sitter.QueryCursor(query, match_limit=QUERY_MATCH_LIMIT).matches(root)
+    matches = _matches(query, root)
     by_name: dict[str, str] = {}
     for definition in definitions.values():
         by_name.setdefault(definition.name, definition.qname)

@@ -720,6 +720,8 @@ def test_cargo_bins_aim_at_their_files_main_functions():
     ("src.jv.jv_parse", "src.jv", "src/jv.c", "function", "jv_parse"),
     ("src.walk.builder.Walk.run", "src.walk.builder", "src/walk/builder.rs", "method", "crate::walk::builder::Walk::run"),
     ("src.lib.Walk", "src.lib", "src/lib.rs", "class", "crate::Walk"),
+    ("src.cli.main.run", "src.cli.main", "src/cli/main.rs", "function", "crate::cli::main::run"),
+    ("src.walk.mod.Walk", "src.walk.mod", "src/walk/mod.rs", "class", "crate::walk::Walk"),
     ("tests.macros.DisplayDebug.fmt", "tests.macros", "tests/macros.rs", "method", "tests::macros::DisplayDebug::fmt"),
     ("lib.sinatra.base.Sinatra.Base.halt", "lib.sinatra.base", "lib/sinatra/base.rb", "method", "Sinatra::Base#halt"),
     ("com.google.gson.Gson.toJson", "com.google.gson.Gson", "gson/src/main/java/com/google/gson/Gson.java", "method",
