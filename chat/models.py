@@ -75,7 +75,10 @@ class Message(models.Model):
         ordering = ["created_at", "id"]
         indexes = [
             models.Index(fields=["session", "created_at"], name="chat_message_session_time"),
-            models.Index(fields=["status"], name="chat_message_status", condition=models.Q(status="streaming")),
+            # Answers being written, by chat: the per-user limit counts them chat by chat under a lock
+            # (chat.services.start_turn). Keyed by status alone, the index was read whole once per chat
+            # of the user, dead entries of finished answers included, and the lock queued every question.
+            models.Index(fields=["session"], name="chat_message_streaming", condition=models.Q(status="streaming")),
         ]
         constraints = [
             models.CheckConstraint(
