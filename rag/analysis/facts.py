@@ -21,6 +21,10 @@ LiteralValue = Any
 """A value read with ``ast.literal_eval`` (str, number, bool, None, list/tuple of those)."""
 
 
+SELF_RECEIVER = "this"
+EXPRESSION_RECEIVER = "()"
+
+
 @dataclass(frozen=True)
 class ImportBinding:
     """One name bound by an import; ``target`` is absolute (relative imports resolved)."""
@@ -47,6 +51,11 @@ class Reference:
     line: int
     class_scope: str | None = None
     receiver_type: str = ""
+    # A tree-sitter language's method call: what the name is called on (``receiver.name()``). Empty
+    # for a plain call; ``SELF_RECEIVER`` for the enclosing object, whatever the language calls it
+    # (``this``, ``$this``, ``self``, a Go method's receiver); a name as written (``errors``,
+    # ``JsonParser``, ``client``); ``EXPRESSION_RECEIVER`` for anything longer (``a.b``, ``f()``).
+    receiver: str = ""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 
 from rag.analysis.facts import (
+    SELF_RECEIVER,
     FileFacts,
     Instance,
     Reference,
@@ -520,6 +521,9 @@ _RUST_ROOTS = ("src", "tests", "benches", "examples")
 _RUST_LIBRARIES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 
 
+_IMPORT_PATH_PARTS = re.compile(r"::|[./\\]")
+
+
 def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTargets, analysis: FileAnalysis) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
@@ -527,20 +531,45 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
     same folder (a Go package, a Java package's directory), else to the only
     symbol of that name in the repository's files of the language; anything
     else stays ``partial`` with the name kept.
+
+    A method call is resolved by what it is called on (``Reference.receiver``):
+    on the enclosing object, to a member of the enclosing class first; on a
+    name that qualifies the symbol (``JsonParser.parseString``, Go's
+    ``redis.NewScript``, ``utils.format`` of a module object, ``Foo::new``), among
+    the symbols it qualifies; on any other variable or expression, whose type
+    is not known here, only to the one symbol of that name in the repository:
+    a method of the same name in the same file or folder is no more likely to
+    be the one called (``errors.New`` is not the package's own ``New``).
     """
     facts = analysis.facts
     if facts is None:
         return []
     folder = posixpath.dirname(analysis.path)
+    targets = {r: imports.target(r.raw, analysis, r.scope) for r in facts.references if r.kind == "imports"}
+    # What the file imports from outside the repository, by the name a call's receiver writes
+    # (``errors`` of Go's ``errors``, ``Logger`` of ``java.util.logging.Logger``).
+    libraries = {_IMPORT_PATH_PARTS.split(r.raw)[-1] for r, target in targets.items() if target is None}
     edges: list[Edge] = []
     for reference in facts.references:
         if reference.kind == "imports":
-            target = imports.target(reference.raw, analysis, reference.scope)
-            edges.append(_edge("imports", reference.scope, reference.raw, target, analysis, reference.line))
+            edges.append(_edge("imports", reference.scope, reference.raw, targets[reference], analysis, reference.line))
             continue
         candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
         if reference.kind == "inherits":
             candidates = [s for s in candidates if s.kind == "class"]
+        receiver = reference.receiver
+        if receiver == SELF_RECEIVER:
+            candidates = _own_members(candidates, reference.scope) or candidates
+        elif receiver:
+            qualified = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] == [receiver]]
+            if not qualified:
+                # On what an import names (a library's class or package: ``Logger.getLogger``,
+                # ``errors.New``), nothing of the repository; on a value of a type not known here,
+                # only a name the repository defines once.
+                dst = candidates[0].qname if len(candidates) == 1 and receiver not in libraries else None
+                edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
+                continue
+            candidates = qualified
         chosen = (
             [s for s in candidates if s.path == analysis.path]
             or [s for s in candidates if posixpath.dirname(s.path) == folder]
@@ -549,6 +578,17 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
         dst = chosen[0].qname if len(chosen) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
+
+
+def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
+    """The candidates that are members of the innermost class around ``scope`` (a method's qname)."""
+    owner = scope
+    while "." in owner:
+        owner = owner.rsplit(".", 1)[0]
+        members = [s for s in candidates if s.parent == owner]
+        if members:
+            return members
+    return []
 
 
 def _edge(kind: str, src: str, raw: str, dst: str | None, analysis: FileAnalysis, line: int) -> Edge:

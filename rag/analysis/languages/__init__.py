@@ -54,7 +54,7 @@ import pathspec
 import tree_sitter
 
 from rag.analysis.chunking import Block
-from rag.analysis.facts import FileFacts, Reference
+from rag.analysis.facts import EXPRESSION_RECEIVER, SELF_RECEIVER, FileFacts, Reference
 from rag.analysis.records import Entrypoint, Symbol
 
 FOLDER = Path(__file__).resolve().parent
@@ -115,6 +115,10 @@ class LanguageSpec:
     written_separator: str = "."
     written_member: str = ""
     written_scope: str = "qualified"
+    # How a method refers to its own object (``this``; PHP's ``$this``, ``self``, ``static`` and
+    # ``parent``; Rust's ``self`` and ``Self``): a call on one of these is a call of the enclosing
+    # class's member. A Go method's receiver is whatever its declaration names it.
+    self_names: frozenset[str] = frozenset({"this", "super"})
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -145,6 +149,7 @@ class LanguageSpec:
             written_separator=written.get("separator", "."),
             written_member=written.get("member", ""),
             written_scope=written.get("scope", "qualified"),
+            self_names=frozenset(table.get("self_names", ("this", "super"))),
             folder=folder,
         )
 
@@ -451,7 +456,8 @@ def extract_tree_sitter(
     # Where definitions' names are: a query that takes every identifier for a reference (Ruby's)
     # must not make a definition call itself.
     defined_at: set[tuple[int, int]] = set()
-    calls: list[tuple[tree_sitter.Node, str, str]] = []
+    # (name node, name, edge kind, whether it is a call: only calls have receivers)
+    calls: list[tuple[tree_sitter.Node, str, str, bool]] = []
     imports: list[tuple[tree_sitter.Node, str]] = []
     namespaces: set[tuple[int, int]] = set()
     for _pattern, captures in _matches(query, root):
@@ -487,7 +493,7 @@ def extract_tree_sitter(
                 definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver))
                 defined_at.add((names[0].start_byte, names[0].end_byte))
             elif kind == "reference" and role in ("call", "class", "implementation"):
-                calls.append((names[0], name, "inherits" if role == "implementation" else "calls"))
+                calls.append((names[0], name, "inherits" if role == "implementation" else "calls", role == "call"))
     for span in namespaces:
         definitions.pop(span, None)
     roots: list[_Definition] = []
@@ -534,8 +540,14 @@ def extract_tree_sitter(
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(
         [
-            Reference(kind=kind, scope=_scope(node, definitions, unit), raw=name, line=node.start_point[0] + 1)  # type: ignore[arg-type]
-            for node, name, kind in calls
+            Reference(
+                kind=kind,  # type: ignore[arg-type]
+                scope=_scope(node, definitions, unit),
+                raw=name,
+                line=node.start_point[0] + 1,
+                receiver=_receiver(node, definitions, spec) if is_call else "",
+            )
+            for node, name, kind, is_call in calls
             if name and (node.start_byte, node.end_byte) not in defined_at
         ]
         # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
@@ -741,6 +753,45 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
         title=title,
         members=members,
     )]
+
+
+_RECEIVER_NAME = re.compile(r"[$A-Za-z_][\w$]*")
+# What may stand between a call's receiver and its name: type arguments (Java's ``list.<T>of()``).
+_BETWEEN_RECEIVER_AND_NAME = frozenset({"type_arguments"})
+
+
+def _receiver(name: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], spec: LanguageSpec) -> str:
+    """What the called ``name`` is called on (``Reference.receiver``): the node before it in its
+    expression (``obj`` of ``obj.name()``, ``Foo`` of ``Foo::name()``, ``$this->a`` of
+    ``$this->a->name()``), or before the wrapper that holds it alone (Kotlin's navigation suffix)."""
+    before = name.prev_named_sibling
+    parent = name.parent
+    if before is None and parent is not None and parent.named_child_count == 1 and parent.type != "call":
+        before = parent.prev_named_sibling
+    while before is not None and before.type in _BETWEEN_RECEIVER_AND_NAME:
+        before = before.prev_named_sibling
+    if before is None:
+        return ""
+    written = _text(before)
+    if written in spec.self_names or written == _receiver_variable(name, definitions):
+        return SELF_RECEIVER
+    return written if _RECEIVER_NAME.fullmatch(written) else EXPRESSION_RECEIVER
+
+
+def _receiver_variable(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition]) -> str:
+    """The name a Go method gives its receiver (``f`` of ``func (f *Filter) Add()``), for a node inside
+    it; empty elsewhere."""
+    current = node.parent
+    while current is not None:
+        if (current.start_byte, current.end_byte) in definitions:
+            receiver = current.child_by_field_name("receiver")
+            if receiver is None:
+                return ""
+            declaration = receiver.named_children[0] if receiver.named_children else None
+            variable = declaration.child_by_field_name("name") if declaration is not None else None
+            return _text(variable) if variable is not None else ""
+        current = current.parent
+    return ""
 
 
 def _scope(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str) -> str:

@@ -98,6 +98,60 @@ def test_each_language_yields_symbols_and_a_call_resolved_across_files(language)
     assert all(file.language == detect_language(path) for path, file in analysis.files.items())
 
 
+def _call_targets(files: dict[str, str]) -> dict[tuple[str, str], str | None]:
+    """(calling symbol, called name) -> the edge's target, over the calls of ``files``."""
+    analysis = analyze_repository(files)
+    return {(edge.src, edge.raw): edge.dst for file in analysis.files.values() for edge in file.edges if edge.kind == "calls"}
+
+
+def test_a_method_call_is_resolved_by_what_it_is_called_on():
+    targets = _call_targets(
+        {
+            # PHP: the same folder has an add() and a run(); a call on another object is not theirs.
+            "src/Routing/Group.php": "<?php\nnamespace App\\Routing;\nclass Group {\n"
+            "    public function add($m) { return $this; }\n    public function run() {}\n}\n",
+            "src/Dispatcher.php": "<?php\nnamespace App;\nclass Dispatcher {\n    public function add($m) { return $this; }\n}\n",
+            "src/Factory.php": "<?php\nnamespace App;\nclass Factory {\n    public static function create() { return 1; }\n}\n",
+            "src/Other.php": "<?php\nnamespace App;\nclass Other {\n    public static function create() { return 2; }\n}\n",
+            "src/Routing/Route.php": (
+                "<?php\nnamespace App\\Routing;\nuse App\\Factory;\nclass Route {\n"
+                "    public function add($m) { $this->dispatcher->add($m); return $this; }\n"
+                "    public function run() { $this->prepare(); return Factory::create(); }\n"
+                "    public function start() { return $this->run(); }\n"
+                "    public function prepare() {}\n}\n"
+            ),
+            # Go: a method's receiver is its own object; a library package's New is not the package's.
+            "bloom/filter.go": (
+                'package bloom\n\nimport "errors"\n\ntype Filter struct{}\n\n'
+                "func New() *Filter { return &Filter{} }\n\n"
+                'func (f *Filter) Add() error { f.check(); return errors.New("full") }\n\n'
+                "func (f *Filter) check() {}\n"
+            ),
+            "bloom/other.go": "package bloom\n\ntype Other struct{}\n\nfunc (o *Other) check() {}\n",
+            # Java: a class named before the call qualifies it; an imported library class is not the repository's.
+            "src/main/java/com/shop/JsonParser.java": "package com.shop;\npublic class JsonParser {\n    public static int parse(String s) { return 1; }\n}\n",
+            "src/main/java/com/shop/Yaml.java": "package com.shop;\npublic class Yaml {\n    public static int parse(String s) { return 2; }\n}\n",
+            "src/main/java/com/shop/Logs.java": "package com.shop;\npublic class Logs {\n    public static int getLogger(String s) { return 3; }\n}\n",
+            "src/main/java/com/shop/Main.java": (
+                "package com.shop;\nimport java.util.logging.Logger;\npublic class Main {\n"
+                '    int read() { Logger.getLogger("x"); return JsonParser.parse("{}"); }\n}\n'
+            ),
+            # JavaScript: a module object qualifies the function it exports.
+            "lib/utils.js": "function format(s) { return s; }\nmodule.exports = { format };\n",
+            "lib/view.js": "const utils = require('./utils');\nfunction format(x) { return x; }\nfunction show(s) { return utils.format(s); }\n",
+        }
+    )
+    assert targets[("App.Routing.Route.add", "add")] is None
+    assert targets[("App.Routing.Route.start", "run")] == "App.Routing.Route.run"
+    assert targets[("App.Routing.Route.run", "prepare")] == "App.Routing.Route.prepare"
+    assert targets[("App.Routing.Route.run", "create")] == "App.Factory.create"
+    assert targets[("bloom.Filter.Add", "check")] == "bloom.Filter.check"
+    assert targets[("bloom.Filter.Add", "New")] is None
+    assert targets[("com.shop.Main.read", "parse")] == "com.shop.JsonParser.parse"
+    assert targets[("com.shop.Main.read", "getLogger")] is None
+    assert targets[("lib.view.show", "format")] == "lib.utils.format"
+
+
 @pytest.mark.parametrize("language", ["go", "java", "typescript", "rust", "kotlin", "javascript", "ruby"])
 def test_doc_comments_become_the_symbols_docs(language):
     analysis = analyze_repository(PROJECTS[language])
