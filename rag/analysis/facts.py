@@ -42,7 +42,9 @@ class Reference:
 
     ``class_scope`` is the enclosing class qname, for ``self.x``/``cls.x``/``super().x``.
     ``receiver_type`` is a dotted type for the first name when it is a local
-    variable built by a constructor call or annotated as a parameter.
+    variable built by a constructor call or annotated as a parameter; for a
+    tree-sitter language's method call, the name of the type its receiver is
+    declared with (a field, parameter or local the file declares).
     """
 
     kind: Literal["calls", "inherits"]

@@ -534,12 +534,14 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
 
     A method call is resolved by what it is called on (``Reference.receiver``):
     on the enclosing object, to a member of the enclosing class first; on a
-    name that qualifies the symbol (``JsonParser.parseString``, Go's
-    ``redis.NewScript``, ``utils.format`` of a module object, ``Foo::new``), among
-    the symbols it qualifies; on any other variable or expression, whose type
-    is not known here, only to the one symbol of that name in the repository:
-    a method of the same name in the same file or folder is no more likely to
-    be the one called (``errors.New`` is not the package's own ``New``).
+    variable or field the file declares with a type, among that type's
+    members (``Reference.receiver_type``); on a name that qualifies the symbol
+    (``JsonParser.parseString``, Go's ``redis.NewScript``, ``utils.format`` of a
+    module object, ``Foo::new``), among the symbols it qualifies; on any other
+    value, whose type is not known here, only to the one symbol of that name in
+    the repository: a method of the same name in the same file or folder is no
+    more likely to be the one called (``errors.New`` is not the package's own
+    ``New``).
     """
     facts = analysis.facts
     if facts is None:
@@ -561,12 +563,15 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
         if receiver == SELF_RECEIVER:
             candidates = _own_members(candidates, reference.scope) or candidates
         elif receiver:
-            qualified = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] == [receiver]]
+            qualifier = reference.receiver_type or receiver
+            qualified = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] == [qualifier]]
             if not qualified:
-                # On what an import names (a library's class or package: ``Logger.getLogger``,
-                # ``errors.New``), nothing of the repository; on a value of a type not known here,
-                # only a name the repository defines once.
-                dst = candidates[0].qname if len(candidates) == 1 and receiver not in libraries else None
+                # On a value of a declared type that has no such member (a library's ``List``, an
+                # inherited method) or on what an import names (a library's class or package:
+                # ``Logger.getLogger``, ``errors.New``), nothing of the repository; on a value of a type
+                # not known here, only a name the repository defines once.
+                unknown = not reference.receiver_type and receiver not in libraries
+                dst = candidates[0].qname if len(candidates) == 1 and unknown else None
                 edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
                 continue
             candidates = qualified
@@ -575,7 +580,8 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
             or [s for s in candidates if posixpath.dirname(s.path) == folder]
             or candidates
         )
-        dst = chosen[0].qname if len(chosen) == 1 else None
+        # Overloads share a name: one target.
+        dst = chosen[0].qname if len({s.qname for s in chosen}) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
 

@@ -227,6 +227,14 @@ def _entrypoints_query(spec: LanguageSpec) -> tree_sitter.Query | None:
 
 
 @cache
+def _types_query(spec: LanguageSpec) -> tree_sitter.Query | None:
+    """The folder's ``types.scm``: a name (``@variable``) and the type it is declared with (``@type``):
+    fields, parameters, local variables."""
+    sources = spec.own_queries("types.scm")
+    return tree_sitter.Query(_language(spec), "\n".join(sources)) if sources else None
+
+
+@cache
 def _test_spec() -> pathspec.PathSpec:
     patterns = sorted({pattern for spec in specs().values() for pattern in spec.test_paths})
     return pathspec.PathSpec.from_lines("gitignore", patterns)
@@ -537,26 +545,20 @@ def extract_tree_sitter(
             )
         )
     blocks = [block for definition in roots for block in _blocks(definition, "")]
+    declared = _declared_types(spec, root, definitions, unit)
+    found: list[Reference] = []
+    for node, name, kind, is_call in calls:
+        if name and (node.start_byte, node.end_byte) not in defined_at:
+            around = _enclosing(node, definitions)
+            scope = around.qname if around is not None else unit
+            receiver = _receiver(node, around, scope, spec, declared) if is_call else {}
+            found.append(Reference(kind=kind, scope=scope, raw=name, line=node.start_point[0] + 1, **receiver))  # type: ignore[arg-type]
+    # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
+    # unit, which the package capture may have set after them.
+    for node, raw in imports:
+        found.append(Reference(kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1))
     # One reference per place: the grammar's query and ours may both capture it.
-    references = tuple(dict.fromkeys(
-        [
-            Reference(
-                kind=kind,  # type: ignore[arg-type]
-                scope=_scope(node, definitions, unit),
-                raw=name,
-                line=node.start_point[0] + 1,
-                receiver=_receiver(node, definitions, spec) if is_call else "",
-            )
-            for node, name, kind, is_call in calls
-            if name and (node.start_byte, node.end_byte) not in defined_at
-        ]
-        # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
-        # unit, which the package capture may have set after them.
-        + [
-            Reference(kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1)  # type: ignore[arg-type]
-            for node, raw in imports
-        ]
-    ))
+    references = tuple(dict.fromkeys(found))
     entrypoints = _entrypoints(path, spec, root, definitions, unit)
     top_level = tuple(definition.name for definition in roots)
     # The repository pass keys files by module: files sharing a package keep one each.
@@ -756,14 +758,26 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
 
 
 _RECEIVER_NAME = re.compile(r"[$A-Za-z_][\w$]*")
+# A field of the enclosing object: ``this.repo``, ``$this->repo``, ``self.repo``.
+_OWN_FIELD = re.compile(r"([$A-Za-z_][\w$]*)\s*(?:\.|->|\?\.)\s*([A-Za-z_]\w*)")
 # What may stand between a call's receiver and its name: type arguments (Java's ``list.<T>of()``).
 _BETWEEN_RECEIVER_AND_NAME = frozenset({"type_arguments"})
+_TYPE_NAME = re.compile(r"[A-Za-z_]\w*")
+# Words a declaration writes where the type is left to the compiler.
+_INFERRED_TYPES = frozenset({"var", "auto", "dynamic", "let", "val"})
 
 
-def _receiver(name: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], spec: LanguageSpec) -> str:
-    """What the called ``name`` is called on (``Reference.receiver``): the node before it in its
-    expression (``obj`` of ``obj.name()``, ``Foo`` of ``Foo::name()``, ``$this->a`` of
-    ``$this->a->name()``), or before the wrapper that holds it alone (Kotlin's navigation suffix)."""
+def _receiver(
+    name: tree_sitter.Node,
+    around: _Definition | None,
+    scope: str,
+    spec: LanguageSpec,
+    declared: dict[tuple[str, str], str],
+) -> dict[str, str]:
+    """What the called ``name`` is called on (``Reference.receiver``), and the type it is declared with
+    when the file says (``Reference.receiver_type``): the node before the name in its expression
+    (``obj`` of ``obj.name()``, ``Foo`` of ``Foo::name()``, ``$this->a`` of ``$this->a->name()``),
+    or before the wrapper that holds it alone (Kotlin's navigation suffix)."""
     before = name.prev_named_sibling
     parent = name.parent
     if before is None and parent is not None and parent.named_child_count == 1 and parent.type != "call":
@@ -771,36 +785,75 @@ def _receiver(name: tree_sitter.Node, definitions: dict[tuple[int, int], _Defini
     while before is not None and before.type in _BETWEEN_RECEIVER_AND_NAME:
         before = before.prev_named_sibling
     if before is None:
-        return ""
+        return {}
     written = _text(before)
-    if written in spec.self_names or written == _receiver_variable(name, definitions):
-        return SELF_RECEIVER
-    return written if _RECEIVER_NAME.fullmatch(written) else EXPRESSION_RECEIVER
+    own = _receiver_variable(around)
+    if written in spec.self_names or written == own:
+        return {"receiver": SELF_RECEIVER}
+    if _RECEIVER_NAME.fullmatch(written):
+        return {"receiver": written, "receiver_type": _declared_type(declared, scope, written)}
+    field = _OWN_FIELD.fullmatch(written)
+    if field is not None and (field.group(1) in spec.self_names or field.group(1) == own):
+        return {"receiver": EXPRESSION_RECEIVER, "receiver_type": _declared_type(declared, scope, field.group(2))}
+    return {"receiver": EXPRESSION_RECEIVER}
 
 
-def _receiver_variable(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition]) -> str:
-    """The name a Go method gives its receiver (``f`` of ``func (f *Filter) Add()``), for a node inside
-    it; empty elsewhere."""
-    current = node.parent
-    while current is not None:
-        if (current.start_byte, current.end_byte) in definitions:
-            receiver = current.child_by_field_name("receiver")
-            if receiver is None:
-                return ""
-            declaration = receiver.named_children[0] if receiver.named_children else None
-            variable = declaration.child_by_field_name("name") if declaration is not None else None
-            return _text(variable) if variable is not None else ""
-        current = current.parent
-    return ""
+def _declared_types(
+    spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
+) -> dict[tuple[str, str], str]:
+    """(scope, name) -> the name of the type the name is declared with there (``types.scm``); empty
+    when the scope declares it twice with different types."""
+    query = _types_query(spec)
+    if query is None:
+        return {}
+    found: dict[tuple[str, str], str] = {}
+    for _pattern, captures in _matches(query, root):
+        if "variable" not in captures or "type" not in captures:
+            continue
+        # The type's own name: ``Cart`` of ``*Cart``, ``shop.Cart``, ``List<Item>``, ``Cart[]``, ``?Cart``.
+        names = _TYPE_NAME.findall(_text(captures["type"][0]).split("<", 1)[0].split("[", 1)[0])
+        if not names or names[-1] in _INFERRED_TYPES:
+            continue
+        variable = captures["variable"][0]
+        key = (_scope(variable, definitions, unit), _text(variable))
+        if found.setdefault(key, names[-1]) != names[-1]:
+            found[key] = ""
+    return found
 
 
-def _scope(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str) -> str:
-    """The qualified name of the innermost definition around ``node`` (the file's unit outside any):
-    up the tree from the node, so the cost is the nesting depth, not the number of definitions."""
+def _declared_type(declared: dict[tuple[str, str], str], scope: str, variable: str) -> str:
+    """The type ``variable`` is declared with in ``scope`` or the nearest scope around it (a method's
+    parameters and locals, then its class's fields)."""
+    while True:
+        found = declared.get((scope, variable))
+        if found is not None or "." not in scope:
+            return found or ""
+        scope = scope.rsplit(".", 1)[0]
+
+
+def _receiver_variable(around: _Definition | None) -> str:
+    """The name a Go method gives its receiver (``f`` of ``func (f *Filter) Add()``); empty for
+    other definitions."""
+    receiver = around.node.child_by_field_name("receiver") if around is not None else None
+    if receiver is None or not receiver.named_children:
+        return ""
+    variable = receiver.named_children[0].child_by_field_name("name")
+    return _text(variable) if variable is not None else ""
+
+
+def _enclosing(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition]) -> _Definition | None:
+    """The innermost definition around ``node``: up the tree from the node, so the cost is the nesting
+    depth, not the number of definitions."""
     current = node.parent
     while current is not None:
         definition = definitions.get((current.start_byte, current.end_byte))
         if definition is not None:
-            return definition.qname
+            return definition
         current = current.parent
-    return unit
+    return None
+
+
+def _scope(node: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str) -> str:
+    """The qualified name of the innermost definition around ``node`` (the file's unit outside any)."""
+    around = _enclosing(node, definitions)
+    return around.qname if around is not None else unit

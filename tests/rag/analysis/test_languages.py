@@ -152,6 +152,79 @@ def test_a_method_call_is_resolved_by_what_it_is_called_on():
     assert targets[("lib.view.show", "format")] == "lib.utils.format"
 
 
+# One folder, two types with a total(); a call on a name declared with one of them is that one's.
+DECLARED: dict[str, tuple[dict[str, str], str, str]] = {
+    "java": (
+        {
+            "src/main/java/com/shop/Cart.java": "package com.shop;\npublic class Cart {\n    public int total() { return 0; }\n}\n",
+            "src/main/java/com/shop/Ledger.java": "package com.shop;\npublic class Ledger {\n    public int total() { return 1; }\n}\n",
+            "src/main/java/com/shop/Checkout.java": (
+                "package com.shop;\npublic class Checkout {\n    private final Cart cart = new Cart();\n"
+                "    int pay(Ledger ledger) { var fresh = new Cart(); return this.cart.total() + ledger.total() + fresh.total(); }\n}\n"
+            ),
+        },
+        "com.shop.Checkout.pay",
+        "com.shop.{}.total",
+    ),
+    "csharp": (
+        {
+            "Shop/Cart.cs": "namespace Shop;\npublic class Cart {\n    public int Total() { return 0; }\n}\n",
+            "Shop/Ledger.cs": "namespace Shop;\npublic class Ledger {\n    public int Total() { return 1; }\n}\n",
+            "Shop/Checkout.cs": (
+                "namespace Shop;\npublic class Checkout {\n    private readonly Cart _cart = new Cart();\n"
+                "    int Pay(Ledger ledger) { var fresh = new Cart(); return _cart.Total() + ledger.Total() + fresh.Total(); }\n}\n"
+            ),
+        },
+        "Shop.Checkout.Pay",
+        "Shop.{}.Total",
+    ),
+    "typescript": (
+        {
+            "web/cart.ts": "export class Cart {\n  total(): number { return 0; }\n}\nexport class Ledger {\n  total(): number { return 1; }\n}\n",
+            "web/checkout.ts": (
+                "import { Cart, Ledger } from './cart';\nexport class Checkout {\n  private cart: Cart;\n"
+                "  pay(ledger: Ledger): number { const fresh = new Cart(); return this.cart.total() + ledger.total() + fresh.total(); }\n}\n"
+            ),
+        },
+        "web.checkout.Checkout.pay",
+        "web.cart.{}.total",
+    ),
+    "go": (
+        {
+            "shop/cart.go": "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Total() int { return 0 }\n",
+            "shop/ledger.go": "package shop\n\ntype Ledger struct{}\n\nfunc (l *Ledger) Total() int { return 1 }\n",
+            "shop/checkout.go": (
+                "package shop\n\ntype Checkout struct{ cart *Cart }\n\n"
+                "func (k *Checkout) Pay(ledger *Ledger) int {\n\tfresh := &Cart{}\n\treturn k.cart.Total() + ledger.Total() + fresh.Total()\n}\n"
+            ),
+        },
+        "shop.Checkout.Pay",
+        "shop.{}.Total",
+    ),
+    "kotlin": (
+        {
+            "src/main/kotlin/Cart.kt": "package com.shop\n\nclass Cart {\n    fun total(): Int = 0\n}\n",
+            "src/main/kotlin/Ledger.kt": "package com.shop\n\nclass Ledger {\n    fun total(): Int = 1\n}\n",
+            "src/main/kotlin/Checkout.kt": (
+                "package com.shop\n\nclass Checkout(private val cart: Cart) {\n"
+                "    fun pay(ledger: Ledger): Int {\n        val fresh = Cart()\n        return this.cart.total() + ledger.total() + fresh.total()\n    }\n}\n"
+            ),
+        },
+        "com.shop.Checkout.pay",
+        "com.shop.{}.total",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(DECLARED))
+def test_a_call_on_a_declared_name_is_resolved_in_its_type(language):
+    files, caller, target = DECLARED[language]
+    analysis = analyze_repository(files)
+    method = target.rsplit(".", 1)[1]
+    edges = [edge for file in analysis.files.values() for edge in file.edges if edge.src == caller and edge.raw == method]
+    assert sorted(edge.dst or "" for edge in edges) == sorted([target.format("Cart"), target.format("Ledger"), target.format("Cart")])
+
+
 @pytest.mark.parametrize("language", ["go", "java", "typescript", "rust", "kotlin", "javascript", "ruby"])
 def test_doc_comments_become_the_symbols_docs(language):
     analysis = analyze_repository(PROJECTS[language])
