@@ -213,6 +213,30 @@ DECLARED: dict[str, tuple[dict[str, str], str, str]] = {
         "com.shop.Checkout.pay",
         "com.shop.{}.total",
     ),
+    "rust": (
+        {
+            "src/cart.rs": "pub struct Cart {}\nimpl Cart {\n    pub fn new() -> Cart { Cart {} }\n    pub fn total(&self) -> u32 { 0 }\n}\n"
+            "pub struct Ledger {}\nimpl Ledger {\n    pub fn total(&self) -> u32 { 1 }\n}\n",
+            "src/checkout.rs": (
+                "use crate::cart::{Cart, Ledger};\npub struct Checkout { cart: Cart }\nimpl Checkout {\n"
+                "    pub fn pay(&self, ledger: &Ledger) -> u32 {\n        let fresh = Cart::new();\n"
+                "        self.cart.total() + ledger.total() + fresh.total()\n    }\n}\n"
+            ),
+        },
+        "src.checkout.Checkout.pay",
+        "src.cart.{}.total",
+    ),
+    "cpp": (
+        {
+            "src/cart.hpp": "class Cart {\n public:\n  int total() const { return 0; }\n};\nclass Ledger {\n public:\n  int total() const { return 1; }\n};\n",
+            "src/checkout.hpp": (
+                '#include "cart.hpp"\nclass Checkout {\n  Cart cart_;\n public:\n'
+                "  int pay(const Ledger& ledger) { auto fresh = Cart(); return this->cart_.total() + ledger.total() + fresh.total(); }\n};\n"
+            ),
+        },
+        "src.checkout.Checkout.pay",
+        "src.cart.{}.total",
+    ),
 }
 
 
