@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 19
+ANALYSIS_VERSION = 20
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -46,7 +46,8 @@ above it; 12: a ``.h`` header written in C++ is read with C++'s grammar; 13: a f
 tool wrote it is ``generated``; 14: PHP's and C#'s names start at the namespace, which is no symbol,
 and Rails routes are read in the routes files only; 15: a doc leaves out the markup of C#'s XML
 documentation and Javadoc's HTML; 16: a C++ template's chunk and doc start above its ``template <...>`` line;
-19: a tree-sitter language's call records what it is called on, ``Reference.receiver``)."""
+19: a tree-sitter language's call records what it is called on, ``Reference.receiver``; 20: and the
+type its receiver is declared with, ``Reference.receiver_type``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
