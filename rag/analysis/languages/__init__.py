@@ -791,7 +791,7 @@ def _receiver(
     if written in spec.self_names or written == own:
         return {"receiver": SELF_RECEIVER}
     if _RECEIVER_NAME.fullmatch(written):
-        return {"receiver": written, "receiver_type": _declared_type(declared, scope, written)}
+        return {"receiver": written, "receiver_type": _declared_type(declared, scope, written.lstrip("$"))}
     field = _OWN_FIELD.fullmatch(written)
     if field is not None and (field.group(1) in spec.self_names or field.group(1) == own):
         return {"receiver": EXPRESSION_RECEIVER, "receiver_type": _declared_type(declared, scope, field.group(2))}
@@ -802,20 +802,27 @@ def _declared_types(
     spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
 ) -> dict[tuple[str, str], str]:
     """(scope, name) -> the name of the type the name is declared with there (``types.scm``); empty
-    when the scope declares it twice with different types."""
+    when the scope declares it twice with different types. A ``@variable`` belongs to the definition
+    around it, a ``@field`` to the one around that (``this.cart = new Cart()`` in a constructor, PHP's
+    promoted constructor parameters: the class's). Names are kept without PHP's ``$``."""
     query = _types_query(spec)
     if query is None:
         return {}
     found: dict[tuple[str, str], str] = {}
     for _pattern, captures in _matches(query, root):
-        if "variable" not in captures or "type" not in captures:
+        named = captures.get("variable") or captures.get("field")
+        if not named or "type" not in captures:
             continue
         # The type's own name: ``Cart`` of ``*Cart``, ``shop.Cart``, ``List<Item>``, ``Cart[]``, ``?Cart``.
         names = _TYPE_NAME.findall(_text(captures["type"][0]).split("<", 1)[0].split("[", 1)[0])
         if not names or names[-1] in _INFERRED_TYPES:
             continue
-        variable = captures["variable"][0]
-        key = (_scope(variable, definitions, unit), _text(variable))
+        name = _text(named[0]).lstrip("$")
+        scope = _scope(named[0], definitions, unit)
+        # A property that is a symbol of its own (PHP's) is declared in the class around it.
+        if "field" in captures or scope.rsplit(".", 1)[-1] == name:
+            scope = scope.rsplit(".", 1)[0]
+        key = (scope, name)
         if found.setdefault(key, names[-1]) != names[-1]:
             found[key] = ""
     return found

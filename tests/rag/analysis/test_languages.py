@@ -237,6 +237,31 @@ DECLARED: dict[str, tuple[dict[str, str], str, str]] = {
         "src.checkout.Checkout.pay",
         "src.cart.{}.total",
     ),
+    "php": (
+        {
+            "src/Cart.php": "<?php\nnamespace Shop;\nclass Cart {\n    public function total() { return 0; }\n}\n",
+            "src/Ledger.php": "<?php\nnamespace Shop;\nclass Ledger {\n    public function total() { return 1; }\n}\n",
+            "src/Checkout.php": (
+                "<?php\nnamespace Shop;\nclass Checkout {\n    protected Cart $cart;\n"
+                "    public function pay(Ledger $ledger) { $fresh = new Cart(); "
+                "return $this->cart->total() + $ledger->total() + $fresh->total(); }\n}\n"
+            ),
+        },
+        "Shop.Checkout.pay",
+        "Shop.{}.total",
+    ),
+    "javascript": (
+        {
+            "lib/cart.js": "class Cart {\n  total() { return 0; }\n}\nclass Ledger {\n  total() { return 1; }\n}\nmodule.exports = { Cart, Ledger };\n",
+            "lib/checkout.js": (
+                "const { Cart, Ledger } = require('./cart');\nclass Checkout {\n  constructor() { this.cart = new Cart(); }\n"
+                "  pay() { const ledger = new Ledger(); const fresh = new Cart(); "
+                "return this.cart.total() + ledger.total() + fresh.total(); }\n}\n"
+            ),
+        },
+        "lib.checkout.Checkout.pay",
+        "lib.cart.{}.total",
+    ),
 }
 
 

@@ -3,5 +3,6 @@
 (required_parameter pattern: (identifier) @variable type: (type_annotation (_) @type))
 (optional_parameter pattern: (identifier) @variable type: (type_annotation (_) @type))
 (variable_declarator name: (identifier) @variable type: (type_annotation (_) @type))
-; `const cart = new Cart()`: the type is the constructor's.
-(variable_declarator name: (identifier) @variable value: (new_expression constructor: (_) @type))
+; (`const cart = new Cart()` is JavaScript's types.scm, which TypeScript reads too.)
+; A constructor parameter with an accessibility modifier (`constructor(private repo: Repo)`) is a field.
+(required_parameter (accessibility_modifier) pattern: (identifier) @field type: (type_annotation (_) @type))
