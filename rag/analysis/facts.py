@@ -23,6 +23,8 @@ LiteralValue = Any
 
 SELF_RECEIVER = "this"
 EXPRESSION_RECEIVER = "()"
+# Ends a ``receiver_type`` that names a function: the receiver is what that function returns.
+RETURNED = "()"
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,8 @@ class Reference:
     ``receiver_type`` is a dotted type for the first name when it is a local
     variable built by a constructor call or annotated as a parameter; for a
     tree-sitter language's method call, the name of the type its receiver is
-    declared with (a field, parameter or local the file declares).
+    declared with (a field, parameter or local the file declares), or a
+    function's name and ``RETURNED`` when the receiver was bound to its result.
     """
 
     kind: Literal["calls", "inherits"]

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 
 from rag.analysis.facts import (
+    RETURNED,
     SELF_RECEIVER,
     FileFacts,
     Instance,
@@ -564,6 +565,8 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
             candidates = _own_members(candidates, reference.scope) or candidates
         elif receiver:
             qualifier = reference.receiver_type or receiver
+            if qualifier.endswith(RETURNED):
+                qualifier = _returned_type(by_name, analysis, qualifier.removesuffix(RETURNED))
             qualified = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] == [qualifier]]
             if not qualified:
                 # On a value of a declared type that has no such member (a library's ``List``, an
@@ -584,6 +587,23 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
         dst = chosen[0].qname if len({s.qname for s in chosen}) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
+
+
+def _returned_type(by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAnalysis, function: str) -> str:
+    """The name of the type ``function`` returns (its language's ``returns`` read from its signature),
+    the function found as a plain call of it would be; empty when that is not known."""
+    spec = spec_named(analysis.language)
+    functions = [s for s in by_name.get((analysis.language, function), ()) if s.kind == "function"]
+    folder = posixpath.dirname(analysis.path)
+    chosen = (
+        [s for s in functions if s.path == analysis.path]
+        or [s for s in functions if posixpath.dirname(s.path) == folder]
+        or functions
+    )
+    if spec is None or spec.returns is None or len(chosen) != 1:
+        return ""
+    found = spec.returns.match(chosen[0].signature)
+    return found.group(1) if found else ""
 
 
 def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:

@@ -54,7 +54,7 @@ import pathspec
 import tree_sitter
 
 from rag.analysis.chunking import Block
-from rag.analysis.facts import EXPRESSION_RECEIVER, SELF_RECEIVER, FileFacts, Reference
+from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Reference
 from rag.analysis.records import Entrypoint, Symbol
 
 FOLDER = Path(__file__).resolve().parent
@@ -119,6 +119,10 @@ class LanguageSpec:
     # ``parent``; Rust's ``self`` and ``Self``): a call on one of these is a call of the enclosing
     # class's member. A Go method's receiver is whatever its declaration names it.
     self_names: frozenset[str] = frozenset({"this", "super"})
+    # The name of the type a function returns, read from its signature (group 1; Go's
+    # ``func NewFilter(...) *Filter``): a name bound to a call's result (``types.scm``'s ``@returned``)
+    # has that type.
+    returns: re.Pattern[str] | None = None
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -150,6 +154,7 @@ class LanguageSpec:
             written_member=written.get("member", ""),
             written_scope=written.get("scope", "qualified"),
             self_names=frozenset(table.get("self_names", ("this", "super"))),
+            returns=re.compile(table["returns"]) if table.get("returns") else None,
             folder=folder,
         )
 
@@ -811,10 +816,17 @@ def _declared_types(
     found: dict[tuple[str, str], str] = {}
     for _pattern, captures in _matches(query, root):
         named = captures.get("variable") or captures.get("field")
-        if not named or "type" not in captures:
+        if not named:
             continue
-        # The type's own name: ``Cart`` of ``*Cart``, ``shop.Cart``, ``List<Item>``, ``Cart[]``, ``?Cart``.
-        names = _TYPE_NAME.findall(_text(captures["type"][0]).split("<", 1)[0].split("[", 1)[0])
+        if "returned" in captures:
+            # Bound to a call's result: the type the called function returns, looked up with the
+            # repository's functions (``Reference.receiver_type``).
+            names = [_text(captures["returned"][0]) + RETURNED]
+        elif "type" in captures:
+            # The type's own name: ``Cart`` of ``*Cart``, ``shop.Cart``, ``List<Item>``, ``Cart[]``, ``?Cart``.
+            names = _TYPE_NAME.findall(_text(captures["type"][0]).split("<", 1)[0].split("[", 1)[0])
+        else:
+            continue
         if not names or names[-1] in _INFERRED_TYPES:
             continue
         name = _text(named[0]).lstrip("$")

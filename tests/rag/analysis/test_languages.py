@@ -274,6 +274,24 @@ def test_a_call_on_a_declared_name_is_resolved_in_its_type(language):
     assert sorted(edge.dst or "" for edge in edges) == sorted([target.format("Cart"), target.format("Ledger"), target.format("Cart")])
 
 
+def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
+    targets = _call_targets(
+        {
+            "shop/cart.go": "package shop\n\ntype Cart struct{}\n\nfunc NewCart() *Cart { return &Cart{} }\n\nfunc (c *Cart) Total() int { return 0 }\n",
+            "shop/ledger.go": (
+                "package shop\n\ntype Ledger struct{}\n\nfunc OpenLedger() (*Ledger, error) { return &Ledger{}, nil }\n\n"
+                "func (l *Ledger) Total() int { return 1 }\n"
+            ),
+            "shop/checkout.go": (
+                "package shop\n\nfunc Pay() int {\n\tcart := NewCart()\n\treturn cart.Total()\n}\n\n"
+                "func Settle() int {\n\tledger, _ := OpenLedger()\n\treturn ledger.Total()\n}\n"
+            ),
+        }
+    )
+    assert targets[("shop.Pay", "Total")] == "shop.Cart.Total"
+    assert targets[("shop.Settle", "Total")] == "shop.Ledger.Total"
+
+
 @pytest.mark.parametrize("language", ["go", "java", "typescript", "rust", "kotlin", "javascript", "ruby"])
 def test_doc_comments_become_the_symbols_docs(language):
     analysis = analyze_repository(PROJECTS[language])
