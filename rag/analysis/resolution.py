@@ -547,7 +547,6 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
     facts = analysis.facts
     if facts is None:
         return []
-    folder = posixpath.dirname(analysis.path)
     targets = {r: imports.target(r.raw, analysis, r.scope) for r in facts.references if r.kind == "imports"}
     # What the file imports from outside the repository, by the name a call's receiver writes
     # (``errors`` of Go's ``errors``, ``Logger`` of ``java.util.logging.Logger``).
@@ -578,11 +577,7 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
                 edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
                 continue
             candidates = qualified
-        chosen = (
-            [s for s in candidates if s.path == analysis.path]
-            or [s for s in candidates if posixpath.dirname(s.path) == folder]
-            or candidates
-        )
+        chosen = _nearest(candidates, analysis)
         # Overloads share a name: one target.
         dst = chosen[0].qname if len({s.qname for s in chosen}) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
@@ -593,17 +588,21 @@ def _returned_type(by_name: dict[tuple[str, str], list[Symbol]], analysis: FileA
     """The name of the type ``function`` returns (its language's ``returns`` read from its signature),
     the function found as a plain call of it would be; empty when that is not known."""
     spec = spec_named(analysis.language)
-    functions = [s for s in by_name.get((analysis.language, function), ()) if s.kind == "function"]
-    folder = posixpath.dirname(analysis.path)
-    chosen = (
-        [s for s in functions if s.path == analysis.path]
-        or [s for s in functions if posixpath.dirname(s.path) == folder]
-        or functions
-    )
+    chosen = _nearest([s for s in by_name.get((analysis.language, function), ()) if s.kind == "function"], analysis)
     if spec is None or spec.returns is None or len(chosen) != 1:
         return ""
     found = spec.returns.match(chosen[0].signature)
     return found.group(1) if found else ""
+
+
+def _nearest(candidates: list[Symbol], analysis: FileAnalysis) -> list[Symbol]:
+    """The candidates in ``analysis``'s file, else in its folder, else all of them."""
+    folder = posixpath.dirname(analysis.path)
+    return (
+        [s for s in candidates if s.path == analysis.path]
+        or [s for s in candidates if posixpath.dirname(s.path) == folder]
+        or candidates
+    )
 
 
 def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
