@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rag.analysis.facts import (
     RETURNED,
@@ -525,7 +525,42 @@ _RUST_LIBRARIES = frozenset({"std", "core", "alloc", "proc_macro", "test"})
 _IMPORT_PATH_PARTS = re.compile(r"::|[./\\]")
 
 
-def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTargets, analysis: FileAnalysis) -> list[Edge]:
+def _bases_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[str, str], set[str]]:
+    """The names a type of a tree-sitter language extends or implements, by (language, its short name)."""
+    bases: dict[tuple[str, str], set[str]] = {}
+    for analysis in analyses:
+        if analysis.language != "python" and analysis.facts is not None:
+            for reference in analysis.facts.references:
+                if reference.kind == "inherits":
+                    bases.setdefault((analysis.language, reference.scope.rsplit(".", 1)[-1]), set()).add(reference.raw)
+    return bases
+
+
+# How far up a declared type's bases a method is looked for.
+_BASE_DEPTH = 4
+
+
+def _members_of(candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
+    """The candidates that are members of ``type_name`` (named by its short name), else of the nearest
+    of its bases that has one (a method it inherits)."""
+    level, seen = {type_name}, {type_name}
+    for _ in range(_BASE_DEPTH):
+        members = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] and s.qname.rsplit(".", 2)[-2] in level]
+        if members:
+            return members
+        level = {base for name in level for base in bases_of(name)} - seen
+        if not level:
+            return []
+        seen |= level
+    return []
+
+
+def _named_edges(
+    by_name: dict[tuple[str, str], list[Symbol]],
+    imports: ImportTargets,
+    analysis: FileAnalysis,
+    bases: dict[tuple[str, str], set[str]] | None = None,
+) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
     A name resolves to the symbol of that name in the same file, else in the
@@ -536,7 +571,8 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
     A method call is resolved by what it is called on (``Reference.receiver``):
     on the enclosing object, to a member of the enclosing class first; on a
     variable or field the file declares with a type, among that type's
-    members (``Reference.receiver_type``); on a name that qualifies the symbol
+    members, else its nearest base's that has one (``Reference.receiver_type``;
+    bases are what the repository's types extend or implement); on a name that qualifies the symbol
     (``JsonParser.parseString``, Go's ``redis.NewScript``, ``utils.format`` of a
     module object, ``Foo::new``), among the symbols it qualifies; on any other
     value, whose type is not known here, only to the one symbol of that name in
@@ -566,10 +602,10 @@ def _named_edges(by_name: dict[tuple[str, str], list[Symbol]], imports: ImportTa
             qualifier = reference.receiver_type or receiver
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, qualifier.removesuffix(RETURNED))
-            qualified = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] == [qualifier]]
+            qualified = _members_of(candidates, qualifier, lambda name: (bases or {}).get((analysis.language, name), set()))
             if not qualified:
-                # On a value of a declared type that has no such member (a library's ``List``, an
-                # inherited method) or on what an import names (a library's class or package:
+                # On a value of a declared type that has no such member, nor its bases (a library's
+                # ``List``, a library's base class) or on what an import names (a library's class or package:
                 # ``Logger.getLogger``, ``errors.New``), nothing of the repository; on a value of a type
                 # not known here, only a name the repository defines once.
                 unknown = not reference.receiver_type and receiver not in libraries
@@ -648,8 +684,9 @@ class RepositoryEdges:
         self.names = names
         self.by_name = _names_of_other_languages(files)
         self.imports = ImportTargets(files)
+        self.bases = _bases_of_other_languages(files)
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":
             return _dependency_edges(self.names, analysis)
-        return _named_edges(self.by_name, self.imports, analysis)
+        return _named_edges(self.by_name, self.imports, analysis, self.bases)

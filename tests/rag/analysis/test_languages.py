@@ -274,6 +274,24 @@ def test_a_call_on_a_declared_name_is_resolved_in_its_type(language):
     assert sorted(edge.dst or "" for edge in edges) == sorted([target.format("Cart"), target.format("Ledger"), target.format("Cart")])
 
 
+def test_a_method_a_declared_type_inherits_is_its_bases():
+    targets = _call_targets(
+        {
+            "src/main/java/com/shop/Priced.java": "package com.shop;\npublic class Priced {\n    public int total() { return 0; }\n}\n",
+            "src/main/java/com/shop/Cart.java": "package com.shop;\npublic class Cart extends Priced {\n}\n",
+            "src/main/java/com/shop/Ledger.java": "package com.shop;\npublic class Ledger {\n    public int total() { return 1; }\n}\n",
+            "src/main/java/com/shop/Checkout.java": (
+                "package com.shop;\nimport java.util.List;\npublic class Checkout {\n"
+                "    int pay(Cart cart, List<Integer> items) { return cart.total() + items.size(); }\n}\n"
+            ),
+            "src/main/java/com/shop/Sizes.java": "package com.shop;\npublic class Sizes {\n    public int size() { return 2; }\n}\n",
+        }
+    )
+    assert targets[("com.shop.Checkout.pay", "total")] == "com.shop.Priced.total"
+    # A library type (its bases unknown here) is no repository type's.
+    assert targets[("com.shop.Checkout.pay", "size")] is None
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {

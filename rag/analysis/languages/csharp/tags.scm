@@ -14,3 +14,5 @@
 (invocation_expression function: (identifier) @name) @reference.call
 (invocation_expression function: (member_access_expression name: (identifier) @name)) @reference.call
 (object_creation_expression type: (identifier) @name) @reference.class
+; `class Cart : Priced, IThing`: the type inherits its base class and interfaces.
+(base_list [(identifier) @name (generic_name (identifier) @name) (qualified_name name: (identifier) @name)]) @reference.implementation

@@ -3,3 +3,5 @@
 (record_declaration name: (identifier) @name) @definition.class
 (constructor_declaration name: (identifier) @name) @definition.method
 (import_declaration (scoped_identifier) @import)
+; A superclass: the class inherits it (interfaces come from the grammar's own tags).
+(superclass [(type_identifier) @name (generic_type (type_identifier) @name) (scoped_type_identifier (type_identifier) @name .)]) @reference.implementation

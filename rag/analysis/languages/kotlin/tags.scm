@@ -5,3 +5,5 @@
 (call_expression (navigation_expression (identifier) @name .)) @reference.call
 (package_header (qualified_identifier) @package)
 (import (qualified_identifier) @import)
+; `class Cart : Priced(), Thing`: the class inherits its superclass and interfaces.
+(delegation_specifier [(constructor_invocation (user_type (identifier) @name .)) (user_type (identifier) @name .)]) @reference.implementation

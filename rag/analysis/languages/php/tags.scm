@@ -3,3 +3,5 @@
 ; `use App\Cart\Cart;`, `use function App\helpers\f;`, and each member of a group (`use App\Models\{User, Post};`).
 (namespace_use_declaration (namespace_use_clause . [(qualified_name) (name)] @import))
 (namespace_use_declaration (namespace_name) @import_prefix body: (namespace_use_group (namespace_use_clause . [(qualified_name) (name)] @import)))
+; `class Cart extends Priced`: the class inherits it (interfaces come from the grammar's own tags).
+(base_clause [(name) @name (qualified_name (name) @name .)]) @reference.implementation

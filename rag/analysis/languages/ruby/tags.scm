@@ -1,3 +1,5 @@
 ; Files a file loads: `require 'shop/cart'` (through the load path) and `require_relative '../cart'`.
 ((call method: (identifier) @_loads arguments: (argument_list . (string (string_content) @import) .))
   (#any-of? @_loads "require" "require_relative"))
+; `class Cart < Shop::Priced`: the class inherits it.
+(superclass [(constant) @name (scope_resolution name: (constant) @name)]) @reference.implementation
