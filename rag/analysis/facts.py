@@ -21,9 +21,10 @@ LiteralValue = Any
 """A value read with ``ast.literal_eval`` (str, number, bool, None, list/tuple of those)."""
 
 
+# ``Reference.receiver`` of a call on the enclosing object, and of one on anything longer than a name.
 SELF_RECEIVER = "this"
-EXPRESSION_RECEIVER = "()"
-# Ends a ``receiver_type`` that names a function: the receiver is what that function returns.
+EXPRESSION_RECEIVER = "(expression)"
+# Ends a ``receiver_type`` that names a function (``NewCart()``): the receiver is what it returns.
 RETURNED = "()"
 
 

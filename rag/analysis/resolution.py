@@ -27,7 +27,7 @@ from rag.analysis.facts import (
     Instance,
     Reference,
 )
-from rag.analysis.languages import NAMESPACE_SEPARATOR, spec_named, unit_name
+from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.records import Edge, Symbol
 from rag.analysis.results import FileAnalysis
@@ -540,12 +540,18 @@ def _bases_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
 _BASE_DEPTH = 4
 
 
+def _owner_name(symbol: Symbol) -> str:
+    """The short name of what ``symbol`` is a member of: its class, or its package or module."""
+    parts = symbol.qname.rsplit(".", 2)
+    return parts[-2] if len(parts) > 1 else ""
+
+
 def _members_of(candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
     """The candidates that are members of ``type_name`` (named by its short name), else of the nearest
     of its bases that has one (a method it inherits)."""
     level, seen = {type_name}, {type_name}
     for _ in range(_BASE_DEPTH):
-        members = [s for s in candidates if s.qname.rsplit(".", 2)[-2:-1] and s.qname.rsplit(".", 2)[-2] in level]
+        members = [s for s in candidates if _owner_name(s) in level]
         if members:
             return members
         level = {base for name in level for base in bases_of(name)} - seen
@@ -559,7 +565,7 @@ def _named_edges(
     by_name: dict[tuple[str, str], list[Symbol]],
     imports: ImportTargets,
     analysis: FileAnalysis,
-    bases: dict[tuple[str, str], set[str]] | None = None,
+    bases: dict[tuple[str, str], set[str]],
 ) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
@@ -587,6 +593,12 @@ def _named_edges(
     # What the file imports from outside the repository, by the name a call's receiver writes
     # (``errors`` of Go's ``errors``, ``Logger`` of ``java.util.logging.Logger``).
     libraries = {_IMPORT_PATH_PARTS.split(r.raw)[-1] for r, target in targets.items() if target is None}
+    language = analysis.language
+    spec = spec_named(language)
+
+    def bases_of(type_name: str) -> set[str]:
+        return bases.get((language, type_name), set())
+
     edges: list[Edge] = []
     for reference in facts.references:
         if reference.kind == "imports":
@@ -601,8 +613,8 @@ def _named_edges(
         elif receiver:
             qualifier = reference.receiver_type or receiver
             if qualifier.endswith(RETURNED):
-                qualifier = _returned_type(by_name, analysis, qualifier.removesuffix(RETURNED))
-            qualified = _members_of(candidates, qualifier, lambda name: (bases or {}).get((analysis.language, name), set()))
+                qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
+            qualified = _members_of(candidates, qualifier, bases_of)
             if not qualified:
                 # On a value of a declared type that has no such member, nor its bases (a library's
                 # ``List``, a library's base class) or on what an import names (a library's class or package:
@@ -620,10 +632,11 @@ def _named_edges(
     return edges
 
 
-def _returned_type(by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAnalysis, function: str) -> str:
+def _returned_type(
+    by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAnalysis, spec: LanguageSpec | None, function: str
+) -> str:
     """The name of the type ``function`` returns (its language's ``returns`` read from its signature),
     the function found as a plain call of it would be; empty when that is not known."""
-    spec = spec_named(analysis.language)
     chosen = _nearest([s for s in by_name.get((analysis.language, function), ()) if s.kind == "function"], analysis)
     if spec is None or spec.returns is None or len(chosen) != 1:
         return ""
