@@ -467,6 +467,24 @@ def test_a_rust_trait_implementation_is_an_inherits_edge():
     assert [(e.kind, e.src, e.dst) for e in edges if e.kind == "inherits"] == [("inherits", "src.lib.Flat", "src.lib.Pricing")]
 
 
+@pytest.mark.parametrize("path", ["web/cart.js", "web/cart.ts", "web/cart.tsx"])
+def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_methods_the_subclass_calls_resolve_there(path):
+    files = {
+        path.replace("cart", "priced"): "export class Priced {\n  total() { return 0; }\n}\n",
+        path: (
+            "import { Priced } from './priced';\n"
+            "export class Cart extends Priced {\n  pay() { return this.total(); }\n}\n"
+        ),
+    }
+    analysis = analyze_repository(files)
+    module = path.rsplit(".", 1)[0].replace("/", ".")
+    base = module.replace("cart", "priced")
+    edges = [(e.kind, e.src, e.dst) for e in analysis.files[path].edges if e.kind in ("inherits", "calls")]
+
+    assert ("inherits", f"{module}.Cart", f"{base}.Priced") in edges
+    assert ("calls", f"{module}.Cart.pay", f"{base}.Priced.total") in edges
+
+
 @pytest.mark.parametrize(
     "path",
     ["pkg/cart/store_test.go", "src/test/java/com/shop/CartTest.java", "web/cart.spec.ts", "web/__tests__/cart.tsx",
