@@ -294,21 +294,6 @@ class FakeProviderServer:
     def __enter__(self) -> FakeProviderServer:
         return self.start()
 
-    @staticmethod
-    def serve_in_process(pieces: Sequence[str], interval: float, backlog: int, connection: Any) -> None:
-        """A process's body (``multiprocessing``): a model answering every request with ``pieces`` streamed
-        ``interval`` apart; sends its OpenAI base URL through ``connection`` and serves until it receives anything.
-        A benchmark that times the reading process's CPU runs the model this way, off its interpreter."""
-        model = FakeProviderServer()
-        model.backlog = backlog
-        model.fallback = Reply.stream(list(pieces), interval=interval)
-        model.start()
-        try:
-            connection.send(model.openai_base_url)
-            connection.recv()
-        finally:
-            model.stop()
-
     def __exit__(self, *exc: object) -> None:
         self.stop()
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import statistics
 import time
 from contextlib import aclosing
@@ -200,34 +199,25 @@ async def _read_paced(client: httpx.AsyncClient, url: str, pace: float, rule: An
 
 
 async def measure_paced(*, streams: int = 200, chunks: int = 200, interval: float = 0.05, pace: float = 0.1, runs: int = 3) -> PacedFigures:
-    """``streams`` streams of ``chunks`` chunks ``interval`` apart, each read every ``pace`` seconds.
-
-    The model runs in a process of its own: in a thread of this one, its writes would take this
-    interpreter's lock from the reader once per chunk, which is a cost of the benchmark, not of reading.
-    """
-    context = multiprocessing.get_context("spawn")
-    ours, theirs = context.Pipe()
-    pieces = [f"t{index} " for index in range(chunks)]
-    upstream = context.Process(target=FakeProviderServer.serve_in_process, args=(pieces, interval, max(128, streams), theirs), daemon=True)
+    """``streams`` streams of ``chunks`` chunks ``interval`` apart, each read every ``pace`` seconds."""
+    upstream = FakeProviderServer()
+    upstream.backlog = max(upstream.backlog, streams)
+    upstream.fallback = numbered_answer(chunks, interval)
     upstream.start()
-    if not ours.poll(30):
-        upstream.kill()
-        raise RuntimeError("the fake model's process did not start within 30 s")
-    url = f"{ours.recv()}/chat/completions"
+    url = f"{upstream.openai_base_url}/chat/completions"
     client = ProviderClient(timeout=30, limits=httpx.Limits(max_connections=streams, max_keepalive_connections=streams))
     figures = PacedFigures({name: [] for name, _ in PACED_WAYS})
     try:
         await _read_paced(client, url, 0.0, None)
         for _ in range(runs):
             for name, rule in PACED_WAYS:
-                # This thread's CPU time (the loop's): the model and the database pool are not counted.
+                # The thread's own CPU time: the fake model's thread is not counted.
                 started = time.thread_time()
                 counts = await asyncio.gather(*(_read_paced(client, url, pace, rule) for _ in range(streams)))
                 figures.runs[name].append(1e6 * (time.thread_time() - started) / sum(counts))
     finally:
         await client.aclose()
-        ours.send(None)
-        upstream.join(10)
+        upstream.stop()
     return figures
 
 
