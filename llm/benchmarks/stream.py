@@ -18,10 +18,9 @@ is measured too.
 
 Paced readers: many streams at once, each read raw at a pace of its own as
 the chat reads a model's answer (``stream_pace``: several tokens a read),
-three ways, alternating: the connection read as chunks arrive; left unread
-between reads (``raw_chunks(hold=...)`` always true); and left unread while
-the stream outpaces the reader (its last read brought several chunks: the
-providers' rule). The figure is the reading thread's CPU time per chunk.
+once with the connection read as chunks arrive and once left unread between
+reads (``raw_chunks(paced=True)``), alternating; the figure is the reading
+thread's CPU time per chunk, each way, and their ratio.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ import statistics
 import time
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 from django.conf import settings
@@ -169,31 +167,23 @@ async def measure(*, chunks: int = 5000, runs: int = 5, paced_chunks: int = 200,
     )
 
 
-# The ways a paced reader may read: (name, hold given the previous read's chunks; None: read as they come).
-PACED_WAYS: tuple[tuple[str, Any], ...] = (
-    ("read as chunks arrive", None),
-    ("left unread between reads", lambda previous: True),
-    ("left unread while outpaced", lambda previous: previous > 1),
-)
-
-
 @dataclass
 class PacedFigures:
-    """CPU time of the reading thread per chunk, in microseconds: each run's, by way of reading (``PACED_WAYS``)."""
+    """CPU time of the reading thread per chunk, in microseconds: each run's, read as chunks arrive and left unread between reads."""
 
-    runs: dict[str, list[float]]
+    as_they_come_us: list[float]
+    unread_between_us: list[float]
 
-    def median(self, way: str) -> float:
-        return statistics.median(self.runs[way])
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.unread_between_us) / statistics.median(self.as_they_come_us)
 
 
-async def _read_paced(client: httpx.AsyncClient, url: str, pace: float, rule: Any) -> int:
-    chunks = previous = 0
+async def _read_paced(client: httpx.AsyncClient, url: str, pace: float, paced: bool) -> int:
+    chunks = 0
     async with client.stream("POST", url, json={"model": "bench", "stream": True, "messages": []}) as response:
-        hold = None if rule is None else (lambda: rule(previous))
-        async for chunk in raw_chunks(response, hold=hold):
-            previous = chunk.count(b"data: ")
-            chunks += previous
+        async for chunk in raw_chunks(response, paced=paced):
+            chunks += chunk.count(b"data: ")
             await asyncio.sleep(pace)
     return chunks
 
@@ -206,15 +196,15 @@ async def measure_paced(*, streams: int = 200, chunks: int = 200, interval: floa
     upstream.start()
     url = f"{upstream.openai_base_url}/chat/completions"
     client = ProviderClient(timeout=30, limits=httpx.Limits(max_connections=streams, max_keepalive_connections=streams))
-    figures = PacedFigures({name: [] for name, _ in PACED_WAYS})
+    figures = PacedFigures([], [])
     try:
-        await _read_paced(client, url, 0.0, None)
+        await _read_paced(client, url, 0.0, False)
         for _ in range(runs):
-            for name, rule in PACED_WAYS:
+            for paced, runs_of in ((False, figures.as_they_come_us), (True, figures.unread_between_us)):
                 # The thread's own CPU time: the fake model's thread is not counted.
                 started = time.thread_time()
-                counts = await asyncio.gather(*(_read_paced(client, url, pace, rule) for _ in range(streams)))
-                figures.runs[name].append(1e6 * (time.thread_time() - started) / sum(counts))
+                counts = await asyncio.gather(*(_read_paced(client, url, pace, paced) for _ in range(streams)))
+                runs_of.append(1e6 * (time.thread_time() - started) / sum(counts))
     finally:
         await client.aclose()
         upstream.stop()
@@ -222,13 +212,17 @@ async def measure_paced(*, streams: int = 200, chunks: int = 200, interval: floa
 
 
 def report_paced(figures: PacedFigures, *, streams: int, chunks: int, interval: float, pace: float) -> str:
-    first = PACED_WAYS[0][0]
-    lines = [f"paced readers: {streams} streams at once of {chunks} chunks {interval * 1000:.0f} ms apart, each read every {pace * 1000:.0f} ms"]
-    for name, _ in PACED_WAYS:
-        runs = ", ".join(f"{value:.1f}" for value in figures.runs[name])
-        ratio = figures.median(name) / figures.median(first)
-        lines.append(f"  {name:<27} median {figures.median(name):6.1f} us CPU per chunk, {ratio:.2f} x the first   (runs: {runs})")
-    return "\n".join(lines)
+    def runs(values: list[float]) -> str:
+        return ", ".join(f"{value:.1f}" for value in values)
+
+    return "\n".join(
+        [
+            f"paced readers: {streams} streams at once of {chunks} chunks {interval * 1000:.0f} ms apart, each read every {pace * 1000:.0f} ms",
+            f"  read as chunks arrive       median {statistics.median(figures.as_they_come_us):6.1f} us CPU per chunk   (runs: {runs(figures.as_they_come_us)})",
+            f"  left unread between reads   median {statistics.median(figures.unread_between_us):6.1f} us CPU per chunk   (runs: {runs(figures.unread_between_us)})",
+            f"  unread between / as they come   {figures.ratio:.2f}",
+        ]
+    )
 
 
 def report(figures: Figures, *, chunks: int, runs: int, paced_chunks: int, interval: float) -> str:

@@ -347,17 +347,11 @@ class Provider(ABC):
                         # compressed or already in memory.
                         whole = response.is_stream_consumed or response.headers.get("content-encoding")
                         pace = stream_pace.get()
-                        # A paced reader leaves the connection unread between its reads while the server
-                        # outpaces it (its last read brought several events).
-                        several = False
-                        hold = (lambda: several) if pace is not None else None
-                        chunks = response.aiter_bytes() if whole else raw_chunks(response, hold=hold)
+                        chunks = response.aiter_bytes() if whole else raw_chunks(response, paced=pace is not None)
                         loop = asyncio.get_running_loop()
                         async for chunk in chunks:
                             read_at, shown = loop.time(), False
-                            payloads = decoder.feed(chunk)
-                            several = len(payloads) > 1
-                            events = _parsed(payloads, parser, trace)
+                            events = _parsed(decoder.feed(chunk), parser, trace)
                             for event in events if pace is None else _text_joined(events):
                                 shown = shown or event.type == "text"
                                 yield event

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ssl
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import aiohttp
@@ -107,7 +107,7 @@ def aiohttp_response_of(response: httpx.Response) -> aiohttp.ClientResponse | No
     return response.extensions.get(_AIOHTTP_RESPONSE)
 
 
-async def raw_chunks(response: httpx.Response, *, hold: Callable[[], bool] | None = None) -> AsyncIterator[bytes]:
+async def raw_chunks(response: httpx.Response, *, paced: bool = False) -> AsyncIterator[bytes]:
     """The body of a streamed ``response`` as it arrives, undecoded, as ``response.aiter_raw()`` gives it.
 
     A response of this module's transport is read from aiohttp's reader
@@ -129,14 +129,11 @@ async def raw_chunks(response: httpx.Response, *, hold: Callable[[], bool] | Non
     data still buffered, and a reader that reads at a pace of its own often
     has some).
 
-    ``hold``: asked as each chunk is handed on; True leaves the connection
-    unread until the caller asks for the next one. A caller that reads at a
-    pace of its own (``stream_pace``) holds it while the server outpaces it:
-    what the server sends meanwhile waits in the socket and comes in as one
-    read. Read as it arrives, each chunk of a streamed answer (one token) was a
-    wake-up of the loop, a socket read and a pass of aiohttp's parser; held
-    while one chunk comes per read, the read only waits one more turn of the
-    loop for what the socket has.
+    ``paced``: the caller reads at a pace of its own (``stream_pace``), so
+    between its reads the connection is not read at all: what the server sends
+    meanwhile waits in the socket and comes in as one read when the caller asks
+    again. Read as it arrives, each chunk of a streamed answer (one token) was
+    a wake-up of the loop, a socket read and a pass of aiohttp's parser.
     """
     aiohttp_response = aiohttp_response_of(response)
     if aiohttp_response is None:
@@ -167,7 +164,7 @@ async def raw_chunks(response: httpx.Response, *, hold: Callable[[], bool] | Non
         timer = loop.call_later(limit, check)
     # The connection's asyncio transport (aiohttp's own pause also pauses its parser, which refuses
     # between the chunks of a body).
-    transport = protocol.transport if hold is not None and protocol is not None else None
+    transport = protocol.transport if paced and protocol is not None else None
     paused = False
     try:
         with _httpx_errors():
@@ -186,7 +183,7 @@ async def raw_chunks(response: httpx.Response, *, hold: Callable[[], bool] | Non
                 waiting_since = None
                 if not chunk:
                     return
-                if transport is not None and not reader.at_eof() and hold():
+                if transport is not None and not reader.at_eof():
                     transport.pause_reading()
                     paused = True
                 yield chunk
