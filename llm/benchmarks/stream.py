@@ -15,17 +15,10 @@ per second against raw lines per second. Latency streams pace chunks, and the
 delay from a chunk leaving the server to the matching event reaching the
 reader gives median and p95 for both readers. The parser alone (no network)
 is measured too.
-
-Paced readers: many streams at once, each read raw at a pace of its own as
-the chat reads a model's answer (``stream_pace``: several tokens a read),
-once with the connection read as chunks arrive and once left unread between
-reads (``raw_chunks(paced=True)``), alternating; the figure is the reading
-thread's CPU time per chunk, each way, and their ratio.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import statistics
@@ -40,7 +33,6 @@ from django.test import override_settings
 from llm.benchmarks.fake_server import FakeProviderServer, Reply
 from llm.benchmarks.percentiles import percentile
 from llm.providers.openai import OpenAIProvider, OpenAIStreamParser
-from llm.providers.transport import ProviderClient, raw_chunks
 from llm.retry import NO_RETRY
 from llm.types import ChatRequest, Message
 
@@ -164,64 +156,6 @@ async def measure(*, chunks: int = 5000, runs: int = 5, paced_chunks: int = 200,
         parser_events_per_s=statistics.median(parser_events_per_second(chunks) for _ in range(runs)),
         raw_delay_ms=_median_and_p95_ms(raw_delays),
         adapter_delay_ms=_median_and_p95_ms(adapter_delays),
-    )
-
-
-@dataclass
-class PacedFigures:
-    """CPU time of the reading thread per chunk, in microseconds: each run's, read as chunks arrive and left unread between reads."""
-
-    as_they_come_us: list[float]
-    unread_between_us: list[float]
-
-    @property
-    def ratio(self) -> float:
-        return statistics.median(self.unread_between_us) / statistics.median(self.as_they_come_us)
-
-
-async def _read_paced(client: httpx.AsyncClient, url: str, pace: float, paced: bool) -> int:
-    chunks = 0
-    async with client.stream("POST", url, json={"model": "bench", "stream": True, "messages": []}) as response:
-        async for chunk in raw_chunks(response, paced=paced):
-            chunks += chunk.count(b"data: ")
-            await asyncio.sleep(pace)
-    return chunks
-
-
-async def measure_paced(*, streams: int = 200, chunks: int = 200, interval: float = 0.05, pace: float = 0.1, runs: int = 3) -> PacedFigures:
-    """``streams`` streams of ``chunks`` chunks ``interval`` apart, each read every ``pace`` seconds."""
-    upstream = FakeProviderServer()
-    upstream.backlog = max(upstream.backlog, streams)
-    upstream.fallback = numbered_answer(chunks, interval)
-    upstream.start()
-    url = f"{upstream.openai_base_url}/chat/completions"
-    client = ProviderClient(timeout=30, limits=httpx.Limits(max_connections=streams, max_keepalive_connections=streams))
-    figures = PacedFigures([], [])
-    try:
-        await _read_paced(client, url, 0.0, False)
-        for _ in range(runs):
-            for paced, runs_of in ((False, figures.as_they_come_us), (True, figures.unread_between_us)):
-                # The thread's own CPU time: the fake model's thread is not counted.
-                started = time.thread_time()
-                counts = await asyncio.gather(*(_read_paced(client, url, pace, paced) for _ in range(streams)))
-                runs_of.append(1e6 * (time.thread_time() - started) / sum(counts))
-    finally:
-        await client.aclose()
-        upstream.stop()
-    return figures
-
-
-def report_paced(figures: PacedFigures, *, streams: int, chunks: int, interval: float, pace: float) -> str:
-    def runs(values: list[float]) -> str:
-        return ", ".join(f"{value:.1f}" for value in values)
-
-    return "\n".join(
-        [
-            f"paced readers: {streams} streams at once of {chunks} chunks {interval * 1000:.0f} ms apart, each read every {pace * 1000:.0f} ms",
-            f"  read as chunks arrive       median {statistics.median(figures.as_they_come_us):6.1f} us CPU per chunk   (runs: {runs(figures.as_they_come_us)})",
-            f"  left unread between reads   median {statistics.median(figures.unread_between_us):6.1f} us CPU per chunk   (runs: {runs(figures.unread_between_us)})",
-            f"  unread between / as they come   {figures.ratio:.2f}",
-        ]
     )
 
 

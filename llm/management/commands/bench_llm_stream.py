@@ -17,19 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("--runs", type=int, default=5, help="throughput runs per reader (the median is printed)")
         parser.add_argument("--paced-chunks", type=int, default=200, help="chunks per latency stream")
         parser.add_argument("--interval-ms", type=float, default=5.0, help="pause between paced chunks")
-        parser.add_argument(
-            "--paced-streams", type=int, default=0,
-            help="instead: this many streams at once, read at a pace (--pace-ms) as the chat reads answers; CPU per chunk",
-        )
-        parser.add_argument("--pace-ms", type=float, default=100.0, help="time between a paced reader's reads")
 
-    def handle(self, *args, chunks: int, runs: int, paced_chunks: int, interval_ms: float, paced_streams: int, pace_ms: float, **options):
+    def handle(self, *args, chunks: int, runs: int, paced_chunks: int, interval_ms: float, **options):
         interval = interval_ms / 1000
-        if paced_streams:
-            paced = asyncio.run(
-                bench.measure_paced(streams=paced_streams, chunks=paced_chunks, interval=interval, pace=pace_ms / 1000, runs=runs)
-            )
-            self.stdout.write(bench.report_paced(paced, streams=paced_streams, chunks=paced_chunks, interval=interval, pace=pace_ms / 1000))
-            return
         figures = asyncio.run(bench.measure(chunks=chunks, runs=runs, paced_chunks=paced_chunks, interval=interval))
         self.stdout.write(bench.report(figures, chunks=chunks, runs=runs, paced_chunks=paced_chunks, interval=interval))
