@@ -346,8 +346,8 @@ class Provider(ABC):
                         # The raw chunks (fewer layers per chunk, that is per token), unless the body is
                         # compressed or already in memory.
                         whole = response.is_stream_consumed or response.headers.get("content-encoding")
+                        chunks = response.aiter_bytes() if whole else raw_chunks(response)
                         pace = stream_pace.get()
-                        chunks = response.aiter_bytes() if whole else raw_chunks(response, paced=pace is not None)
                         loop = asyncio.get_running_loop()
                         async for chunk in chunks:
                             read_at, shown = loop.time(), False

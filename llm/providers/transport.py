@@ -102,12 +102,7 @@ class AiohttpProviderTransport(AiohttpTransport):
         return response
 
 
-def aiohttp_response_of(response: httpx.Response) -> aiohttp.ClientResponse | None:
-    """The aiohttp response under ``response`` when this module's transport made it, else None."""
-    return response.extensions.get(_AIOHTTP_RESPONSE)
-
-
-async def raw_chunks(response: httpx.Response, *, paced: bool = False) -> AsyncIterator[bytes]:
+async def raw_chunks(response: httpx.Response) -> AsyncIterator[bytes]:
     """The body of a streamed ``response`` as it arrives, undecoded, as ``response.aiter_raw()`` gives it.
 
     A response of this module's transport is read from aiohttp's reader
@@ -128,14 +123,8 @@ async def raw_chunks(response: httpx.Response, *, paced: bool = False) -> AsyncI
     raised (aiohttp fails every read once the connection is lost, even with
     data still buffered, and a reader that reads at a pace of its own often
     has some).
-
-    ``paced``: the caller reads at a pace of its own (``stream_pace``), so
-    between its reads the connection is not read at all: what the server sends
-    meanwhile waits in the socket and comes in as one read when the caller asks
-    again. Read as it arrives, each chunk of a streamed answer (one token) was
-    a wake-up of the loop, a socket read and a pass of aiohttp's parser.
     """
-    aiohttp_response = aiohttp_response_of(response)
+    aiohttp_response = response.extensions.get(_AIOHTTP_RESPONSE)
     if aiohttp_response is None:
         async for chunk in response.aiter_raw():
             yield chunk
@@ -145,9 +134,8 @@ async def raw_chunks(response: httpx.Response, *, paced: bool = False) -> AsyncI
     protocol = connection.protocol if connection is not None else None
     limit = protocol.read_timeout if protocol is not None else None
     if limit:
-        # aiohttp's own timer is dropped (started again without a timeout); the one below replaces it.
+        # aiohttp's next chunk drops its own timer; the one below replaces it.
         protocol.read_timeout = None
-        protocol.start_timeout()
     loop = asyncio.get_running_loop()
     waiting_since: float | None = None
     timer: asyncio.TimerHandle | None = None
@@ -162,16 +150,9 @@ async def raw_chunks(response: httpx.Response, *, paced: bool = False) -> AsyncI
 
     if limit:
         timer = loop.call_later(limit, check)
-    # The connection's asyncio transport (aiohttp's own pause also pauses its parser, which refuses
-    # between the chunks of a body).
-    transport = protocol.transport if paced and protocol is not None else None
-    paused = False
     try:
         with _httpx_errors():
             while True:
-                if paused:
-                    transport.resume_reading()
-                    paused = False
                 waiting_since = loop.time()
                 try:
                     chunk = await reader.readany()
@@ -183,14 +164,8 @@ async def raw_chunks(response: httpx.Response, *, paced: bool = False) -> AsyncI
                 waiting_since = None
                 if not chunk:
                     return
-                if transport is not None and not reader.at_eof():
-                    transport.pause_reading()
-                    paused = True
                 yield chunk
     finally:
-        if paused:
-            # The connection may go back to the pool: it is read again.
-            transport.resume_reading()
         if timer is not None:
             timer.cancel()
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 import trustme
 
-from llm.providers.transport import ProviderClient, aiohttp_response_of, raw_chunks
+from llm.providers.transport import ProviderClient, raw_chunks
 
 
 class KeepAliveServer:
@@ -64,11 +64,11 @@ async def send_event_parts(reader: asyncio.StreamReader, writer: asyncio.StreamW
         await asyncio.sleep(interval)
 
 
-async def read_slowly(port: int, pause: float, received: list[bytes], *, paced: bool = False, **client_options) -> None:
+async def read_slowly(port: int, pause: float, received: list[bytes], **client_options) -> None:
     """Read the body at ``port`` raw into ``received``, pausing ``pause`` seconds after each chunk (the caller's own time)."""
     async with ProviderClient(**client_options) as client:
         async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
-            async for chunk in raw_chunks(response, paced=paced):
+            async for chunk in raw_chunks(response):
                 received.append(chunk)
                 await asyncio.sleep(pause)
 
@@ -192,8 +192,7 @@ async def test_a_server_that_hangs_up_mid_answer_is_a_protocol_error_not_a_timeo
     assert not isinstance(raised.value, httpx.TimeoutException)
 
 
-@pytest.mark.parametrize("paced", [False, True], ids=["read-as-it-comes", "paced"])
-async def test_a_reader_slower_than_the_server_gets_what_came_before_the_server_hung_up(paced):
+async def test_a_reader_slower_than_the_server_gets_what_came_before_the_server_hung_up():
     parts = [b"data: %d\n\n" % number for number in range(6)]
 
     async def then_hangs_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -206,7 +205,7 @@ async def test_a_reader_slower_than_the_server_gets_what_came_before_the_server_
     try:
         with pytest.raises(httpx.RemoteProtocolError):
             # A reader at a pace of its own: the rest, and the hang-up, come meanwhile.
-            await read_slowly(port, 0.25, received, paced=paced)
+            await read_slowly(port, 0.25, received)
     finally:
         server.close()
     # The first part at once, the rest in one read (aiohttp would fail it for the lost connection), then the error.
@@ -234,8 +233,7 @@ async def test_a_stream_that_goes_silent_after_some_chunks_is_a_read_timeout_whe
     assert b"".join(received) == b"data: 0\n\ndata: 1\n\ndata: 2\n\n"
 
 
-@pytest.mark.parametrize("paced", [False, True], ids=["read-as-it-comes", "paced"])
-async def test_a_reader_slower_than_the_read_timeout_is_no_timeout_when_read_raw(paced):
+async def test_a_reader_slower_than_the_read_timeout_is_no_timeout_when_read_raw():
     parts = [b"data: %d\n\n" % number for number in range(3)]
 
     async def steady(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -250,7 +248,7 @@ async def test_a_reader_slower_than_the_read_timeout_is_no_timeout_when_read_raw
     received = []
     try:
         # The caller's own time between chunks is longer than the read timeout.
-        await read_slowly(port, 0.3, received, paced=paced, timeout=httpx.Timeout(5.0, read=0.2))
+        await read_slowly(port, 0.3, received, timeout=httpx.Timeout(5.0, read=0.2))
     finally:
         server.close()
     assert b"".join(received) == b"".join(parts)
@@ -318,62 +316,6 @@ async def test_a_body_read_raw_is_the_body_and_leaves_the_connection_for_the_nex
     finally:
         server.close()
     assert bodies == ["data: 1\n\ndata: é\n\n".encode()] * 2
-    assert connections == 1
-
-
-async def test_a_paced_reader_takes_what_came_while_it_was_away_in_one_socket_read_and_leaves_the_connection_usable():
-    """A reader at a pace of its own (the chat reads a model's answer at its pages' pace) does not read
-    the connection between its reads: the chunks sent meanwhile wait in the socket and come in as one
-    read, instead of waking the process once per chunk (per token of an answer)."""
-    parts = [b"data: %d\n\n" % number for number in range(8)]
-    connections = 0
-
-    async def answers(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal connections
-        connections += 1
-        try:
-            for _ in range(2):
-                await send_event_parts(reader, writer, parts, 0.02)
-                writer.write(b"0\r\n\r\n")
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    server = await asyncio.start_server(answers, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    bodies, reads, socket_reads = [], [], []
-    try:
-        async with ProviderClient() as client:
-            for _ in range(2):
-                async with client.stream("GET", f"http://127.0.0.1:{port}/") as response:
-                    protocol = aiohttp_response_of(response).connection.protocol
-                    counted = 0
-                    data_received = protocol.data_received
-
-                    def counting(data: bytes) -> None:
-                        nonlocal counted
-                        counted += bool(data)
-                        data_received(data)
-
-                    protocol.data_received = counting
-                    received = []
-                    try:
-                        async for chunk in raw_chunks(response, paced=True):
-                            received.append(chunk)
-                            await asyncio.sleep(0.07)
-                    finally:
-                        protocol.data_received = data_received
-                bodies.append(b"".join(received))
-                reads.append(len(received))
-                socket_reads.append(counted)
-    finally:
-        server.close()
-    assert bodies == [b"".join(parts)] * 2
-    # Several parts a read, and one socket read for each (the body's end may come in one more).
-    assert all(count < len(parts) for count in reads)
-    assert all(socket <= count + 1 for socket, count in zip(socket_reads, reads))
     assert connections == 1
 
 
