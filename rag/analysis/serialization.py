@@ -48,7 +48,8 @@ and Rails routes are read in the routes files only; 15: a doc leaves out the mar
 documentation and Javadoc's HTML; 16: a C++ template's chunk and doc start above its ``template <...>`` line;
 19: a tree-sitter language's call records what it is called on, ``Reference.receiver``; 20: and the
 type its receiver is declared with, ``Reference.receiver_type``, in every language with a ``types.scm``, and a class's superclass is an
-``inherits`` reference in Java, TypeScript, Kotlin, C#, PHP and Ruby)."""
+``inherits`` reference in Java, TypeScript, Kotlin, C#, PHP and Ruby; 21: and in JavaScript, when the
+superclass is named by an identifier)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
