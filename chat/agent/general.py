@@ -13,6 +13,10 @@ OFFLINE_GENERAL_TEXT = (
     f"{NO_MODEL_TEXT}\n\nQuestions about this chat's repository are still answered, "
     "from its index and without generation."
 )
+OFFLINE_NO_REPOSITORY_TEXT = (
+    f"{NO_MODEL_TEXT}\n\nConnect a repository to this chat to have questions about its code answered "
+    "from its index, without generation."
+)
 
 
 @node(name="general_answer")
@@ -20,8 +24,9 @@ async def general_answer(ctx: AgentContext[str], runtime: Runtime[TurnServices])
     """A plain answer from the model with the ``general_answer`` prompt and the recent dialog."""
     services = runtime.services
     if services.offline:
-        await runtime.emit(AgentEvent(type="text", text=OFFLINE_GENERAL_TEXT))
-        return ctx.with_state(answer=OFFLINE_GENERAL_TEXT)
+        text = OFFLINE_GENERAL_TEXT if ctx.state.get("has_repository") else OFFLINE_NO_REPOSITORY_TEXT
+        await runtime.emit(AgentEvent(type="text", text=text))
+        return ctx.with_state(answer=text)
     prompt = await load_prompt("general_answer")
     system = await system_message(prompt, *structured_prompt_notes(services, with_tools=False))
     request = ChatRequest(

@@ -53,6 +53,13 @@ PROJECT_WORDS = re.compile(
     r"codebase|project|this code|our code|in the code|how does|what does)\b",
     re.IGNORECASE,
 )
+# Small talk: a greeting, thanks, an acknowledgement or a question about the assistant itself, and nothing else.
+SMALL_TALK = re.compile(
+    r"^\W*+(?:(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: (?:a lot|so much|very much))?|"
+    r"thx|cheers|ok(?:ay)?|great|cool|nice|bye|goodbye|see you|who are you|what can you do|how are you)\b[\s\W]*+)++"
+    r"(?:there|again|all|everyone|for (?:that|this|the (?:help|answer)))?\W*+$",
+    re.IGNORECASE,
+)
 # Identifiers: CamelCase, snake_case, dotted names, file paths. A path is
 # looked for only from the start of a run of name characters: from every word
 # boundary inside ``a-a-a-...`` each attempt scanned the rest of the run for a
@@ -71,7 +78,12 @@ class RouteDecision:
 
 
 def keyword_intent(text: str, *, has_repository: bool) -> RouteDecision:
-    """The keyword router: edits, docs, then project questions; everything else is general."""
+    """The keyword router: edits, docs, then project questions; everything else is general.
+
+    In a chat with a repository a message is a question about it unless it is small talk: a
+    team asks a code assistant about its code in words the rules cannot all know ("how is a date
+    string parsed?"), and without a model only the repository's index can answer anything.
+    """
     if match := EDIT_WORDS.search(text):
         return RouteDecision("edits", "keywords", f"asks to change code ({match.group(0)!r})")
     if match := DOC_WORDS.search(text):
@@ -80,7 +92,9 @@ def keyword_intent(text: str, *, has_repository: bool) -> RouteDecision:
         return RouteDecision("general", "keywords", "the chat has no repository")
     if match := PROJECT_WORDS.search(text) or IDENTIFIER.search(text):
         return RouteDecision("project_qa", "keywords", f"asks about the code ({match.group(0)!r})")
-    return RouteDecision("general", "keywords", "no sign of a question about the repository")
+    if SMALL_TALK.match(text) or not text.strip():
+        return RouteDecision("general", "keywords", "small talk, not a question about the repository")
+    return RouteDecision("project_qa", "keywords", "a message in a chat with a repository, answered from it")
 
 
 # Built once: ``jsonschema.validate`` checks the schema itself on every call,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chat.agent.events import Citation
+from chat.agent.general import OFFLINE_GENERAL_TEXT, OFFLINE_NO_REPOSITORY_TEXT
 from tests.chat.agent.conftest import answer_text, make_turn, one, run_turn_to_end
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +45,23 @@ def test_a_general_question_says_a_model_is_needed():
     events = run_turn_to_end(make_turn("What is a Python decorator?", None))
 
     assert one(events, "intent").intent == "general"
-    assert "No language model is configured" in answer_text(events)
+    assert answer_text(events) == OFFLINE_NO_REPOSITORY_TEXT
     assert events[-1].type == "done"
+
+
+def test_in_a_chat_with_a_repository_a_question_in_plain_words_is_answered_from_its_index(shopapp):
+    events = run_turn_to_end(make_turn("How is the tax computed?", shopapp))
+
+    assert one(events, "intent").intent == "project_qa"
+    assert OFFLINE_GENERAL_TEXT not in answer_text(events)
+    assert "src/shopapp/pricing.py" in {c.path for c in one(events, "citations").citations}
+
+
+def test_small_talk_in_a_chat_with_a_repository_is_not_searched_for(shopapp):
+    events = run_turn_to_end(make_turn("Thanks a lot!", shopapp))
+
+    assert one(events, "intent").intent == "general"
+    assert answer_text(events) == OFFLINE_GENERAL_TEXT
 
 
 def test_a_project_question_before_the_index_is_ready_says_so(shopapp):
