@@ -94,7 +94,7 @@ def _coverage(words: list[str], *texts: str) -> int:
 class _Definition:
     qname: str
     written: str  # as its language writes it (``SymbolInfo.written``)
-    kind: str
+    kind: str  # as its language says it (``SymbolInfo.kind_word``)
     path: str
     start_line: int
     end_line: int
@@ -118,7 +118,7 @@ def _definitions(
         known = by_qname.get(symbol.qname)
         if known is None or ranked > known.score:
             by_qname[symbol.qname] = _Definition(
-                symbol.qname, symbol.written, symbol.kind, symbol.path, symbol.start_line, symbol.end_line, symbol.signature,
+                symbol.qname, symbol.written, symbol.kind_word, symbol.path, symbol.start_line, symbol.end_line, symbol.signature,
                 symbol.docstring, ranked,
             )
 
@@ -198,22 +198,23 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         if best.signature:
             lead += f" Its signature is `{best.signature}`."
         if best.docstring:
-            lead += f" Its docstring says: \u201c{best.docstring.strip().splitlines()[0]}\u201d"
+            lead += f" Its {rag.doc_word(best.path)} says: \u201c{best.docstring.strip().splitlines()[0]}\u201d"
         parts.append(lead)
         if len(definitions) > 1:
             parts.append(
                 "Other definitions that match:\n"
                 + "\n".join(f"- {d.kind} `{d.written}` in `{d.path}:{d.start_line}-{d.end_line}`" for d in definitions[1:])
             )
+    names = rag.written_names(toolbox.repository.active_run, [edge.src for edge in calls] + [entry.handler for entry in entries])
     if calls:
-        lines = [f"- `{edge.src}` at `{edge.path}:{edge.line}`" for edge in calls]
+        lines = [f"- `{names.get(edge.src, edge.src)}` at `{edge.path}:{edge.line}`" for edge in calls]
         spans.extend(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", 0.0) for edge in calls)
         parts.append(f"`{definitions[0].qname.rsplit('.', 1)[-1]}` is called from:\n" + "\n".join(lines))
     if entries:
         lines = []
         for entry in entries:
             methods = f" ({', '.join(entry.methods)})" if entry.methods else ""
-            target = f" handled by `{entry.handler}`" if entry.handler else ""
+            target = f" handled by `{names.get(entry.handler, entry.handler)}`" if entry.handler else ""
             kind = entry.entry_type.replace("_", " ")
             lines.append(f"- {kind} `{entry.route_or_command}`{methods}{target}, declared at `{entry.path}:{entry.start_line}-{entry.end_line}`")
             spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", 0.0))

@@ -28,9 +28,11 @@ from rag.services.graph import (
     SymbolInfo,
     callees,
     callers,
+    doc_word,
     find_symbol,
     list_entrypoints,
     references,
+    written_names,
 )
 from rag.services.indexing import run_index
 from rag.services.repositories import (
@@ -58,6 +60,7 @@ from rag.services.source import SourceNotFound, SourceSlice, list_files, read_so
 __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
-    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "delete_repository", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
+    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
     "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
+    "written_names",
 ]

@@ -8,11 +8,13 @@ their raw text but cannot be followed further.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
 
-from rag.analysis.languages import written_name
+from rag.analysis.languages import spec_for, written_name
 from rag.models import Edge, Entrypoint, IndexRun, Repository, Symbol
 from rag.query_analysis import dotted_name
 
@@ -23,6 +25,42 @@ ENTRY_KIND_ALIASES = {
     "cli": "cli_command", "command": "cli_command", "commands": "cli_command", "cli_command": "cli_command",
     "task": "task", "tasks": "task", "celery": "task",
 }
+
+
+# The words a declaration names its kind of type by, as its signature writes them; the first one
+# found is the kind (``pub struct``, ``enum class``, ``public interface``, ``module Sinatra``), and Go's
+# ``type X struct`` is a struct, its ``type X func(...)`` a type.
+_TYPE_WORDS = re.compile(
+    r"(?<![\w@])(struct|enum|trait|interface|union|record|protocol|module|mod|namespace|object|impl|class)\b|(@interface)\b"
+)
+_TYPE_WORD_NAMES = {"mod": "module", "@interface": "annotation"}
+
+
+def declared_kind(kind: str, signature: str) -> str:
+    """A catalog kind in the words of the symbol's language: ``class`` is what its declaration says it is
+    (struct, enum, trait, interface, module ...), and the other kinds stay as they are."""
+    if kind != "class":
+        return kind
+    first_line = signature.split("\n", 1)[0]
+    found = _TYPE_WORDS.search(first_line)
+    if found:
+        word = found.group(1) or found.group(2)
+        return _TYPE_WORD_NAMES.get(word, word)
+    return "type" if re.match(r"\s*(?:export\s+)?type\b", first_line) else kind
+
+
+def doc_word(path: str) -> str:
+    """What a definition's documentation is called in its file's language: Python's docstring, others' doc comment."""
+    return "doc comment" if spec_for(path) is not None else "docstring"
+
+
+def written_names(run: IndexRun, qnames: Iterable[str | None]) -> dict[str, str]:
+    """The written name (``SymbolInfo.written``) of each of ``qnames`` that is a symbol of version ``run``."""
+    wanted = {q for q in qnames if q}
+    if not wanted:
+        return {}
+    rows = Symbol.objects.in_version(run).filter(qname__in=wanted).values_list("qname", "module", "path", "kind")
+    return {qname: written_name(qname, module, path, kind) for qname, module, path, kind in rows}
 
 
 @dataclass(frozen=True)
@@ -46,6 +84,11 @@ class SymbolInfo:
         """The name as the symbol's language writes it (``walk::WalkBuilder::new``, ``Shop::Base#route``);
         ``qname`` where the language has no other form."""
         return written_name(self.qname, self.module, self.path, self.kind)
+
+    @property
+    def kind_word(self) -> str:
+        """The kind as the symbol's language says it (``declared_kind``): struct, trait, interface ..."""
+        return declared_kind(self.kind, self.signature)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ EXCERPT_CHARS = 1800
 READ_MAX_LINES = 400
 GRAPH_MAX_DEPTH = 3
 GRAPH_MAX_EDGES = 60
+ENTRYPOINTS_SHOWN = 200
+# Edges and entrypoints are counted up to this many to say how many a list leaves out; past it, "more than".
+COUNTED_UP_TO = 5000
 SEARCH_MAX_RESULTS = 50
 NUMBERED_LAYERS = frozenset({"C0_SOURCE_CHUNKS", "D0_DOCS"})
 
@@ -249,14 +252,15 @@ class RepositoryToolbox:
         found = rag.find_symbol(self.repository, name, limit=self.caps.items)
         if not found:
             return ToolResult(content=f"No symbol named {name!r} in the index.", summary="not found")
-        lines = [f"{len(found)} definitions of {name!r}:"]
+        lines = [f"{_counted(len(found), 'definition')} of {name!r}:"]
         spans = []
+        parents = rag.written_names(self.repository.active_run, (symbol.parent for symbol in found))
         for symbol in found:
-            lines.append(f"- {symbol.kind} {symbol.written} at {symbol.path}:{symbol.start_line}-{symbol.end_line}")
+            lines.append(f"- {symbol.kind_word} {symbol.written} at {symbol.path}:{symbol.start_line}-{symbol.end_line}")
             if symbol.written != symbol.qname:
                 lines.append(f"    indexed as {symbol.qname}")
             if symbol.parent:
-                lines.append(f"    in {symbol.parent}")
+                lines.append(f"    in {parents.get(symbol.parent, symbol.parent)}")
             if symbol.signature:
                 lines.append(f"    {symbol.signature}")
             if symbol.decorators:
@@ -267,41 +271,48 @@ class RepositoryToolbox:
         first = found[0]
         return ToolResult(
             content="\n".join(lines),
-            summary=f"{len(found)} found; {first.written} at {first.path}:{first.start_line}-{first.end_line}",
+            summary=f"{_counted(len(found), 'found', 'found')}; {first.written} at {first.path}:{first.start_line}-{first.end_line}",
             spans=tuple(spans),
         )
 
     def find_references(self, symbol: str) -> ToolResult:
-        edges = rag.references(self.repository, symbol, limit=GRAPH_MAX_EDGES)
+        edges = rag.references(self.repository, symbol, limit=COUNTED_UP_TO + 1)
         if not edges:
             return ToolResult(content=f"No references to {symbol!r} in the index.", summary="no references")
-        lines = [f"{len(edges)} references to {symbol!r}:"]
+        shown = edges[:GRAPH_MAX_EDGES]
+        names = rag.written_names(self.repository.active_run, (edge.src for edge in shown))
+        lines = [f"{_shown(len(shown), len(edges), 'reference')} to {symbol!r}:"]
         spans = []
-        for edge in edges:
-            lines.append(f"- {edge.kind}: {edge.src} at {edge.path}:{edge.line}  [{edge.raw}]")
+        for edge in shown:
+            lines.append(f"- {edge.kind}: {names.get(edge.src, edge.src)} at {edge.path}:{edge.line}  [{edge.raw}]")
             spans.append(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", self.path_score(edge.path)))
-        return ToolResult(content="\n".join(lines), summary=f"{len(edges)} references", spans=tuple(spans))
+        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(edges), "reference"), spans=tuple(spans))
 
     def callers(self, symbol: str, depth: int = 1) -> ToolResult:
-        edges = rag.callers(self.repository, symbol, depth=depth, limit=GRAPH_MAX_EDGES)
-        return self._graph_result("callers", symbol, depth, edges, lambda e: e.src)
+        edges = rag.callers(self.repository, symbol, depth=depth, limit=COUNTED_UP_TO + 1)
+        return self._graph_result("caller", symbol, depth, edges, lambda e, names: names.get(e.src, e.src))
 
     def callees(self, symbol: str, depth: int = 1) -> ToolResult:
-        edges = rag.callees(self.repository, symbol, depth=depth, limit=GRAPH_MAX_EDGES)
-        return self._graph_result("callees", symbol, depth, edges, lambda e: e.dst or f"{e.raw} (unresolved)")
+        edges = rag.callees(self.repository, symbol, depth=depth, limit=COUNTED_UP_TO + 1)
+        return self._graph_result(
+            "callee", symbol, depth, edges, lambda e, names: names.get(e.dst, e.dst) if e.dst else f"{e.raw} (unresolved)"
+        )
 
     def _graph_result(
-        self, kind: str, symbol: str, depth: int, edges: Sequence[rag.GraphEdge], other: Callable[[rag.GraphEdge], str]
+        self, kind: str, symbol: str, depth: int, edges: Sequence[rag.GraphEdge],
+        other: Callable[[rag.GraphEdge, Mapping[str, str]], str],
     ) -> ToolResult:
         if not edges:
-            return ToolResult(content=f"No {kind} of {symbol!r} within depth {depth}.", summary=f"no {kind}")
-        lines = [f"{len(edges)} {kind} of {symbol!r} (depth up to {depth}):"]
+            return ToolResult(content=f"No {kind}s of {symbol!r} within depth {depth}.", summary=f"no {kind}s")
+        shown = edges[:GRAPH_MAX_EDGES]
+        names = rag.written_names(self.repository.active_run, (q for edge in shown for q in (edge.src, edge.dst)))
+        lines = [f"{_shown(len(shown), len(edges), kind)} of {symbol!r} (depth up to {depth}):"]
         spans = []
-        for edge in edges:
-            arrow = f"{edge.src} -> {edge.dst or edge.raw}"
-            lines.append(f"- depth {edge.depth}: {other(edge)}  [{arrow} at {edge.path}:{edge.line}]")
+        for edge in shown:
+            arrow = f"{names.get(edge.src, edge.src)} -> {names.get(edge.dst, edge.dst) if edge.dst else edge.raw}"
+            lines.append(f"- depth {edge.depth}: {other(edge, names)}  [{arrow} at {edge.path}:{edge.line}]")
             spans.append(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", self.path_score(edge.path)))
-        return ToolResult(content="\n".join(lines), summary=f"{len(edges)} {kind}", spans=tuple(spans))
+        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(edges), kind), spans=tuple(spans))
 
     def changes_since(self, since: str, until: str | None = None) -> ToolResult:
         try:
@@ -318,23 +329,40 @@ class RepositoryToolbox:
 
     def list_entrypoints(self, kind: str | None = None, framework: str | None = None) -> ToolResult:
         try:
-            entries = rag.list_entrypoints(self.repository, kind or None, framework=framework or None, limit=200)
+            entries = rag.list_entrypoints(self.repository, kind or None, framework=framework or None, limit=COUNTED_UP_TO + 1)
         except ValueError as exc:
             raise ToolFailure(str(exc)) from exc
         if not entries:
             which = " ".join(part for part in (framework, kind) if part)
             return ToolResult(content="No entrypoints" + (f" ({which})" if which else "") + " in the index.", summary="none")
-        lines = [f"{len(entries)} entrypoints:"]
+        shown = entries[:ENTRYPOINTS_SHOWN]
+        handlers = rag.written_names(self.repository.active_run, (entry.handler for entry in shown))
+        lines = [f"{_shown(len(shown), len(entries), 'entrypoint')}:"]
+        if len(shown) < len(entries):
+            lines[0] += " (narrow them with kind or framework)"
         spans = []
-        for entry in entries:
+        for entry in shown:
             methods = f" {','.join(entry.methods)}" if entry.methods else ""
-            handler = entry.handler or "unresolved handler"
+            handler = handlers.get(entry.handler, entry.handler) if entry.handler else "unresolved handler"
             lines.append(
                 f"- {entry.entry_type} ({entry.framework}){methods} {entry.route_or_command} -> {handler} "
                 f"at {entry.path}:{entry.start_line}-{entry.end_line}"
             )
             spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", self.path_score(entry.path)))
-        return ToolResult(content="\n".join(lines), summary=f"{len(entries)} entrypoints", spans=tuple(spans))
+        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(entries), "entrypoint"), spans=tuple(spans))
+
+
+def _counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 definition``, ``3 definitions``."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def _shown(shown: int, total: int, noun: str) -> str:
+    """How many of how many a list shows: ``12 callers``, ``the first 60 of 181 references``, ``more than 5000``."""
+    if shown == total:
+        return _counted(total, noun)
+    counted = f"more than {COUNTED_UP_TO:,}" if total > COUNTED_UP_TO else f"{total:,}"
+    return f"the first {shown} of {counted} {noun}s"
 
 
 def _error(message: str) -> ToolResult:

@@ -1,0 +1,78 @@
+"""The project tools over a repository in Java, Rust and Go: names, kinds and counts in each language's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.agent.config import AgentConfig
+from chat.agent.tools import ProjectToolbox
+from llm.types import ToolCall
+
+pytestmark = pytest.mark.django_db
+
+# More callers than a list shows, so the tools have to say how many they leave out.
+CALLERS = 64
+
+PROJECT = {
+    "src/main/java/com/shop/Cart.java": (
+        "package com.shop;\n\n/** A customer's cart. */\npublic class Cart {\n"
+        "    /** The cart's total in cents. */\n    public int total() { return 0; }\n}\n"
+    ),
+    "src/main/java/com/shop/Checkout.java": (
+        "package com.shop;\n\npublic class Checkout {\n"
+        + "".join(f"    public int pay{n}(Cart cart) {{ return cart.total(); }}\n" for n in range(CALLERS))
+        + "}\n"
+    ),
+    "src/main/java/com/shop/Priced.java": "package com.shop;\n\npublic interface Priced {\n    int total();\n}\n",
+    "crates/walk/Cargo.toml": '[package]\nname = "walk"\n',
+    "crates/walk/src/lib.rs": (
+        "/// Builds a walk over a tree.\npub struct WalkBuilder { depth: usize }\n\n"
+        "/// Whether a walk goes on.\npub enum WalkState { Continue, Quit }\n\n"
+        "/// What a visitor does.\npub trait Visitor { fn visit(&mut self); }\n"
+    ),
+    "go.mod": "module example.com/app\n",
+    "rest/server.go": "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n",
+}
+
+
+@pytest.fixture(scope="module")
+def project(django_db_setup, django_db_blocker, tmp_path_factory):
+    from tests.chat.conftest import indexed_shopapp
+    from tests.rag.conftest import make_zip
+
+    with indexed_shopapp("languages-owner", tmp_path_factory, django_db_blocker, name="shop", archive=make_zip(PROJECT)) as repository:
+        yield repository
+
+
+def call(project, tool: str, **arguments) -> str:
+    outcome = ProjectToolbox(project, AgentConfig(), window_tokens=8192).call_sync(ToolCall(id="call_1", name=tool, arguments=arguments))
+    assert not outcome.error, outcome.content
+    return outcome.content
+
+
+def test_callers_are_named_as_their_language_writes_them_and_the_list_says_what_it_leaves_out(project):
+    lines = call(project, "callers", symbol="com.shop.Cart#total").splitlines()
+
+    assert lines[0] == f"the first 60 of {CALLERS} callers of 'com.shop.Cart#total' (depth up to 1):"
+    assert len(lines) == 61
+    assert lines[1] == (
+        "- depth 1: com.shop.Checkout#pay0  [com.shop.Checkout#pay0 -> com.shop.Cart#total "
+        "at src/main/java/com/shop/Checkout.java:4]"
+    )
+
+
+def test_references_are_named_as_their_language_writes_them_and_counted(project):
+    lines = call(project, "find_references", symbol="Cart#total").splitlines()
+
+    assert lines[0] == f"the first 60 of {CALLERS} references to 'Cart#total':"
+    assert lines[1] == "- calls: com.shop.Checkout#pay0 at src/main/java/com/shop/Checkout.java:4  [total]"
+
+
+def test_a_definition_says_the_kind_of_type_its_language_declares(project):
+    assert "- struct walk::WalkBuilder at crates/walk/src/lib.rs:2-2" in call(project, "get_symbol", name="WalkBuilder")
+    assert "- enum walk::WalkState at" in call(project, "get_symbol", name="WalkState")
+    assert "- trait walk::Visitor at" in call(project, "get_symbol", name="Visitor")
+    assert "- interface com.shop.Priced at" in call(project, "get_symbol", name="Priced")
+    assert "- struct rest.Server at rest/server.go:4-4" in call(project, "get_symbol", name="Server")
+    cart = call(project, "get_symbol", name="Cart")
+    assert cart.startswith("1 definition of 'Cart':\n- class com.shop.Cart at")
