@@ -35,7 +35,7 @@ from rag.services import (
     search,
 )
 from rag.services.changes import VersionNotFound, resolve_version
-from rag.services.graph import MAX_DEPTH
+from rag.services.graph import MAX_DEPTH, declared_kind, written_names
 from rag.source_view import highlight_excerpt
 
 SEARCH_LIMIT = 40
@@ -144,9 +144,14 @@ def file_symbols(run: IndexRun | None, path: str) -> list[dict]:
     """The definitions of one file of the index, in the file's order (for the source view's symbol list)."""
     if run is None:
         return []
-    return list(
-        Symbol.objects.in_version(run).filter(path=path).order_by("start_line", "id").values("qname", "name", "kind", "start_line", "parent")
+    rows = Symbol.objects.in_version(run).filter(path=path).order_by("start_line", "id").values(
+        "qname", "name", "kind", "signature", "start_line", "parent"
     )
+    # A method is shown under the type it belongs to: a Rust or Go type's methods need not follow it.
+    return [
+        {**row, "kind": declared_kind(row["kind"], row["signature"]), "owner": (row["parent"] or "").rsplit(".", 1)[-1]}
+        for row in rows
+    ]
 
 
 def breadcrumbs(path: str) -> list[tuple[str, str]]:
@@ -270,6 +275,12 @@ def symbol(request: HttpRequest, pk: int, qname: str) -> HttpResponse:
         # A loose name (``Cart``) with its own definitions: the page lists them to choose from.
         return render(request, "rag/browse/symbol_choices.html", {"repository": repository, "name": qname, "definitions": definitions})
     definition = exact[0]
+    calling, called = callers(repository, definition.qname, depth=1), callees(repository, definition.qname, depth=1)
+    entrypoints = _reaching_entrypoints(repository, definition.qname)
+    names = written_names(
+        repository.active_run,
+        [definition.parent, *(e.src for e in calling), *(e.dst for e in called), *(e.handler for e in entrypoints)],
+    )
     try:
         code = read_source(repository, definition.path, definition.start_line, definition.end_line, max_lines=DEFINITION_LINES)
     except SourceNotFound:
@@ -282,9 +293,11 @@ def symbol(request: HttpRequest, pk: int, qname: str) -> HttpResponse:
             "code": highlight_excerpt(code.path, code.text, code.start_line) if code and code.text else [],
             "code_cut": bool(code and code.end_line < definition.end_line),
             "definition_lines": definition.end_line - definition.start_line + 1,
-            "callers": callers(repository, definition.qname, depth=1),
-            "callees": callees(repository, definition.qname, depth=1),
-            "entrypoints": _reaching_entrypoints(repository, definition.qname),
+            # Each edge or entrypoint with the name its language writes for the symbol it links to.
+            "callers": [(e, names.get(e.src, e.src)) for e in calling],
+            "callees": [(e, names.get(e.dst, e.dst)) for e in called],
+            "entrypoints": [(e, names.get(e.handler, e.handler)) for e in entrypoints],
+            "parent_name": names.get(definition.parent, definition.parent),
             "language": language_name(
                 SourceFile.objects.in_version(repository.active_run).filter(path=definition.path).values_list("language", flat=True).first() or ""
             ),

@@ -241,3 +241,25 @@ def test_lines_found_by_several_layers_are_one_hit_showing_the_code(owner_client
     login = views[views.index("lines=4-7") :].split("</li>")[0]
     assert '<span class="hit-title">shop.views.login_view</span>' in login and "symbol</a>" in login
     assert "def login_view(request):" in login  # the code, not its catalog entry
+
+
+def test_a_symbol_page_of_another_language_names_its_kind_and_its_callers_as_the_language_writes_them(owner_client, owner, upload_dir):
+    project = {
+        "src/main/java/com/shop/Cart.java": "package com.shop;\n\npublic class Cart {\n    public int total() { return 0; }\n}\n",
+        "src/main/java/com/shop/Checkout.java": (
+            "package com.shop;\n\npublic class Checkout {\n    public int pay(Cart cart) { return cart.total(); }\n}\n"
+        ),
+        "src/lib.rs": "/// Builds a walk.\npub struct WalkBuilder { depth: usize }\n\nimpl WalkBuilder {\n    pub fn depth(&self) -> usize { self.depth }\n}\n",
+    }
+    run = index_zip(owner, make_zip(project), name="polyglot")
+    assert run.status == IndexRun.Status.READY, run.error
+    page = _page(owner_client, "rag-symbol", run.repository_id, "com.shop.Cart.total")
+    assert '<span class="badge">method</span> <code>com.shop.Cart#total</code>' in page
+    assert "Inside" in page and "<code>com.shop.Cart</code></a>" in page
+    called_by = page[page.index('id="callers-title"') : page.index('id="callees-title"')]
+    assert "<code>com.shop.Checkout#pay</code>" in called_by
+
+    rust = _page(owner_client, "rag-symbol", run.repository_id, "WalkBuilder")
+    assert '<span class="hint">struct · src/lib.rs:2</span>' in rust
+    outline = _page(owner_client, "rag-source", run.repository_id, "src/lib.rs")
+    assert '<code>depth</code></a> <span class="hint">in WalkBuilder</span>' in outline
