@@ -30,6 +30,7 @@ DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 QUALIFIED = re.compile(r"(?<![\w:#])[A-Za-z_]\w*+(?:(?:::|#)[A-Za-z_]\w*+)++")
 # The separators of those forms, and PHP's ``\`` (``\Slim\Routing\Route``).
 _QUALIFIER = re.compile(r"::|#|\\")
+_GO_RECEIVER = re.compile(r"\(\*?+(\w++)\)")
 # Where a Rust path may start; the index names items from the repository's own folders.
 _RUST_ROOTS = ("std", "crate", "self", "super")
 # Every pattern below is applied to text a user typed, so each is written to
@@ -126,8 +127,11 @@ def query_hints(query: str) -> QueryHints:
 def dotted_name(written: str) -> str:
     """A qualified name in the form the index keeps every language's, with dots: ``crate::walk::WalkBuilder::new``
     is ``walk.WalkBuilder.new``, ``Sinatra::Base#route`` is ``Sinatra.Base.route``, ``\\Slim\\App`` is
-    ``Slim.App``; a Rust path's root (``crate``, ``std``, ``self``, ``super``) is left out when two names follow it."""
-    parts = [part for part in _QUALIFIER.split(written.strip()) if part]
+    ``Slim.App``; a Rust path's root (``crate``, ``std``, ``self``, ``super``) is left out when two names follow it.
+    Go's forms name the package by its import path's last folder and a method by its receiver's type:
+    ``github.com/x/app/rest.(*Server).Start`` is ``rest.Server.Start``."""
+    written = _GO_RECEIVER.sub(r"\1", written.strip().rsplit("/", 1)[-1])
+    parts = [part for part in _QUALIFIER.split(written) if part]
     if len(parts) > 2 and parts[0] in _RUST_ROOTS:
         parts = parts[1:]
     return ".".join(parts)

@@ -17,6 +17,7 @@ from django.db import connection
 from rag.analysis.languages import spec_for, written_name
 from rag.models import Edge, Entrypoint, IndexRun, Repository, Symbol
 from rag.query_analysis import dotted_name
+from rag.terms import looks_like_test_path
 
 MAX_DEPTH = 5
 
@@ -130,7 +131,8 @@ def _symbol_info(s: Symbol) -> SymbolInfo:
 
 
 def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: IndexRun | None = None) -> list[SymbolInfo]:
-    """Definitions of ``name``: an exact qname (or written name) first, then qnames ending in ``.name``, then short names.
+    """Definitions of ``name``: an exact qname (or written name) first, then qnames ending in ``.name``, then short
+    names; in each, definitions in test files last.
 
     ``name`` may be written in its language's own form (``WalkBuilder::new``, ``JsonParser#nextToken``,
     ``Slim\\Routing\\Route``, ``walk::WalkBuilder::new``): the index keeps qualified names dotted
@@ -142,6 +144,8 @@ def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: Inde
         return []
     short = name.rsplit(".", 1)[-1]
     candidates = [_symbol_info(s) for s in Symbol.objects.in_version(run).filter(name=short).order_by("path", "start_line")[:500]]
+    # Within each tier, definitions in the code before those in its tests (a test's own ``Server`` helper).
+    candidates.sort(key=lambda s: looks_like_test_path(s.path))
     exact = [s for s in candidates if s.qname == name or dotted_name(s.written) == name]
     taken = {id(s) for s in exact}
     suffix = [s for s in candidates if id(s) not in taken and s.qname.endswith("." + name)]

@@ -31,7 +31,12 @@ PROJECT = {
         "/// What a visitor does.\npub trait Visitor { fn visit(&mut self); }\n"
     ),
     "go.mod": "module example.com/app\n",
-    "rest/server.go": "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n",
+    "rest/server.go": (
+        "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n\n"
+        "// Start listens.\nfunc (s *Server) Start() {}\n"
+    ),
+    # A test's own type of the same name, in a folder that sorts first.
+    "a_test/server_test.go": "package a_test\n\ntype Server struct{}\n",
 }
 
 
@@ -76,3 +81,11 @@ def test_a_definition_says_the_kind_of_type_its_language_declares(project):
     assert "- struct rest.Server at rest/server.go:4-4" in call(project, "get_symbol", name="Server")
     cart = call(project, "get_symbol", name="Cart")
     assert cart.startswith("1 definition of 'Cart':\n- class com.shop.Cart at")
+
+
+def test_a_go_name_is_found_in_the_forms_go_writes_it_and_the_code_comes_before_its_tests(project):
+    assert call(project, "get_symbol", name="Server").startswith("2 definitions of 'Server':\n- struct rest.Server at rest/server.go:4-4")
+    imported = call(project, "get_symbol", name="example.com/app/rest.Server")
+    assert imported.startswith("1 definition of 'example.com/app/rest.Server':\n- struct rest.Server at rest/server.go:4-4")
+    method = call(project, "get_symbol", name="rest.(*Server).Start")
+    assert method.startswith("1 definition of 'rest.(*Server).Start':\n- method rest.Server.Start at rest/server.go:7-7")
