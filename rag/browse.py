@@ -123,7 +123,7 @@ def readme_html(run: IndexRun, entries: list[TreeEntry]) -> tuple[str, SafeStrin
     text = text[:README_MAX_CHARS]
     if entry.name.lower().endswith((".md", ".markdown")):
         folder = posixpath.dirname(entry.path)
-        return entry.path, mark_safe(render_markdown(text, resolve_link=lambda href: _repository_link(run, folder, href)))
+        return entry.path, mark_safe(render_markdown(text, resolve_link=lambda href: _repository_link(run, folder, href), document=True))
     return entry.path, format_html('<pre class="readme-text">{}</pre>', text)
 
 

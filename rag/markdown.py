@@ -3,7 +3,11 @@ Markdown (markdown-it-py), code highlighted by Pygments, then sanitized by nh3.
 
 Raw HTML in the Markdown is escaped by the parser, and the sanitizer runs on
 the final HTML anyway, so neither a parser quirk nor a highlighter bug can let
-a script or an event handler through. It lives in ``rag`` so that the
+a script or an event handler through. A repository's own documents
+(``document=True``: its README) keep their raw HTML as the code hosts show it,
+centred headers and ``<details>`` included, through a wider list of tags: still
+no script, style, form or image (an image would be fetched from wherever the
+document points, by every reader's browser). It lives in ``rag`` so that the
 repository pages and the chat (which binds its citation pattern in
 ``chat/markdown.py``) render through the same pipeline.
 """
@@ -37,6 +41,14 @@ ALLOWED_ATTRIBUTES = {
     "th": {"style"},
     "td": {"style"},
     "ol": {"start"},
+}
+# A repository's documents also write these in HTML (GitHub's READMEs: ``<p align="center">``, ``<details>``).
+DOCUMENT_TAGS = ALLOWED_TAGS | {"b", "i", "kbd", "sub", "sup", "details", "summary", "dl", "dt", "dd", "s", "u"}
+DOCUMENT_ATTRIBUTES = {
+    **ALLOWED_ATTRIBUTES,
+    **{tag: {"align"} for tag in ("p", "h1", "h2", "h3", "h4", "h5", "h6")},
+    "div": {"class", "align"},
+    "details": {"open"},
 }
 _FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -119,10 +131,10 @@ def _resolve_links(state: StateCore) -> None:
                     token.attrSet("href", resolved)
 
 
-@lru_cache(maxsize=2)
-def _parser(breaks: bool = False) -> MarkdownIt:
-    # "html": False escapes raw HTML instead of passing it through.
-    parser = MarkdownIt("commonmark", {"html": False, "linkify": False, "breaks": breaks, "highlight": _highlight}).enable(
+@lru_cache(maxsize=4)
+def _parser(breaks: bool = False, html: bool = False) -> MarkdownIt:
+    # "html": False escapes raw HTML instead of passing it through (to the sanitizer).
+    parser = MarkdownIt("commonmark", {"html": html, "linkify": False, "breaks": breaks, "highlight": _highlight}).enable(
         ["table", "strikethrough"]
     )
     parser.core.ruler.push("citation_links", _link_citations)
@@ -130,11 +142,11 @@ def _parser(breaks: bool = False) -> MarkdownIt:
     return parser
 
 
-def sanitize(html: str) -> str:
+def sanitize(html: str, *, document: bool = False) -> str:
     return nh3.clean(
         html,
-        tags=ALLOWED_TAGS,
-        attributes=ALLOWED_ATTRIBUTES,
+        tags=DOCUMENT_TAGS if document else ALLOWED_TAGS,
+        attributes=DOCUMENT_ATTRIBUTES if document else ALLOWED_ATTRIBUTES,
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer nofollow",
         filter_style_properties={"text-align"},
@@ -148,13 +160,15 @@ def render_markdown(
     *,
     breaks: bool = False,
     resolve_link: LinkResolver | None = None,
+    document: bool = False,
 ) -> str:
     """Untrusted Markdown to HTML that is safe to mark safe.
 
     With ``link_citation`` and ``citation_pattern`` (groups: path, start, end), code citations
     in the text link to what the linker returns. ``breaks`` keeps single newlines as line
     breaks (text a person typed, where a newline is meant as one). ``resolve_link`` rewrites
-    relative links (a README's ``docs/guide.md``).
+    relative links (a README's ``docs/guide.md``). ``document``: a repository's own document, whose raw
+    HTML is kept within ``DOCUMENT_TAGS`` (see the module).
     """
     env = {"link_citation": link_citation, "citation_pattern": citation_pattern, "resolve_link": resolve_link}
-    return sanitize(_parser(breaks).render(text, env))
+    return sanitize(_parser(breaks, document).render(text, env), document=document)

@@ -53,7 +53,23 @@ def test_the_readme_is_rendered_through_the_markdown_pipeline(owner_client, owne
     readme = page[page.index('class="card readme"') :]
     assert "<h1>Shop</h1>" in readme and "<code>make</code>" in readme
     assert '<pre class="highlight"><code><span class="k">def</span>' in readme
-    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in readme
+    assert "<script>alert(1)" not in page and "alert(1)" not in readme
+
+
+def test_a_readme_written_in_html_is_shown_as_the_code_hosts_show_it_without_scripts_styles_or_images(owner_client, owner, upload_dir):
+    readme = (
+        '<p align="center">\n<img src="https://example.com/logo.png" onerror="alert(1)">\n</p>\n\n'
+        '<h1 align="center" onclick="alert(2)">Shop</h1>\n\n'
+        "<details><summary>Install</summary>\n\nRun `make`.\n\n</details>\n\n"
+        '<a href="javascript:alert(3)">home</a> <style>body { display: none }</style>\n'
+    )
+    run = index_zip(owner, make_zip({**SMALL_PROJECT, "README.md": readme}), name="shop3")
+    page = _page(owner_client, "rag-repository", run.repository_id)
+    shown = page[page.index('class="card readme"') :]
+    assert '<h1 align="center">Shop</h1>' in shown
+    assert "<details><summary>Install</summary>" in shown and "<p>Run <code>make</code>.</p>" in shown
+    assert "&lt;p align" not in shown and "&lt;details&gt;" not in shown
+    assert "alert(" not in shown and "<img" not in shown and "display: none" not in shown
 
 
 def test_the_index_state_is_said_in_plain_words_and_the_detail_is_folded(owner_client, shop):
