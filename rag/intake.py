@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import io
 import os
+import re
 import stat
 import struct
 import zipfile
@@ -394,6 +395,8 @@ def select_files(
     entries: Sequence[tuple[str, int]], read: Callable[[str], bytes], limits: IntakeLimits,
     skipped: Sequence[tuple[str, str]] = (),
     read_many: Callable[[list[str]], Iterator[tuple[str, bytes | UnreadableEntry]]] | None = None,
+    *,
+    tracked: bool = False,
 ) -> Extraction:
     """The text files of a source's entries, skipping what does not belong in an index.
 
@@ -403,13 +406,16 @@ def select_files(
     sizes, in the order given, as (path, bytes or the ``UnreadableEntry``): a source
     that can read ahead (a git commit's blobs) does so. Every source (a zip, a git
     commit) goes through here, so both yield the same file set for the same tree.
-    ``skipped`` are entries the source already left out.
+    ``skipped`` are entries the source already left out. ``tracked``: every entry is a file git
+    tracks (a commit's tree, or a zip git archived from one), and git ignores no tracked file, so the
+    .gitignore leaves out nothing (``go-zero``'s ignores every file without a suffix, its LICENSE and
+    Makefiles committed all the same); a zip of a working folder skips what its .gitignore names.
     """
     result = Extraction(skipped=list(skipped))
     paths = {name for name, _ in entries}
     virtualenv_roots = {name.rsplit("/", 1)[0] for name in paths if name.endswith("/pyvenv.cfg")}
     ignore = None
-    if ".gitignore" in paths:
+    if ".gitignore" in paths and not tracked:
         try:
             lines = read(".gitignore")[: limits.max_file_bytes].decode("utf-8", errors="replace").splitlines()
         except UnreadableEntry:
@@ -497,7 +503,18 @@ def extract_files(source: str | os.PathLike[str], limits: IntakeLimits | None = 
             except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
                 raise UnreadableEntry(exc.__class__.__name__) from exc
 
-        return select_files([(name, info.file_size) for name, info in entries], read, limits, skipped=links)
+        return select_files(
+            [(name, info.file_size) for name, info in entries], read, limits, skipped=links, tracked=archived_by_git(archive)
+        )
+
+
+# ``git archive`` (and the code hosts' downloads, made by it) write the archived commit's id as the zip's comment.
+_COMMIT_ID = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def archived_by_git(archive: zipfile.ZipFile) -> bool:
+    """Whether ``git archive`` wrote the zip from a commit: its comment is the commit's id."""
+    return _COMMIT_ID.fullmatch(archive.comment.strip()) is not None
 
 
 # --- directories (the index_repo command) -------------------------------------------

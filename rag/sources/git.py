@@ -466,7 +466,8 @@ def read_commit_files(mirror: Path, sha: str, limits: IntakeLimits | None = None
     Refused (``IntakeError``): more entries than ``MAX_ENTRIES``, more bytes than
     ``MAX_UNCOMPRESSED_BYTES``, an absolute path or one with ``..``, no files.
     Skipped and listed: links (never followed) and submodules; then what any
-    source skips (``select_files``: size cap, binaries, .gitignore, vendored folders).
+    source skips (``select_files``: size cap, binaries, vendored folders; a commit's files are all
+    tracked, so its .gitignore leaves out none of them, as in git).
     """
     limits = limits or IntakeLimits.from_settings()
     tree = list_tree(mirror, sha)
@@ -497,6 +498,7 @@ def read_commit_files(mirror: Path, sha: str, limits: IntakeLimits | None = None
             [(path, entry.size) for path, entry in blobs.items()],
             lambda path: reader.read(blobs[path].sha, limits.max_file_bytes), limits, skipped,
             read_many=lambda paths: reader.read_many([(p, blobs[p].sha) for p in paths], limits.max_file_bytes),
+            tracked=True,
         )
     finally:
         finished = reader.close()

@@ -178,6 +178,22 @@ def test_it_skips_and_counts_what_does_not_belong_in_an_index(tmp_path):
     assert report["reasons"][".gitignore"] == 2
 
 
+def test_a_zip_git_archived_from_a_commit_keeps_the_files_its_gitignore_names_as_git_tracks_them(tmp_path):
+    files = {".gitignore": "*\n!*.*\n!*/\n", "LICENSE": "MIT\n", "rest/server.go": "package rest\n"}
+    kept = _extract(tmp_path, _with_comment(make_zip(files), b"11f21098ddd95a58f801920fea4f0543d4d01586"))
+    assert sorted(f.path for f in kept.files) == [".gitignore", "LICENSE", "rest/server.go"]
+    # Any other comment is no commit's id: a zip of a working folder skips what its .gitignore names.
+    folder = _extract(tmp_path, _with_comment(make_zip(files), b"made by hand 11f21098ddd95a58f801920fea4f0543d4d01586"))
+    assert dict(folder.skipped)["LICENSE"] == ".gitignore"
+
+
+def _with_comment(archive: bytes, comment: bytes) -> bytes:
+    buffer = io.BytesIO(archive)
+    with zipfile.ZipFile(buffer, "a") as written:
+        written.comment = comment
+    return buffer.getvalue()
+
+
 def test_it_decodes_a_file_that_is_not_utf8_and_counts_it(tmp_path):
     extraction = _extract(tmp_path, make_zip({"latin.py": "name = 'caf\xe9'\n".encode("latin-1"), "ok.py": "x = 1\n"}))
     by_path = {f.path: f for f in extraction.files}
