@@ -19,6 +19,7 @@ from database_pool import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.tools import ProjectToolbox
 from rag import services as rag
+from rag.tools import in_file_order
 from rag.terms import looks_like_test_path
 
 NO_MODEL_NOTE = (
@@ -176,7 +177,9 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
             entry.handler not in top_qnames, not _coverage(words, entry.route_or_command), entry.path, entry.start_line,
         ),
     )[:MAX_ENTRYPOINTS]
-    code = [item for item in found if item.layer == "C0_SOURCE_CHUNKS" and not _only_header(item.content)][:MAX_SPANS]
+    # The code in the file ranking's order, as ``search_code`` shows it.
+    in_order = in_file_order(found, rag.ranked_files(response, limit=toolbox.caps.files)) if response is not None else []
+    code = [item for item in in_order if item.layer == "C0_SOURCE_CHUNKS" and not _only_header(item.content)][:MAX_SPANS]
     # Callers in the code before callers in its tests (unless the question is about tests), each in path order.
     calls = sorted(
         rag.callers(toolbox.repository, definitions[0].qname, depth=1) if definitions else [],

@@ -18,12 +18,13 @@ from rag.tools.toolbox import (
     ToolFailure,
     ToolResult,
     argument_problems,
+    in_file_order,
     schema_validator,
     tool_definitions,
     version_label,
 )
 
 __all__ = [
-    "Caps", "RepositoryToolbox", "Span", "Tool", "ToolFailure", "ToolResult", "argument_problems", "schema_validator",
+    "Caps", "RepositoryToolbox", "Span", "Tool", "ToolFailure", "ToolResult", "argument_problems", "in_file_order", "schema_validator",
     "tool_definitions", "version_label",
 ]

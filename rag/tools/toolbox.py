@@ -38,6 +38,8 @@ ENTRYPOINTS_SHOWN = 200
 # Edges and entrypoints are counted up to this many to say how many a list leaves out; past it, "more than".
 COUNTED_UP_TO = 5000
 SEARCH_MAX_RESULTS = 50
+# Results of one file shown before those of the next ranked file (the rest of them follow every file's first ones).
+RESULTS_PER_FILE = 3
 NUMBERED_LAYERS = frozenset({"C0_SOURCE_CHUNKS", "D0_DOCS"})
 
 
@@ -203,12 +205,12 @@ class RepositoryToolbox:
                 .values_list("path", flat=True)
             )
             items = [item for item in items if item.path in kept]
-        items = items[:shown]
         if not items:
             notes = [*response.notes, *([f"language {language}"] if language else [])]
             note = f" ({'; '.join(notes)})" if notes else ""
             return ToolResult(content=f"No results for {query!r}{note}.", summary="no results")
         files = rag.ranked_files(response, limit=self.caps.files)
+        items = in_file_order(items, files)[:shown]
         parts = [f"{len(items)} results for {query!r} (layers: {', '.join(response.layers)}):"]
         spans = []
         for number, item in enumerate(items, 1):
@@ -350,6 +352,20 @@ class RepositoryToolbox:
             )
             spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", self.path_score(entry.path)))
         return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(entries), "entrypoint"), spans=tuple(spans))
+
+
+def in_file_order(items: Sequence[rag.SearchResult], files: Sequence[rag.FileScore]) -> list[rag.SearchResult]:
+    """Results grouped by file in the file ranking's order (the learned one, held to the evaluation sets'
+    figures), each file's in the search's order: the first ``RESULTS_PER_FILE`` of every ranked file,
+    then the rest of theirs, then the results of files the ranking leaves out."""
+    place = {f.path: number for number, f in enumerate(files)}
+    seen: dict[str, int] = {}
+
+    def key(item: rag.SearchResult) -> tuple[int, int]:
+        seen[item.path] = seen.get(item.path, 0) + 1
+        return (seen[item.path] > RESULTS_PER_FILE, place.get(item.path, len(place)))
+
+    return [item for _, item in sorted(((key(item), item) for item in items), key=lambda pair: pair[0])]
 
 
 def _counted(count: int, noun: str, plural: str | None = None) -> str:

@@ -139,3 +139,16 @@ def test_changes_since_a_version_or_an_unknown_one(toolbox, shopapp):
 
     assert same.content == f"Changes from #{shopapp.active_run_id} to #{shopapp.active_run_id}: none (the two versions hold the same files)."
     assert unknown.error and unknown.content.startswith("Error: changes_since: ")
+
+
+@pytest.mark.parametrize("query", ["import products from csv", "cart total", "how is the tax computed"])
+def test_search_code_shows_results_grouped_by_file_in_the_file_rankings_order(toolbox, query):
+    content = call(toolbox, "search_code", query=query).content
+    paths = re.findall(r"^\[\d+\] ([^:]+):", content, re.M)
+    ranked = [entry.split(" (")[0] for entry in re.search(r"Files ranked for this query: (.*)", content).group(1).split(", ")]
+    first_seen = list(dict.fromkeys(paths))
+    assert first_seen[: len(ranked)] == [path for path in ranked if path in first_seen]
+    # No file shows more than three results before every ranked file has shown its first ones.
+    assert all(paths[: len(ranked) * 3].count(path) <= 3 for path in ranked)
+    if query == "import products from csv":
+        assert paths[0] == "djshop/orders/management/commands/import_products.py"
