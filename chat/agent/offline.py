@@ -44,6 +44,7 @@ ENTRYPOINT_QUESTIONS = (
     (re.compile(r"\b(?:routes?|endpoints?|urls?|apis?)\b", re.IGNORECASE), "http_route"),
     (re.compile(r"\b(?:commands?|cli|command[- ]line|subcommands?|programs?|binar(?:y|ies))\b", re.IGNORECASE), "cli_command"),
     (re.compile(r"\b(?:tasks?|jobs?|workers?)\b", re.IGNORECASE), "task"),
+    (re.compile(r"\b(?:g?rpcs?|protobuf)\b", re.IGNORECASE), "rpc_service"),
 )
 # How much a definition gains per question word its name or path contains, against search scores.
 WORD_WEIGHT = 1.0

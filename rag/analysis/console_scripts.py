@@ -146,24 +146,29 @@ def go_module_path(text: str) -> str | None:
 
 
 def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
-    """Cargo's ``[[bin]]`` targets, each aimed at the ``main`` of its file (by default ``src/main.rs``
-    for the package's own name, else ``src/bin/<name>.rs``). Binaries Cargo finds by itself
-    (``src/main.rs``, ``src/bin/*.rs``) are their files' main functions."""
+    """Cargo's ``[[bin]]`` and ``[[example]]`` targets, each aimed at the ``main`` of its file (by default
+    ``src/main.rs`` for the package's own name, else ``src/bin/<name>.rs``; ``examples/<name>.rs`` for an
+    example). Binaries and examples Cargo finds by itself (``src/main.rs``, ``src/bin/*.rs``,
+    ``examples/*.rs``) are their files' main functions, named for the file."""
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError):
         return []
     package = data.get("package") if isinstance(data.get("package"), dict) else {}
     crate = posixpath.dirname(path)
-    headers = [index for index, line in enumerate(lines) if line.strip() == "[[bin]]"]
     scripts = []
-    for number, target in enumerate(data.get("bin") or ()):
-        if not isinstance(target, dict) or not isinstance(target.get("name"), str):
-            continue
-        name = target["name"]
-        default = "src/main.rs" if name == package.get("name") else f"src/bin/{name}.rs"
-        source = posixpath.normpath(posixpath.join(crate, str(target.get("path") or default)))
-        after = headers[number] if number < len(headers) else 0
-        main = posixpath.splitext(source)[0].replace("/", ".").replace("-", "_") + ".main"
-        scripts.append(ConsoleScript(name, main, _line_of(lines, "name", after), "cargo_bin"))
+    for table, group in (("bin", "cargo_bin"), ("example", "cargo_example")):
+        headers = [index for index, line in enumerate(lines) if line.strip() == f"[[{table}]]"]
+        for number, target in enumerate(data.get(table) or ()):
+            if not isinstance(target, dict) or not isinstance(target.get("name"), str):
+                continue
+            name = target["name"]
+            if table == "example":
+                default = f"examples/{name}.rs"
+            else:
+                default = "src/main.rs" if name == package.get("name") else f"src/bin/{name}.rs"
+            source = posixpath.normpath(posixpath.join(crate, str(target.get("path") or default)))
+            after = headers[number] if number < len(headers) else 0
+            main = posixpath.splitext(source)[0].replace("/", ".").replace("-", "_") + ".main"
+            scripts.append(ConsoleScript(name, main, _line_of(lines, "name", after), group))
     return scripts

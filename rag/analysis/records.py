@@ -67,9 +67,9 @@ class Edge:
 
 @dataclass(frozen=True)
 class Entrypoint:
-    """A C3 entrypoint: an HTTP route, a CLI command or a task."""
+    """A C3 entrypoint: an HTTP route, an RPC service (gRPC), a CLI command or a task."""
 
-    entry_type: Literal["http_route", "cli_command", "task"]
+    entry_type: Literal["http_route", "rpc_service", "cli_command", "task"]
     framework: str
     route_or_command: str
     handler: str | None

@@ -25,6 +25,7 @@ ENTRY_KIND_ALIASES = {
     "http": "http_route", "route": "http_route", "routes": "http_route", "http_route": "http_route",
     "cli": "cli_command", "command": "cli_command", "commands": "cli_command", "cli_command": "cli_command",
     "task": "task", "tasks": "task", "celery": "task",
+    "rpc": "rpc_service", "grpc": "rpc_service", "rpc_service": "rpc_service",
 }
 
 
@@ -224,8 +225,8 @@ def list_entrypoints(
     limit: int = 500,
     run: IndexRun | None = None,
 ) -> list[EntrypointInfo]:
-    """Entrypoints of the index, optionally of one kind: ``http_route``, ``cli_command`` or ``task`` (or
-    http/cli/celery), and of one framework (``django``, ``express``, ...; any case)."""
+    """Entrypoints of the index, optionally of one kind: ``http_route``, ``rpc_service``, ``cli_command`` or
+    ``task`` (or http/rpc/cli/celery), and of one framework (``django``, ``express``, ...; any case)."""
     run = _run(repository, run)
     if run is None:
         return []
@@ -233,7 +234,7 @@ def list_entrypoints(
     if kind:
         entry_type = ENTRY_KIND_ALIASES.get(kind.strip().lower())
         if entry_type is None:
-            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, cli_command or task")
+            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, rpc_service, cli_command or task")
         queryset = queryset.filter(entry_type=entry_type)
     if framework:
         queryset = queryset.filter(framework__iexact=framework.strip())

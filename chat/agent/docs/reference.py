@@ -24,6 +24,7 @@ NO_MODEL_LABEL = (
 # (entry type, section title, noun for one, noun for several)
 ENTRY_SECTIONS = (
     ("http_route", "HTTP routes", "HTTP route", "HTTP routes"),
+    ("rpc_service", "RPC services", "RPC service", "RPC services"),
     ("cli_command", "CLI commands", "CLI command", "CLI commands"),
     ("task", "Background tasks", "background task", "background tasks"),
 )
@@ -60,7 +61,7 @@ def _entry_rows(entry_type: str, entries: Sequence[EntrypointInfo]) -> list[str]
                 f"| `{_span(entry.path, entry.start_line, entry.end_line)}` |"
             )
         return rows
-    header = "Command" if entry_type == "cli_command" else "Task"
+    header = {"cli_command": "Command", "rpc_service": "Service"}.get(entry_type, "Task")
     rows = [f"| {header} | Handler | Framework | Source |", "|---|---|---|---|"]
     for entry in sorted(entries, key=lambda e: (e.route_or_command, e.path, e.start_line)):
         rows.append(

@@ -20,22 +20,30 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 
 - ``@main`` (with its ``@name``): a program's main function;
 - ``@route.<framework>``: an HTTP route, a registration call or an annotated handler, with its
-  ``@path`` and ``@method`` (``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``) and the
-  ``@handler`` as written when the call names one (resolved to a definition of the file by name);
+  ``@path`` and ``@method`` (``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``,
+  ``http.MethodGet``) and the ``@handler`` as written when the call names one (resolved to a
+  definition of the file by name, or by the function called when it is a call: ``GreetHandler(ctx)``;
+  unresolved, no handler), or the ``@block`` that is the handler when it is written in place
+  (Sinatra's ``get '/x' do ... end``, a Go ``func`` literal: ``block at PATH:LINE``);
 - ``@resource.<framework>`` with its ``@path``: a REST resource (``resources :photos``), the
   conventional index, create, show, update and destroy routes;
 - ``@command.<framework>``: a CLI command, named by its ``@path`` (first word) or else by the program;
 - ``@prefix`` inside a ``@prefixed`` node: a path prefix of every route within that node (a class's
   ``@RequestMapping``, NestJS ``@Controller``, Ktor ``route("/v1") { }``, Rails ``namespace``);
 - ``@uses.<framework>``: the file uses that framework; a pattern with ``(#set! when_used "rocket")``
-  is of that framework in such a file (``#[get("/")]`` is actix or rocket).
+  is of that framework in such a file (``#[get("/")]`` is actix or rocket), and one with
+  ``(#set! requires "http")`` is an entrypoint only in a file with ``@uses.http`` (a Go router's
+  ``Delete("/x", h)`` in a file that imports a web framework; clap's ``Command::new`` in a file that
+  uses clap).
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
-is the ``Greeter`` service), ``(#set! entry_type "cli_command")`` overrides the kind, ``(#set! param
-"{id}")`` names a resource's member parameter. Several patterns may match one node (with and without
+is the ``Greeter`` service), ``(#set! entry_type "rpc_service")`` overrides the kind, ``(#set! param
+"{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
+entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**`` and ``app/**/route.ts``) is no route.
 A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``).
+Files matching ``build_scripts`` (Cargo's ``build.rs``) are run by the build, not by users: no entrypoints.
 """
 
 from __future__ import annotations
@@ -97,6 +105,8 @@ class LanguageSpec:
     # Frameworks whose routes are declared only in files whose path matches (Rails: ``config/routes.rb``;
     # elsewhere ``get '/cart'`` is a test's request).
     framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # Files the build tool runs (Cargo's ``build.rs``): neither programs nor commands of the project.
+    build_scripts: re.Pattern[str] | None = None
     # What joins an import's path when braces group several imports under one (Rust's ``::``:
     # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``; PHP's ``\``, whose groups the tags query
     # captures member by member after an ``@import_prefix``); empty when the language has no such groups.
@@ -146,6 +156,7 @@ class LanguageSpec:
             extends=extends,
             file_routes=tuple(file_routes),
             framework_files=tuple((name, re.compile(pattern)) for name, pattern in table.get("framework_files", {}).items()),
+            build_scripts=re.compile("|".join(table["build_scripts"])) if table.get("build_scripts") else None,
             import_separator=table.get("import_separator", ""),
             module_system=table.get("module_system", ""),
             claims=tuple(table.get("claims", ())),
@@ -582,6 +593,10 @@ _RESOURCE_ROUTES = (
     ("destroy", ("DELETE",), "/{param}"),
 )
 _QUOTES = "\"'`"
+# A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
+_CALLED = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
+# A route pattern that starts with its method (Go 1.22's ServeMux): ``GET /items/{id}``.
+_VERB_FIRST = re.compile(r"(GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD) +(/.*)")
 
 
 def _literal(node: tree_sitter.Node) -> str:
@@ -591,8 +606,9 @@ def _literal(node: tree_sitter.Node) -> str:
 
 
 def _methods(method: str) -> tuple[str, ...]:
-    """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'`` -> ``("GET",)``; anything else none."""
-    verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP")
+    """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``, ``MethodGet`` (Go's ``http.MethodGet``)
+    -> ``("GET",)``; anything else none."""
+    verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP").removeprefix("METHOD")
     return (verb,) if verb in _VERBS else ()
 
 
@@ -616,10 +632,11 @@ def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str] | None:
 
 def _program(path: str) -> str:
     """A program's name from its main file: its folder (``cmd/server/main.go``, a crate's ``src/main.rs``),
-    or the file itself in a ``bin`` folder (``src/bin/migrate.rs``)."""
+    or the file itself in a ``bin`` or ``examples`` folder (``src/bin/migrate.rs``, Cargo's
+    ``examples/walk.rs`` is the example ``walk``)."""
     folders = posixpath.dirname(path).split("/")
     stem = posixpath.splitext(posixpath.basename(path))[0]
-    if folders[-1] == "bin":
+    if folders[-1] in ("bin", "examples") and stem != "main":
         return stem
     named = [folder for folder in folders if folder and folder != "src"]
     return named[-1] if named else stem
@@ -629,7 +646,7 @@ def _entrypoints(
     path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
 ) -> tuple[Entrypoint, ...]:
     query = _entrypoints_query(spec)
-    if query is None:
+    if query is None or (spec.build_scripts is not None and spec.build_scripts.search(path)):
         return ()
     matches = _matches(query, root)
     by_name: dict[str, str] = {}
@@ -679,14 +696,34 @@ def _entrypoints(
             framework = str(settings["when_used"])
         if framework in declared_in and not declared_in[framework].search(path):
             continue
-        written = _literal(captures["handler"][0]) if "handler" in captures else ""
+        if settings.get("requires") and settings["requires"] not in used:
+            continue
+        if any(name not in captures for name in str(settings.get("needs") or "").split()):
+            continue
+        # A handler as written, to its first line (a call may take a function literal).
+        written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
         # An annotated definition is its own handler (Spring, ASP.NET, clap); a handler named in a
-        # registration call is a definition of this file when one has that name; else the code around.
-        handler = owner.qname if owner is not None else by_name.get(written) or _scope(node, definitions, unit)
+        # registration call is a definition of this file when one has that name (a handler made by a
+        # call, ``GreetHandler(ctx)``, is the function called), else none: the code around it is no
+        # handler; a block written in place is its own handler, which has no name; else the code around.
+        if owner is not None:
+            handler: str | None = owner.qname
+        elif written:
+            handler = by_name.get(written) or by_name.get(_CALLED.sub(r"\1", written))
+        elif "block" in captures:
+            block = captures["block"][0]
+            handler, written = None, f"block at {path}:{block.start_point[0] + 1}"
+        else:
+            handler = _scope(node, definitions, unit)
         handler_or_none = handler if handler != unit else None
         route = _literal(captures["path"][0]) if "path" in captures else ""
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
+        method = _methods(_text(captures["method"][0])) if "method" in captures else ()
+        verb_first = _VERB_FIRST.fullmatch(route)
+        if verb_first is not None and not method:
+            # A pattern of Go 1.22's ServeMux names its method: ``mux.HandleFunc("GET /items/{id}", h)``.
+            method, route = (verb_first.group(1),), verb_first.group(2)
         if role == "command":
             found.append(Entrypoint(
                 entry_type="cli_command", framework=framework,
@@ -712,7 +749,7 @@ def _entrypoints(
         found.append(Entrypoint(
             entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
             framework=framework, route_or_command=_join(outer, route),
-            handler=handler_or_none, methods=_methods(_text(captures["method"][0])) if "method" in captures else (),
+            handler=handler_or_none, methods=method,
             handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
         ))
     if file_route is not None and not any(entry.framework == file_route[0] for entry in found):
@@ -728,10 +765,14 @@ def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> l
     """The path prefixes of the nodes around ``node``, outermost first."""
     found: list[str] = []
     current = node.parent
+    seen: set[tuple[int, int]] = set()
     while current is not None:
-        prefix = prefixes.get((current.start_byte, current.end_byte))
-        if prefix is not None:
+        span = (current.start_byte, current.end_byte)
+        prefix = prefixes.get(span)
+        # A node and the one that wraps it alone (a Go call and its statement) share a span: one prefix.
+        if prefix is not None and span not in seen:
             found.insert(0, prefix)
+        seen.add(span)
         current = current.parent
     return found
 

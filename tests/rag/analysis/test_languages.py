@@ -534,7 +534,9 @@ def test_a_stored_analysis_of_such_a_file_is_reused_whole():
 
 
 ROUTES = {
-    "cmd/server/main.go": 'package main\n\nfunc main() {\n\tr := gin.Default()\n\tr.GET("/orders/:id", showOrder)\n}\n',
+    "cmd/server/main.go": (
+        'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc main() {\n\tr := gin.Default()\n\tr.GET("/orders/:id", showOrder)\n}\n'
+    ),
     "src/main/java/com/shop/OrderController.java": (
         'package com.shop;\npublic class OrderController {\n  @GetMapping("/orders/{id}")\n'
         "  public Order show(long id) { return null; }\n}\n"
@@ -557,7 +559,8 @@ def test_routes_and_main_functions_of_common_frameworks_are_entrypoints():
 
     assert found >= {
         ("main", "server", (), "cmd.server.main"),
-        ("go", "/orders/:id", ("GET",), "cmd.server.main"),
+        # The handler is named, but not defined in the file: unresolved, not the function around the call.
+        ("go", "/orders/:id", ("GET",), None),
         ("spring", "/orders/{id}", ("GET",), "com.shop.OrderController.show"),
         ("express", "/checkout", ("POST",), None),
         ("axum", "/health", (), "src.main.main"),
@@ -730,7 +733,8 @@ def test_nextjs_routes_come_from_the_files_paths():
 def test_go_grpc_services_cobra_commands_and_named_handlers_are_entrypoints():
     found = _entries({
         "cmd/server/main.go": (
-            "package main\n\ntype server struct{}\n\nfunc main() {\n\ts := grpc.NewServer()\n"
+            "package main\n\nimport (\n\t\"net/http\"\n\n\t\"github.com/go-chi/chi/v5\"\n)\n\n"
+            "type server struct{}\n\nfunc main() {\n\ts := grpc.NewServer()\n"
             "\tpb.RegisterGreeterServer(s, &server{})\n\tr := chi.NewRouter()\n\tr.Get(\"/orders/{id}\", showOrder)\n}\n\n"
             "func showOrder(w http.ResponseWriter, r *http.Request) {}\n"
         ),
@@ -741,10 +745,112 @@ def test_go_grpc_services_cobra_commands_and_named_handlers_are_entrypoints():
     })
 
     assert found >= {
-        ("http_route", "grpc", "Greeter", (), "cmd.server.server"),
+        ("rpc_service", "grpc", "Greeter", (), "cmd.server.server"),
         ("http_route", "go", "/orders/{id}", ("GET",), "cmd.server.showOrder"),
         ("cli_command", "cobra", "serve", (), "cmd.tool.runServe"),
     }
+
+
+def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_http():
+    found = _entries({
+        # sync.Map's Delete("/foo") has no handler; a cache's Delete with two arguments is in a file that serves nothing.
+        "internal/logging/methods.go": (
+            'package logging\n\nimport (\n\t"net/http"\n\t"sync"\n)\n\nvar methods sync.Map\n\n'
+            'func Skip(r *http.Request) {\n\tmethods.Delete("/foo")\n}\n'
+        ),
+        "internal/cache/cache.go": 'package cache\n\nfunc Evict(c *Cache) {\n\tc.Delete("/foo", true)\n}\n',
+        "cmd/api/main.go": (
+            'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n)\n\n'
+            'func main() {\n\tr := chi.NewRouter()\n\tr.Delete("/items/{id}", h.Remove)\n'
+            '\tr.Get("/health", func(w http.ResponseWriter, r *http.Request) {})\n'
+            '\tmux := http.NewServeMux()\n\tmux.HandleFunc("GET /items/{id}", getItem)\n}\n\n'
+            'func getItem(w http.ResponseWriter, r *http.Request) {}\n'
+        ),
+    })
+    raws = {entry.route_or_command: entry.handler_raw for entry in analyze_repository({
+        "cmd/api/main.go": 'package main\n\nimport "net/http"\n\nfunc main() {\n\thttp.HandleFunc("/ping", func(w http.ResponseWriter, r *http.Request) {})\n}\n',
+    }).files["cmd/api/main.go"].entrypoints}
+
+    assert found == {
+        ("cli_command", "main", "api", (), "cmd.api.main"),
+        ("http_route", "go", "/items/{id}", ("DELETE",), None),
+        ("http_route", "go", "/health", ("GET",), None),
+        ("http_route", "go", "/items/{id}", ("GET",), "cmd.api.getItem"),
+    }
+    assert raws == {"api": "main", "/ping": "block at cmd/api/main.go:6"}
+
+
+def test_a_grpc_service_is_an_rpc_service_handled_by_the_registered_implementation():
+    found = _entries({
+        "cmd/greeter/main.go": (
+            "package main\n\ntype server struct{}\n\nfunc main() {\n\ts := grpc.NewServer()\n"
+            "\tpb.RegisterGreeterServer(s, &server{})\n\tpb.RegisterOrdersServer(s, new(mock.OrdersServer))\n"
+            "\thealthpb.RegisterHealthServer(s, health.NewServer())\n}\n"
+        ),
+    })
+    analysis = analyze_repository({"cmd/greeter/main.go": (
+        "package main\n\nfunc main() {\n\ts := grpc.NewServer()\n\tpb.RegisterOrdersServer(s, new(mock.OrdersServer))\n"
+        "\thealthpb.RegisterHealthServer(s, health.NewServer())\n}\n"
+    )})
+
+    assert found == {
+        ("cli_command", "main", "greeter", (), "cmd.greeter.main"),
+        ("rpc_service", "grpc", "Greeter", (), "cmd.greeter.server"),
+        ("rpc_service", "grpc", "Orders", (), None),
+        ("rpc_service", "grpc", "Health", (), None),
+    }
+    assert [entry.handler_raw for entry in analysis.files["cmd/greeter/main.go"].entrypoints][1:] == [
+        "mock.OrdersServer", "health.NewServer()",
+    ]
+
+
+def test_go_zero_rest_routes_are_entrypoints_with_their_prefix():
+    analysis = analyze_repository({
+        "internal/handler/routes.go": (
+            'package handler\n\nimport (\n\t"net/http"\n\n\t"github.com/zeromicro/go-zero/rest"\n)\n\n'
+            "func RegisterHandlers(server *rest.Server, serverCtx *svc.ServiceContext) {\n\tserver.AddRoutes(\n"
+            "\t\t[]rest.Route{\n\t\t\t{\n\t\t\t\tMethod:  http.MethodGet,\n\t\t\t\tPath:    \"/from/:name\",\n"
+            "\t\t\t\tHandler: GreetHandler(serverCtx),\n\t\t\t},\n\t\t\t{\n\t\t\t\tHandler: PingHandler,\n"
+            "\t\t\t\tPath:    \"/ping\",\n\t\t\t\tMethod:  http.MethodPost,\n\t\t\t},\n\t\t},\n"
+            '\t\trest.WithPrefix("/api/v1"),\n\t)\n}\n\n'
+            "func GreetHandler(svcCtx *svc.ServiceContext) http.HandlerFunc { return nil }\n"
+        ),
+        "mcp/server.go": (
+            'package mcp\n\nimport "github.com/zeromicro/go-zero/rest"\n\n'
+            "func (s *server) registerRoutes(handler http.Handler, endpoint string) {\n"
+            "\ts.httpServer.AddRoute(rest.Route{\n\t\tMethod:  http.MethodGet,\n\t\tPath:    endpoint,\n"
+            "\t\tHandler: handler.ServeHTTP,\n\t}, rest.WithSSE())\n}\n"
+        ),
+        # The framework copying routes, and a struct that has a path but is no route.
+        "rest/server.go": (
+            "package rest\n\nfunc wrap(rs []Route) {\n\tfor i := range rs {\n"
+            "\t\trs[i] = Route{Method: rs[i].Method, Path: rs[i].Path, Handler: rs[i].Handler}\n\t}\n}\n\n"
+            'var doc = Spec{Path: "/docs", Title: "API"}\n'
+        ),
+    })
+    found = {
+        (entry.framework, entry.route_or_command, entry.methods, entry.handler, entry.handler_raw, entry.start_line)
+        for file in analysis.files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found == {
+        ("go-zero", "/api/v1/from/:name", ("GET",), "internal.handler.GreetHandler", "GreetHandler(serverCtx)", 12),
+        ("go-zero", "/api/v1/ping", ("POST",), None, "PingHandler", 17),
+        ("go-zero", "endpoint", ("GET",), None, "handler.ServeHTTP", 6),
+    }
+
+
+def test_a_cobra_command_literal_is_a_command_with_its_run_function():
+    found = _entries({
+        "cmd/version.go": (
+            'package cmd\n\nimport "github.com/spf13/cobra"\n\nvar versionCmd = &cobra.Command{\n\tUse: "version",\n'
+            '\tRun: func(cmd *cobra.Command, args []string) {},\n}\n\nvar rootCmd = cobra.Command{Use: "tool", RunE: runRoot}\n\n'
+            "func runRoot(cmd *cobra.Command, args []string) error { return nil }\n"
+        ),
+    })
+
+    assert found == {("cli_command", "cobra", "version", (), None), ("cli_command", "cobra", "tool", (), "cmd.runRoot")}
 
 
 def test_spring_and_jaxrs_routes_join_the_class_prefix():
@@ -811,6 +917,36 @@ def test_actix_rocket_and_clap_are_entrypoints():
     }
 
 
+def test_clap_commands_are_claps_and_build_scripts_and_examples_are_named_right():
+    found = _entries({
+        "tool/build.rs": (
+            'use std::process::Command;\n\nfn main() {\n    set_git_revision_hash();\n}\n\n'
+            'fn set_git_revision_hash() {\n    let output = Command::new("git").output();\n}\n'
+        ),
+        "tool/src/search.rs": 'use std::process::Command;\n\nfn run() { Command::new("rg").spawn(); }\n',
+        "tool/src/flags.rs": 'fn build() -> clap::Command { clap::Command::new("tool") }\n',
+        "tool/examples/walk.rs": "fn main() {}\n",
+        "tool/examples/search-stdin.rs": "fn main() {}\n",
+    })
+
+    assert found == {
+        ("cli_command", "clap", "tool", (), "tool.src.flags.build"),
+        ("cli_command", "main", "walk", (), "tool.examples.walk.main"),
+        ("cli_command", "main", "search-stdin", (), "tool.examples.search_stdin.main"),
+    }
+
+
+def test_cargo_examples_are_named_by_their_name_key():
+    analysis = analyze_repository({
+        "shop/Cargo.toml": '[package]\nname = "shop"\n\n[[example]]\nname = "demo-server"\npath = "examples/server/main.rs"\n',
+        "shop/examples/server/main.rs": "fn main() {}\n",
+    })
+
+    assert [
+        (entry.framework, entry.route_or_command, entry.handler) for entry in analysis.files["shop/Cargo.toml"].entrypoints
+    ] == [("cargo_example", "demo-server", "shop.examples.server.main.main")]
+
+
 def test_aspnet_controllers_join_the_route_prefix_and_minimal_apis_are_routes():
     found = _entries({
         "Shop/Controllers/OrdersController.cs": (
@@ -851,7 +987,25 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
         ("rails", "/admin/photos/:id", ("GET",), "photos#show"),
         ("rails", "/admin/photos/:id", ("PUT", "PATCH"), "photos#update"),
         ("rails", "/admin/photos/:id", ("DELETE",), "photos#destroy"),
-        ("sinatra", "/hi", ("GET",), "get"),
+        ("sinatra", "/hi", ("GET",), "block at app.rb:3"),
+    }
+
+
+def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
+    analysis = analyze_repository({
+        "lib/app.rb": (
+            "require 'sinatra/base'\n\nclass App < Sinatra::Base\n  get '/orders/:id' do\n"
+            "    respond_with Order.find(params[:id])\n  end\n\n  post('/orders') { create_order }\nend\n"
+        ),
+    })
+    found = {
+        (entry.route_or_command, entry.methods, entry.handler, entry.handler_raw, entry.start_line)
+        for entry in analysis.files["lib/app.rb"].entrypoints
+    }
+
+    assert found == {
+        ("/orders/:id", ("GET",), None, "block at lib/app.rb:4", 4),
+        ("/orders", ("POST",), None, "block at lib/app.rb:8", 8),
     }
 
 
@@ -887,6 +1041,24 @@ def test_laravel_route_groups_and_resources_are_entrypoints():
     assert ("/admin/users", ("POST",), "UserController@store") in found
     assert ("/photos/{id}", ("DELETE",), "PhotoController#destroy") in found
     assert len(found) == 6
+
+
+def test_slim_routes_in_a_file_that_uses_slim_are_entrypoints_under_their_group():
+    found = _entries({
+        "public/index.php": (
+            "<?php\nuse Slim\\Factory\\AppFactory;\nuse Slim\\Routing\\RouteCollectorProxy;\n\n$app = AppFactory::create();\n"
+            '$app->get("/hello/{name}", function ($request, $response, $args) { return $response; });\n'
+            "$app->group('/api', function (RouteCollectorProxy $group) {\n"
+            "    $group->post('/users', CreateUserAction::class);\n});\n"
+        ),
+        # A cache's get with a key that looks like a path, in a file that does not use Slim.
+        "src/Store.php": "<?php\nfunction load($cache) { return $cache->get('/settings', []); }\n",
+    })
+
+    assert found == {
+        ("http_route", "slim", "/hello/{name}", ("GET",), None),
+        ("http_route", "slim", "/api/users", ("POST",), None),
+    }
 
 
 def test_c_and_cpp_main_functions_are_entrypoints():

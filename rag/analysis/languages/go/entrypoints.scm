@@ -1,26 +1,76 @@
 (function_declaration name: (identifier) @name (#eq? @name "main")) @main
-; net/http, gin, echo, chi: mux.HandleFunc("/path", h), r.GET("/path", h): a path from the root
+; The file serves HTTP: it imports net/http or a web framework (gin, echo, chi, gorilla/mux, fiber,
+; httprouter, hertz, iris, beego, go-zero's rest). A router's method is a route only in such a file.
+(import_spec path: (interpreted_string_literal) @uses.http
+  (#match? @uses.http "^\"(net/http|github\\.com/(gin-gonic/gin|labstack/echo|go-chi/chi|gorilla/mux|gofiber/fiber|julienschmidt/httprouter|cloudwego/hertz|kataras/iris|beego/beego|astaxie/beego|zeromicro/go-zero/rest))([/\"])"))
+; net/http, gin, echo, chi, gorilla/mux: r.GET("/path", h), mux.HandleFunc("/path", h),
+; mux.HandleFunc("GET /items/{id}", h) (Go 1.22 patterns): a path from the root and a handler last
+; (middlewares may come between); a call with the path alone is no route (a sync.Map's Delete("/foo")).
 (call_expression
   function: (selector_expression field: (field_identifier) @method)
-  arguments: (argument_list . (interpreted_string_literal) @path)
-  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|Any|Get|Post|Put|Patch|Delete|HandleFunc|Handle)$")
-  (#match? @path "^\"/")) @route.go
-; ... with the handler named: r.GET("/path", showOrder)
+  arguments: (argument_list . (interpreted_string_literal) @path (_) .)
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
+  (#match? @path "^\"([A-Z]+ +)?/")
+  (#set! requires "http")) @route.go
+; ... with the handler named: r.GET("/path", showOrder), r.GET("/path", h.Show), r.GET("/path", auth(show)),
+; or written there: r.GET("/path", func(c *gin.Context) { ... })
 (call_expression
   function: (selector_expression field: (field_identifier) @method)
-  arguments: (argument_list . (interpreted_string_literal) @path . (identifier) @handler)
-  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|Any|Get|Post|Put|Patch|Delete|HandleFunc|Handle)$")
-  (#match? @path "^\"/")) @route.go
-; gRPC: pb.RegisterGreeterServer(s, &server{}) serves the Greeter service
+  arguments: (argument_list . (interpreted_string_literal) @path [(identifier) @handler (selector_expression) @handler (call_expression) @handler (func_literal) @block] .)
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
+  (#match? @path "^\"([A-Z]+ +)?/")
+  (#set! requires "http")) @route.go
+; go-zero: rest.Route{Method: http.MethodGet, Path: "/x", Handler: h}, in AddRoutes([]rest.Route{...}) or
+; alone; a route only with all three fields (one pattern per field, read together: fields come in any
+; order). A path that is no literal is a route only in the literal given to AddRoute/AddRoutes itself
+; (the framework's own code copies routes into literals of computed paths).
+(literal_value
+  (keyed_element key: (literal_element (identifier) @_path) value: (literal_element (interpreted_string_literal) @path))
+  (#eq? @_path "Path")
+  (#set! needs "path method _handler")) @route.go-zero
+(call_expression
+  function: (selector_expression field: (field_identifier) @_add)
+  arguments: (argument_list . (composite_literal body: (literal_value
+    (keyed_element key: (literal_element (identifier) @_path) value: (literal_element (_) @path))) @route.go-zero))
+  (#eq? @_add "AddRoute") (#eq? @_path "Path")
+  (#set! needs "path method _handler"))
+(call_expression
+  function: (selector_expression field: (field_identifier) @_add)
+  arguments: (argument_list . (composite_literal body: (literal_value (literal_element (literal_value
+    (keyed_element key: (literal_element (identifier) @_path) value: (literal_element (_) @path))) @route.go-zero))))
+  (#eq? @_add "AddRoutes") (#eq? @_path "Path")
+  (#set! needs "path method _handler"))
+(literal_value
+  (keyed_element key: (literal_element (identifier) @_method) value: (literal_element [(selector_expression field: (field_identifier) @method) (interpreted_string_literal) @method]))
+  (#eq? @_method "Method")
+  (#set! needs "path method _handler")) @route.go-zero
+(literal_value
+  (keyed_element key: (literal_element (identifier) @_handler) value: (literal_element [(identifier) @handler (selector_expression) @handler (call_expression) @handler (func_literal) @block]))
+  (#eq? @_handler "Handler")
+  (#set! needs "path method _handler")) @route.go-zero
+; ... under server.AddRoutes(routes, rest.WithPrefix("/api"))
+(call_expression
+  function: (selector_expression field: (field_identifier) @_add)
+  arguments: (argument_list (call_expression
+    function: (selector_expression field: (field_identifier) @_with)
+    arguments: (argument_list . (interpreted_string_literal) @prefix)))
+  (#match? @_add "^AddRoutes?$") (#eq? @_with "WithPrefix")) @prefixed
+; gRPC: pb.RegisterGreeterServer(s, &server{}) serves the Greeter service, implemented by server
 (call_expression
   function: (selector_expression field: (field_identifier) @path)
+  arguments: (argument_list . (_) . (_) @handler .)
   (#match? @path "^Register[A-Za-z0-9_]+Server$")
-  (#set! strip "^Register|Server$")) @route.grpc
+  (#set! strip "^Register|Server$")
+  (#set! entry_type "rpc_service")) @route.grpc
 (call_expression
   function: (selector_expression field: (field_identifier) @path)
-  arguments: (argument_list . (_) . [(unary_expression operand: (composite_literal type: (type_identifier) @handler)) (identifier) @handler])
+  arguments: (argument_list . (_) . [
+    (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @handler))
+    (call_expression function: (identifier) @_new (#eq? @_new "new") arguments: (argument_list . [(type_identifier) (qualified_type)] @handler .))
+  ] @_implementation .)
   (#match? @path "^Register[A-Za-z0-9_]+Server$")
-  (#set! strip "^Register|Server$")) @route.grpc
+  (#set! strip "^Register|Server$")
+  (#set! entry_type "rpc_service")) @route.grpc
 ; cobra: &cobra.Command{Use: "serve [flags]", RunE: runServe}
 (composite_literal
   type: (qualified_type package: (package_identifier) @_cobra name: (type_identifier) @_command)

@@ -17,3 +17,20 @@
   object: (scoped_call_expression scope: (name) @_route name: (name) @_prefix arguments: (arguments . (argument (string) @prefix)))
   name: (name) @_group
   (#eq? @_route "Route") (#eq? @_prefix "prefix") (#eq? @_group "group")) @prefixed
+; Slim: $app->get('/path', handler) in a file that uses Slim, under $app->group('/api', function ($group) { ... });
+; the handler a class (Action::class), a 'Controller:method' string, or the closure written there
+(namespace_use_clause (qualified_name) @uses.slim (#match? @uses.slim "^\\\\?Slim\\\\"))
+(member_call_expression object: (variable_name) name: (name) @method
+  arguments: (arguments . (argument [(string) (encapsed_string)] @path) (argument) .)
+  (#match? @method "^(get|post|put|patch|delete|options|any)$")
+  (#match? @path "^['\"]/")
+  (#set! requires "slim")) @route.slim
+(member_call_expression object: (variable_name) name: (name) @method
+  arguments: (arguments . (argument [(string) (encapsed_string)] @path) (argument [
+    (class_constant_access_expression . (name) @handler) (string) @handler (encapsed_string) @handler
+    (anonymous_function) @block (arrow_function) @block]) .)
+  (#match? @method "^(get|post|put|patch|delete|options|any)$")
+  (#match? @path "^['\"]/")
+  (#set! requires "slim")) @route.slim
+(member_call_expression object: (variable_name) name: (name) @_group arguments: (arguments . (argument [(string) (encapsed_string)] @prefix))
+  (#eq? @_group "group")) @prefixed

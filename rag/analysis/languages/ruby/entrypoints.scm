@@ -16,7 +16,7 @@
 (call !receiver method: (identifier) @_scope arguments: (argument_list . [(simple_symbol) (string)] @prefix) block: (do_block)
   (#match? @_scope "^(namespace|scope)$")) @prefixed
 ; resources :photos do ... end nests its member routes under /photos/:photo_id
-; Sinatra: get '/path' do ... end
-(call !receiver method: (identifier) @method arguments: (argument_list . (string) @path) block: (_)
+; Sinatra: get '/path' do ... end, the block its handler
+(call !receiver method: (identifier) @method arguments: (argument_list . (string) @path) block: (_) @block
   (#match? @method "^(get|post|put|patch|delete|options)$")
   (#match? @path "^['\"]/")) @route.sinatra

@@ -51,8 +51,17 @@
   .
   (struct_item) @command.clap
   (#eq? @_derive "derive") (#eq? @_parser "Parser") (#match? @_command "^(command|clap)$") (#eq? @_name "name"))
-; clap's builder: Command::new("name")
+; clap's builder: Command::new("name") in a file that uses clap (std::process::Command::new("git")
+; runs a program), or clap::Command::new("name") written out
+(use_declaration argument: (_) @uses.clap (#match? @uses.clap "^clap(::|$)"))
+(extern_crate_declaration name: (identifier) @uses.clap (#eq? @uses.clap "clap"))
 (call_expression
   function: (scoped_identifier path: (identifier) @_command name: (identifier) @_new)
   arguments: (arguments . (string_literal) @path)
-  (#match? @_command "^(Command|App)$") (#eq? @_new "new")) @command.clap
+  (#match? @_command "^(Command|App)$") (#eq? @_new "new")
+  (#set! requires "clap")) @command.clap
+(call_expression
+  function: (scoped_identifier
+    path: (scoped_identifier path: (identifier) @_clap name: (identifier) @_command) name: (identifier) @_new)
+  arguments: (arguments . (string_literal) @path)
+  (#eq? @_clap "clap") (#match? @_command "^(Command|App)$") (#eq? @_new "new")) @command.clap
