@@ -35,6 +35,10 @@ PROJECT = {
         "package rest\n\n// Server answers HTTP requests.\ntype Server struct{ port int }\n\n"
         "// Start listens.\nfunc (s *Server) Start() {}\n"
     ),
+    "cmd/greet/main.go": (
+        'package main\n\nimport (\n\t"google.golang.org/grpc"\n\n\tpb "example.com/app/greet"\n)\n\n'
+        "type server struct{}\n\nfunc main() {\n\ts := grpc.NewServer()\n\tpb.RegisterGreeterServer(s, &server{})\n}\n"
+    ),
     # A test's own type of the same name, in a folder that sorts first.
     "a_test/server_test.go": "package a_test\n\ntype Server struct{}\n",
 }
@@ -89,3 +93,11 @@ def test_a_go_name_is_found_in_the_forms_go_writes_it_and_the_code_comes_before_
     assert imported.startswith("1 definition of 'example.com/app/rest.Server':\n- struct rest.Server at rest/server.go:4-4")
     method = call(project, "get_symbol", name="rest.(*Server).Start")
     assert method.startswith("1 definition of 'rest.(*Server).Start':\n- method rest.Server.Start at rest/server.go:7-7")
+
+
+def test_grpc_services_are_listed_as_rpc_services_handled_by_their_implementation(project):
+    listed = call(project, "list_entrypoints", kind="rpc_service")
+
+    assert listed.startswith("1 entrypoint:\n- rpc_service (grpc)")
+    assert "- rpc_service (grpc) Greeter -> cmd.greet.server at cmd/greet/main.go:13-13" in listed
+    assert "rpc_service" not in call(project, "list_entrypoints", kind="http_route")
