@@ -307,6 +307,7 @@ class ImportTargets:
         self.go_modules: dict[str, str] = {}
         # Rust modules written inline (``mod tests { ... }``): a ``use`` inside one is relative to it.
         self.inline_modules: set[str] = set()
+        self._crate_roots: dict[str, str | None] = {}
         for analysis in analyses:
             name = posixpath.basename(analysis.path)
             manifest = analysis.facts.manifest_name if analysis.facts is not None else None
@@ -401,6 +402,15 @@ class ImportTargets:
         return self.folders.get((language, posixpath.normpath(folder) if folder else ""))
 
     # -- Rust: crates and their module trees ----------------------------------------
+
+    def crate_root(self, path: str) -> str | None:
+        """The folder a Rust file's crate starts its module paths from; None for other files."""
+        if not path.endswith(".rs") or "rust" not in self.systems:
+            return None
+        if path not in self._crate_roots:
+            place = self._crate_of(path)
+            self._crate_roots[path] = place[0] if place is not None else None
+        return self._crate_roots[path]
 
     def _crate_of(self, path: str) -> tuple[str, tuple[str, ...], list[str]] | None:
         """(the folder module paths start from, the file's module path, the crate root files) of a
@@ -574,17 +584,31 @@ def _named_edges(
     symbol of that name in the repository's files of the language; anything
     else stays ``partial`` with the name kept.
 
+    A call with no receiver reaches functions and types, and the members of an
+    inline module around it (Rust's ``mod tests``); a method only where the
+    language calls its own object's methods bare (``implicit_self`` in its
+    ``language.toml``: Java, Kotlin, C#, C++, Ruby), and then only a method of a
+    class around the call, of a class nested in it, or of their bases (Ruby's
+    mixed-in modules included). A name the language provides itself
+    (``builtins``: Go's ``panic``, Rust's ``println!``, Ruby's ``puts``) resolves
+    only in the caller's own file or folder, never to a symbol found elsewhere
+    by its name alone.
+
     A method call is resolved by what it is called on (``Reference.receiver``):
     on the enclosing object, to a member of the enclosing class first; on a
     variable or field the file declares with a type, among that type's
     members, else its nearest base's that has one (``Reference.receiver_type``;
     bases are what the repository's types extend or implement); on a name that qualifies the symbol
     (``JsonParser.parseString``, Go's ``redis.NewScript``, ``utils.format`` of a
-    module object, ``Foo::new``), among the symbols it qualifies; on any other
-    value, whose type is not known here, only to the one symbol of that name in
-    the repository: a method of the same name in the same file or folder is no
-    more likely to be the one called (``errors.New`` is not the package's own
-    ``New``).
+    module object, ``Foo::new``), among the symbols it qualifies; on a Rust path
+    (``walk::WalkBuilder::new``, ``crate::a::f``), first through the crates'
+    module trees as a ``use`` of it would be. On any other value, whose type is
+    not known here, only to the one symbol of that name in the repository, and
+    only when the caller can see it (its file or folder, its package or crate, or
+    what it imports) and the name is not one of the standard library's common
+    methods (``library_methods``: Rust's ``unwrap``, Java's ``toString``): a
+    method of the same name in the same file or folder is no more likely to be
+    the one called (``errors.New`` is not the package's own ``New``).
     """
     facts = analysis.facts
     if facts is None:
@@ -595,6 +619,17 @@ def _named_edges(
     libraries = {_IMPORT_PATH_PARTS.split(r.raw)[-1] for r, target in targets.items() if target is None}
     language = analysis.language
     spec = spec_named(language)
+    implicit_self = spec is not None and spec.implicit_self
+    builtins = spec.builtins if spec is not None else frozenset()
+    not_repository = builtins | (spec.library_methods if spec is not None else frozenset())
+    paths = spec is not None and spec.module_system == "cargo"
+    imported = {target for target in targets.values() if target}
+    # What the file's imports name (Java's ``import static a.B.same``), and the types whose members a glob
+    # imports (``import static a.B.*``): a bare call may be one of those.
+    named = imported | {f"{target}.*" for r, target in targets.items() if target and r.raw.endswith("*")}
+    visible = _visibility(imports, analysis, imported)
+    unit = imports.units.get(analysis.path)
+    own_package = spec is not None and spec.bare_calls == "package"
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
@@ -611,7 +646,12 @@ def _named_edges(
         if receiver == SELF_RECEIVER:
             candidates = _own_members(candidates, reference.scope) or candidates
         elif receiver:
-            qualifier = reference.receiver_type or receiver
+            if paths and "::" in receiver:
+                dst = _rust_path(imports, analysis, reference, language)
+                if dst is not None:
+                    edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
+                    continue
+            qualifier = reference.receiver_type or _last_name(receiver)
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
             qualified = _members_of(candidates, qualifier, bases_of)
@@ -619,17 +659,125 @@ def _named_edges(
                 # On a value of a declared type that has no such member, nor its bases (a library's
                 # ``List``, a library's base class) or on what an import names (a library's class or package:
                 # ``Logger.getLogger``, ``errors.New``), nothing of the repository; on a value of a type
-                # not known here, only a name the repository defines once.
+                # not known here, only a name the repository defines once, that the caller can see,
+                # and that is not a common method of the standard library.
                 unknown = not reference.receiver_type and receiver not in libraries
-                dst = candidates[0].qname if len(candidates) == 1 and unknown else None
+                dst = None
+                if unknown and len(candidates) == 1 and reference.raw not in not_repository and visible(candidates[0]):
+                    dst = candidates[0].qname
                 edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
                 continue
             candidates = qualified
+        elif reference.kind == "calls":
+            candidates = _bare_reach(
+                candidates, reference.scope, implicit_self, imports.inline_modules, named, by_name, language, bases_of
+            )
+            if own_package:
+                candidates = [s for s in candidates if s.module == unit]
         chosen = _nearest(candidates, analysis)
+        if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
+            chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository
         # Overloads share a name: one target.
         dst = chosen[0].qname if len({s.qname for s in chosen}) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
+
+
+# Type arguments in a path (``Vec::<u8>::new``, ``HashMap<K, V>::new``).
+_TYPE_ARGUMENTS = re.compile(r"(?:::)?<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+
+
+def _last_name(receiver: str) -> str:
+    """The name a path ends with, without type arguments: ``WalkBuilder`` of ``ignore::WalkBuilder``."""
+    return _TYPE_ARGUMENTS.sub("", receiver).rsplit("::", 1)[-1]
+
+
+def _rust_path(imports: ImportTargets, analysis: FileAnalysis, reference: Reference, language: str) -> str | None:
+    """The item a Rust call through a path names (``crate::walk::walk``, ``ignore::WalkBuilder::new``, ``b::f``
+    of a ``use crate::a::b``), found through the crates' module trees as a ``use`` of the path would be."""
+    path = _TYPE_ARGUMENTS.sub("", reference.receiver).split("::")
+    if not all(path):
+        return None
+    written = ["::".join([*path, reference.raw])]
+    written += ["::".join([use, *path[1:], reference.raw]) for use in imports.rust_uses.get(analysis.path, {}).get(path[0], ())]
+    for raw in written:
+        found = imports.target(raw, analysis, reference.scope)
+        if found is not None and found != reference.scope and found.endswith("." + reference.raw) and (language, found) in imports.qnames:
+            return found
+    return None
+
+
+def _bare_reach(
+    candidates: list[Symbol],
+    scope: str,
+    implicit_self: bool,
+    namespaces: set[str],
+    named: set[str],
+    by_name: dict[tuple[str, str], list[Symbol]],
+    language: str,
+    bases_of: Callable[[str], set[str]],
+) -> list[Symbol]:
+    """What a call with no receiver in ``scope`` can reach among ``candidates``: functions and types, but a
+    function local to another function only from within it; methods of an inline module around it, or that
+    the file imports by name (Java's ``import static``); where the language has an implicit receiver,
+    methods of the classes around it, of classes nested in its own class (Kotlin's companion object), and
+    of their bases."""
+    around = [scope]
+    while "." in around[-1]:
+        around.append(around[-1].rsplit(".", 1)[0])
+    enclosing = set(around)
+
+    def kind_of(qname: str) -> str:
+        return next((s.kind for s in by_name.get((language, qname.rsplit(".", 1)[-1]), ()) if s.qname == qname), "")
+
+    own_class = next((s.parent for s in by_name.get((language, scope.rsplit(".", 1)[-1]), ()) if s.qname == scope), None)
+    methods = [s for s in candidates if s.kind == "method"]
+    reached = [
+        s for s in candidates
+        if s.kind != "method" and (not s.parent or s.parent in enclosing or kind_of(s.parent) not in ("function", "method"))
+    ]
+    functions = len(reached)
+    for method in methods:
+        parent = method.parent or ""
+        if method.qname in named or f"{parent}.*" in named:
+            reached.append(method)
+        elif parent in enclosing and (implicit_self or parent in namespaces):
+            reached.append(method)
+        elif implicit_self and own_class and parent.startswith(own_class + "."):
+            reached.append(method)
+    if implicit_self and methods and len(reached) == functions:
+        for name in around:
+            for base in bases_of(name.rsplit(".", 1)[-1]):
+                inherited = _members_of(methods, base, bases_of)
+                if inherited:
+                    return reached + inherited
+    return reached
+
+
+def _visibility(imports: ImportTargets, analysis: FileAnalysis, imported: set[str]) -> Callable[[Symbol], bool]:
+    """Whether the caller's file can see a symbol without knowing its type: one of its own folder, package
+    (Go's, Java's) or crate (Rust's), or of what the file imports (a file, a package, a module, a class)."""
+    folder = posixpath.dirname(analysis.path)
+    unit = imports.units.get(analysis.path)
+    crate = imports.crate_root(analysis.path)
+
+    def visible(symbol: Symbol) -> bool:
+        if posixpath.dirname(symbol.path) == folder or symbol.module == unit:
+            return True
+        if crate is not None and imports.crate_root(symbol.path) == crate:
+            return True
+        return any(
+            symbol.qname == target or symbol.qname.startswith(target + ".") or target.startswith(symbol.module + ".")
+            for target in imported
+        )
+
+    return visible
+
+
+def _beside(candidates: list[Symbol], analysis: FileAnalysis) -> bool:
+    """Whether the candidates are in the caller's own file or folder."""
+    folder = posixpath.dirname(analysis.path)
+    return any(s.path == analysis.path or posixpath.dirname(s.path) == folder for s in candidates)
 
 
 def _returned_type(

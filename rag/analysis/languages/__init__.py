@@ -7,7 +7,8 @@ queries capture definitions (``@definition.class``, ``@definition.function``,
 ``@definition.method`` ...) and references (``@reference.call`` ...) with a
 ``@name``, the convention of the grammars' own ``queries/tags.scm``. Three
 captures of our own name things the way the language does: ``@receiver``
-beside a definition's ``@name`` puts it under that type (a Go method),
+beside a definition's ``@name`` puts it under that type (a Go method), beside a
+reference's it is what the name is called on (the path of Rust's ``WalkBuilder::new()``),
 ``@container`` with a ``@name`` is a scope that is no symbol of its own (a
 Rust ``impl`` block), and ``@package`` is the file's namespace (Java,
 Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol. The
@@ -133,6 +134,20 @@ class LanguageSpec:
     # ``func NewFilter(...) *Filter``): a name bound to a call's result (``types.scm``'s ``@returned``)
     # has that type.
     returns: re.Pattern[str] | None = None
+    # Whether a call with no receiver may be a method of the enclosing object (Java, Kotlin, C#, C++, Ruby
+    # call their own class's methods bare; Go, Rust, JavaScript, PHP and C never do).
+    implicit_self: bool = False
+    # Names the language itself provides to a call with no receiver (Go's ``len``, Rust's ``println!``,
+    # Ruby's ``puts``): never a repository's symbol found only by its name elsewhere.
+    builtins: frozenset[str] = frozenset()
+    # Methods of the standard library's common types (Rust's ``unwrap``, Java's ``toString``): a call of
+    # one on a value of unknown type is not taken for the repository's only method of that name.
+    library_methods: frozenset[str] = frozenset()
+    # Where a call with no receiver finds its callee: ``package`` when only in the caller's own package
+    # (Go: a bare name is the package's, or the language's); empty when anywhere a name is found.
+    bare_calls: str = ""
+    # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
+    locals_from: tuple[str, ...] = ()
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -140,11 +155,9 @@ class LanguageSpec:
         table: dict[str, Any] = tomllib.loads((folder / "language.toml").read_text())
         written = table.get("written_names", {})
         extends = tuple(table.get("extends", ()))
-        file_routes = [
-            (rule["framework"], re.compile(rule["pattern"]))
-            for source in (table, *(tomllib.loads((folder.parent / other / "language.toml").read_text()) for other in extends))
-            for rule in source.get("file_routes", ())
-        ]
+        # What the folders it extends say holds for it too (TypeScript's routes, globals and built-in methods).
+        sources = [table, *(tomllib.loads((folder.parent / other / "language.toml").read_text()) for other in extends)]
+        file_routes = [(rule["framework"], re.compile(rule["pattern"])) for source in sources for rule in source.get("file_routes", ())]
         return cls(
             name=folder.name,
             suffixes=tuple(table["suffixes"]),
@@ -166,6 +179,11 @@ class LanguageSpec:
             written_scope=written.get("scope", "qualified"),
             self_names=frozenset(table.get("self_names", ("this", "super"))),
             returns=re.compile(table["returns"]) if table.get("returns") else None,
+            implicit_self=table.get("implicit_self", False),
+            builtins=frozenset(name for source in sources for name in source.get("builtins", ())),
+            library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
+            bare_calls=table.get("bare_calls", ""),
+            locals_from=tuple(table.get("locals_from", ())),
             folder=folder,
         )
 
@@ -182,6 +200,17 @@ class LanguageSpec:
         parts += [
             importlib.resources.files(package).joinpath("queries", "tags.scm").read_text(encoding="utf-8")
             for package in self.tags_from
+        ]
+        return "\n".join(parts)
+
+    @property
+    def locals_source(self) -> str:
+        """The locals query (``@local.scope``, ``@local.definition``): the folder's ``locals.scm``, then the
+        named grammar packages' own; empty when the language has none."""
+        parts = self.own_queries("locals.scm")
+        parts += [
+            importlib.resources.files(package).joinpath("queries", "locals.scm").read_text(encoding="utf-8")
+            for package in self.locals_from
         ]
         return "\n".join(parts)
 
@@ -480,8 +509,9 @@ def extract_tree_sitter(
     # Where definitions' names are: a query that takes every identifier for a reference (Ruby's)
     # must not make a definition call itself.
     defined_at: set[tuple[int, int]] = set()
-    # (name node, name, edge kind, whether it is a call: only calls have receivers)
-    calls: list[tuple[tree_sitter.Node, str, str, bool]] = []
+    # (name node, name, edge kind, whether it is a call: only calls have receivers, the node the query
+    # names as its receiver if any, whether the name is the whole reference: a bare identifier)
+    calls: list[tuple[tree_sitter.Node, str, str, bool, tree_sitter.Node | None, bool]] = []
     imports: list[tuple[tree_sitter.Node, str]] = []
     namespaces: set[tuple[int, int]] = set()
     for _pattern, captures in _matches(query, root):
@@ -517,7 +547,10 @@ def extract_tree_sitter(
                 definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver))
                 defined_at.add((names[0].start_byte, names[0].end_byte))
             elif kind == "reference" and role in ("call", "class", "implementation"):
-                calls.append((names[0], name, "inherits" if role == "implementation" else "calls", role == "call"))
+                bare = (nodes[0].start_byte, nodes[0].end_byte) == (names[0].start_byte, names[0].end_byte)
+                written_receiver = captures["receiver"][0] if "receiver" in captures else None
+                edge_kind = "inherits" if role == "implementation" else "calls"
+                calls.append((names[0], name, edge_kind, role == "call", written_receiver, bare))
     for span in namespaces:
         definitions.pop(span, None)
     roots: list[_Definition] = []
@@ -562,12 +595,18 @@ def extract_tree_sitter(
         )
     blocks = [block for definition in roots for block in _blocks(definition, "")]
     declared = _declared_types(spec, root, definitions, unit)
+    local_names = _local_names(spec, root)
+    # A name a query also captures inside its call (Ruby's ``x.name``) is that call's, not a bare name.
+    in_calls = {(node.start_byte, node.end_byte) for node, _, _, _, _, bare in calls if not bare}
     found: list[Reference] = []
-    for node, name, kind, is_call in calls:
+    for node, name, kind, is_call, written_receiver, bare in calls:
         if name and (node.start_byte, node.end_byte) not in defined_at:
+            if bare and ((node.start_byte, node.end_byte) in in_calls or _is_local(node, name, local_names)):
+                continue  # a read of a parameter or local variable (Ruby's ``val``), not a call
             around = _enclosing(node, definitions)
             scope = around.qname if around is not None else unit
-            receiver = _receiver(node, around, scope, spec, declared) if is_call else {}
+            # A bare name (Ruby's ``env``) is called on nothing, whatever stands before it.
+            receiver = _receiver(node, around, scope, spec, declared, written_receiver) if is_call and not bare else {}
             found.append(Reference(kind=kind, scope=scope, raw=name, line=node.start_point[0] + 1, **receiver))  # type: ignore[arg-type]
     # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
     # unit, which the package capture may have set after them.
@@ -819,12 +858,14 @@ def _receiver(
     scope: str,
     spec: LanguageSpec,
     declared: dict[tuple[str, str], str],
+    written_receiver: tree_sitter.Node | None = None,
 ) -> dict[str, str]:
     """What the called ``name`` is called on (``Reference.receiver``), and the type it is declared with
-    when the file says (``Reference.receiver_type``): the node before the name in its expression
-    (``obj`` of ``obj.name()``, ``Foo`` of ``Foo::name()``, ``$this->a`` of ``$this->a->name()``),
+    when the file says (``Reference.receiver_type``): the query's ``@receiver`` when it names one (the
+    path of Rust's ``walk::WalkBuilder::new()``, kept as written), else the node before the name in its
+    expression (``obj`` of ``obj.name()``, ``Foo`` of ``Foo::name()``, ``$this->a`` of ``$this->a->name()``),
     or before the wrapper that holds it alone (Kotlin's navigation suffix)."""
-    before = name.prev_named_sibling
+    before = written_receiver or name.prev_named_sibling
     parent = name.parent
     if before is None and parent is not None and parent.named_child_count == 1 and parent.type != "call":
         before = parent.prev_named_sibling
@@ -836,12 +877,66 @@ def _receiver(
     own = _receiver_variable(around)
     if written in spec.self_names or written == own:
         return {"receiver": SELF_RECEIVER}
+    if written_receiver is not None and not _RECEIVER_NAME.fullmatch(written):
+        return {"receiver": written}
     if _RECEIVER_NAME.fullmatch(written):
         return {"receiver": written, "receiver_type": _declared_type(declared, scope, written.lstrip("$"))}
     field = _OWN_FIELD.fullmatch(written)
     if field is not None and (field.group(1) in spec.self_names or field.group(1) == own):
         return {"receiver": EXPRESSION_RECEIVER, "receiver_type": _declared_type(declared, scope, field.group(2))}
     return {"receiver": EXPRESSION_RECEIVER}
+
+
+@cache
+def _locals_query(spec: LanguageSpec) -> tree_sitter.Query | None:
+    """The language's locals query (``LanguageSpec.locals_source``), compiled once."""
+    source = spec.locals_source
+    return tree_sitter.Query(_language(spec), source) if source else None
+
+
+# A local scope (by its span): the names defined in it with the first byte each is defined at, and
+# whether the scope sees the names of the scopes around it (a Ruby block does, a method does not).
+_LocalScope = tuple[dict[str, int], bool]
+
+
+def _local_names(spec: LanguageSpec, root: tree_sitter.Node) -> dict[tuple[int, int], _LocalScope]:
+    """The parameters and local variables of each local scope (``@local.scope``, ``@local.definition``
+    of the tree-sitter locals convention); empty for a language without a locals query."""
+    query = _locals_query(spec)
+    if query is None:
+        return {}
+    scopes: dict[tuple[int, int], _LocalScope] = {}
+    definitions: list[tree_sitter.Node] = []
+    for pattern, captures in _matches(query, root):
+        for node in captures.get("local.scope", ()):
+            inherits = query.pattern_settings(pattern).get("local.scope-inherits") != "false"
+            scopes.setdefault((node.start_byte, node.end_byte), ({}, inherits))
+        definitions.extend(captures.get("local.definition", ()))
+    for node in definitions:
+        current = node.parent
+        while current is not None and (current.start_byte, current.end_byte) not in scopes:
+            current = current.parent
+        if current is not None:
+            names = scopes[(current.start_byte, current.end_byte)][0]
+            name = _text(node)
+            names[name] = min(names.get(name, node.start_byte), node.start_byte)
+    return scopes
+
+
+def _is_local(node: tree_sitter.Node, name: str, scopes: dict[tuple[int, int], _LocalScope]) -> bool:
+    """Whether ``name`` at ``node`` is a parameter or a local variable defined before it in a scope
+    around it that it can see."""
+    current = node.parent
+    while current is not None:
+        scope = scopes.get((current.start_byte, current.end_byte))
+        if scope is not None:
+            names, inherits = scope
+            if names.get(name, node.end_byte) <= node.start_byte:
+                return True
+            if not inherits:
+                return False
+        current = current.parent
+    return False
 
 
 def _declared_types(

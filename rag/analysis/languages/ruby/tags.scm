@@ -3,3 +3,6 @@
   (#any-of? @_loads "require" "require_relative"))
 ; `class Cart < Shop::Priced`: the class inherits it.
 (superclass [(constant) @name (scope_resolution name: (constant) @name)]) @reference.implementation
+; `include Helpers`, `extend Forwardable`, `prepend Hooks`: the class or module takes the module's methods.
+((call method: (identifier) @_mixes arguments: (argument_list [(constant) @name (scope_resolution name: (constant) @name)])) @reference.implementation
+  (#any-of? @_mixes "include" "extend" "prepend"))
