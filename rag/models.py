@@ -329,6 +329,9 @@ class Entrypoint(VersionedRow):
     route_or_command = models.TextField()
     methods = models.JSONField(default=list)
     handler = models.TextField(null=True, blank=True)
+    # The handler as written (``views.login_view``, ``block at app.rb:12`` for a block written in place),
+    # kept when it does not resolve to a symbol too.
+    handler_raw = models.TextField(blank=True, db_default="")
     path = models.TextField()
     start_line = models.IntegerField()
     end_line = models.IntegerField()

@@ -117,6 +117,7 @@ class EntrypointInfo:
     path: str
     start_line: int
     end_line: int
+    handler_raw: str = ""  # as written, kept when it does not resolve too (``block at app.rb:12``)
 
 
 def _run(repository: Repository, run: IndexRun | None) -> IndexRun | None:
@@ -242,7 +243,7 @@ def list_entrypoints(
         EntrypointInfo(
             entry_type=e.entry_type, framework=e.framework, route_or_command=e.route_or_command,
             methods=tuple(e.methods or ()), handler=e.handler, path=e.path, start_line=e.start_line,
-            end_line=e.end_line,
+            end_line=e.end_line, handler_raw=e.handler_raw,
         )
         for e in queryset.order_by("entry_type", "path", "start_line")[:limit]
     ]

@@ -552,9 +552,9 @@ def _load_relational(run: IndexRun, extraction: Extraction, written: Analysed, p
     )
     storage.copy_rows(
         "rag_entrypoint",
-        ("store_id", "since_run", "entry_type", "framework", "route_or_command", "methods", "handler", "path",
-         "start_line", "end_line"),
-        ((store_id, since, e.entry_type, e.framework, e.route_or_command, list(e.methods), e.handler, e.path,
-          e.start_line, e.end_line) for e in entrypoints),
+        ("store_id", "since_run", "entry_type", "framework", "route_or_command", "methods", "handler", "handler_raw",
+         "path", "start_line", "end_line"),
+        ((store_id, since, e.entry_type, e.framework, e.route_or_command, list(e.methods), e.handler, e.handler_raw,
+          e.path, e.start_line, e.end_line) for e in entrypoints),
         json_columns=("methods",),
     )

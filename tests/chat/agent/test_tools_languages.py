@@ -39,6 +39,11 @@ PROJECT = {
         'package main\n\nimport (\n\t"google.golang.org/grpc"\n\n\tpb "example.com/app/greet"\n)\n\n'
         "type server struct{}\n\nfunc main() {\n\ts := grpc.NewServer()\n\tpb.RegisterGreeterServer(s, &server{})\n}\n"
     ),
+    "web/routes.go": (
+        'package web\n\nimport "net/http"\n\nfunc Routes(mux *http.ServeMux) {\n'
+        "\tmux.HandleFunc(\"/health\", func(w http.ResponseWriter, r *http.Request) {})\n"
+        "\tmux.HandleFunc(\"/login\", auth.Login)\n}\n"
+    ),
     # A test's own type of the same name, in a folder that sorts first.
     "a_test/server_test.go": "package a_test\n\ntype Server struct{}\n",
 }
@@ -101,3 +106,10 @@ def test_grpc_services_are_listed_as_rpc_services_handled_by_their_implementatio
     assert listed.startswith("1 entrypoint:\n- rpc_service (grpc)")
     assert "- rpc_service (grpc) Greeter -> cmd.greet.server at cmd/greet/main.go:13-13" in listed
     assert "rpc_service" not in call(project, "list_entrypoints", kind="http_route")
+
+
+def test_a_handler_that_is_no_symbol_is_shown_as_written(project):
+    routes = call(project, "list_entrypoints", kind="http_route")
+
+    assert "/health -> the block written in place at web/routes.go:6-6" in routes
+    assert "/login -> auth.Login (unresolved) at web/routes.go:7-7" in routes
