@@ -28,6 +28,8 @@ from rag.services.graph import (
     SymbolInfo,
     callees,
     callers,
+    count_entrypoints,
+    count_references,
     doc_word,
     find_symbol,
     list_entrypoints,
@@ -60,7 +62,7 @@ from rag.services.source import SourceNotFound, SourceSlice, list_files, read_so
 __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
-    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
+    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
     "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
     "written_names",
 ]

@@ -205,17 +205,40 @@ def callees(repository: Repository, symbol: str, *, depth: int = 1, limit: int =
     return _walk(repository, symbol, depth, limit, run, "callees")
 
 
+def _reference_rows(run: IndexRun, symbol: str):
+    return Edge.objects.in_version(run).filter(dst__in=_resolve_qnames(run, symbol.strip()))
+
+
 def references(repository: Repository, symbol: str, *, limit: int = 200, run: IndexRun | None = None) -> list[GraphEdge]:
     """Every edge that points at ``symbol``: its calls, imports and subclasses (``src`` is where the reference is)."""
     run = _run(repository, run)
     if run is None or not symbol.strip():
         return []
-    targets = _resolve_qnames(run, symbol.strip())
-    found = Edge.objects.in_version(run).filter(dst__in=targets).order_by("kind", "path", "line", "src")[:limit]
+    found = _reference_rows(run, symbol).order_by("kind", "path", "line", "src")[:limit]
     return [
         GraphEdge(src=e.src, dst=e.dst, raw=e.raw, resolution=e.resolution, path=e.path, line=e.line, depth=1, kind=e.kind)
         for e in found
     ]
+
+
+def count_references(repository: Repository, symbol: str, *, run: IndexRun | None = None) -> int:
+    """How many edges ``references`` has for ``symbol`` without a limit (counted by the database)."""
+    run = _run(repository, run)
+    if run is None or not symbol.strip():
+        return 0
+    return _reference_rows(run, symbol).count()
+
+
+def _entrypoint_rows(run: IndexRun, kind: str | None, framework: str | None):
+    queryset = Entrypoint.objects.in_version(run)
+    if kind:
+        entry_type = ENTRY_KIND_ALIASES.get(kind.strip().lower())
+        if entry_type is None:
+            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, rpc_service, cli_command or task")
+        queryset = queryset.filter(entry_type=entry_type)
+    if framework:
+        queryset = queryset.filter(framework__iexact=framework.strip())
+    return queryset
 
 
 def list_entrypoints(
@@ -231,14 +254,7 @@ def list_entrypoints(
     run = _run(repository, run)
     if run is None:
         return []
-    queryset = Entrypoint.objects.in_version(run)
-    if kind:
-        entry_type = ENTRY_KIND_ALIASES.get(kind.strip().lower())
-        if entry_type is None:
-            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, rpc_service, cli_command or task")
-        queryset = queryset.filter(entry_type=entry_type)
-    if framework:
-        queryset = queryset.filter(framework__iexact=framework.strip())
+    queryset = _entrypoint_rows(run, kind, framework)
     return [
         EntrypointInfo(
             entry_type=e.entry_type, framework=e.framework, route_or_command=e.route_or_command,
@@ -247,3 +263,11 @@ def list_entrypoints(
         )
         for e in queryset.order_by("entry_type", "path", "start_line")[:limit]
     ]
+
+
+def count_entrypoints(
+    repository: Repository, kind: str | None = None, *, framework: str | None = None, run: IndexRun | None = None
+) -> int:
+    """How many entrypoints ``list_entrypoints`` has with these filters without a limit (counted by the database)."""
+    run = _run(repository, run)
+    return _entrypoint_rows(run, kind, framework).count() if run is not None else 0

@@ -35,7 +35,8 @@ READ_MAX_LINES = 400
 GRAPH_MAX_DEPTH = 3
 GRAPH_MAX_EDGES = 60
 ENTRYPOINTS_SHOWN = 200
-# Edges and entrypoints are counted up to this many to say how many a list leaves out; past it, "more than".
+# The call graph's walks read every edge within their depth; they are counted up to this many to say how
+# many a list leaves out, past it "more than" (references and entrypoints are counted by the database).
 COUNTED_UP_TO = 5000
 SEARCH_MAX_RESULTS = 50
 # Results of one file shown before those of the next ranked file (the rest of them follow every file's first ones).
@@ -273,22 +274,23 @@ class RepositoryToolbox:
         first = found[0]
         return ToolResult(
             content="\n".join(lines),
-            summary=f"{_counted(len(found), 'found', 'found')}; {first.written} at {first.path}:{first.start_line}-{first.end_line}",
+            summary=f"{len(found)} found; {first.written} at {first.path}:{first.start_line}-{first.end_line}",
             spans=tuple(spans),
         )
 
     def find_references(self, symbol: str) -> ToolResult:
-        edges = rag.references(self.repository, symbol, limit=COUNTED_UP_TO + 1)
+        edges = rag.references(self.repository, symbol, limit=GRAPH_MAX_EDGES + 1)
         if not edges:
             return ToolResult(content=f"No references to {symbol!r} in the index.", summary="no references")
         shown = edges[:GRAPH_MAX_EDGES]
+        total = rag.count_references(self.repository, symbol) if len(edges) > len(shown) else len(shown)
         names = rag.written_names(self.repository.active_run, (edge.src for edge in shown))
-        lines = [f"{_shown(len(shown), len(edges), 'reference')} to {symbol!r}:"]
+        lines = [f"{_shown(len(shown), total, 'reference')} to {symbol!r}:"]
         spans = []
         for edge in shown:
             lines.append(f"- {edge.kind}: {names.get(edge.src, edge.src)} at {edge.path}:{edge.line}  [{edge.raw}]")
             spans.append(Span(edge.path, edge.line, edge.line, "C2_DEPENDENCY_GRAPH", self.path_score(edge.path)))
-        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(edges), "reference"), spans=tuple(spans))
+        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), total, "reference"), spans=tuple(spans))
 
     def callers(self, symbol: str, depth: int = 1) -> ToolResult:
         edges = rag.callers(self.repository, symbol, depth=depth, limit=COUNTED_UP_TO + 1)
@@ -331,16 +333,20 @@ class RepositoryToolbox:
 
     def list_entrypoints(self, kind: str | None = None, framework: str | None = None) -> ToolResult:
         try:
-            entries = rag.list_entrypoints(self.repository, kind or None, framework=framework or None, limit=COUNTED_UP_TO + 1)
+            entries = rag.list_entrypoints(self.repository, kind or None, framework=framework or None, limit=ENTRYPOINTS_SHOWN + 1)
         except ValueError as exc:
             raise ToolFailure(str(exc)) from exc
         if not entries:
             which = " ".join(part for part in (framework, kind) if part)
             return ToolResult(content="No entrypoints" + (f" ({which})" if which else "") + " in the index.", summary="none")
         shown = entries[:ENTRYPOINTS_SHOWN]
+        total = (
+            rag.count_entrypoints(self.repository, kind or None, framework=framework or None)
+            if len(entries) > len(shown) else len(shown)
+        )
         handlers = rag.written_names(self.repository.active_run, (entry.handler for entry in shown))
-        lines = [f"{_shown(len(shown), len(entries), 'entrypoint')}:"]
-        if len(shown) < len(entries):
+        lines = [f"{_shown(len(shown), total, 'entrypoint')}:"]
+        if len(shown) < total:
             lines[0] += " (narrow them with kind or framework)"
         spans = []
         for entry in shown:
@@ -351,7 +357,7 @@ class RepositoryToolbox:
                 f"at {entry.path}:{entry.start_line}-{entry.end_line}"
             )
             spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", self.path_score(entry.path)))
-        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(entries), "entrypoint"), spans=tuple(spans))
+        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), total, "entrypoint"), spans=tuple(spans))
 
 
 def in_file_order(items: Sequence[rag.SearchResult], files: Sequence[rag.FileScore]) -> list[rag.SearchResult]:
@@ -361,11 +367,11 @@ def in_file_order(items: Sequence[rag.SearchResult], files: Sequence[rag.FileSco
     place = {f.path: number for number, f in enumerate(files)}
     seen: dict[str, int] = {}
 
-    def key(item: rag.SearchResult) -> tuple[int, int]:
+    keyed = []
+    for item in items:
         seen[item.path] = seen.get(item.path, 0) + 1
-        return (seen[item.path] > RESULTS_PER_FILE, place.get(item.path, len(place)))
-
-    return [item for _, item in sorted(((key(item), item) for item in items), key=lambda pair: pair[0])]
+        keyed.append(((seen[item.path] > RESULTS_PER_FILE, place.get(item.path, len(place))), item))
+    return [item for _, item in sorted(keyed, key=lambda pair: pair[0])]
 
 
 def _unresolved_handler(written: str) -> str:
@@ -376,9 +382,9 @@ def _unresolved_handler(written: str) -> str:
     return f"{written} (unresolved)" if written else "unresolved handler"
 
 
-def _counted(count: int, noun: str, plural: str | None = None) -> str:
+def _counted(count: int, noun: str) -> str:
     """``1 definition``, ``3 definitions``."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+    return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def _shown(shown: int, total: int, noun: str) -> str:
