@@ -36,6 +36,7 @@ _TYPE_WORDS = re.compile(
     r"(?<![\w@])(struct|enum|trait|interface|union|record|protocol|module|mod|namespace|object|impl|class)\b|(@interface)\b"
 )
 _TYPE_WORD_NAMES = {"mod": "module", "@interface": "annotation"}
+_TYPE_ALIAS = re.compile(r"\s*(?:export\s+)?type\b")
 
 
 def declared_kind(kind: str, signature: str) -> str:
@@ -48,7 +49,7 @@ def declared_kind(kind: str, signature: str) -> str:
     if found:
         word = found.group(1) or found.group(2)
         return _TYPE_WORD_NAMES.get(word, word)
-    return "type" if re.match(r"\s*(?:export\s+)?type\b", first_line) else kind
+    return "type" if _TYPE_ALIAS.match(first_line) else kind
 
 
 def doc_word(path: str) -> str:
