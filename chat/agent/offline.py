@@ -5,9 +5,11 @@ from, the entrypoints that lead to them and the code spans worth reading, each c
 always says first that no model is configured, so it is never mistaken for a
 generated answer.
 
-Relevance: the repository's hybrid search ranks items; definitions are then
-re-ranked by how many of the question's words their name and path contain
-(so "the login view" puts ``login_view`` in ``views.py`` first).
+Relevance: the repository's hybrid search finds the definitions, and the
+learned file ranking (what ``search_code`` lists) orders them by their files;
+in one file, by search score plus how many of the question's words their name
+and path contain (so "the login view" puts ``login_view`` first). A name the
+question spells out (``MustNewServer``) leads whatever its file.
 """
 
 from __future__ import annotations
@@ -105,14 +107,9 @@ class _Definition:
     score: float
 
 
-def _definitions(
-    toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult], *, about_tests: bool
-) -> list[_Definition]:
-    """Definitions ranked by search score plus how many question words their name and path hold.
-
-    A definition whose name the question spells out (``format_to``, ``MustNewServer``) comes first,
-    and one in a test file after the others unless the question is about tests.
-    """
+def _candidates(toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult]) -> tuple[list[_Definition], set[str]]:
+    """The definitions the search found or the question names, each scored by search score plus how many question
+    words its name and path hold; and the names the question spells out."""
     by_qname: dict[str, _Definition] = {}
 
     def consider(symbol: rag.SymbolInfo, score: float) -> None:
@@ -124,10 +121,15 @@ def _definitions(
                 symbol.docstring, ranked,
             )
 
+    # The symbols of the results: a catalog entry's, and a code chunk's that is one symbol's block (its
+    # file may be the one the ranking puts first while the catalog entries found are elsewhere).
+    scores: dict[tuple[str, str], float] = {}
     for item in found:
-        if item.layer == "C1_SYMBOL_CATALOG":
-            for symbol in rag.find_symbol(toolbox.repository, item.title, limit=1):
-                consider(symbol, item.score)
+        qname = item.title if item.layer == "C1_SYMBOL_CATALOG" else (item.metadata or {}).get("symbol")
+        if qname and item.layer in ("C1_SYMBOL_CATALOG", "C0_SOURCE_CHUNKS"):
+            scores.setdefault((qname, item.path), item.score)
+    for symbol in rag.symbols_at(toolbox.repository, scores):
+        consider(symbol, scores[symbol.qname, symbol.path])
     # Names the question spells out (``login_view``, ``orders.views``, ``MustNewServer``), or its words joined that way.
     # C++ and Rust write ``fmt::format_to`` for ``fmt.format_to``.
     spelled = {
@@ -138,17 +140,29 @@ def _definitions(
     for guess in sorted(guesses):
         for symbol in rag.find_symbol(toolbox.repository, guess, limit=5):
             consider(symbol, 0.0)
-    names = {name.rsplit(".", 1)[-1] for name in spelled}
+    return list(by_qname.values()), {name.rsplit(".", 1)[-1] for name in spelled}
+
+
+def _ranked(
+    candidates: list[_Definition], names: set[str], words: list[str], files: list[str], *, about_tests: bool
+) -> list[_Definition]:
+    """The best definition, then the others whose names hold a question word.
+
+    A definition whose name the question spells out (``format_to``, ``MustNewServer``) comes first,
+    and one in a test file after the others, or before them when the question is about tests (the file
+    ranking puts code first); then definitions in the order of their files in ``files`` (the search's
+    file ranking), and in one file by score.
+    """
+    position = {path: i for i, path in enumerate(files)}
     ranked = sorted(
-        by_qname.values(),
+        candidates,
         key=lambda d: (
-            d.qname.rsplit(".", 1)[-1] not in names, not about_tests and looks_like_test_path(d.path),
-            -d.score, d.path, d.start_line,
+            d.qname.rsplit(".", 1)[-1] not in names, looks_like_test_path(d.path) != about_tests,
+            position.get(d.path, len(position)), -d.score, d.path, d.start_line,
         ),
     )
     if not ranked:
         return []
-    # Keep the best and the others that share at least one question word with it.
     best, rest = ranked[0], [d for d in ranked[1:] if _coverage(words, d.qname.rsplit(".", 1)[-1])]
     return [best, *rest][:MAX_DEFINITIONS]
 
@@ -162,7 +176,9 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         response = None
     found = response.items if response is not None else []
     about_tests = response is not None and response.hints is not None and response.hints.about_tests
-    definitions = _definitions(toolbox, question, words, found, about_tests=about_tests)
+    files = rag.ranked_files(response, limit=toolbox.caps.files) if response is not None else []
+    candidates, names = _candidates(toolbox, question, words, found)
+    definitions = _ranked(candidates, names, words, [f.path for f in files], about_tests=about_tests)
     top_qnames = {d.qname for d in definitions}
     # Entrypoints handled by a chosen definition first, then those whose route or command has a question
     # word, then those of a kind the question asks about.
@@ -179,7 +195,7 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         ),
     )[:MAX_ENTRYPOINTS]
     # The code in the file ranking's order, as ``search_code`` shows it.
-    in_order = in_file_order(found, rag.ranked_files(response, limit=toolbox.caps.files)) if response is not None else []
+    in_order = in_file_order(found, files)
     code = [item for item in in_order if item.layer == "C0_SOURCE_CHUNKS" and not _only_header(item.content)][:MAX_SPANS]
     # Callers in the code before callers in its tests (unless the question is about tests), each in path order.
     calls = sorted(

@@ -34,6 +34,7 @@ from rag.services.graph import (
     find_symbol,
     list_entrypoints,
     references,
+    symbols_at,
     written_names,
 )
 from rag.services.indexing import run_index
@@ -63,6 +64,6 @@ __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
     "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
-    "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "start_index_run",
+    "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "symbols_at", "start_index_run",
     "written_names",
 ]

@@ -160,6 +160,20 @@ def find_symbol(repository: Repository, name: str, *, limit: int = 20, run: Inde
     return (exact + suffix + plain)[:limit]
 
 
+def symbols_at(repository: Repository, places: Iterable[tuple[str, str]], *, run: IndexRun | None = None) -> list[SymbolInfo]:
+    """The definitions of ``(qname, path)`` pairs (a search result's symbol and file), in one statement; a pair
+    the index does not define is left out, and a qname defined twice in one file (overloads) is its first."""
+    run = _run(repository, run)
+    wanted = dict.fromkeys(places)
+    if run is None or not wanted:
+        return []
+    found: dict[tuple[str, str], SymbolInfo] = {}
+    rows = Symbol.objects.in_version(run).filter(qname__in={qname for qname, _ in wanted}).order_by("path", "start_line")
+    for symbol in rows:
+        found.setdefault((symbol.qname, symbol.path), _symbol_info(symbol))
+    return [found[place] for place in wanted if place in found]
+
+
 def _resolve_qnames(run: IndexRun, symbol: str) -> list[str]:
     if Symbol.objects.in_version(run).filter(qname=symbol).exists():
         return [symbol]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.models import Edge, Entrypoint, Symbol
-from rag.services import callees, callers, find_symbol, list_entrypoints, read_source, search
+from rag.services import callees, callers, find_symbol, list_entrypoints, read_source, search, symbols_at
 from tests.fixtures.projects import zip_project
 from tests.rag.analysis.test_fixture_project import CROSS_FILE_EDGES, ENTRYPOINTS, SYMBOLS
 from tests.rag.conftest import index_zip, make_zip
@@ -82,6 +82,24 @@ def test_find_symbol_by_short_or_qualified_name(shopapp):
         "shopapp.models.BaseModel.validate", "shopapp.models.Product.validate",
     }
     assert find_symbol(shopapp, "NoSuchThing") == []
+
+
+def test_symbols_at_reads_the_definitions_of_search_results_in_one_statement(shopapp, django_assert_num_queries):
+    places = [
+        ("shopapp.pricing.compute_tax", "src/shopapp/pricing.py"),
+        ("shopapp.pricing.compute_tax", "src/shopapp/cli.py"),  # not defined in that file
+        ("shopapp.cli.tax_command", "src/shopapp/cli.py"),
+        ("shopapp.pricing.compute_tax", "src/shopapp/pricing.py"),
+    ]
+    shopapp.active_run  # the version is read before the count starts
+
+    with django_assert_num_queries(1):
+        found = symbols_at(shopapp, places)
+
+    assert [(s.qname, s.path, s.kind) for s in found] == [
+        ("shopapp.pricing.compute_tax", "src/shopapp/pricing.py", "function"),
+        ("shopapp.cli.tax_command", "src/shopapp/cli.py", "function"),
+    ]
 
 
 def test_entrypoints_of_one_kind(shopapp):

@@ -198,3 +198,47 @@ def test_a_span_is_quoted_by_its_code_and_a_span_of_imports_alone_is_not_worth_r
     worth_reading = imports.split("Code worth reading:\n", 1)[1]
     assert "- `cmd/api/main.go:5-8`: `func main() {`" in worth_reading
     assert "`package " not in worth_reading and "`import" not in worth_reading
+
+
+# A tool whose command line is one file, and a token class with a method named by one of the question's words.
+TOOL = {
+    "tool/lexer.py": (
+        "class Token:\n    \"\"\"A lexical token.\"\"\"\n\n    def line(self):\n"
+        "        \"\"\"The token's line number.\"\"\"\n        return self.row\n"
+    ),
+    "tool/cli.py": (
+        "\"\"\"The tool's command line: argument parsing and the entry point.\"\"\"\n\nimport argparse\n\n\n"
+        "def main(argv=None):\n    \"\"\"Run the command line: parse the arguments and dispatch the command.\"\"\"\n"
+        "    parser = argparse.ArgumentParser(description=\"command line tool\")\n"
+        "    parser.add_argument(\"command\")\n    return parser.parse_args(argv)\n"
+    ),
+    "tool/settings.py": (
+        "def load(path):\n    \"\"\"Read the settings file.\"\"\"\n    with open(path) as handle:\n        text = handle.read()\n"
+        "    # The retry delay when the settings file sets none: five seconds between retries.\n"
+        "    retry_delay = 5\n    return text, retry_delay\n"
+    ),
+    "tool/errors.py": "class Failure(Exception):\n    def delay(self):\n        \"\"\"Seconds.\"\"\"\n        return 1\n",
+}
+
+
+@pytest.fixture(scope="module")
+def tool(django_db_setup, django_db_blocker, tmp_path_factory):
+    from tests.chat.conftest import indexed_shopapp
+    from tests.rag.conftest import make_zip
+
+    with indexed_shopapp("tool-owner", tmp_path_factory, django_db_blocker, name="tool", archive=make_zip(TOOL)) as repository:
+        yield repository
+
+
+def test_the_best_match_is_in_the_file_the_ranking_puts_first_not_the_name_that_holds_a_question_word(tool):
+    text = answer_text(run_turn_to_end(make_turn("Where is the command line defined?", tool)))
+
+    # The file list of ``search_code`` leads with the command line's file; a method named ``line`` is no match for it.
+    assert "The best match is the function `tool.cli.main`, defined in `tool/cli.py:6-10`" in text
+
+
+def test_a_definition_found_by_its_code_alone_can_be_the_best_match(tool):
+    text = answer_text(run_turn_to_end(make_turn("What is the retry delay when the settings set none?", tool)))
+
+    # ``load``'s name, signature and doc hold none of the question's words; its code does.
+    assert "The best match is the function `tool.settings.load`, defined in `tool/settings.py:1-7`" in text
