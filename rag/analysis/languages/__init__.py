@@ -10,7 +10,8 @@ captures of our own name things the way the language does: ``@receiver``
 beside a definition's ``@name`` puts it under that type (a Go method), beside a
 reference's it is what the name is called on (the path of Rust's ``WalkBuilder::new()``),
 ``@container`` with a ``@name`` is a scope that is no symbol of its own (a
-Rust ``impl`` block), and ``@package`` is the file's namespace (Java,
+Rust ``impl`` block, whose functions are methods; ``@container.namespace``, a C++
+namespace, whose functions stay functions), and ``@package`` is the file's namespace (Java,
 Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol. The
 walker turns the captures into the records the Python analysis produces:
 symbols with their parents, docs and signatures, blocks for chunking, and the
@@ -367,7 +368,7 @@ class _Definition:
     name: str
     kind: str
     receiver: str = ""
-    # A naming scope only (no symbol): a Rust impl block.
+    # A naming scope only (no symbol): a Rust impl block (kind ``class``), a C++ namespace (``namespace``).
     container: bool = False
     children: list[_Definition] = field(default_factory=list)
     qname: str = ""
@@ -535,9 +536,11 @@ def extract_tree_sitter(
             continue
         name = _text(names[0])
         receiver = _text(captures["receiver"][0]) if "receiver" in captures else ""
-        if "container" in captures and name:
-            node = captures["container"][0]
-            definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, "class", container=True))
+        container = next((capture for capture in captures if capture.partition(".")[0] == "container"), None)
+        if container is not None and name:
+            node = captures[container][0]
+            kind = "namespace" if container == "container.namespace" else "class"
+            definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, kind, container=True))
             continue
         for capture, nodes in captures.items():
             kind, _, role = capture.partition(".")

@@ -1,4 +1,5 @@
-(namespace_definition name: (namespace_identifier) @name body: (_)) @container
+; A namespace names what is inside it; it is no symbol, and its functions are no methods.
+(namespace_definition name: (namespace_identifier) @name body: (_)) @container.namespace
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.class
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.class
