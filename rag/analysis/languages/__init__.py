@@ -12,7 +12,9 @@ reference's it is what the name is called on (the path of Rust's ``WalkBuilder::
 ``@container`` with a ``@name`` is a scope that is no symbol of its own (a
 Rust ``impl`` block, whose functions are methods; ``@container.namespace``, a C++
 namespace, whose functions stay functions), and ``@package`` is the file's namespace (Java,
-Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol. The
+Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol;
+``@global`` beside a definition names it at the file's top level whatever
+encloses it (a C or C++ preprocessor macro knows no namespace). The
 walker turns the captures into the records the Python analysis produces:
 symbols with their parents, docs and signatures, blocks for chunking, and the
 file's facts (its calls and type references) that the repository pass
@@ -370,6 +372,8 @@ class _Definition:
     receiver: str = ""
     # A naming scope only (no symbol): a Rust impl block (kind ``class``), a C++ namespace (``namespace``).
     container: bool = False
+    # Named at the file's top level whatever encloses it (``@global``: a preprocessor macro).
+    is_global: bool = False
     children: list[_Definition] = field(default_factory=list)
     qname: str = ""
     # Its doc comment and attributes (``_preamble``), read once for its doc and for its chunk.
@@ -547,7 +551,9 @@ def extract_tree_sitter(
             if kind == "definition" and role in _KINDS and name:
                 node = nodes[0]
                 # The first capture of a span wins (a class is not also a type).
-                definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver))
+                definitions.setdefault(
+                    (node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver, is_global="global" in captures)
+                )
                 defined_at.add((names[0].start_byte, names[0].end_byte))
             elif kind == "reference" and role in ("call", "class", "implementation"):
                 bare = (nodes[0].start_byte, nodes[0].end_byte) == (names[0].start_byte, names[0].end_byte)
@@ -568,9 +574,9 @@ def extract_tree_sitter(
             del definitions[(definition.node.start_byte, definition.node.end_byte)]
             continue
         ordered.append(definition)
-        outer = parent.qname if parent else unit
+        outer = parent.qname if parent and not definition.is_global else unit
         definition.qname = f"{outer}.{definition.receiver}.{definition.name}" if definition.receiver else f"{outer}.{definition.name}"
-        if parent is not None and definition.kind == "function" and parent.kind == "class":
+        if parent is not None and definition.kind == "function" and parent.kind == "class" and not definition.is_global:
             definition.kind = "method"
         (parent.children if parent else roots).append(definition)
         stack.append(definition)

@@ -33,3 +33,27 @@ def test_a_function_in_a_cpp_namespace_is_a_function_and_bare_calls_of_it_resolv
         ("include.fmt.format.fmt.twice", "include.fmt.format.fmt.detail.helper"),
         ("include.fmt.format.fmt.buffer.size", "include.fmt.format.fmt.detail.helper"),
     }
+
+
+def test_a_function_like_macro_is_a_symbol_its_calls_reach_and_it_knows_no_namespace():
+    files = {
+        "src/jv.h": (
+            "/** Iterates over the elements of an array. */\n"
+            "#define jv_array_foreach(a, i, x) for (int i = 0; i < jv_array_length(a); i++)\n"
+            "#define JV_MAX 10\n"
+            "int jv_array_length(int a);\n"
+        ),
+        "src/jv.c": '#include "jv.h"\nint jv_sum(int a) { int s = 0; jv_array_foreach(a, i, x) { s += i; } return s; }\n',
+        "test/gtest.h": "namespace testing {\n#define EXPECT_EQ(a, b) ::testing::expect_eq((a), (b))\n}\n",
+        "test/format-test.cc": '#include "gtest.h"\nvoid test_format() { EXPECT_EQ(1, 1); }\n',
+    }
+    analysis = analyze_repository(files)
+
+    macros = {(s.qname, s.kind, s.parent, s.docstring) for s in analysis.symbols() if s.name in ("jv_array_foreach", "EXPECT_EQ", "JV_MAX")}
+    assert macros == {
+        ("src.jv.jv_array_foreach", "function", None, "Iterates over the elements of an array."),
+        ("test.gtest.EXPECT_EQ", "function", None, ""),
+    }
+    calls = {(edge.src, edge.raw): edge.dst for edge in analysis.edges() if edge.kind == "calls"}
+    assert calls[("src.jv.jv_sum", "jv_array_foreach")] == "src.jv.jv_array_foreach"
+    assert calls[("test.format_test.test_format", "EXPECT_EQ")] == "test.gtest.EXPECT_EQ"

@@ -7,3 +7,6 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
 (preproc_include path: (string_literal (string_content) @import))
+; A function-like macro is called as a function is (`jv_array_foreach(a, i, x)`, `EXPECT_EQ(a, b)`); it knows
+; no namespace.
+(preproc_function_def name: (identifier) @name) @definition.macro @global

@@ -19,3 +19,6 @@
 (call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
 (base_class_clause (type_identifier) @name) @reference.implementation
 (preproc_include path: (string_literal (string_content) @import))
+; A function-like macro is called as a function is (`jv_array_foreach(a, i, x)`, `EXPECT_EQ(a, b)`); it knows
+; no namespace.
+(preproc_function_def name: (identifier) @name) @definition.macro @global
