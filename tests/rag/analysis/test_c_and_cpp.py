@@ -57,3 +57,22 @@ def test_a_function_like_macro_is_a_symbol_its_calls_reach_and_it_knows_no_names
     calls = {(edge.src, edge.raw): edge.dst for edge in analysis.edges() if edge.kind == "calls"}
     assert calls[("src.jv.jv_sum", "jv_array_foreach")] == "src.jv.jv_array_foreach"
     assert calls[("test.format_test.test_format", "EXPECT_EQ")] == "test.gtest.EXPECT_EQ"
+
+
+def test_an_include_finds_the_header_in_the_top_include_folder_and_an_included_source_file():
+    files = {
+        "include/shop.h": '#include "shop/cart.h"\n',
+        "include/shop/shop.h": "int shop_version(void);\n",
+        "include/shop/cart.h": "int cart_total(void);\n",
+        "tests/cart/cart_tests.c": '#include "shop.h"\nint main(void) { return cart_total(); }\n',
+        "vendor/dec/decDouble.c": '#include "decCommon.c"\n',
+        "vendor/dec/decCommon.c": "int dec_common(void) { return 0; }\n",
+    }
+    analysis = analyze_repository(files)
+
+    includes = {(edge.path, edge.raw): edge.dst for edge in analysis.edges() if edge.kind == "imports"}
+    assert includes == {
+        ("include/shop.h", "shop/cart.h"): "include.shop.cart",
+        ("tests/cart/cart_tests.c", "shop.h"): "include.shop",
+        ("vendor/dec/decDouble.c", "decCommon.c"): "vendor.dec.decCommon",
+    }
