@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rag.analysis.filetypes import artifact_type, detect_language
 from rag.analysis.languages import written_name
 from rag.analysis.repository import analyze_repository
 
@@ -76,3 +79,17 @@ def test_an_include_finds_the_header_in_the_top_include_folder_and_an_included_s
         ("tests/cart/cart_tests.c", "shop.h"): "include.shop",
         ("vendor/dec/decDouble.c", "decCommon.c"): "vendor.dec.decCommon",
     }
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["test/format-test.cc", "src/json_unittest.cpp", "fuzz/fuzz_parser.cpp", "tests/jq_fuzz_execute.cpp",
+     "oss-fuzz/png_read_fuzzer.cc", "contrib/fuzzing/decode.c", "lib/parser_tests.cpp"],
+)
+def test_c_and_cpp_tests_and_fuzz_targets_are_test_files(path):
+    assert artifact_type(path, detect_language(path)) == "test"
+
+
+@pytest.mark.parametrize("path", ["src/format.cc", "include/simdjson/dom/parser.h", "src/fuzzy_match.c", "src/contest.cpp"])
+def test_c_and_cpp_sources_are_not_taken_for_tests(path):
+    assert artifact_type(path, detect_language(path)) == "code"
