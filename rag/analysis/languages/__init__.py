@@ -151,6 +151,10 @@ class LanguageSpec:
     bare_calls: str = ""
     # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
     locals_from: tuple[str, ...] = ()
+    # What names a program by its main function's file (``_program``): ``folder`` (Go's ``cmd/server/``, a
+    # crate's ``src/main.rs``), or ``file`` where a folder holds many programs of one file each (C and C++:
+    # ``tests/dom/basictests.cpp`` is ``basictests``; a ``main.c`` is still named by its folder).
+    programs: str = "folder"
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -187,6 +191,7 @@ class LanguageSpec:
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
+            programs=table.get("programs", "folder"),
             folder=folder,
         )
 
@@ -678,13 +683,13 @@ def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str] | None:
     return None
 
 
-def _program(path: str) -> str:
+def _program(path: str, spec: LanguageSpec) -> str:
     """A program's name from its main file: its folder (``cmd/server/main.go``, a crate's ``src/main.rs``),
     or the file itself in a ``bin`` or ``examples`` folder (``src/bin/migrate.rs``, Cargo's
-    ``examples/walk.rs`` is the example ``walk``)."""
+    ``examples/walk.rs`` is the example ``walk``) or in a language whose programs are files."""
     folders = posixpath.dirname(path).split("/")
     stem = posixpath.splitext(posixpath.basename(path))[0]
-    if folders[-1] in ("bin", "examples") and stem != "main":
+    if (folders[-1] in ("bin", "examples") or spec.programs == "file") and stem != "main":
         return stem
     named = [folder for folder in folders if folder and folder != "src"]
     return named[-1] if named else stem
@@ -735,7 +740,7 @@ def _entrypoints(
         owner = definitions.get((node.start_byte, node.end_byte))
         if kind == "main":
             found.append(Entrypoint(
-                entry_type="cli_command", framework="main", route_or_command=_program(path),
+                entry_type="cli_command", framework="main", route_or_command=_program(path, spec),
                 handler=owner.qname if owner else None, handler_raw="main", **lines,
             ))
             continue
@@ -775,7 +780,7 @@ def _entrypoints(
         if role == "command":
             found.append(Entrypoint(
                 entry_type="cli_command", framework=framework,
-                route_or_command=(route.split() or [_program(path)])[0],
+                route_or_command=(route.split() or [_program(path, spec)])[0],
                 handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
             ))
             continue
