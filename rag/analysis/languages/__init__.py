@@ -549,6 +549,8 @@ def extract_tree_sitter(
         if container is not None and name:
             node = captures[container][0]
             kind = "namespace" if container == "container.namespace" else "class"
+            # A nested namespace (C++17's ``namespace simdjson::dom``) is one name per namespace.
+            name = ".".join(NAMESPACE_SEPARATOR.split(name))
             definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, kind, container=True))
             continue
         for capture, nodes in captures.items():

@@ -110,3 +110,59 @@ def test_a_c_or_cpp_main_names_its_program_by_its_file_and_a_main_file_by_its_fo
         ("vendor/decNumber/example1.c", "example1"),
         ("tools/pack/main.c", "pack"),
     }
+
+
+def _written(files: dict[str, str], path: str) -> set[tuple[str, str]]:
+    symbols = analyze_repository(files).files[path].symbols
+    return {(symbol.kind, written_name(symbol.qname, symbol.module, symbol.path, symbol.kind)) for symbol in symbols}
+
+
+def test_c_typedefs_name_their_types_and_struct_tags_are_the_files():
+    path = "src/jv.h"
+    text = (
+        "typedef struct jv_refcnt { int count; } jv_refcnt;\n"
+        "typedef struct { int kind; } jv;\n"
+        "typedef struct jv_parser_s { struct jv_frame { int n; } frame; } jv_parser;\n"
+        "typedef jv (*cfunction_ptr)(jv input);\n"
+        "typedef unsigned long jv_size;\n"
+    )
+
+    assert _written({path: text}, path) == {
+        ("class", "jv_refcnt"), ("class", "jv"), ("class", "jv_parser"), ("class", "jv_parser_s"),
+        ("class", "jv_frame"), ("class", "cfunction_ptr"), ("class", "jv_size"),
+    }
+
+
+def test_cpp_operators_destructors_template_members_specialisations_and_aliases_are_symbols():
+    path = "include/fmt/os.h"
+    text = (
+        "namespace fmt::detail {\n"
+        "class FMT_API file {\n"
+        " public:\n"
+        "  ~file() noexcept;\n"
+        "  auto descriptor() const noexcept -> int { return fd_; }\n"
+        "};\n"
+        "inline bool operator==(const file& a, const file& b) { return a.fd_ == b.fd_; }\n"
+        "file::~file() { close(); }\n"
+        "std::ostream& operator<<(std::ostream& out, const file& f) { return out; }\n"
+        "template <typename T> void basic_buffer<T>::grow(size_t n) { reserve(n); }\n"
+        "template <> struct formatter<file> {\n"
+        "  auto format(const file& f) const -> int { return 0; }\n"
+        "};\n"
+        "using ullong = unsigned long long;\n"
+        "union value { int i; double d; };\n"
+        "}\n"
+    )
+
+    assert _written({path: text}, path) == {
+        ("class", "fmt::detail::file"),
+        ("method", "fmt::detail::file::descriptor"),
+        ("function", "fmt::detail::operator=="),
+        ("method", "fmt::detail::file::~file"),
+        ("function", "fmt::detail::operator<<"),
+        ("method", "fmt::detail::basic_buffer::grow"),
+        ("class", "fmt::detail::formatter"),
+        ("method", "fmt::detail::formatter::format"),
+        ("class", "fmt::detail::ullong"),
+        ("class", "fmt::detail::value"),
+    }
