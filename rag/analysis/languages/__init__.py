@@ -846,7 +846,9 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     """A definition's block (a container's members stand in for it: an impl block is its methods)."""
     if definition.container:
         return [block for child in definition.children for block in _blocks(child, definition.name)]
-    title = f"{parent}.{definition.name}" if parent else definition.name
+    # A method defined outside its type is titled with the type (Go's ``Cart.Total``, C++'s ``padded_string::load``).
+    own = f"{definition.receiver}.{definition.name}" if definition.receiver else definition.name
+    title = f"{parent}.{own}" if parent else own
     members = [block for child in definition.children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(

@@ -166,3 +166,18 @@ def test_cpp_operators_destructors_template_members_specialisations_and_aliases_
         ("class", "fmt::detail::ullong"),
         ("class", "fmt::detail::value"),
     }
+
+
+def test_a_cpp_method_defined_outside_its_class_is_chunked_under_its_class_with_its_doc():
+    path = "include/simdjson/padded_string-inl.h"
+    text = (
+        "namespace simdjson {\n"
+        "/** Loads a file into a padded string. */\n"
+        "inline simdjson_result<padded_string> padded_string::load(std::string_view path) noexcept { return read(path); }\n"
+        "}\n"
+    )
+    chunks = analyze_repository({path: text}).files[path].chunks
+
+    loaded = [chunk for chunk in chunks if "load" in chunk.title]
+    assert [(chunk.title, chunk.start_line) for chunk in loaded] == [("simdjson.padded_string.load", 2)]
+    assert "Loads a file into a padded string." in loaded[0].content
