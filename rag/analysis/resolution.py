@@ -282,6 +282,9 @@ def _names_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
 
 # What an ES module specifier or a C include may leave out of the file's path.
 _IMPORT_SUFFIXES = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts", "/index.tsx", "/index.js", ".h", ".hpp")
+# A C or C++ include names its file whole: a header, or a source file included into another (decNumber's
+# ``#include "decCommon.c"``, a unity build's ``#include "format.cc"``).
+_INCLUDED_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".c", ".cc", ".cpp", ".cxx")
 
 
 class ImportTargets:
@@ -357,13 +360,19 @@ class ImportTargets:
         if (language, dotted) in self.qnames or (language, dotted) in self.packages:
             return dotted
         folder = posixpath.dirname(importer.path)
-        if raw.startswith(".") or raw.endswith((".h", ".hpp", ".hh")):
+        if raw.startswith(".") or raw.endswith(_INCLUDED_SUFFIXES):
             base = posixpath.normpath(posixpath.join(folder, raw))
             for suffix in _IMPORT_SUFFIXES:
                 if base + suffix in self.units:
                     return self.units[base + suffix]
             ending = [path for path in self.by_basename.get(posixpath.basename(raw), ()) if path.endswith("/" + raw) or path == raw]
-            return self.units[ending[0]] if len(ending) == 1 else None
+            # An include is found in the include folders a build names (``-Iinclude``), which are near
+            # the top: of several files that end with it (``include/simdjson.h`` and
+            # ``include/simdjson/simdjson.h``), the one in the fewest folders.
+            depths = sorted((path.count("/"), path) for path in ending)
+            if len(depths) == 1 or (len(depths) > 1 and depths[0][0] < depths[1][0]):
+                return self.units[depths[0][1]]
+            return None
         if "/" in raw:
             # A Go import path without a go.mod in the tree ends with the package's folder in the
             # repository (the module path comes first): the longest such ending wins.

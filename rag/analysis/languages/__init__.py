@@ -10,8 +10,11 @@ captures of our own name things the way the language does: ``@receiver``
 beside a definition's ``@name`` puts it under that type (a Go method), beside a
 reference's it is what the name is called on (the path of Rust's ``WalkBuilder::new()``),
 ``@container`` with a ``@name`` is a scope that is no symbol of its own (a
-Rust ``impl`` block), and ``@package`` is the file's namespace (Java,
-Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol. The
+Rust ``impl`` block, whose functions are methods; ``@container.namespace``, a C++
+namespace, whose functions stay functions), and ``@package`` is the file's namespace (Java,
+Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol;
+``@global`` beside a definition names it at the file's top level whatever
+encloses it (a C or C++ preprocessor macro knows no namespace). The
 walker turns the captures into the records the Python analysis produces:
 symbols with their parents, docs and signatures, blocks for chunking, and the
 file's facts (its calls and type references) that the repository pass
@@ -148,6 +151,10 @@ class LanguageSpec:
     bare_calls: str = ""
     # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
     locals_from: tuple[str, ...] = ()
+    # What names a program by its main function's file (``_program``): ``folder`` (Go's ``cmd/server/``, a
+    # crate's ``src/main.rs``), or ``file`` where a folder holds many programs of one file each (C and C++:
+    # ``tests/dom/basictests.cpp`` is ``basictests``; a ``main.c`` is still named by its folder).
+    programs: str = "folder"
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -184,6 +191,7 @@ class LanguageSpec:
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
+            programs=table.get("programs", "folder"),
             folder=folder,
         )
 
@@ -367,8 +375,10 @@ class _Definition:
     name: str
     kind: str
     receiver: str = ""
-    # A naming scope only (no symbol): a Rust impl block.
+    # A naming scope only (no symbol): a Rust impl block (kind ``class``), a C++ namespace (``namespace``).
     container: bool = False
+    # Named at the file's top level whatever encloses it (``@global``: a preprocessor macro).
+    is_global: bool = False
     children: list[_Definition] = field(default_factory=list)
     qname: str = ""
     # Its doc comment and attributes (``_preamble``), read once for its doc and for its chunk.
@@ -535,16 +545,22 @@ def extract_tree_sitter(
             continue
         name = _text(names[0])
         receiver = _text(captures["receiver"][0]) if "receiver" in captures else ""
-        if "container" in captures and name:
-            node = captures["container"][0]
-            definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, "class", container=True))
+        container = next((capture for capture in captures if capture.partition(".")[0] == "container"), None)
+        if container is not None and name:
+            node = captures[container][0]
+            kind = "namespace" if container == "container.namespace" else "class"
+            # A nested namespace (C++17's ``namespace simdjson::dom``) is one name per namespace.
+            name = ".".join(NAMESPACE_SEPARATOR.split(name))
+            definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, kind, container=True))
             continue
         for capture, nodes in captures.items():
             kind, _, role = capture.partition(".")
             if kind == "definition" and role in _KINDS and name:
                 node = nodes[0]
                 # The first capture of a span wins (a class is not also a type).
-                definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver))
+                definitions.setdefault(
+                    (node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver, is_global="global" in captures)
+                )
                 defined_at.add((names[0].start_byte, names[0].end_byte))
             elif kind == "reference" and role in ("call", "class", "implementation"):
                 bare = (nodes[0].start_byte, nodes[0].end_byte) == (names[0].start_byte, names[0].end_byte)
@@ -565,9 +581,9 @@ def extract_tree_sitter(
             del definitions[(definition.node.start_byte, definition.node.end_byte)]
             continue
         ordered.append(definition)
-        outer = parent.qname if parent else unit
+        outer = parent.qname if parent and not definition.is_global else unit
         definition.qname = f"{outer}.{definition.receiver}.{definition.name}" if definition.receiver else f"{outer}.{definition.name}"
-        if parent is not None and definition.kind == "function" and parent.kind == "class":
+        if parent is not None and definition.kind == "function" and parent.kind == "class" and not definition.is_global:
             definition.kind = "method"
         (parent.children if parent else roots).append(definition)
         stack.append(definition)
@@ -669,13 +685,13 @@ def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str] | None:
     return None
 
 
-def _program(path: str) -> str:
+def _program(path: str, spec: LanguageSpec) -> str:
     """A program's name from its main file: its folder (``cmd/server/main.go``, a crate's ``src/main.rs``),
     or the file itself in a ``bin`` or ``examples`` folder (``src/bin/migrate.rs``, Cargo's
-    ``examples/walk.rs`` is the example ``walk``)."""
+    ``examples/walk.rs`` is the example ``walk``) or in a language whose programs are files."""
     folders = posixpath.dirname(path).split("/")
     stem = posixpath.splitext(posixpath.basename(path))[0]
-    if folders[-1] in ("bin", "examples") and stem != "main":
+    if (folders[-1] in ("bin", "examples") or spec.programs == "file") and stem != "main":
         return stem
     named = [folder for folder in folders if folder and folder != "src"]
     return named[-1] if named else stem
@@ -726,7 +742,7 @@ def _entrypoints(
         owner = definitions.get((node.start_byte, node.end_byte))
         if kind == "main":
             found.append(Entrypoint(
-                entry_type="cli_command", framework="main", route_or_command=_program(path),
+                entry_type="cli_command", framework="main", route_or_command=_program(path, spec),
                 handler=owner.qname if owner else None, handler_raw="main", **lines,
             ))
             continue
@@ -766,7 +782,7 @@ def _entrypoints(
         if role == "command":
             found.append(Entrypoint(
                 entry_type="cli_command", framework=framework,
-                route_or_command=(route.split() or [_program(path)])[0],
+                route_or_command=(route.split() or [_program(path, spec)])[0],
                 handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
             ))
             continue
@@ -830,7 +846,9 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     """A definition's block (a container's members stand in for it: an impl block is its methods)."""
     if definition.container:
         return [block for child in definition.children for block in _blocks(child, definition.name)]
-    title = f"{parent}.{definition.name}" if parent else definition.name
+    # A method defined outside its type is titled with the type (Go's ``Cart.Total``, C++'s ``padded_string::load``).
+    own = f"{definition.receiver}.{definition.name}" if definition.receiver else definition.name
+    title = f"{parent}.{own}" if parent else own
     members = [block for child in definition.children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(

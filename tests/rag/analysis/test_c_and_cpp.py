@@ -1,0 +1,183 @@
+"""C and C++ as their users read them: namespaces, macros, includes, programs and tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.analysis.filetypes import artifact_type, detect_language
+from rag.analysis.languages import written_name
+from rag.analysis.repository import analyze_repository
+
+
+def test_a_function_in_a_cpp_namespace_is_a_function_and_bare_calls_of_it_resolve():
+    path = "include/fmt/format.h"
+    text = (
+        "namespace fmt {\n"
+        "namespace detail {\n"
+        "inline int helper(int x) { return x; }\n"
+        "}\n"
+        "int twice(int x) { return detail::helper(x) * 2; }\n"
+        "class buffer {\n"
+        " public:\n"
+        "  int size() const { return detail::helper(1); }\n"
+        "};\n"
+        "}\n"
+    )
+    analysis = analyze_repository({path: text}).files[path]
+
+    kinds = {written_name(s.qname, s.module, s.path, s.kind): s.kind for s in analysis.symbols}
+    assert kinds == {
+        "fmt::detail::helper": "function",
+        "fmt::twice": "function",
+        "fmt::buffer": "class",
+        "fmt::buffer::size": "method",
+    }
+    assert {(edge.src, edge.dst) for edge in analysis.edges if edge.kind == "calls"} == {
+        ("include.fmt.format.fmt.twice", "include.fmt.format.fmt.detail.helper"),
+        ("include.fmt.format.fmt.buffer.size", "include.fmt.format.fmt.detail.helper"),
+    }
+
+
+def test_a_function_like_macro_is_a_symbol_its_calls_reach_and_it_knows_no_namespace():
+    files = {
+        "src/jv.h": (
+            "/** Iterates over the elements of an array. */\n"
+            "#define jv_array_foreach(a, i, x) for (int i = 0; i < jv_array_length(a); i++)\n"
+            "#define JV_MAX 10\n"
+            "int jv_array_length(int a);\n"
+        ),
+        "src/jv.c": '#include "jv.h"\nint jv_sum(int a) { int s = 0; jv_array_foreach(a, i, x) { s += i; } return s; }\n',
+        "test/gtest.h": "namespace testing {\n#define EXPECT_EQ(a, b) ::testing::expect_eq((a), (b))\n}\n",
+        "test/format-test.cc": '#include "gtest.h"\nvoid test_format() { EXPECT_EQ(1, 1); }\n',
+    }
+    analysis = analyze_repository(files)
+
+    macros = {(s.qname, s.kind, s.parent, s.docstring) for s in analysis.symbols() if s.name in ("jv_array_foreach", "EXPECT_EQ", "JV_MAX")}
+    assert macros == {
+        ("src.jv.jv_array_foreach", "function", None, "Iterates over the elements of an array."),
+        ("test.gtest.EXPECT_EQ", "function", None, ""),
+    }
+    calls = {(edge.src, edge.raw): edge.dst for edge in analysis.edges() if edge.kind == "calls"}
+    assert calls[("src.jv.jv_sum", "jv_array_foreach")] == "src.jv.jv_array_foreach"
+    assert calls[("test.format_test.test_format", "EXPECT_EQ")] == "test.gtest.EXPECT_EQ"
+
+
+def test_an_include_finds_the_header_in_the_top_include_folder_and_an_included_source_file():
+    files = {
+        "include/shop.h": '#include "shop/cart.h"\n',
+        "include/shop/shop.h": "int shop_version(void);\n",
+        "include/shop/cart.h": "int cart_total(void);\n",
+        "tests/cart/cart_tests.c": '#include "shop.h"\nint main(void) { return cart_total(); }\n',
+        "vendor/dec/decDouble.c": '#include "decCommon.c"\n',
+        "vendor/dec/decCommon.c": "int dec_common(void) { return 0; }\n",
+    }
+    analysis = analyze_repository(files)
+
+    includes = {(edge.path, edge.raw): edge.dst for edge in analysis.edges() if edge.kind == "imports"}
+    assert includes == {
+        ("include/shop.h", "shop/cart.h"): "include.shop.cart",
+        ("tests/cart/cart_tests.c", "shop.h"): "include.shop",
+        ("vendor/dec/decDouble.c", "decCommon.c"): "vendor.dec.decCommon",
+    }
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["test/format-test.cc", "src/json_unittest.cpp", "fuzz/fuzz_parser.cpp", "tests/jq_fuzz_execute.cpp",
+     "oss-fuzz/png_read_fuzzer.cc", "contrib/fuzzing/decode.c", "lib/parser_tests.cpp"],
+)
+def test_c_and_cpp_tests_and_fuzz_targets_are_test_files(path):
+    assert artifact_type(path, detect_language(path)) == "test"
+
+
+@pytest.mark.parametrize("path", ["src/format.cc", "include/simdjson/dom/parser.h", "src/fuzzy_match.c", "src/contest.cpp"])
+def test_c_and_cpp_sources_are_not_taken_for_tests(path):
+    assert artifact_type(path, detect_language(path)) == "code"
+
+
+def test_a_c_or_cpp_main_names_its_program_by_its_file_and_a_main_file_by_its_folder():
+    main = "int main(int argc, char **argv) { return 0; }\n"
+    analysis = analyze_repository({
+        "tests/dom/basictests.cpp": main,
+        "tests/dom/jsoncheck.cpp": main,
+        "vendor/decNumber/example1.c": main,
+        "tools/pack/main.c": main,
+    })
+
+    assert {(entry.path, entry.route_or_command) for entry in analysis.entrypoints()} == {
+        ("tests/dom/basictests.cpp", "basictests"),
+        ("tests/dom/jsoncheck.cpp", "jsoncheck"),
+        ("vendor/decNumber/example1.c", "example1"),
+        ("tools/pack/main.c", "pack"),
+    }
+
+
+def _written(files: dict[str, str], path: str) -> set[tuple[str, str]]:
+    symbols = analyze_repository(files).files[path].symbols
+    return {(symbol.kind, written_name(symbol.qname, symbol.module, symbol.path, symbol.kind)) for symbol in symbols}
+
+
+def test_c_typedefs_name_their_types_and_struct_tags_are_the_files():
+    path = "src/jv.h"
+    text = (
+        "typedef struct jv_refcnt { int count; } jv_refcnt;\n"
+        "typedef struct { int kind; } jv;\n"
+        "typedef struct jv_parser_s { struct jv_frame { int n; } frame; } jv_parser;\n"
+        "typedef jv (*cfunction_ptr)(jv input);\n"
+        "typedef unsigned long jv_size;\n"
+    )
+
+    assert _written({path: text}, path) == {
+        ("class", "jv_refcnt"), ("class", "jv"), ("class", "jv_parser"), ("class", "jv_parser_s"),
+        ("class", "jv_frame"), ("class", "cfunction_ptr"), ("class", "jv_size"),
+    }
+
+
+def test_cpp_operators_destructors_template_members_specialisations_and_aliases_are_symbols():
+    path = "include/fmt/os.h"
+    text = (
+        "namespace fmt::detail {\n"
+        "class FMT_API file {\n"
+        " public:\n"
+        "  ~file() noexcept;\n"
+        "  auto descriptor() const noexcept -> int { return fd_; }\n"
+        "};\n"
+        "inline bool operator==(const file& a, const file& b) { return a.fd_ == b.fd_; }\n"
+        "file::~file() { close(); }\n"
+        "std::ostream& operator<<(std::ostream& out, const file& f) { return out; }\n"
+        "template <typename T> void basic_buffer<T>::grow(size_t n) { reserve(n); }\n"
+        "template <> struct formatter<file> {\n"
+        "  auto format(const file& f) const -> int { return 0; }\n"
+        "};\n"
+        "using ullong = unsigned long long;\n"
+        "union value { int i; double d; };\n"
+        "}\n"
+    )
+
+    assert _written({path: text}, path) == {
+        ("class", "fmt::detail::file"),
+        ("method", "fmt::detail::file::descriptor"),
+        ("function", "fmt::detail::operator=="),
+        ("method", "fmt::detail::file::~file"),
+        ("function", "fmt::detail::operator<<"),
+        ("method", "fmt::detail::basic_buffer::grow"),
+        ("class", "fmt::detail::formatter"),
+        ("method", "fmt::detail::formatter::format"),
+        ("class", "fmt::detail::ullong"),
+        ("class", "fmt::detail::value"),
+    }
+
+
+def test_a_cpp_method_defined_outside_its_class_is_chunked_under_its_class_with_its_doc():
+    path = "include/simdjson/padded_string-inl.h"
+    text = (
+        "namespace simdjson {\n"
+        "/** Loads a file into a padded string. */\n"
+        "inline simdjson_result<padded_string> padded_string::load(std::string_view path) noexcept { return read(path); }\n"
+        "}\n"
+    )
+    chunks = analyze_repository({path: text}).files[path].chunks
+
+    loaded = [chunk for chunk in chunks if "load" in chunk.title]
+    assert [(chunk.title, chunk.start_line) for chunk in loaded] == [("simdjson.padded_string.load", 2)]
+    assert "Loads a file into a padded string." in loaded[0].content
