@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from django.db import connection
 
-from rag.models import IndexRun, Repository
+from rag.models import DOC_LAYERS, IndexRun, Repository
 from rag.storage import version_filter
 from rag.services.retrieval import (
     AUXILIARY_FOLDERS,
@@ -387,5 +387,8 @@ def _near_top(path: str, rank: int, top_folders: Sequence[str]) -> float:
 def _statistics(response: SearchResponse):
     if response.run is None or not response.layers:
         return None
+    docs = response.mode == "docs"
+    # A search of both groups (``auto`` on a question in words) ranks its code's files.
+    layers = tuple(layer for layer in response.layers if (layer in DOC_LAYERS) == docs)
     with connection.cursor() as cursor:
-        return group_statistics(cursor, response.run, tuple(response.layers), response.mode == "docs")
+        return group_statistics(cursor, response.run, layers, docs)

@@ -68,6 +68,17 @@ def test_auto_mode_falls_back_to_code_when_docs_have_no_match(shop):
     assert any("searched the other layers" in note for note in response.notes)
 
 
+def test_auto_mode_merges_docs_and_code_when_a_question_in_words_matches_both(shop):
+    response = search(shop, "how is the checkout total of the cart computed", limit=10)
+
+    paths = [item.path for item in response]
+    assert response.mode == "auto"
+    assert "README.md" in paths and "shop/models.py" in paths
+    # Each group's best leads its group; scores are shares of that best, so one list orders both.
+    assert [item.score for item in response] == sorted((item.score for item in response), reverse=True)
+    assert response[0].score == 1.0 and sum(item.score == 1.0 for item in response) == 2
+
+
 def test_layers_can_be_chosen_explicitly(shop):
     response = search(shop, "cart", layers=["C1_SYMBOL_CATALOG", "D0_DOCS"], limit=20)
     assert {r.layer for r in response} <= {"C1_SYMBOL_CATALOG", "D0_DOCS"}

@@ -10,6 +10,7 @@ read in full.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 
 from django.db import connection
@@ -110,6 +111,31 @@ def _search_group(
     return results, bool(channels["lexical"] or channels["symbol"]), whole_files
 
 
+def _other_searched(plan: Sequence[str]) -> str:
+    return "no match in the " + ("code" if tuple(plan) == tuple(CODE_LAYERS) else "docs") + "; searched the other layers"
+
+
+def _merged(groups: Sequence[list[SearchResult]], limit: int) -> list[SearchResult]:
+    """Two layer groups' results as one list: each result scored by its share of its group's best score (their
+    channels rank each group apart, so raw scores do not compare), the first group's first on a tie."""
+    keyed = []
+    for order, results in enumerate(groups):
+        best = max((result.score for result in results), default=0.0) or 1.0
+        keyed.extend(((-result.score / best, order, position), result) for position, result in enumerate(results))
+    keyed.sort(key=lambda pair: pair[0])
+    return [replace(result, score=-key[0]) for key, result in keyed[:limit]]
+
+
+def _unmatched(search_plan, plans: Sequence[Sequence[str]], notes: list[str]) -> tuple[list[SearchResult], tuple[str, ...], WholeFiles]:
+    """Neither group matched a word or a name: the first group's vector neighbours, else the other's."""
+    notes.append(_other_searched(plans[0]))
+    for plan in plans:
+        found, _, files = search_plan(plan)
+        if found:
+            return found, tuple(plan), files
+    return [], tuple(plans[-1]), WholeFiles()
+
+
 def search(
     repository: Repository,
     query: str,
@@ -159,10 +185,9 @@ def search(
         results.sort(key=lambda r: (-r.score, r.path, r.start_line))
         results, used = results[:limit], tuple(chosen)
     else:
-        # Vector search always returns neighbours, so "found nothing" means no
-        # full-text or symbol match: then the other group is tried, and kept
-        # when it does match.
         if mode == "auto":
+            # Names and paths are the code's: a query with code hints searches the docs only when the code has no
+            # match. A question in words may be about either, so both are searched and their results merged.
             plans = [CODE_LAYERS, DOC_LAYERS] if hints.has_code else [DOC_LAYERS, CODE_LAYERS]
         else:
             plans = [layers_for(mode, None)]
@@ -172,26 +197,41 @@ def search(
                 run, terms, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params, only_matched=only_matched
             )
 
-        # A group without a match is the answer only when the other has none either and its own
-        # vector neighbours are not empty: until then its vector search waits.
-        unmatched: list[tuple[str, ...]] = []
-        for i, plan in enumerate(plans):
-            last = i + 1 == len(plans)
-            searched = search_plan(plan, only_matched=not last)
-            if searched is not None:
-                found, matched, files = searched
-                if matched or not unmatched:
-                    results, used, whole_files = found, tuple(plan), files
+        if mode == "auto" and not hints.has_code:
+            found = {tuple(plan): search_plan(plan, only_matched=True) for plan in plans}
+            matched = [plan for plan in plans if found[tuple(plan)] is not None]
+            if len(matched) == 2:
+                results, whole_files = _merged([found[tuple(plan)][0] for plan in plans], limit), found[tuple(CODE_LAYERS)][2]
+                used = (*plans[0], *plans[1])
+            elif matched:
+                results, _, whole_files = found[tuple(matched[0])]
+                used = tuple(matched[0])
+                notes.append(_other_searched(plans[1] if matched[0] == plans[0] else plans[0]))
+            else:
+                results, used, whole_files = _unmatched(search_plan, plans, notes)
+        else:
+            # Vector search always returns neighbours, so "found nothing" means no full-text or symbol
+            # match: then the other group is tried, and kept when it does match. A group without a match
+            # is the answer only when the other has none either and its own vector neighbours are not
+            # empty: until then its vector search waits.
+            unmatched: list[tuple[str, ...]] = []
+            for i, plan in enumerate(plans):
+                last = i + 1 == len(plans)
+                searched = search_plan(plan, only_matched=not last)
+                if searched is not None:
+                    found_items, matched_any, files = searched
+                    if matched_any or not unmatched:
+                        results, used, whole_files = found_items, tuple(plan), files
+                        break
+                    earlier, _, earlier_files = search_plan(unmatched[0])
+                    if earlier:
+                        results, used, whole_files = earlier, tuple(unmatched[0]), earlier_files
+                    else:
+                        results, used, whole_files = found_items, tuple(plan), files
                     break
-                earlier, _, earlier_files = search_plan(unmatched[0])
-                if earlier:
-                    results, used, whole_files = earlier, tuple(unmatched[0]), earlier_files
-                else:
-                    results, used, whole_files = found, tuple(plan), files
-                break
-            unmatched.append(plan)
-            notes.append("no match in the " + ("code" if plan == CODE_LAYERS else "docs") + "; searched the other layers")
-    resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code")
+                unmatched.append(plan)
+                notes.append(_other_searched(plan))
+    resolved_mode = mode if mode != "auto" else ("docs" if used == DOC_LAYERS else "code" if used == CODE_LAYERS else "auto")
     return SearchResponse(
         results, resolved_mode, used, vector is not None, notes, whole_files.paths, hints, run, frozenset(occurrences),
         whole_files.title_scores,
