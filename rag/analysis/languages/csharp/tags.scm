@@ -14,5 +14,11 @@
 (invocation_expression function: (identifier) @name) @reference.call
 (invocation_expression function: (member_access_expression name: (identifier) @name)) @reference.call
 (object_creation_expression type: (identifier) @name) @reference.class
+; Generic calls name their method in a generic_name (`services.AddScoped<IStore>()`, `Make<int>()`); what they are
+; called on is the member access's expression.
+(invocation_expression function: (generic_name . (identifier) @name)) @reference.call
+(invocation_expression function: (member_access_expression expression: (_) @receiver name: (generic_name . (identifier) @name))) @reference.call
+; `new Ledger<int>()`, `new Shop.Core.Money()`, `new Shop.Core.Ledger<int>()`: the type's own name.
+(object_creation_expression type: [(generic_name . (identifier) @name) (qualified_name name: [(identifier) @name (generic_name . (identifier) @name)])]) @reference.class
 ; `class Cart : Priced, IThing`: the type inherits its base class and interfaces.
 (base_list [(identifier) @name (generic_name (identifier) @name) (qualified_name name: (identifier) @name)]) @reference.implementation
