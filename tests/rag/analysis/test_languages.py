@@ -490,14 +490,17 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
     ["pkg/cart/store_test.go", "src/test/java/com/shop/CartTest.java", "web/cart.spec.ts", "web/__tests__/cart.tsx",
      "crates/shop/tests/cart.rs", "spec/cart_spec.rb", "app/src/test/kotlin/CartTest.kt", "web/cart.test.js",
      "web/cart.spec.mjs", "Shop.Tests/Orders.cs", "Shop.UnitTests/Orders.cs", "app/src/androidTest/java/com/x/CartUi.java",
-     "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php"],
+     "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php", "src/UnitTests/Bug/Nullable.cs",
+     "src/IntegrationTests/Inheritance.cs", "shared/src/commonTest/kotlin/CartChecks.kt", "shared/src/jvmTest/kotlin/Io.kt",
+     "plugin/testData/openapi/Routes.kt"],
 )
 def test_test_files_are_told_by_each_ecosystems_conventions(path):
     assert artifact_type(path, detect_language(path)) == "test"
 
 
 @pytest.mark.parametrize(
-    "path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs", "Shop/Orders.cs", "src/Cart.php"]
+    "path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs", "Shop/Orders.cs", "src/Cart.php",
+             "src/Contests/Round.cs", "shared/src/commonMain/kotlin/Cart.kt"]
 )
 def test_source_files_are_not_taken_for_tests(path):
     assert artifact_type(path, detect_language(path)) == "code"
