@@ -640,6 +640,9 @@ def _named_edges(
             edges.append(_edge("imports", reference.scope, reference.raw, targets[reference], analysis, reference.line))
             continue
         candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
+        if reference.kind == "calls":
+            # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
+            candidates = [s for s in candidates if s.kind != "const"]
         if reference.kind == "inherits":
             candidates = [s for s in candidates if s.kind == "class"]
         receiver = reference.receiver

@@ -33,10 +33,11 @@ ENTRY_KIND_ALIASES = {
 # found is the kind (``pub struct``, ``enum class``, ``public interface``, ``module Sinatra``), and Go's
 # ``type X struct`` is a struct, its ``type X func(...)`` a type.
 _TYPE_WORDS = re.compile(
-    r"(?<![\w@])(struct|enum|trait|interface|union|record|protocol|module|mod|namespace|object|impl|class)\b|(@interface)\b"
+    r"(?<![\w@])(struct|enum|trait|interface|union|record|protocol|module|mod|namespace|object|impl|class|delegate)\b|(@interface)\b"
 )
 _TYPE_WORD_NAMES = {"mod": "module", "@interface": "annotation"}
-_TYPE_ALIAS = re.compile(r"\s*(?:export\s+)?type\b")
+# TypeScript's ``type X = ...``, Kotlin's ``typealias X = ...``.
+_TYPE_ALIAS = re.compile(r"\s*(?:export\s+|public\s+|internal\s+|private\s+)?type(?:alias)?\b")
 
 
 def declared_kind(kind: str, signature: str) -> str:

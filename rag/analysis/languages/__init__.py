@@ -559,7 +559,8 @@ def extract_tree_sitter(
     for definition in sorted(definitions.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         while stack and stack[-1].node.end_byte < definition.node.end_byte:
             stack.pop()
-        parent = stack[-1] if stack else None
+        # A property's value is no scope of names: the functions of an object it holds are its class's.
+        parent = next((around for around in reversed(stack) if around.kind != "const"), None)
         if parent is not None and _is_value_of(definition, parent):
             # What is inside it belongs to the definition that names it.
             del definitions[(definition.node.start_byte, definition.node.end_byte)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rag.analysis.repository import analyze_repository
+from rag.services.graph import declared_kind
 
 
 def _calls(files: dict[str, str]) -> dict[tuple[str, str, int], str | None]:
@@ -38,3 +39,64 @@ def test_csharp_generic_calls_and_constructors_are_resolved_by_their_type():
     assert calls[("Shop.Cart.Total", "Add", 11)] == "Shop.Core.Ledger.Add"
     assert calls[("Shop.Cart.Total", "Make", 12)] == "Shop.Cart.Make"
     assert calls[("Shop.Cart.Total", "Money", 13)] == "Shop.Core.Money"
+
+
+def _symbols(files: dict[str, str]) -> set[tuple[str, str]]:
+    analysis = analyze_repository(files)
+    return {(symbol.kind, symbol.qname) for file in analysis.files.values() for symbol in file.symbols}
+
+
+def test_csharp_properties_constants_delegates_and_local_functions_are_symbols():
+    symbols = _symbols({
+        "Shop/Cart.cs": (
+            "namespace Shop;\n\npublic record Order(int Id, string Name);\n\npublic delegate void Changed(Cart cart);\n\n"
+            "public class Cart\n{\n    public const int Max = 10;\n    private int _count;\n"
+            "    /// <summary>How many items.</summary>\n    public int Count { get; set; }\n\n"
+            "    public int Total()\n    {\n        int Twice(int y) => y * 2;\n        var local = 1;\n"
+            "        return Twice(local);\n    }\n}\n"
+        ),
+    })
+
+    assert symbols == {
+        ("class", "Shop.Order"), ("const", "Shop.Order.Id"), ("const", "Shop.Order.Name"),
+        ("class", "Shop.Changed"),
+        ("class", "Shop.Cart"), ("const", "Shop.Cart.Max"), ("const", "Shop.Cart.Count"),
+        ("method", "Shop.Cart.Total"), ("function", "Shop.Cart.Total.Twice"),
+    }
+
+
+def test_kotlin_properties_and_type_aliases_are_symbols_and_locals_are_not():
+    symbols = _symbols({
+        "src/main/kotlin/com/shop/Cart.kt": (
+            "package com.shop\n\ntypealias Items = List<Int>\n\nval emptyCart = Cart(emptyList(), \"\")\n\n"
+            "data class Cart(val items: Items, private var owner: String, note: String) {\n"
+            "    /** The sum of the items. */\n    val total: Int get() = items.sum()\n\n"
+            "    fun add(x: Int): Cart {\n        val next = items + x\n        return copy(items = next)\n    }\n\n"
+            "    companion object {\n        const val MAX = 10\n    }\n}\n"
+        ),
+    })
+
+    assert symbols == {
+        ("class", "com.shop.Items"), ("const", "com.shop.emptyCart"),
+        ("class", "com.shop.Cart"), ("const", "com.shop.Cart.items"), ("const", "com.shop.Cart.owner"),
+        ("const", "com.shop.Cart.total"), ("method", "com.shop.Cart.add"), ("const", "com.shop.Cart.MAX"),
+    }
+
+
+def test_type_aliases_and_delegates_are_shown_as_such():
+    assert declared_kind("class", "typealias Items = List<Int>") == "type"
+    assert declared_kind("class", "public typealias Handler = suspend () -> Unit") == "type"
+    assert declared_kind("class", "public delegate void Changed(Cart cart);") == "delegate"
+
+
+def test_a_property_is_no_call_target_nor_a_scope_of_the_functions_in_its_value():
+    files = {
+        "src/main/kotlin/com/shop/Client.kt": (
+            "package com.shop\n\nclass Client {\n    val plugins: List<String> = listOf()\n"
+            "    val logger = object : Logger {\n        override fun trace(message: String) {}\n    }\n}\n"
+        ),
+        "build.gradle.kts": "plugins {\n    kotlin(\"jvm\")\n}\n",
+    }
+
+    assert ("method", "com.shop.Client.trace") in _symbols(files)
+    assert _calls(files)[("build.gradle", "plugins", 1)] is None

@@ -22,3 +22,9 @@
 (object_creation_expression type: [(generic_name . (identifier) @name) (qualified_name name: [(identifier) @name (generic_name . (identifier) @name)])]) @reference.class
 ; `class Cart : Priced, IThing`: the type inherits its base class and interfaces.
 (base_list [(identifier) @name (generic_name (identifier) @name) (qualified_name name: (identifier) @name)]) @reference.implementation
+; Members that are no methods: properties (a record's positional ones too), constants, delegates, local functions.
+(property_declaration name: (identifier) @name) @definition.field
+(record_declaration (parameter_list (parameter name: (identifier) @name) @definition.field))
+(field_declaration (modifier) @_const (variable_declaration (variable_declarator name: (identifier) @name)) (#eq? @_const "const")) @definition.constant
+(delegate_declaration name: (identifier) @name) @definition.type
+(local_function_statement name: (identifier) @name) @definition.function
