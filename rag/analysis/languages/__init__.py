@@ -134,6 +134,10 @@ class LanguageSpec:
     # ``func NewFilter(...) *Filter``): a name bound to a call's result (``types.scm``'s ``@returned``)
     # has that type.
     returns: re.Pattern[str] | None = None
+    # The type an extension function extends, read from its signature (group 1: Kotlin's ``fun Route.get(``,
+    # C#'s ``Add(this IServiceCollection services``): a call on a value of that type, or with no receiver
+    # inside the extension, may be one of its members or extensions.
+    extension_receiver: re.Pattern[str] | None = None
     # Whether a call with no receiver may be a method of the enclosing object (Java, Kotlin, C#, C++, Ruby
     # call their own class's methods bare; Go, Rust, JavaScript, PHP and C never do).
     implicit_self: bool = False
@@ -179,6 +183,7 @@ class LanguageSpec:
             written_scope=written.get("scope", "qualified"),
             self_names=frozenset(table.get("self_names", ("this", "super"))),
             returns=re.compile(table["returns"]) if table.get("returns") else None,
+            extension_receiver=re.compile(table["extension_receiver"]) if table.get("extension_receiver") else None,
             implicit_self=table.get("implicit_self", False),
             builtins=frozenset(name for source in sources for name in source.get("builtins", ())),
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),

@@ -100,3 +100,46 @@ def test_a_property_is_no_call_target_nor_a_scope_of_the_functions_in_its_value(
 
     assert ("method", "com.shop.Client.trace") in _symbols(files)
     assert _calls(files)[("build.gradle", "plugins", 1)] is None
+
+
+def test_kotlin_extension_functions_are_called_on_their_type_and_call_its_members_bare():
+    calls = _calls({
+        "src/main/kotlin/com/shop/routing/Route.kt": (
+            "package com.shop.routing\n\ninterface Route {\n    fun createChild(path: String): Route\n}\n\n"
+            "class Routing : Route {\n    override fun createChild(path: String): Route = this\n}\n"
+        ),
+        "src/main/kotlin/com/shop/routing/Builders.kt": (
+            "package com.shop.routing\n\n"
+            "fun Route.route(path: String, build: Route.() -> Unit): Route = createChild(path)\n\n"
+            "fun Route.get(path: String): Route = route(path) { }\n"
+        ),
+        "src/main/kotlin/com/shop/other/Labels.kt": "package com.other\n\nfun com.shop.routing.Route.label(): String = \"\"\n",
+        "src/main/kotlin/com/shop/app/Application.kt": (
+            "package com.shop.app\n\nimport com.shop.routing.Routing\nimport com.shop.routing.get\n\n"
+            "fun module(routing: Routing) {\n    routing.get(\"/x\")\n    routing.label()\n}\n"
+        ),
+    })
+
+    assert calls[("com.shop.routing.route", "createChild", 3)] == "com.shop.routing.Route.createChild"
+    assert calls[("com.shop.routing.get", "route", 5)] == "com.shop.routing.route"
+    assert calls[("com.shop.app.module", "get", 7)] == "com.shop.routing.get"
+    # An extension the caller does not import is not the one called.
+    assert calls[("com.shop.app.module", "label", 8)] is None
+
+
+def test_csharp_extension_methods_are_called_on_the_type_they_extend():
+    calls = _calls({
+        "Shop/ServiceCollectionExtensions.cs": (
+            "namespace Microsoft.Extensions.DependencyInjection;\n\npublic static class ServiceCollectionExtensions\n{\n"
+            "    public static IServiceCollection AddShop(this IServiceCollection services) => services;\n}\n"
+        ),
+        "Shop/Carts.cs": "namespace Shop;\n\npublic static class Carts\n{\n    public static int AddShop(this Cart cart) => 1;\n}\n",
+        "App/Startup.cs": (
+            "using Microsoft.Extensions.DependencyInjection;\n\nnamespace App;\n\npublic class Startup\n{\n"
+            "    public void Configure(IServiceCollection services)\n    {\n        services.AddShop();\n    }\n}\n"
+        ),
+    })
+
+    assert calls[("App.Startup.Configure", "AddShop", 9)] == (
+        "Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions.AddShop"
+    )
