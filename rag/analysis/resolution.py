@@ -786,10 +786,10 @@ def _bare_reach(
             reached.append(method)
     if implicit_self and methods and len(reached) == functions:
         for name in around:
-            for base in bases_of(name.rsplit(".", 1)[-1]):
-                inherited = _members_of(methods, base, bases_of)
-                if inherited:
-                    return reached + inherited
+            # Every base's, so which of two bases that have it is taken is the nearest's, not the set's order.
+            inherited = [m for base in sorted(bases_of(name.rsplit(".", 1)[-1])) for m in _members_of(methods, base, bases_of)]
+            if inherited:
+                return reached + inherited
     return reached
 
 

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from rag.analysis.repository import analyze_repository
 from rag.services.graph import declared_kind
 
@@ -143,3 +149,32 @@ def test_csharp_extension_methods_are_called_on_the_type_they_extend():
     assert calls[("App.Startup.Configure", "AddShop", 9)] == (
         "Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions.AddShop"
     )
+
+
+_INHERITED_CALL = """
+import json
+from rag.analysis.repository import analyze_repository
+
+analysis = analyze_repository({
+    "Shop/IMapper.cs": "namespace Shop;\\npublic interface IMapper\\n{\\n    int Map(object source);\\n}\\n",
+    "Shop/Mapper.cs": (
+        "namespace Shop;\\ninternal interface IRuntimeMapper\\n{\\n    int Map(object source, object destination);\\n}\\n"
+        "public class Mapper : IMapper, IRuntimeMapper\\n{\\n    public int Run(object source) => Map(source, null);\\n}\\n"
+    ),
+})
+print(json.dumps([edge.dst for edge in analysis.files["Shop/Mapper.cs"].edges if edge.raw == "Map"]))
+"""
+
+
+def test_a_method_two_bases_have_is_the_nearest_bases_whatever_the_hash_seed():
+    # The order of a set of names changes with the hash seed: each run is a process of its own.
+    found = set()
+    for seed in range(6):
+        environment = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        result = subprocess.run(
+            [sys.executable, "-c", _INHERITED_CALL], capture_output=True, text=True, check=True, env=environment,
+            cwd=Path(__file__).resolve().parents[3],
+        )
+        found.add(tuple(json.loads(result.stdout)))
+
+    assert found == {("Shop.IRuntimeMapper.Map",)}
