@@ -178,3 +178,42 @@ def test_a_method_two_bases_have_is_the_nearest_bases_whatever_the_hash_seed():
         found.add(tuple(json.loads(result.stdout)))
 
     assert found == {("Shop.IRuntimeMapper.Map",)}
+
+
+def _entries(files: dict[str, str]) -> set[tuple[str, str, tuple[str, ...], str | None, str]]:
+    """(kind, route or command, methods, handler, handler as written) of every entrypoint found in ``files``."""
+    analysis = analyze_repository(files)
+    return {
+        (entry.entry_type, entry.route_or_command, entry.methods, entry.handler, entry.handler_raw)
+        for file in analysis.files.values()
+        for entry in file.entrypoints
+    }
+
+
+def test_csharp_top_level_statements_are_a_program_and_minimal_api_lambdas_their_routes_handlers():
+    found = _entries({
+        "src/Shop.Api/Program.cs": (
+            "var builder = WebApplication.CreateBuilder(args);\nvar app = builder.Build();\n\n"
+            "app.MapGet(\"/health\", () => \"ok\");\napp.MapPost(\"/orders\", CreateOrder);\n\napp.Run();\n\n"
+            "static string CreateOrder() => \"x\";\n"
+        ),
+    })
+
+    assert found == {
+        ("cli_command", "Shop.Api", (), None, "main"),
+        ("http_route", "/health", ("GET",), None, "block at src/Shop.Api/Program.cs:4"),
+        ("http_route", "/orders", ("POST",), "src.Shop.Api.Program.CreateOrder", "CreateOrder"),
+    }
+
+
+def test_ktor_routes_are_handled_by_their_blocks():
+    found = _entries({
+        "src/main/kotlin/com/shop/Application.kt": (
+            "package com.shop\n\nfun Application.module() {\n    routing {\n"
+            "        get(\"/health\") { call.respondText(\"ok\") }\n        post { }\n    }\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/health", ("GET",), None, "block at src/main/kotlin/com/shop/Application.kt:5"),
+    }

@@ -892,8 +892,8 @@ def test_kotlin_spring_ktor_routes_and_main_are_entrypoints():
 
     assert found == {
         ("http_route", "spring", "/api/orders/{id}", ("GET",), "com.shop.OrderController.show"),
-        ("http_route", "ktor", "/v1/health", ("GET",), "com.shop.module"),
-        ("http_route", "ktor", "/items", ("POST",), "com.shop.module"),
+        ("http_route", "ktor", "/v1/health", ("GET",), None),
+        ("http_route", "ktor", "/items", ("POST",), None),
         ("cli_command", "main", "shop", (), "com.shop.main"),
     }
 
@@ -964,6 +964,7 @@ def test_aspnet_controllers_join_the_route_prefix_and_minimal_apis_are_routes():
         ("http_route", "aspnet", "/api/orders/{id}", ("GET",), "Shop.Controllers.OrdersController.Get"),
         ("http_route", "aspnet", "/api/orders/{id}", ("DELETE",), "Shop.Controllers.OrdersController.Delete"),
         ("http_route", "aspnet", "/todos", ("GET",), None),
+        ("cli_command", "main", "Shop", (), None),
     }
 
 

@@ -1,4 +1,6 @@
 (method_declaration name: (identifier) @name (#eq? @name "Main")) @main
+; A file of top-level statements (C# 9) is the program's Main.
+(compilation_unit (global_statement)) @main
 ; ASP.NET: [HttpGet("path")] or [HttpGet] (with [Route("path")]) on an action, under the controller's [Route("prefix")]
 (method_declaration
   (attribute_list (attribute name: (identifier) @method (attribute_argument_list (attribute_argument (string_literal) @path))))
@@ -26,5 +28,11 @@
 (invocation_expression
   function: (member_access_expression name: (identifier) @method)
   arguments: (argument_list . (argument (string_literal) @path) . (argument (identifier) @handler))
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
+  (#match? @path "^\"/")) @route.aspnet
+; A lambda written in the call is the route's own handler: app.MapGet("/path", () => ...)
+(invocation_expression
+  function: (member_access_expression name: (identifier) @method)
+  arguments: (argument_list . (argument (string_literal) @path) . (argument (lambda_expression) @block))
   (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
   (#match? @path "^\"/")) @route.aspnet
