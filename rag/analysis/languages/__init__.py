@@ -150,6 +150,9 @@ class LanguageSpec:
     # Where a call with no receiver finds its callee: ``package`` when only in the caller's own package
     # (Go: a bare name is the package's, or the language's); empty when anywhere a name is found.
     bare_calls: str = ""
+    # Tokens a route's path names its handler by (ASP.NET's ``[controller]`` and ``[action]``): (token, whose
+    # name: ``class`` or ``handler``, a suffix the name drops).
+    route_tokens: tuple[tuple[str, str, str], ...] = ()
     # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
     locals_from: tuple[str, ...] = ()
     folder: Path = field(default=FOLDER)
@@ -189,6 +192,9 @@ class LanguageSpec:
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
+            route_tokens=tuple(
+                (token, rule["of"], rule.get("strip", "")) for token, rule in table.get("route_tokens", {}).items()
+            ),
             folder=folder,
         )
 
@@ -793,7 +799,7 @@ def _entrypoints(
             route = file_route[1]
         found.append(Entrypoint(
             entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
-            framework=framework, route_or_command=_join(outer, route),
+            framework=framework, route_or_command=_named_by_handler(_join(outer, route), handler_or_none, spec),
             handler=handler_or_none, methods=method,
             handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
         ))
@@ -804,6 +810,16 @@ def _entrypoints(
             path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
     return tuple(found)
+
+
+def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> str:
+    """The route with its tokens (``route_tokens``: ASP.NET's ``[controller]``) replaced by the names of its
+    handler and of the handler's class: ``api/[controller]`` of ``OrdersController.List`` is ``api/Orders``."""
+    names = handler.split(".") if handler else []
+    for token, of, strip in spec.route_tokens:
+        if token in route and len(names) > 1:
+            route = route.replace(token, (names[-2] if of == "class" else names[-1]).removesuffix(strip))
+    return route
 
 
 def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> list[str]:

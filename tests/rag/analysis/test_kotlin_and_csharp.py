@@ -217,3 +217,19 @@ def test_ktor_routes_are_handled_by_their_blocks():
     assert found == {
         ("http_route", "/health", ("GET",), None, "block at src/main/kotlin/com/shop/Application.kt:5"),
     }
+
+
+def test_aspnet_route_tokens_are_the_controllers_and_actions_names():
+    found = _entries({
+        "Shop/Controllers/OrdersController.cs": (
+            "namespace Shop.Controllers;\n\n[ApiController]\n[Route(\"api/[controller]\")]\n"
+            "public class OrdersController : ControllerBase\n{\n"
+            "    [HttpGet(\"{id}\")]\n    public int Get(int id) => id;\n\n"
+            "    [Route(\"[action]\")]\n    public int Ping() => 0;\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/api/Orders/{id}", ("GET",), "Shop.Controllers.OrdersController.Get", "HttpGet"),
+        ("http_route", "/api/Orders/Ping", (), "Shop.Controllers.OrdersController.Ping", ""),
+    }

@@ -16,6 +16,10 @@
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @path))))
   (attribute_list (attribute name: (identifier) @method))
   (#match? @method "^Http(Get|Post|Put|Patch|Delete)$") (#eq? @_route "Route")) @route.aspnet
+; [Route("path")] alone: an action of every method
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @path))))
+  (#eq? @_route "Route")) @route.aspnet
 (class_declaration
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @prefix))))
   (#eq? @_route "Route")) @prefixed
