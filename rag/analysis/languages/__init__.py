@@ -441,6 +441,8 @@ def _last_row(node: tree_sitter.Node) -> int:
 # The markup of doc comments: C#'s XML documentation (``<summary>``, ``<param name="x">``) and the
 # HTML of Javadoc (``<p>``, ``<code>``). Only these tags, in lower case, so ``Vec<String>`` or ``List<Item>`` stay.
 _DOC_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
+# What a C# parameter's or exception's documentation is about: ``<param name="request">`` reads ``request:``.
+_DOC_NAMED = re.compile(r'<(?:param|typeparam|exception)\s+(?:name|cref)="([^"]*)"\s*>')
 _DOC_TAG = re.compile(
     r"</?(?:summary|remarks|returns|param|typeparam|value|example|exception|para|c|code|see|seealso|list|item|"
     r"description|term|inheritdoc|include|p|br|b|i|em|strong|ul|ol|li|pre|tt|a|blockquote)\b[^<>]*>"
@@ -456,7 +458,8 @@ def _doc(preamble: list[tree_sitter.Node]) -> str:
             continue
         for line in _text(comment).splitlines():
             line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
-            line = _DOC_TAG.sub("", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*"))).strip()
+            line = _DOC_NAMED.sub(r"\1: ", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*")))
+            line = _DOC_TAG.sub("", line).strip()
             if line:
                 cleaned.append(line)
     return "\n".join(cleaned)

@@ -233,3 +233,22 @@ def test_aspnet_route_tokens_are_the_controllers_and_actions_names():
         ("http_route", "/api/Orders/{id}", ("GET",), "Shop.Controllers.OrdersController.Get", "HttpGet"),
         ("http_route", "/api/Orders/Ping", (), "Shop.Controllers.OrdersController.Ping", ""),
     }
+
+
+def test_csharp_xml_docs_keep_what_each_parameter_is_about():
+    analysis = analyze_repository({
+        "Shop/ISender.cs": (
+            "namespace Shop;\n\npublic interface ISender\n{\n    /// <summary>\n    /// Sends a request to a single handler\n"
+            "    /// </summary>\n    /// <typeparam name=\"TResponse\">Response type</typeparam>\n"
+            "    /// <param name=\"request\">Request object</param>\n"
+            "    /// <exception cref=\"ArgumentNullException\">When <paramref name=\"request\"/> is null</exception>\n"
+            "    /// <returns>The handler's response</returns>\n"
+            "    Task<TResponse> Send<TResponse>(IRequest<TResponse> request);\n}\n"
+        ),
+    })
+    (send,) = [symbol for symbol in analysis.files["Shop/ISender.cs"].symbols if symbol.name == "Send"]
+
+    assert send.docstring == (
+        "Sends a request to a single handler\nTResponse: Response type\nrequest: Request object\n"
+        "ArgumentNullException: When request is null\nThe handler's response"
+    )

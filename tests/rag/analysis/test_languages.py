@@ -342,7 +342,7 @@ def test_documentation_markup_is_left_out_of_a_doc_but_generic_types_stay():
     })
     docs = {symbol.name: symbol.docstring for file in analysis.files.values() for symbol in file.symbols}
 
-    assert docs == {"Order": "Creates an Order for the cart.\nThe cart to pay.", "Cart": "Returns the {@code List<Item>} of the cart."}
+    assert docs == {"Order": "Creates an Order for the cart.\ncart: The cart to pay.", "Cart": "Returns the {@code List<Item>} of the cart."}
 
 
 @pytest.mark.parametrize("language", sorted(PROJECTS))
