@@ -354,6 +354,9 @@ class ImportTargets:
         if system == "load_path":
             return self._load_path(raw, importer.path)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
+        spec = spec_named(language)
+        if spec is not None and spec.unnamed_scopes:
+            dotted = ".".join(part for part in dotted.split(".") if part not in spec.unnamed_scopes)
         if (language, dotted) in self.qnames or (language, dotted) in self.packages:
             return dotted
         folder = posixpath.dirname(importer.path)

@@ -150,6 +150,9 @@ class LanguageSpec:
     # Where a call with no receiver finds its callee: ``package`` when only in the caller's own package
     # (Go: a bare name is the package's, or the language's); empty when anywhere a name is found.
     bare_calls: str = ""
+    # Names a path may write that the index's names leave out (Kotlin's ``Companion``: a companion object's
+    # members are its class's, so ``import a.Cart.Companion.empty`` is ``a.Cart.empty``).
+    unnamed_scopes: frozenset[str] = frozenset()
     # Tokens a route's path names its handler by (ASP.NET's ``[controller]`` and ``[action]``): (token, whose
     # name: ``class`` or ``handler``, a suffix the name drops).
     route_tokens: tuple[tuple[str, str, str], ...] = ()
@@ -192,6 +195,7 @@ class LanguageSpec:
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
+            unnamed_scopes=frozenset(table.get("unnamed_scopes", ())),
             route_tokens=tuple(
                 (token, rule["of"], rule.get("strip", "")) for token, rule in table.get("route_tokens", {}).items()
             ),

@@ -252,3 +252,16 @@ def test_csharp_xml_docs_keep_what_each_parameter_is_about():
         "Sends a request to a single handler\nTResponse: Response type\nrequest: Request object\n"
         "ArgumentNullException: When request is null\nThe handler's response"
     )
+
+
+def test_a_kotlin_import_through_a_companion_object_is_of_its_classs_member():
+    analysis = analyze_repository({
+        "src/main/kotlin/com/shop/Cart.kt": (
+            "package com.shop\n\nclass Cart {\n    companion object {\n        fun empty(): Cart = Cart()\n    }\n}\n"
+        ),
+        "src/main/kotlin/com/shop/app/Main.kt": "package com.shop.app\n\nimport com.shop.Cart.Companion.empty\n\nfun main() { empty() }\n",
+    })
+    edges = {(edge.kind, edge.raw): edge.dst for edge in analysis.files["src/main/kotlin/com/shop/app/Main.kt"].edges}
+
+    assert edges[("imports", "com.shop.Cart.Companion.empty")] == "com.shop.Cart.empty"
+    assert edges[("calls", "empty")] == "com.shop.Cart.empty"
