@@ -612,7 +612,7 @@ def extract_tree_sitter(
                 parent=parent_qname if parent_qname != unit else None,
             )
         )
-    blocks = [block for definition in roots for block in _blocks(definition, "")]
+    blocks = [block for definition in roots if _chunked(definition) for block in _blocks(definition, "")]
     declared = _declared_types(spec, root, definitions, unit)
     local_names = _local_names(spec, root)
     # A name a query also captures inside its call (Ruby's ``x.name``) is that call's, not a bare name.
@@ -855,12 +855,19 @@ def _is_value_of(definition: _Definition, parent: _Definition) -> bool:
     )
 
 
+def _chunked(definition: _Definition) -> bool:
+    """Whether a definition is a block of its own: a one-line property or constant (``val id: String``,
+    a data class's parameters) is read with the code around it, not as a chunk of its own."""
+    return definition.kind != "const" or definition.node.end_point[0] > definition.node.start_point[0]
+
+
 def _blocks(definition: _Definition, parent: str) -> list[Block]:
     """A definition's block (a container's members stand in for it: an impl block is its methods)."""
+    children = [child for child in definition.children if _chunked(child)]
     if definition.container:
-        return [block for child in definition.children for block in _blocks(child, definition.name)]
+        return [block for child in children for block in _blocks(child, definition.name)]
     title = f"{parent}.{definition.name}" if parent else definition.name
-    members = [block for child in definition.children for block in _blocks(child, definition.name)]
+    members = [block for child in children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(
         start=definition.first_row + 1,

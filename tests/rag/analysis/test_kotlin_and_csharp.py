@@ -265,3 +265,18 @@ def test_a_kotlin_import_through_a_companion_object_is_of_its_classs_member():
 
     assert edges[("imports", "com.shop.Cart.Companion.empty")] == "com.shop.Cart.empty"
     assert edges[("calls", "empty")] == "com.shop.Cart.empty"
+
+
+def test_one_line_properties_are_read_with_the_code_around_them_not_as_chunks_of_their_own():
+    members = "".join(f"    val field{index}: Int = {index}\n" for index in range(130))
+    analysis = analyze_repository({
+        "src/main/kotlin/com/shop/Cart.kt": (
+            "package com.shop\n\nval first = 1\nval second = 2\n\n"
+            "val plugin = createPlugin(\"cart\") {\n    onCall { }\n}\n\n"
+            f"class Cart(val id: String) {{\n{members}    fun total(): Int = 0\n}}\n"
+        ),
+    })
+    titles = [chunk.title for chunk in analysis.files["src/main/kotlin/com/shop/Cart.kt"].chunks]
+
+    assert "first" not in titles and "second" not in titles and "Cart.field0" not in titles and "Cart.id" not in titles
+    assert "plugin" in titles and "Cart.total" in titles
