@@ -744,9 +744,11 @@ def _entrypoints(
         lines = {"path": path, "start_line": node.start_point[0] + 1, "end_line": node.end_point[0] + 1}
         owner = definitions.get((node.start_byte, node.end_byte))
         if kind == "main":
+            # A main that is no definition (C#'s top-level statements) is the code written in place.
             found.append(Entrypoint(
                 entry_type="cli_command", framework="main", route_or_command=_program(path),
-                handler=owner.qname if owner else None, handler_raw="main", **lines,
+                handler=owner.qname if owner else None,
+                handler_raw="main" if owner else f"block at {path}:{lines['start_line']}", **lines,
             ))
             continue
         role, framework = kind.split(".", 1)

@@ -200,7 +200,7 @@ def test_csharp_top_level_statements_are_a_program_and_minimal_api_lambdas_their
     })
 
     assert found == {
-        ("cli_command", "Shop.Api", (), None, "main"),
+        ("cli_command", "Shop.Api", (), None, "block at src/Shop.Api/Program.cs:1"),
         ("http_route", "/health", ("GET",), None, "block at src/Shop.Api/Program.cs:4"),
         ("http_route", "/orders", ("POST",), "src.Shop.Api.Program.CreateOrder", "CreateOrder"),
     }
