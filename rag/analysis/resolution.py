@@ -654,6 +654,11 @@ def _named_edges(
             return []
         return [s for s in _members_of(candidates, type_name, bases_of, extended) if visible(s)]
 
+    interface_prefix = spec.interface_prefix if spec is not None else ""
+
+    def repository_type(type_name: str) -> bool:
+        return any(s.kind == "class" for s in by_name.get((language, type_name), ()))
+
     def extended_by_scope(scope: str) -> str:
         """The type the extension function ``scope`` (or one around it) extends: its implicit receiver."""
         if extension_receiver is None:
@@ -697,6 +702,10 @@ def _named_edges(
             if not qualified and reference.receiver_type:
                 # A type's extension functions are called as its members are (Kotlin's, C#'s).
                 qualified = extensions_of(candidates, qualifier)
+                if not qualified and interface_prefix and not repository_type(qualifier):
+                    # A library's class, whose bases are not known here, implements the interface its name
+                    # says (C#'s ``ServiceCollection`` is an ``IServiceCollection``): that interface's extensions.
+                    qualified = extensions_of(candidates, interface_prefix + qualifier)
             if not qualified:
                 # On a value of a declared type that has no such member, nor its bases (a library's
                 # ``List``, a library's base class) or on what an import names (a library's class or package:

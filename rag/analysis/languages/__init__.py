@@ -150,6 +150,9 @@ class LanguageSpec:
     # Where a call with no receiver finds its callee: ``package`` when only in the caller's own package
     # (Go: a bare name is the package's, or the language's); empty when anywhere a name is found.
     bare_calls: str = ""
+    # How the language names the interface a class implements (C#'s ``I``: ``ServiceCollection`` is an
+    # ``IServiceCollection``): a library's class, whose bases are not known, has that interface's extensions.
+    interface_prefix: str = ""
     # Names a path may write that the index's names leave out (Kotlin's ``Companion``: a companion object's
     # members are its class's, so ``import a.Cart.Companion.empty`` is ``a.Cart.empty``).
     unnamed_scopes: frozenset[str] = frozenset()
@@ -196,6 +199,7 @@ class LanguageSpec:
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
             unnamed_scopes=frozenset(table.get("unnamed_scopes", ())),
+            interface_prefix=table.get("interface_prefix", ""),
             route_tokens=tuple(
                 (token, rule["of"], rule.get("strip", "")) for token, rule in table.get("route_tokens", {}).items()
             ),

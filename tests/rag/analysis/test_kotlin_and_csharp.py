@@ -142,13 +142,15 @@ def test_csharp_extension_methods_are_called_on_the_type_they_extend():
         "Shop/Carts.cs": "namespace Shop;\n\npublic static class Carts\n{\n    public static int AddShop(this Cart cart) => 1;\n}\n",
         "App/Startup.cs": (
             "using Microsoft.Extensions.DependencyInjection;\n\nnamespace App;\n\npublic class Startup\n{\n"
-            "    public void Configure(IServiceCollection services)\n    {\n        services.AddShop();\n    }\n}\n"
+            "    public void Configure(IServiceCollection services)\n    {\n        services.AddShop();\n    }\n\n"
+            "    public void Build()\n    {\n        var services = new ServiceCollection();\n        services.AddShop();\n    }\n}\n"
         ),
     })
+    extension = "Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions.AddShop"
 
-    assert calls[("App.Startup.Configure", "AddShop", 9)] == (
-        "Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions.AddShop"
-    )
+    assert calls[("App.Startup.Configure", "AddShop", 9)] == extension
+    # A library's class whose interfaces are not known here: the extension on a library's type, not the Cart's.
+    assert calls[("App.Startup.Build", "AddShop", 15)] == extension
 
 
 _INHERITED_CALL = """
