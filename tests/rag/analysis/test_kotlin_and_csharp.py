@@ -282,3 +282,19 @@ def test_one_line_properties_are_read_with_the_code_around_them_not_as_chunks_of
 
     assert "first" not in titles and "second" not in titles and "Cart.field0" not in titles and "Cart.id" not in titles
     assert "plugin" in titles and "Cart.total" in titles
+
+
+def test_a_csharp_local_declared_with_an_interface_and_built_by_a_class_has_the_interfaces_methods():
+    calls = _calls({
+        "Shop/Stores.cs": (
+            "namespace Shop;\n\npublic interface IStore\n{\n    int Load();\n}\n\n"
+            "public class Store : IStore\n{\n    public int Load() => 1;\n}\n\n"
+            "public class Cache\n{\n    public int Load() => 2;\n}\n"
+        ),
+        "Shop/Cart.cs": (
+            "namespace Shop;\n\npublic class Cart\n{\n    public int Total()\n    {\n"
+            "        IStore store = new Store();\n        return store.Load();\n    }\n}\n"
+        ),
+    })
+
+    assert calls[("Shop.Cart.Total", "Load", 8)] == "Shop.IStore.Load"
