@@ -637,6 +637,7 @@ def _named_edges(
     visible = _visibility(imports, analysis, imported)
     unit = imports.units.get(analysis.path)
     own_package = spec is not None and spec.bare_calls == "package"
+    imported_only = spec is not None and spec.bare_calls == "imports"
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
@@ -725,6 +726,10 @@ def _named_edges(
             )
             if own_package:
                 candidates = [s for s in candidates if s.module == unit]
+            elif imported_only:
+                # A function or class is called bare from its own package or where the file imports it; a
+                # method through the implicit receiver.
+                candidates = [s for s in candidates if s.kind == "method" or visible(s)]
         chosen = _nearest(candidates, analysis)
         if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
             chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository

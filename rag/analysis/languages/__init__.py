@@ -148,7 +148,8 @@ class LanguageSpec:
     # one on a value of unknown type is not taken for the repository's only method of that name.
     library_methods: frozenset[str] = frozenset()
     # Where a call with no receiver finds its callee: ``package`` when only in the caller's own package
-    # (Go: a bare name is the package's, or the language's); empty when anywhere a name is found.
+    # (Go: a bare name is the package's, or the language's), ``imports`` when in its package or what its
+    # file imports (Kotlin's top-level functions); empty when anywhere a name is found.
     bare_calls: str = ""
     # How the language names the interface a class implements (C#'s ``I``: ``ServiceCollection`` is an
     # ``IServiceCollection``): a library's class, whose bases are not known, has that interface's extensions.

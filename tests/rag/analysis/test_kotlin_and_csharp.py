@@ -298,3 +298,22 @@ def test_a_csharp_local_declared_with_an_interface_and_built_by_a_class_has_the_
     })
 
     assert calls[("Shop.Cart.Total", "Load", 8)] == "Shop.IStore.Load"
+
+
+def test_a_kotlin_call_with_no_receiver_reaches_functions_of_its_package_or_its_imports_only():
+    calls = _calls({
+        "src/main/kotlin/com/shop/net/Checks.kt": "package com.shop.net\n\nfun check(value: Boolean) {}\n",
+        "src/main/kotlin/com/shop/client/Requests.kt": "package com.shop.client\n\nfun get(url: String) {}\n",
+        "src/main/kotlin/com/shop/server/Routes.kt": "package com.shop.server\n\nfun get(path: String) {}\n",
+        "src/main/kotlin/com/shop/app/Main.kt": (
+            "package com.shop.app\n\nimport com.shop.server.*\n\n"
+            "fun main() {\n    check(true)\n    get(\"/x\")\n    File(\"a\")\n}\n"
+        ),
+        "src/main/kotlin/com/shop/docs/Source.kt": "package com.shop.docs\n\nclass File(val path: String)\n",
+    })
+
+    # The standard library's check and java.io's File, not the repository's that the file does not import.
+    assert calls[("com.shop.app.main", "check", 6)] is None
+    assert calls[("com.shop.app.main", "File", 8)] is None
+    # Of two functions of one name, the one whose package the file imports.
+    assert calls[("com.shop.app.main", "get", 7)] == "com.shop.server.get"
