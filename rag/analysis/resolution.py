@@ -676,7 +676,11 @@ def _named_edges(
         if reference.kind == "imports":
             edges.append(_edge("imports", reference.scope, reference.raw, targets[reference], analysis, reference.line))
             continue
-        candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
+        same_name = by_name.get((analysis.language, reference.raw), ())
+        # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
+        # ``Map(source) => Map(source, null)``): the call is then another of that name.
+        overloaded = sum(1 for s in same_name if s.qname == reference.scope) > 1
+        candidates = [s for s in same_name if s.qname != reference.scope or overloaded]
         if reference.kind == "calls":
             # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
             candidates = [s for s in candidates if s.kind != "const"]

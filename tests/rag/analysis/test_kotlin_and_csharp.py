@@ -317,3 +317,16 @@ def test_a_kotlin_call_with_no_receiver_reaches_functions_of_its_package_or_its_
     assert calls[("com.shop.app.main", "File", 8)] is None
     # Of two functions of one name, the one whose package the file imports.
     assert calls[("com.shop.app.main", "get", 7)] == "com.shop.server.get"
+
+
+def test_an_overload_that_calls_another_overload_calls_its_own_name_not_a_bases():
+    calls = _calls({
+        "Shop/Mapper.cs": (
+            "namespace Shop;\n\npublic interface IMapper\n{\n    int Map(object source, object destination);\n}\n\n"
+            "public class Mapper : IMapper\n{\n"
+            "    public int Map(object source) => Map(source, null);\n"
+            "    public int Map(object source, object destination) => 0;\n}\n"
+        ),
+    })
+
+    assert calls[("Shop.Mapper.Map", "Map", 10)] == "Shop.Mapper.Map"
