@@ -330,3 +330,14 @@ def test_an_overload_that_calls_another_overload_calls_its_own_name_not_a_bases(
     })
 
     assert calls[("Shop.Mapper.Map", "Map", 10)] == "Shop.Mapper.Map"
+
+
+def test_a_csharp_namespace_nested_in_another_names_what_is_inside_it():
+    symbols = _symbols({
+        "Shop/Orders.cs": (
+            "namespace Shop\n{\n    namespace Orders\n    {\n        public class Order { public int Total() { return 0; } }\n    }\n\n"
+            "    public class Cart { }\n}\n"
+        ),
+    })
+
+    assert symbols == {("class", "Shop.Orders.Order"), ("method", "Shop.Orders.Order.Total"), ("class", "Shop.Cart")}

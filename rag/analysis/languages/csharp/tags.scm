@@ -1,6 +1,8 @@
-; Names start at the namespace, block-scoped or file-scoped (Shop.Orders.Order).
-(namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace
+; Names start at the namespace, block-scoped or file-scoped (Shop.Orders.Order); a namespace nested in another
+; names what is inside it without being a symbol (Shop { Orders { Order } } is Shop.Orders.Order).
+(compilation_unit (namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace)
 (file_scoped_namespace_declaration name: [(qualified_name) (identifier)] @package) @namespace
+(declaration_list (namespace_declaration name: [(qualified_name) (identifier)] @name) @container)
 ; using directives import a namespace or, with `static` or an alias, a type (`using Alias = Shop.Core.Cart;`).
 (using_directive (qualified_name) @import)
 (using_directive !name (identifier) @import)
