@@ -341,3 +341,19 @@ def test_a_csharp_namespace_nested_in_another_names_what_is_inside_it():
     })
 
     assert symbols == {("class", "Shop.Orders.Order"), ("method", "Shop.Orders.Order.Total"), ("class", "Shop.Cart")}
+
+
+def test_an_aspnet_routes_name_is_not_its_path():
+    found = _entries({
+        "WebApi/Controllers/WeatherForecastController.cs": (
+            "namespace WebApi.Controllers;\n\n[ApiController]\n[Route(\"[controller]\")]\n"
+            "public class WeatherForecastController : ControllerBase\n{\n"
+            "    [HttpGet(Name = \"GetWeatherForecast\")]\n    public int Get() => 0;\n\n"
+            "    [HttpPost(\"{id}\", Name = \"Create\")]\n    public int Create(int id) => id;\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/WeatherForecast", ("GET",), "WebApi.Controllers.WeatherForecastController.Get", "HttpGet"),
+        ("http_route", "/WeatherForecast/{id}", ("POST",), "WebApi.Controllers.WeatherForecastController.Create", "HttpPost"),
+    }

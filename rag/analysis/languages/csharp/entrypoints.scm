@@ -1,9 +1,10 @@
 (method_declaration name: (identifier) @name (#eq? @name "Main")) @main
 ; A file of top-level statements (C# 9) is the program's Main.
 (compilation_unit (global_statement)) @main
-; ASP.NET: [HttpGet("path")] or [HttpGet] (with [Route("path")]) on an action, under the controller's [Route("prefix")]
+; ASP.NET: [HttpGet("path")] or [HttpGet] (with [Route("path")]) on an action, under the controller's [Route("prefix")];
+; the template is the first argument without a name ([HttpGet(Name = "GetOrders")] names the route, not its path)
 (method_declaration
-  (attribute_list (attribute name: (identifier) @method (attribute_argument_list (attribute_argument (string_literal) @path))))
+  (attribute_list (attribute name: (identifier) @method (attribute_argument_list . (attribute_argument !name (string_literal) @path))))
   (#match? @method "^Http(Get|Post|Put|Patch|Delete)$")) @route.aspnet
 (method_declaration
   (attribute_list (attribute name: (identifier) @method))
