@@ -95,6 +95,16 @@ def test_type_aliases_and_delegates_are_shown_as_such():
     assert declared_kind("class", "public delegate void Changed(Cart cart);") == "delegate"
 
 
+def test_properties_are_shown_as_properties_and_constants_as_constants():
+    properties = ["public int Count", "int Id", "val total: Int get() = items.sum()", "private var owner: String",
+                  "public val Compression: RouteScopedPlugin<CompressionConfig> = createRouteScopedPlugin(",
+                  "private ?Foo $foo = null;"]
+    constants = ["const val MAX = 10", "public const int Max = 10;", "MAX_SIZE = 10", "export const API_URL = 'x'"]
+
+    assert [declared_kind("const", signature) for signature in properties] == ["property"] * len(properties)
+    assert [declared_kind("const", signature) for signature in constants] == ["const"] * len(constants)
+
+
 def test_a_property_is_no_call_target_nor_a_scope_of_the_functions_in_its_value():
     files = {
         "src/main/kotlin/com/shop/Client.kt": (
