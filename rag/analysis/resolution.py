@@ -357,6 +357,9 @@ class ImportTargets:
         if system == "load_path":
             return self._load_path(raw, importer.path)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
+        spec = spec_named(language)
+        if spec is not None and spec.unnamed_scopes:
+            dotted = ".".join(part for part in dotted.split(".") if part not in spec.unnamed_scopes)
         if (language, dotted) in self.qnames or (language, dotted) in self.packages:
             return dotted
         folder = posixpath.dirname(importer.path)
@@ -565,12 +568,16 @@ def _owner_name(symbol: Symbol) -> str:
     return parts[-2] if len(parts) > 1 else ""
 
 
-def _members_of(candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
+def _members_of(
+    candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]],
+    owner: Callable[[Symbol], str] = _owner_name,
+) -> list[Symbol]:
     """The candidates that are members of ``type_name`` (named by its short name), else of the nearest
-    of its bases that has one (a method it inherits)."""
+    of its bases that has one (a method it inherits); with ``owner``, those whose owner it names is the
+    type (the type an extension function extends)."""
     level, seen = {type_name}, {type_name}
     for _ in range(_BASE_DEPTH):
-        members = [s for s in candidates if _owner_name(s) in level]
+        members = [s for s in candidates if owner(s) in level]
         if members:
             return members
         level = {base for name in level for base in bases_of(name)} - seen
@@ -639,20 +646,62 @@ def _named_edges(
     visible = _visibility(imports, analysis, imported)
     unit = imports.units.get(analysis.path)
     own_package = spec is not None and spec.bare_calls == "package"
+    imported_only = spec is not None and spec.bare_calls == "imports"
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
+
+    extension_receiver = spec.extension_receiver if spec is not None else None
+
+    def extended(symbol: Symbol) -> str:
+        """The short name of the type ``symbol`` extends when it is an extension function, else empty."""
+        found = extension_receiver.search(symbol.signature) if extension_receiver is not None else None
+        return found.group(1).rsplit(".", 1)[-1] if found else ""
+
+    def extensions_of(candidates: list[Symbol], type_name: str) -> list[Symbol]:
+        """The extension functions among ``candidates`` of ``type_name`` or its bases that the caller sees."""
+        if extension_receiver is None or not type_name:
+            return []
+        return [s for s in _members_of(candidates, type_name, bases_of, extended) if visible(s)]
+
+    interface_prefix = spec.interface_prefix if spec is not None else ""
+
+    def repository_type(type_name: str) -> bool:
+        return any(s.kind == "class" for s in by_name.get((language, type_name), ()))
+
+    def extended_by_scope(scope: str) -> str:
+        """The type the extension function ``scope`` (or one around it) extends: its implicit receiver."""
+        if extension_receiver is None:
+            return ""
+        while scope:
+            found = next((s for s in by_name.get((language, scope.rsplit(".", 1)[-1]), ()) if s.qname == scope), None)
+            if found is not None and extended(found):
+                return extended(found)
+            scope = scope.rsplit(".", 1)[0] if "." in scope else ""
+        return ""
 
     edges: list[Edge] = []
     for reference in facts.references:
         if reference.kind == "imports":
             edges.append(_edge("imports", reference.scope, reference.raw, targets[reference], analysis, reference.line))
             continue
-        candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
+        same_name = by_name.get((analysis.language, reference.raw), ())
+        # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
+        # ``Map(source) => Map(source, null)``): the call is then another of that name.
+        overloaded = sum(1 for s in same_name if s.qname == reference.scope) > 1
+        candidates = [s for s in same_name if s.qname != reference.scope or overloaded]
+        if reference.kind == "calls":
+            # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
+            candidates = [s for s in candidates if s.kind != "const"]
         if reference.kind == "inherits":
             candidates = [s for s in candidates if s.kind == "class"]
         receiver = reference.receiver
-        if receiver == SELF_RECEIVER:
+        implicit = extended_by_scope(reference.scope) if reference.kind == "calls" and receiver in ("", SELF_RECEIVER) else ""
+        # In an extension function, ``this`` (written or not) is the extended type's value.
+        own = (_members_of(candidates, implicit, bases_of) or extensions_of(candidates, implicit)) if implicit else []
+        if own:
+            candidates = own
+        elif receiver == SELF_RECEIVER:
             candidates = _own_members(candidates, reference.scope) or candidates
         elif receiver:
             if paths and "::" in receiver:
@@ -664,6 +713,13 @@ def _named_edges(
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
             qualified = _members_of(candidates, qualifier, bases_of)
+            if not qualified and reference.receiver_type:
+                # A type's extension functions are called as its members are (Kotlin's, C#'s).
+                qualified = extensions_of(candidates, qualifier)
+                if not qualified and interface_prefix and not repository_type(qualifier):
+                    # A library's class, whose bases are not known here, implements the interface its name
+                    # says (C#'s ``ServiceCollection`` is an ``IServiceCollection``): that interface's extensions.
+                    qualified = extensions_of(candidates, interface_prefix + qualifier)
             if not qualified:
                 # On a value of a declared type that has no such member, nor its bases (a library's
                 # ``List``, a library's base class) or on what an import names (a library's class or package:
@@ -677,12 +733,16 @@ def _named_edges(
                 edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
                 continue
             candidates = qualified
-        elif reference.kind == "calls":
+        elif reference.kind == "calls" and not own:
             candidates = _bare_reach(
                 candidates, reference.scope, implicit_self, imports.inline_modules, named, by_name, language, bases_of
             )
             if own_package:
                 candidates = [s for s in candidates if s.module == unit]
+            elif imported_only:
+                # A function or class is called bare from its own package or where the file imports it; a
+                # method through the implicit receiver.
+                candidates = [s for s in candidates if s.kind == "method" or visible(s)]
         chosen = _nearest(candidates, analysis)
         if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
             chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository
@@ -756,10 +816,10 @@ def _bare_reach(
             reached.append(method)
     if implicit_self and methods and len(reached) == functions:
         for name in around:
-            for base in bases_of(name.rsplit(".", 1)[-1]):
-                inherited = _members_of(methods, base, bases_of)
-                if inherited:
-                    return reached + inherited
+            # Every base's, so which of two bases that have it is taken is the nearest's, not the set's order.
+            inherited = [m for base in sorted(bases_of(name.rsplit(".", 1)[-1])) for m in _members_of(methods, base, bases_of)]
+            if inherited:
+                return reached + inherited
     return reached
 
 

@@ -33,15 +33,26 @@ ENTRY_KIND_ALIASES = {
 # found is the kind (``pub struct``, ``enum class``, ``public interface``, ``module Sinatra``), and Go's
 # ``type X struct`` is a struct, its ``type X func(...)`` a type.
 _TYPE_WORDS = re.compile(
-    r"(?<![\w@])(struct|enum|trait|interface|union|record|protocol|module|mod|namespace|object|impl|class)\b|(@interface)\b"
+    r"(?<![\w@])(struct|enum|trait|interface|union|record|protocol|module|mod|namespace|object|impl|class|delegate)\b|(@interface)\b"
 )
 _TYPE_WORD_NAMES = {"mod": "module", "@interface": "annotation"}
-_TYPE_ALIAS = re.compile(r"\s*(?:export\s+)?type\b")
+# TypeScript's ``type X = ...``, Kotlin's ``typealias X = ...``.
+_TYPE_ALIAS = re.compile(r"\s*(?:export\s+|public\s+|internal\s+|private\s+)?type(?:alias)?\b")
+
+
+# A ``const`` that is a property: Kotlin's ``val``/``var`` (not ``const val``), PHP's ``$name``, or a declaration
+# with no value (C#'s ``public int Count { get; }``, whose signature stops at its accessors; a record's ``int Id``).
+_PROPERTY = re.compile(r"(?<![\w@])(?<!const )(?:val|var)\b|\$\w|^[^=]*$")
+_CONSTANT = re.compile(r"(?<![\w@])const\b")
 
 
 def declared_kind(kind: str, signature: str) -> str:
     """A catalog kind in the words of the symbol's language: ``class`` is what its declaration says it is
-    (struct, enum, trait, interface, module ...), and the other kinds stay as they are."""
+    (struct, enum, trait, interface, module ...), a ``const`` that is a property says so, and the other
+    kinds stay as they are."""
+    if kind == "const":
+        first_line = signature.split("\n", 1)[0]
+        return "property" if not _CONSTANT.search(first_line) and _PROPERTY.search(first_line) else kind
     if kind != "class":
         return kind
     first_line = signature.split("\n", 1)[0]

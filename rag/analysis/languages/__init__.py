@@ -137,6 +137,10 @@ class LanguageSpec:
     # ``func NewFilter(...) *Filter``): a name bound to a call's result (``types.scm``'s ``@returned``)
     # has that type.
     returns: re.Pattern[str] | None = None
+    # The type an extension function extends, read from its signature (group 1: Kotlin's ``fun Route.get(``,
+    # C#'s ``Add(this IServiceCollection services``): a call on a value of that type, or with no receiver
+    # inside the extension, may be one of its members or extensions.
+    extension_receiver: re.Pattern[str] | None = None
     # Whether a call with no receiver may be a method of the enclosing object (Java, Kotlin, C#, C++, Ruby
     # call their own class's methods bare; Go, Rust, JavaScript, PHP and C never do).
     implicit_self: bool = False
@@ -147,8 +151,18 @@ class LanguageSpec:
     # one on a value of unknown type is not taken for the repository's only method of that name.
     library_methods: frozenset[str] = frozenset()
     # Where a call with no receiver finds its callee: ``package`` when only in the caller's own package
-    # (Go: a bare name is the package's, or the language's); empty when anywhere a name is found.
+    # (Go: a bare name is the package's, or the language's), ``imports`` when in its package or what its
+    # file imports (Kotlin's top-level functions); empty when anywhere a name is found.
     bare_calls: str = ""
+    # How the language names the interface a class implements (C#'s ``I``: ``ServiceCollection`` is an
+    # ``IServiceCollection``): a library's class, whose bases are not known, has that interface's extensions.
+    interface_prefix: str = ""
+    # Names a path may write that the index's names leave out (Kotlin's ``Companion``: a companion object's
+    # members are its class's, so ``import a.Cart.Companion.empty`` is ``a.Cart.empty``).
+    unnamed_scopes: frozenset[str] = frozenset()
+    # Tokens a route's path names its handler by (ASP.NET's ``[controller]`` and ``[action]``): (token, whose
+    # name: ``class`` or ``handler``, a suffix the name drops).
+    route_tokens: tuple[tuple[str, str, str], ...] = ()
     # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
     locals_from: tuple[str, ...] = ()
     # What names a program by its main function's file (``_program``): ``folder`` (Go's ``cmd/server/``, a
@@ -186,12 +200,18 @@ class LanguageSpec:
             written_scope=written.get("scope", "qualified"),
             self_names=frozenset(table.get("self_names", ("this", "super"))),
             returns=re.compile(table["returns"]) if table.get("returns") else None,
+            extension_receiver=re.compile(table["extension_receiver"]) if table.get("extension_receiver") else None,
             implicit_self=table.get("implicit_self", False),
             builtins=frozenset(name for source in sources for name in source.get("builtins", ())),
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
             programs=table.get("programs", "folder"),
+            unnamed_scopes=frozenset(table.get("unnamed_scopes", ())),
+            interface_prefix=table.get("interface_prefix", ""),
+            route_tokens=tuple(
+                (token, rule["of"], rule.get("strip", "")) for token, rule in table.get("route_tokens", {}).items()
+            ),
             folder=folder,
         )
 
@@ -440,6 +460,8 @@ def _last_row(node: tree_sitter.Node) -> int:
 # The markup of doc comments: C#'s XML documentation (``<summary>``, ``<param name="x">``) and the
 # HTML of Javadoc (``<p>``, ``<code>``). Only these tags, in lower case, so ``Vec<String>`` or ``List<Item>`` stay.
 _DOC_REFERENCE = re.compile(r'<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="([^"]*)"\s*/>')
+# What a C# parameter's or exception's documentation is about: ``<param name="request">`` reads ``request:``.
+_DOC_NAMED = re.compile(r'<(?:param|typeparam|exception)\s+(?:name|cref)="([^"]*)"\s*>')
 _DOC_TAG = re.compile(
     r"</?(?:summary|remarks|returns|param|typeparam|value|example|exception|para|c|code|see|seealso|list|item|"
     r"description|term|inheritdoc|include|p|br|b|i|em|strong|ul|ol|li|pre|tt|a|blockquote)\b[^<>]*>"
@@ -455,7 +477,8 @@ def _doc(preamble: list[tree_sitter.Node]) -> str:
             continue
         for line in _text(comment).splitlines():
             line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
-            line = _DOC_TAG.sub("", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*"))).strip()
+            line = _DOC_NAMED.sub(r"\1: ", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*")))
+            line = _DOC_TAG.sub("", line).strip()
             if line:
                 cleaned.append(line)
     return "\n".join(cleaned)
@@ -575,7 +598,8 @@ def extract_tree_sitter(
     for definition in sorted(definitions.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte)):
         while stack and stack[-1].node.end_byte < definition.node.end_byte:
             stack.pop()
-        parent = stack[-1] if stack else None
+        # A property's value is no scope of names: the functions of an object it holds are its class's.
+        parent = next((around for around in reversed(stack) if around.kind != "const"), None)
         if parent is not None and _is_value_of(definition, parent):
             # What is inside it belongs to the definition that names it.
             del definitions[(definition.node.start_byte, definition.node.end_byte)]
@@ -609,7 +633,7 @@ def extract_tree_sitter(
                 parent=parent_qname if parent_qname != unit else None,
             )
         )
-    blocks = [block for definition in roots for block in _blocks(definition, "")]
+    blocks = [block for definition in roots if _chunked(definition) for block in _blocks(definition, "")]
     declared = _declared_types(spec, root, definitions, unit)
     local_names = _local_names(spec, root)
     # A name a query also captures inside its call (Ruby's ``x.name``) is that call's, not a bare name.
@@ -741,9 +765,11 @@ def _entrypoints(
         lines = {"path": path, "start_line": node.start_point[0] + 1, "end_line": node.end_point[0] + 1}
         owner = definitions.get((node.start_byte, node.end_byte))
         if kind == "main":
+            # A main that is no definition (C#'s top-level statements) is the code written in place.
             found.append(Entrypoint(
                 entry_type="cli_command", framework="main", route_or_command=_program(path, spec),
-                handler=owner.qname if owner else None, handler_raw="main", **lines,
+                handler=owner.qname if owner else None,
+                handler_raw="main" if owner else f"block at {path}:{lines['start_line']}", **lines,
             ))
             continue
         role, framework = kind.split(".", 1)
@@ -803,7 +829,7 @@ def _entrypoints(
             route = file_route[1]
         found.append(Entrypoint(
             entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
-            framework=framework, route_or_command=_join(outer, route),
+            framework=framework, route_or_command=_named_by_handler(_join(outer, route), handler_or_none, spec),
             handler=handler_or_none, methods=method,
             handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
         ))
@@ -814,6 +840,16 @@ def _entrypoints(
             path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
     return tuple(found)
+
+
+def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> str:
+    """The route with its tokens (``route_tokens``: ASP.NET's ``[controller]``) replaced by the names of its
+    handler and of the handler's class: ``api/[controller]`` of ``OrdersController.List`` is ``api/Orders``."""
+    names = handler.split(".") if handler else []
+    for token, of, strip in spec.route_tokens:
+        if token in route and len(names) > 1:
+            route = route.replace(token, (names[-2] if of == "class" else names[-1]).removesuffix(strip))
+    return route
 
 
 def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> list[str]:
@@ -842,14 +878,21 @@ def _is_value_of(definition: _Definition, parent: _Definition) -> bool:
     )
 
 
+def _chunked(definition: _Definition) -> bool:
+    """Whether a definition is a block of its own: a one-line property or constant (``val id: String``,
+    a data class's parameters) is read with the code around it, not as a chunk of its own."""
+    return definition.kind != "const" or definition.node.end_point[0] > definition.node.start_point[0]
+
+
 def _blocks(definition: _Definition, parent: str) -> list[Block]:
     """A definition's block (a container's members stand in for it: an impl block is its methods)."""
+    children = [child for child in definition.children if _chunked(child)]
     if definition.container:
-        return [block for child in definition.children for block in _blocks(child, definition.name)]
+        return [block for child in children for block in _blocks(child, definition.name)]
     # A method defined outside its type is titled with the type (Go's ``Cart.Total``, C++'s ``padded_string::load``).
     own = f"{definition.receiver}.{definition.name}" if definition.receiver else definition.name
     title = f"{parent}.{own}" if parent else own
-    members = [block for child in definition.children for block in _blocks(child, definition.name)]
+    members = [block for child in children for block in _blocks(child, definition.name)]
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(
         start=definition.first_row + 1,

@@ -342,7 +342,7 @@ def test_documentation_markup_is_left_out_of_a_doc_but_generic_types_stay():
     })
     docs = {symbol.name: symbol.docstring for file in analysis.files.values() for symbol in file.symbols}
 
-    assert docs == {"Order": "Creates an Order for the cart.\nThe cart to pay.", "Cart": "Returns the {@code List<Item>} of the cart."}
+    assert docs == {"Order": "Creates an Order for the cart.\ncart: The cart to pay.", "Cart": "Returns the {@code List<Item>} of the cart."}
 
 
 @pytest.mark.parametrize("language", sorted(PROJECTS))
@@ -490,14 +490,17 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
     ["pkg/cart/store_test.go", "src/test/java/com/shop/CartTest.java", "web/cart.spec.ts", "web/__tests__/cart.tsx",
      "crates/shop/tests/cart.rs", "spec/cart_spec.rb", "app/src/test/kotlin/CartTest.kt", "web/cart.test.js",
      "web/cart.spec.mjs", "Shop.Tests/Orders.cs", "Shop.UnitTests/Orders.cs", "app/src/androidTest/java/com/x/CartUi.java",
-     "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php"],
+     "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php", "src/UnitTests/Bug/Nullable.cs",
+     "src/IntegrationTests/Inheritance.cs", "shared/src/commonTest/kotlin/CartChecks.kt", "shared/src/jvmTest/kotlin/Io.kt",
+     "plugin/testData/openapi/Routes.kt"],
 )
 def test_test_files_are_told_by_each_ecosystems_conventions(path):
     assert artifact_type(path, detect_language(path)) == "test"
 
 
 @pytest.mark.parametrize(
-    "path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs", "Shop/Orders.cs", "src/Cart.php"]
+    "path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs", "Shop/Orders.cs", "src/Cart.php",
+             "src/Contests/Round.cs", "shared/src/commonMain/kotlin/Cart.kt"]
 )
 def test_source_files_are_not_taken_for_tests(path):
     assert artifact_type(path, detect_language(path)) == "code"
@@ -889,8 +892,8 @@ def test_kotlin_spring_ktor_routes_and_main_are_entrypoints():
 
     assert found == {
         ("http_route", "spring", "/api/orders/{id}", ("GET",), "com.shop.OrderController.show"),
-        ("http_route", "ktor", "/v1/health", ("GET",), "com.shop.module"),
-        ("http_route", "ktor", "/items", ("POST",), "com.shop.module"),
+        ("http_route", "ktor", "/v1/health", ("GET",), None),
+        ("http_route", "ktor", "/items", ("POST",), None),
         ("cli_command", "main", "shop", (), "com.shop.main"),
     }
 
@@ -961,6 +964,7 @@ def test_aspnet_controllers_join_the_route_prefix_and_minimal_apis_are_routes():
         ("http_route", "aspnet", "/api/orders/{id}", ("GET",), "Shop.Controllers.OrdersController.Get"),
         ("http_route", "aspnet", "/api/orders/{id}", ("DELETE",), "Shop.Controllers.OrdersController.Delete"),
         ("http_route", "aspnet", "/todos", ("GET",), None),
+        ("cli_command", "main", "Shop", (), None),
     }
 
 

@@ -1,7 +1,10 @@
 (method_declaration name: (identifier) @name (#eq? @name "Main")) @main
-; ASP.NET: [HttpGet("path")] or [HttpGet] (with [Route("path")]) on an action, under the controller's [Route("prefix")]
+; A file of top-level statements (C# 9) is the program's Main.
+(compilation_unit (global_statement)) @main
+; ASP.NET: [HttpGet("path")] or [HttpGet] (with [Route("path")]) on an action, under the controller's [Route("prefix")];
+; the template is the first argument without a name ([HttpGet(Name = "GetOrders")] names the route, not its path)
 (method_declaration
-  (attribute_list (attribute name: (identifier) @method (attribute_argument_list (attribute_argument (string_literal) @path))))
+  (attribute_list (attribute name: (identifier) @method (attribute_argument_list . (attribute_argument !name (string_literal) @path))))
   (#match? @method "^Http(Get|Post|Put|Patch|Delete)$")) @route.aspnet
 (method_declaration
   (attribute_list (attribute name: (identifier) @method))
@@ -14,6 +17,10 @@
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @path))))
   (attribute_list (attribute name: (identifier) @method))
   (#match? @method "^Http(Get|Post|Put|Patch|Delete)$") (#eq? @_route "Route")) @route.aspnet
+; [Route("path")] alone: an action of every method
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @path))))
+  (#eq? @_route "Route")) @route.aspnet
 (class_declaration
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @prefix))))
   (#eq? @_route "Route")) @prefixed
@@ -26,5 +33,11 @@
 (invocation_expression
   function: (member_access_expression name: (identifier) @method)
   arguments: (argument_list . (argument (string_literal) @path) . (argument (identifier) @handler))
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
+  (#match? @path "^\"/")) @route.aspnet
+; A lambda written in the call is the route's own handler: app.MapGet("/path", () => ...)
+(invocation_expression
+  function: (member_access_expression name: (identifier) @method)
+  arguments: (argument_list . (argument (string_literal) @path) . (argument (lambda_expression) @block))
   (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
   (#match? @path "^\"/")) @route.aspnet

@@ -1,0 +1,369 @@
+"""Kotlin and C# as their users write them: generics, members, extension functions, test projects."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from rag.analysis.repository import analyze_repository
+from rag.services.graph import declared_kind
+
+
+def _calls(files: dict[str, str]) -> dict[tuple[str, str, int], str | None]:
+    """(calling symbol, called name, line) -> the edge's target, over the calls of ``files``."""
+    analysis = analyze_repository(files)
+    return {
+        (edge.src, edge.raw, edge.line): edge.dst
+        for file in analysis.files.values()
+        for edge in file.edges
+        if edge.kind == "calls"
+    }
+
+
+def test_csharp_generic_calls_and_constructors_are_resolved_by_their_type():
+    calls = _calls({
+        "Shop/Ledger.cs": (
+            "namespace Shop.Core;\n\npublic class Ledger<T>\n{\n    public void Add<U>(U item) { }\n}\n\n"
+            "public class Money { }\n"
+        ),
+        "Shop/Store.cs": "namespace Shop;\n\npublic class Store\n{\n    public void Add<U>(U item) { }\n}\n",
+        "Shop/Cart.cs": (
+            "using Shop.Core;\n\nnamespace Shop;\n\npublic class Cart\n{\n"
+            "    private readonly Ledger<int> _ledger = new Ledger<int>();\n\n"
+            "    public Money Total()\n    {\n"
+            "        _ledger.Add<int>(3);\n"
+            "        Make<int>();\n"
+            "        return new Shop.Core.Money();\n    }\n\n"
+            "    static T Make<T>() => default;\n}\n"
+        ),
+    })
+
+    assert calls[("Shop.Cart", "Ledger", 7)] == "Shop.Core.Ledger"
+    assert calls[("Shop.Cart.Total", "Add", 11)] == "Shop.Core.Ledger.Add"
+    assert calls[("Shop.Cart.Total", "Make", 12)] == "Shop.Cart.Make"
+    assert calls[("Shop.Cart.Total", "Money", 13)] == "Shop.Core.Money"
+
+
+def _symbols(files: dict[str, str]) -> set[tuple[str, str]]:
+    analysis = analyze_repository(files)
+    return {(symbol.kind, symbol.qname) for file in analysis.files.values() for symbol in file.symbols}
+
+
+def test_csharp_properties_constants_delegates_and_local_functions_are_symbols():
+    symbols = _symbols({
+        "Shop/Cart.cs": (
+            "namespace Shop;\n\npublic record Order(int Id, string Name);\n\npublic delegate void Changed(Cart cart);\n\n"
+            "public class Cart\n{\n    public const int Max = 10;\n    private int _count;\n"
+            "    /// <summary>How many items.</summary>\n    public int Count { get; set; }\n\n"
+            "    public int Total()\n    {\n        int Twice(int y) => y * 2;\n        var local = 1;\n"
+            "        return Twice(local);\n    }\n}\n"
+        ),
+    })
+
+    assert symbols == {
+        ("class", "Shop.Order"), ("const", "Shop.Order.Id"), ("const", "Shop.Order.Name"),
+        ("class", "Shop.Changed"),
+        ("class", "Shop.Cart"), ("const", "Shop.Cart.Max"), ("const", "Shop.Cart.Count"),
+        ("method", "Shop.Cart.Total"), ("function", "Shop.Cart.Total.Twice"),
+    }
+
+
+def test_kotlin_properties_and_type_aliases_are_symbols_and_locals_are_not():
+    symbols = _symbols({
+        "src/main/kotlin/com/shop/Cart.kt": (
+            "package com.shop\n\ntypealias Items = List<Int>\n\nval emptyCart = Cart(emptyList(), \"\")\n\n"
+            "data class Cart(val items: Items, private var owner: String, note: String) {\n"
+            "    /** The sum of the items. */\n    val total: Int get() = items.sum()\n\n"
+            "    fun add(x: Int): Cart {\n        val next = items + x\n        return copy(items = next)\n    }\n\n"
+            "    companion object {\n        const val MAX = 10\n    }\n}\n"
+        ),
+    })
+
+    assert symbols == {
+        ("class", "com.shop.Items"), ("const", "com.shop.emptyCart"),
+        ("class", "com.shop.Cart"), ("const", "com.shop.Cart.items"), ("const", "com.shop.Cart.owner"),
+        ("const", "com.shop.Cart.total"), ("method", "com.shop.Cart.add"), ("const", "com.shop.Cart.MAX"),
+    }
+
+
+def test_type_aliases_and_delegates_are_shown_as_such():
+    assert declared_kind("class", "typealias Items = List<Int>") == "type"
+    assert declared_kind("class", "public typealias Handler = suspend () -> Unit") == "type"
+    assert declared_kind("class", "public delegate void Changed(Cart cart);") == "delegate"
+
+
+def test_properties_are_shown_as_properties_and_constants_as_constants():
+    properties = ["public int Count", "int Id", "val total: Int get() = items.sum()", "private var owner: String",
+                  "public val Compression: RouteScopedPlugin<CompressionConfig> = createRouteScopedPlugin(",
+                  "private ?Foo $foo = null;"]
+    constants = ["const val MAX = 10", "public const int Max = 10;", "MAX_SIZE = 10", "export const API_URL = 'x'"]
+
+    assert [declared_kind("const", signature) for signature in properties] == ["property"] * len(properties)
+    assert [declared_kind("const", signature) for signature in constants] == ["const"] * len(constants)
+
+
+def test_a_property_is_no_call_target_nor_a_scope_of_the_functions_in_its_value():
+    files = {
+        "src/main/kotlin/com/shop/Client.kt": (
+            "package com.shop\n\nclass Client {\n    val plugins: List<String> = listOf()\n"
+            "    val logger = object : Logger {\n        override fun trace(message: String) {}\n    }\n}\n"
+        ),
+        "build.gradle.kts": "plugins {\n    kotlin(\"jvm\")\n}\n",
+    }
+
+    assert ("method", "com.shop.Client.trace") in _symbols(files)
+    assert _calls(files)[("build.gradle", "plugins", 1)] is None
+
+
+def test_kotlin_extension_functions_are_called_on_their_type_and_call_its_members_bare():
+    calls = _calls({
+        "src/main/kotlin/com/shop/routing/Route.kt": (
+            "package com.shop.routing\n\ninterface Route {\n    fun createChild(path: String): Route\n}\n\n"
+            "class Routing : Route {\n    override fun createChild(path: String): Route = this\n}\n"
+        ),
+        "src/main/kotlin/com/shop/routing/Builders.kt": (
+            "package com.shop.routing\n\n"
+            "fun Route.route(path: String, build: Route.() -> Unit): Route = createChild(path)\n\n"
+            "fun Route.get(path: String): Route = route(path) { }\n"
+        ),
+        "src/main/kotlin/com/shop/other/Labels.kt": "package com.other\n\nfun com.shop.routing.Route.label(): String = \"\"\n",
+        "src/main/kotlin/com/shop/app/Application.kt": (
+            "package com.shop.app\n\nimport com.shop.routing.Routing\nimport com.shop.routing.get\n\n"
+            "fun module(routing: Routing) {\n    routing.get(\"/x\")\n    routing.label()\n}\n"
+        ),
+    })
+
+    assert calls[("com.shop.routing.route", "createChild", 3)] == "com.shop.routing.Route.createChild"
+    assert calls[("com.shop.routing.get", "route", 5)] == "com.shop.routing.route"
+    assert calls[("com.shop.app.module", "get", 7)] == "com.shop.routing.get"
+    # An extension the caller does not import is not the one called.
+    assert calls[("com.shop.app.module", "label", 8)] is None
+
+
+def test_csharp_extension_methods_are_called_on_the_type_they_extend():
+    calls = _calls({
+        "Shop/ServiceCollectionExtensions.cs": (
+            "namespace Microsoft.Extensions.DependencyInjection;\n\npublic static class ServiceCollectionExtensions\n{\n"
+            "    public static IServiceCollection AddShop(this IServiceCollection services) => services;\n}\n"
+        ),
+        "Shop/Carts.cs": "namespace Shop;\n\npublic static class Carts\n{\n    public static int AddShop(this Cart cart) => 1;\n}\n",
+        "App/Startup.cs": (
+            "using Microsoft.Extensions.DependencyInjection;\n\nnamespace App;\n\npublic class Startup\n{\n"
+            "    public void Configure(IServiceCollection services)\n    {\n        services.AddShop();\n    }\n\n"
+            "    public void Build()\n    {\n        var services = new ServiceCollection();\n        services.AddShop();\n    }\n}\n"
+        ),
+    })
+    extension = "Microsoft.Extensions.DependencyInjection.ServiceCollectionExtensions.AddShop"
+
+    assert calls[("App.Startup.Configure", "AddShop", 9)] == extension
+    # A library's class whose interfaces are not known here: the extension on a library's type, not the Cart's.
+    assert calls[("App.Startup.Build", "AddShop", 15)] == extension
+
+
+_INHERITED_CALL = """
+import json
+from rag.analysis.repository import analyze_repository
+
+analysis = analyze_repository({
+    "Shop/IMapper.cs": "namespace Shop;\\npublic interface IMapper\\n{\\n    int Map(object source);\\n}\\n",
+    "Shop/Mapper.cs": (
+        "namespace Shop;\\ninternal interface IRuntimeMapper\\n{\\n    int Map(object source, object destination);\\n}\\n"
+        "public class Mapper : IMapper, IRuntimeMapper\\n{\\n    public int Run(object source) => Map(source, null);\\n}\\n"
+    ),
+})
+print(json.dumps([edge.dst for edge in analysis.files["Shop/Mapper.cs"].edges if edge.raw == "Map"]))
+"""
+
+
+def test_a_method_two_bases_have_is_the_nearest_bases_whatever_the_hash_seed():
+    # The order of a set of names changes with the hash seed: each run is a process of its own.
+    found = set()
+    for seed in range(6):
+        environment = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        result = subprocess.run(
+            [sys.executable, "-c", _INHERITED_CALL], capture_output=True, text=True, check=True, env=environment,
+            cwd=Path(__file__).resolve().parents[3],
+        )
+        found.add(tuple(json.loads(result.stdout)))
+
+    assert found == {("Shop.IRuntimeMapper.Map",)}
+
+
+def _entries(files: dict[str, str]) -> set[tuple[str, str, tuple[str, ...], str | None, str]]:
+    """(kind, route or command, methods, handler, handler as written) of every entrypoint found in ``files``."""
+    analysis = analyze_repository(files)
+    return {
+        (entry.entry_type, entry.route_or_command, entry.methods, entry.handler, entry.handler_raw)
+        for file in analysis.files.values()
+        for entry in file.entrypoints
+    }
+
+
+def test_csharp_top_level_statements_are_a_program_and_minimal_api_lambdas_their_routes_handlers():
+    found = _entries({
+        "src/Shop.Api/Program.cs": (
+            "var builder = WebApplication.CreateBuilder(args);\nvar app = builder.Build();\n\n"
+            "app.MapGet(\"/health\", () => \"ok\");\napp.MapPost(\"/orders\", CreateOrder);\n\napp.Run();\n\n"
+            "static string CreateOrder() => \"x\";\n"
+        ),
+    })
+
+    assert found == {
+        ("cli_command", "Shop.Api", (), None, "block at src/Shop.Api/Program.cs:1"),
+        ("http_route", "/health", ("GET",), None, "block at src/Shop.Api/Program.cs:4"),
+        ("http_route", "/orders", ("POST",), "src.Shop.Api.Program.CreateOrder", "CreateOrder"),
+    }
+
+
+def test_ktor_routes_are_handled_by_their_blocks():
+    found = _entries({
+        "src/main/kotlin/com/shop/Application.kt": (
+            "package com.shop\n\nfun Application.module() {\n    routing {\n"
+            "        get(\"/health\") { call.respondText(\"ok\") }\n        post { }\n    }\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/health", ("GET",), None, "block at src/main/kotlin/com/shop/Application.kt:5"),
+    }
+
+
+def test_aspnet_route_tokens_are_the_controllers_and_actions_names():
+    found = _entries({
+        "Shop/Controllers/OrdersController.cs": (
+            "namespace Shop.Controllers;\n\n[ApiController]\n[Route(\"api/[controller]\")]\n"
+            "public class OrdersController : ControllerBase\n{\n"
+            "    [HttpGet(\"{id}\")]\n    public int Get(int id) => id;\n\n"
+            "    [Route(\"[action]\")]\n    public int Ping() => 0;\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/api/Orders/{id}", ("GET",), "Shop.Controllers.OrdersController.Get", "HttpGet"),
+        ("http_route", "/api/Orders/Ping", (), "Shop.Controllers.OrdersController.Ping", ""),
+    }
+
+
+def test_csharp_xml_docs_keep_what_each_parameter_is_about():
+    analysis = analyze_repository({
+        "Shop/ISender.cs": (
+            "namespace Shop;\n\npublic interface ISender\n{\n    /// <summary>\n    /// Sends a request to a single handler\n"
+            "    /// </summary>\n    /// <typeparam name=\"TResponse\">Response type</typeparam>\n"
+            "    /// <param name=\"request\">Request object</param>\n"
+            "    /// <exception cref=\"ArgumentNullException\">When <paramref name=\"request\"/> is null</exception>\n"
+            "    /// <returns>The handler's response</returns>\n"
+            "    Task<TResponse> Send<TResponse>(IRequest<TResponse> request);\n}\n"
+        ),
+    })
+    (send,) = [symbol for symbol in analysis.files["Shop/ISender.cs"].symbols if symbol.name == "Send"]
+
+    assert send.docstring == (
+        "Sends a request to a single handler\nTResponse: Response type\nrequest: Request object\n"
+        "ArgumentNullException: When request is null\nThe handler's response"
+    )
+
+
+def test_a_kotlin_import_through_a_companion_object_is_of_its_classs_member():
+    analysis = analyze_repository({
+        "src/main/kotlin/com/shop/Cart.kt": (
+            "package com.shop\n\nclass Cart {\n    companion object {\n        fun empty(): Cart = Cart()\n    }\n}\n"
+        ),
+        "src/main/kotlin/com/shop/app/Main.kt": "package com.shop.app\n\nimport com.shop.Cart.Companion.empty\n\nfun main() { empty() }\n",
+    })
+    edges = {(edge.kind, edge.raw): edge.dst for edge in analysis.files["src/main/kotlin/com/shop/app/Main.kt"].edges}
+
+    assert edges[("imports", "com.shop.Cart.Companion.empty")] == "com.shop.Cart.empty"
+    assert edges[("calls", "empty")] == "com.shop.Cart.empty"
+
+
+def test_one_line_properties_are_read_with_the_code_around_them_not_as_chunks_of_their_own():
+    members = "".join(f"    val field{index}: Int = {index}\n" for index in range(130))
+    analysis = analyze_repository({
+        "src/main/kotlin/com/shop/Cart.kt": (
+            "package com.shop\n\nval first = 1\nval second = 2\n\n"
+            "val plugin = createPlugin(\"cart\") {\n    onCall { }\n}\n\n"
+            f"class Cart(val id: String) {{\n{members}    fun total(): Int = 0\n}}\n"
+        ),
+    })
+    titles = [chunk.title for chunk in analysis.files["src/main/kotlin/com/shop/Cart.kt"].chunks]
+
+    assert "first" not in titles and "second" not in titles and "Cart.field0" not in titles and "Cart.id" not in titles
+    assert "plugin" in titles and "Cart.total" in titles
+
+
+def test_a_csharp_local_declared_with_an_interface_and_built_by_a_class_has_the_interfaces_methods():
+    calls = _calls({
+        "Shop/Stores.cs": (
+            "namespace Shop;\n\npublic interface IStore\n{\n    int Load();\n}\n\n"
+            "public class Store : IStore\n{\n    public int Load() => 1;\n}\n\n"
+            "public class Cache\n{\n    public int Load() => 2;\n}\n"
+        ),
+        "Shop/Cart.cs": (
+            "namespace Shop;\n\npublic class Cart\n{\n    public int Total()\n    {\n"
+            "        IStore store = new Store();\n        return store.Load();\n    }\n}\n"
+        ),
+    })
+
+    assert calls[("Shop.Cart.Total", "Load", 8)] == "Shop.IStore.Load"
+
+
+def test_a_kotlin_call_with_no_receiver_reaches_functions_of_its_package_or_its_imports_only():
+    calls = _calls({
+        "src/main/kotlin/com/shop/net/Checks.kt": "package com.shop.net\n\nfun check(value: Boolean) {}\n",
+        "src/main/kotlin/com/shop/client/Requests.kt": "package com.shop.client\n\nfun get(url: String) {}\n",
+        "src/main/kotlin/com/shop/server/Routes.kt": "package com.shop.server\n\nfun get(path: String) {}\n",
+        "src/main/kotlin/com/shop/app/Main.kt": (
+            "package com.shop.app\n\nimport com.shop.server.*\n\n"
+            "fun main() {\n    check(true)\n    get(\"/x\")\n    File(\"a\")\n}\n"
+        ),
+        "src/main/kotlin/com/shop/docs/Source.kt": "package com.shop.docs\n\nclass File(val path: String)\n",
+    })
+
+    # The standard library's check and java.io's File, not the repository's that the file does not import.
+    assert calls[("com.shop.app.main", "check", 6)] is None
+    assert calls[("com.shop.app.main", "File", 8)] is None
+    # Of two functions of one name, the one whose package the file imports.
+    assert calls[("com.shop.app.main", "get", 7)] == "com.shop.server.get"
+
+
+def test_an_overload_that_calls_another_overload_calls_its_own_name_not_a_bases():
+    calls = _calls({
+        "Shop/Mapper.cs": (
+            "namespace Shop;\n\npublic interface IMapper\n{\n    int Map(object source, object destination);\n}\n\n"
+            "public class Mapper : IMapper\n{\n"
+            "    public int Map(object source) => Map(source, null);\n"
+            "    public int Map(object source, object destination) => 0;\n}\n"
+        ),
+    })
+
+    assert calls[("Shop.Mapper.Map", "Map", 10)] == "Shop.Mapper.Map"
+
+
+def test_a_csharp_namespace_nested_in_another_names_what_is_inside_it():
+    symbols = _symbols({
+        "Shop/Orders.cs": (
+            "namespace Shop\n{\n    namespace Orders\n    {\n        public class Order { public int Total() { return 0; } }\n    }\n\n"
+            "    public class Cart { }\n}\n"
+        ),
+    })
+
+    assert symbols == {("class", "Shop.Orders.Order"), ("method", "Shop.Orders.Order.Total"), ("class", "Shop.Cart")}
+
+
+def test_an_aspnet_routes_name_is_not_its_path():
+    found = _entries({
+        "WebApi/Controllers/WeatherForecastController.cs": (
+            "namespace WebApi.Controllers;\n\n[ApiController]\n[Route(\"[controller]\")]\n"
+            "public class WeatherForecastController : ControllerBase\n{\n"
+            "    [HttpGet(Name = \"GetWeatherForecast\")]\n    public int Get() => 0;\n\n"
+            "    [HttpPost(\"{id}\", Name = \"Create\")]\n    public int Create(int id) => id;\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/WeatherForecast", ("GET",), "WebApi.Controllers.WeatherForecastController.Get", "HttpGet"),
+        ("http_route", "/WeatherForecast/{id}", ("POST",), "WebApi.Controllers.WeatherForecastController.Create", "HttpPost"),
+    }
