@@ -559,7 +559,12 @@ def _owner_name(symbol: Symbol) -> str:
 def _members_of(candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
     """The candidates that are members of ``type_name`` (named by its short name), else of the nearest
     of its bases that has one (a method it inherits)."""
-    level, seen = {type_name}, {type_name}
+    return _nearest_members(candidates, {type_name}, bases_of)
+
+
+def _nearest_members(candidates: list[Symbol], types: set[str], bases_of: Callable[[str], set[str]]) -> list[Symbol]:
+    """The candidates that are members of ``types`` (short names), else of the nearest of their bases."""
+    level, seen = set(types), set(types)
     for _ in range(_BASE_DEPTH):
         members = [s for s in candidates if _owner_name(s) in level]
         if members:
@@ -595,7 +600,8 @@ def _named_edges(
     by its name alone.
 
     A method call is resolved by what it is called on (``Reference.receiver``):
-    on the enclosing object, to a member of the enclosing class first; on a
+    on the enclosing object, to a member of the enclosing class first, else of its nearest base that has
+    one (Ruby's mixed-in modules included); on a
     variable or field the file declares with a type, among that type's
     members, else its nearest base's that has one (``Reference.receiver_type``;
     bases are what the repository's types extend or implement); on a name that qualifies the symbol
@@ -644,7 +650,11 @@ def _named_edges(
             candidates = [s for s in candidates if s.kind == "class"]
         receiver = reference.receiver
         if receiver == SELF_RECEIVER:
-            candidates = _own_members(candidates, reference.scope) or candidates
+            candidates = (
+                _own_members(candidates, reference.scope)
+                or _inherited_members(candidates, reference.scope, bases_of)
+                or candidates
+            )
         elif receiver:
             if paths and "::" in receiver:
                 dst = _rust_path(imports, analysis, reference, language)
@@ -810,6 +820,18 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
         members = [s for s in candidates if s.parent == owner]
         if members:
             return members
+    return []
+
+
+def _inherited_members(candidates: list[Symbol], scope: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
+    """The candidates that the innermost class around ``scope`` with bases inherits: members of its nearest
+    base that has one (``$this->x()`` or ``parent::__construct()`` of a method the class does not define)."""
+    owner = scope
+    while "." in owner:
+        owner = owner.rsplit(".", 1)[0]
+        bases = bases_of(owner.rsplit(".", 1)[-1])
+        if bases:
+            return _nearest_members(candidates, bases, bases_of)
     return []
 
 

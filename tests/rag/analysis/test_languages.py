@@ -292,6 +292,37 @@ def test_a_method_a_declared_type_inherits_is_its_bases():
     assert targets[("com.shop.Checkout.pay", "size")] is None
 
 
+def test_a_call_on_the_own_object_of_a_method_the_class_inherits_is_its_bases():
+    targets = _call_targets(
+        {
+            "src/Routing/Proxy.php": (
+                "<?php\nnamespace App\\Routing;\nclass Proxy implements ProxyInterface {\n"
+                "    public function __construct($factory) {}\n    public function collector() { return 1; }\n}\n"
+            ),
+            "src/Routing/ProxyInterface.php": (
+                "<?php\nnamespace App\\Routing;\ninterface ProxyInterface {\n    public function collector();\n}\n"
+            ),
+            "src/Other.php": (
+                "<?php\nnamespace App;\nclass Other {\n"
+                "    public function __construct() {}\n    public function collector() { return 2; }\n}\n"
+            ),
+            "src/App.php": (
+                "<?php\nnamespace App;\nuse App\\Routing\\Proxy;\nclass App extends Proxy {\n"
+                "    public function __construct($factory) { parent::__construct($factory); }\n"
+                "    public function run() { return $this->collector(); }\n}\n"
+            ),
+            "lib/shop/priced.rb": "module Shop\n  class Priced\n    def total\n      0\n    end\n  end\nend\n",
+            "lib/shop/ledger.rb": "module Shop\n  class Ledger\n    def total\n      1\n    end\n  end\nend\n",
+            "lib/shop/cart.rb": (
+                "module Shop\n  class Cart < Priced\n    def pay\n      self.total\n    end\n  end\nend\n"
+            ),
+        }
+    )
+    assert targets[("App.App.run", "collector")] == "App.Routing.Proxy.collector"
+    assert targets[("App.App.__construct", "__construct")] == "App.Routing.Proxy.__construct"
+    assert targets[("lib.shop.cart.Shop.Cart.pay", "total")] == "lib.shop.priced.Shop.Priced.total"
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {
