@@ -323,6 +323,25 @@ def test_a_call_on_the_own_object_of_a_method_the_class_inherits_is_its_bases():
     assert targets[("lib.shop.cart.Shop.Cart.pay", "total")] == "lib.shop.priced.Shop.Priced.total"
 
 
+def test_a_php_class_inherits_the_traits_it_uses_and_its_calls_of_their_methods_resolve_there():
+    analysis = analyze_repository(
+        {
+            "src/Concerns/HasAttributes.php": (
+                "<?php\nnamespace App\\Concerns;\ntrait HasAttributes {\n    public function getAttribute($k) { return 1; }\n}\n"
+            ),
+            "src/Other.php": "<?php\nnamespace App;\nclass Other {\n    public function getAttribute($k) { return 2; }\n}\n",
+            "src/Model.php": (
+                "<?php\nnamespace App;\nabstract class Model {\n    use Concerns\\HasAttributes, HasEvents;\n"
+                "    public function __get($key) { return $this->getAttribute($key); }\n}\n"
+            ),
+        }
+    )
+    edges = {(edge.kind, edge.raw): edge.dst for edge in analysis.files["src/Model.php"].edges}
+    assert edges[("inherits", "HasAttributes")] == "App.Concerns.HasAttributes"
+    assert ("inherits", "HasEvents") in edges
+    assert edges[("calls", "getAttribute")] == "App.Concerns.HasAttributes.getAttribute"
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {
