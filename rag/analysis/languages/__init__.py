@@ -15,7 +15,9 @@ Kotlin, C#, PHP), in the ``@namespace`` declaration that is no symbol. The
 walker turns the captures into the records the Python analysis produces:
 symbols with their parents, docs and signatures, blocks for chunking, and the
 file's facts (its calls and type references) that the repository pass
-resolves into edges. Adding a language is a folder.
+resolves into edges. A tags pattern's ``(#set! strip "regex")`` removes what matches from
+its names (``:name`` of Ruby's ``attr_reader :name`` is the method ``name``). Adding a language is a
+folder.
 
 A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 
@@ -375,6 +377,9 @@ class _Definition:
     preamble: list[tree_sitter.Node] = field(default_factory=list)
     # The row its text starts on: its preamble's, else its ``_outer`` node's (where its chunk starts).
     first_row: int = 0
+    # The statement that declares it (``_declaring_statement``): itself, but for a definition that is one
+    # token of a statement.
+    statement: tree_sitter.Node | None = None
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -419,6 +424,17 @@ def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
         below = previous.start_point[0]
         previous = before
     return found
+
+
+def _declaring_statement(node: tree_sitter.Node, around: tree_sitter.Node) -> tree_sitter.Node:
+    """The definition, or for a definition that is one token of a statement (``:name`` of Ruby's
+    ``attr_reader :name, :email``) that statement: its ancestor in the body of ``around``, the
+    definition (or file) it is in."""
+    if node.child_count:
+        return node
+    while node.parent is not None and node.parent.parent is not None and around not in (node.parent, node.parent.parent):
+        node = node.parent
+    return node
 
 
 def _last_row(node: tree_sitter.Node) -> int:
@@ -514,7 +530,14 @@ def extract_tree_sitter(
     calls: list[tuple[tree_sitter.Node, str, str, bool, tree_sitter.Node | None, bool]] = []
     imports: list[tuple[tree_sitter.Node, str]] = []
     namespaces: set[tuple[int, int]] = set()
-    for _pattern, captures in _matches(query, root):
+    # A pattern's ``(#set! strip "regex")`` removes what matches from its names (the colon of Ruby's
+    # ``attr_reader :name``).
+    strips = {
+        pattern: re.compile(str(settings["strip"]))
+        for pattern in range(query.pattern_count)
+        if (settings := query.pattern_settings(pattern)).get("strip")
+    }
+    for pattern, captures in _matches(query, root):
         if "package" in captures:
             if spec.unit == "package":
                 unit = NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
@@ -534,6 +557,8 @@ def extract_tree_sitter(
         if not names:
             continue
         name = _text(names[0])
+        if pattern in strips:
+            name = strips[pattern].sub("", name)
         receiver = _text(captures["receiver"][0]) if "receiver" in captures else ""
         if "container" in captures and name:
             node = captures["container"][0]
@@ -565,6 +590,7 @@ def extract_tree_sitter(
             del definitions[(definition.node.start_byte, definition.node.end_byte)]
             continue
         ordered.append(definition)
+        definition.statement = _declaring_statement(definition.node, parent.node if parent else root)
         outer = parent.qname if parent else unit
         definition.qname = f"{outer}.{definition.receiver}.{definition.name}" if definition.receiver else f"{outer}.{definition.name}"
         if parent is not None and definition.kind == "function" and parent.kind == "class":
@@ -575,7 +601,7 @@ def extract_tree_sitter(
     for definition in ordered:
         if definition.container:
             continue
-        outer = _outer(definition.node)
+        outer = _outer(definition.statement or definition.node)
         definition.preamble = _preamble(outer)
         definition.first_row = (definition.preamble[0] if definition.preamble else outer).start_point[0]
         parent_qname = definition.qname.rsplit(".", 1)[0]
@@ -588,7 +614,7 @@ def extract_tree_sitter(
                 module=unit,
                 start_line=definition.node.start_point[0] + 1,
                 end_line=definition.node.end_point[0] + 1,
-                signature=_signature(definition.node),
+                signature=_signature(definition.statement or definition.node),
                 docstring=_doc(definition.preamble),
                 parent=parent_qname if parent_qname != unit else None,
             )

@@ -342,6 +342,30 @@ def test_a_php_class_inherits_the_traits_it_uses_and_its_calls_of_their_methods_
     assert edges[("calls", "getAttribute")] == "App.Concerns.HasAttributes.getAttribute"
 
 
+def test_ruby_attribute_readers_and_writers_are_methods_their_own_calls_reach():
+    analysis = analyze_repository(
+        {
+            "lib/shop/cart.rb": (
+                "module Shop\n  class Cart\n    attr_accessor :items,\n                  :owner\n    attr_reader :total\n\n"
+                "    def add(item)\n      self.owner = item\n      items << item\n      total\n    end\n  end\nend\n"
+            ),
+            # Another class's method of the same name is not the cart's attribute.
+            "lib/shop/filters.rb": "module Shop\n  module Filters\n    def owner(x)\n      x\n    end\n  end\nend\n",
+        }
+    )
+    file = analysis.files["lib/shop/cart.rb"]
+    symbols = {symbol.name: symbol for symbol in file.symbols}
+    assert {"items", "owner", "total"} <= set(symbols)
+    assert symbols["owner"].kind == "method" and symbols["owner"].qname == "lib.shop.cart.Shop.Cart.owner"
+    assert symbols["owner"].signature == "attr_accessor :items,"
+    assert symbols["total"].signature == "attr_reader :total"
+    assert written_name(symbols["total"].qname, symbols["total"].module, symbols["total"].path, "method") == "Shop::Cart#total"
+    calls = {edge.raw: edge.dst for edge in file.edges if edge.kind == "calls" and edge.src.endswith(".add")}
+    assert calls["owner"] == "lib.shop.cart.Shop.Cart.owner"
+    assert calls["items"] == "lib.shop.cart.Shop.Cart.items"
+    assert calls["total"] == "lib.shop.cart.Shop.Cart.total"
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {
