@@ -410,6 +410,10 @@ def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     """The comments and attributes right above a definition's ``_outer`` node, top first: no blank
     line between them and it, none ending a line of code (that comment is the code's)."""
     found: list[tree_sitter.Node] = []
+    while node.prev_sibling is None and node.parent is not None and node.parent.start_byte == node.start_byte:
+        # The first statement of a body that starts with it (Ruby's ``body_statement``): the comment
+        # above is the body's sibling.
+        node = node.parent
     previous = node.prev_sibling
     below = node.start_point[0]
     while (

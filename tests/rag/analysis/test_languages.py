@@ -392,6 +392,20 @@ def test_doc_comments_become_the_symbols_docs(language):
     assert any("shopping cart" in doc.lower() or "sums the prices" in doc.lower() for doc in docs.values()), docs
 
 
+def test_the_doc_comment_of_the_first_definition_of_a_ruby_body_of_several_is_its_doc():
+    file = analyze_repository({
+        "lib/sinatra/cookies.rb": (
+            "module Sinatra\n  # = Sinatra::Cookies\n  #\n  # Easy way to deal with cookies\n  module Cookies\n"
+            "    # The jar of the request.\n    def cookies\n      @cookies\n    end\n\n    def clear\n    end\n  end\n\n"
+            "  helpers Cookies\nend\n"
+        ),
+    }).files["lib/sinatra/cookies.rb"]
+    docs = {symbol.name: symbol.docstring for symbol in file.symbols}
+
+    assert docs["Cookies"].startswith("= Sinatra::Cookies") and docs["Cookies"].endswith("Easy way to deal with cookies")
+    assert docs["cookies"] == "The jar of the request."
+
+
 def test_a_cpp_templates_doc_comment_and_header_go_with_its_definition():
     file = analyze_repository({
         "include/fmt/compile.h": (
