@@ -1131,6 +1131,28 @@ def test_laravel_route_groups_and_resources_are_entrypoints():
     assert len(found) == 6
 
 
+def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
+    found = _entries({
+        "app/Console/Commands/SendMail.php": (
+            "<?php\nnamespace App\\Console\\Commands;\nuse Illuminate\\Console\\Command;\n"
+            "class SendMail extends Command {\n    protected $signature = 'mail:send\n        {user} {--queue}';\n"
+            "    public function handle() {}\n}\n"
+        ),
+        "src/Console/ModelMakeCommand.php": (
+            "<?php\nnamespace App\\Console;\nuse Symfony\\Component\\Console\\Attribute\\AsCommand;\n"
+            "#[AsCommand(name: 'make:model')]\nclass ModelMakeCommand extends GeneratorCommand {\n"
+            "    protected $type = 'Model';\n}\n"
+        ),
+        # A property named `name` of a class that is no command.
+        "src/Person.php": "<?php\nnamespace App;\nclass Person extends Model {\n    protected $name = 'person';\n}\n",
+    })
+
+    assert found == {
+        ("cli_command", "artisan", "mail:send", (), "App.Console.Commands.SendMail"),
+        ("cli_command", "artisan", "make:model", (), "App.Console.ModelMakeCommand"),
+    }
+
+
 def test_slim_routes_in_a_file_that_uses_slim_are_entrypoints_under_their_group():
     found = _entries({
         "public/index.php": (
