@@ -1079,6 +1079,24 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
     }
 
 
+def test_mercenary_commands_are_cli_commands_handled_by_their_action_block():
+    analysis = analyze_repository({
+        "lib/jekyll/commands/build.rb": (
+            "module Jekyll\n  module Commands\n    class Build < Command\n      class << self\n"
+            "        def init_with_program(prog)\n          prog.command(:build) do |c|\n"
+            "            c.syntax \"build [options]\"\n            c.action do |_, options|\n"
+            "              process(options)\n            end\n          end\n        end\n      end\n    end\n  end\nend\n"
+        ),
+        # A call named command with no action block is no command.
+        "lib/shop/runner.rb": "module Shop\n  def run(shell)\n    shell.command(:ls) do |out|\n      out.strip\n    end\n  end\nend\n",
+    })
+    entries = [entry for file in analysis.files.values() for entry in file.entrypoints]
+
+    assert [(e.entry_type, e.framework, e.route_or_command, e.handler_raw) for e in entries] == [
+        ("cli_command", "mercenary", "build", "block at lib/jekyll/commands/build.rb:8"),
+    ]
+
+
 def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
     analysis = analyze_repository({
         "lib/app.rb": (
