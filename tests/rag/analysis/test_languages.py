@@ -366,6 +366,28 @@ def test_ruby_attribute_readers_and_writers_are_methods_their_own_calls_reach():
     assert calls["total"] == "lib.shop.cart.Shop.Cart.total"
 
 
+def test_php_enums_plain_function_calls_and_new_of_a_plain_class_name_are_read():
+    analysis = analyze_repository(
+        {
+            "src/Suit.php": (
+                "<?php\nnamespace App;\nenum Suit: string {\n    case Hearts = 'H';\n"
+                "    public function label(): string { return ucfirst($this->name); }\n}\n"
+            ),
+            "src/helpers.php": "<?php\nnamespace App;\nfunction collect($items) { return new Cart($items); }\n",
+            "src/Cart.php": "<?php\nnamespace App;\nclass Cart {\n    public function __construct($items) {}\n}\n",
+            "src/Shop.php": "<?php\nnamespace App;\nclass Shop {\n    public function cart() { return collect([Suit::Hearts]); }\n}\n",
+        }
+    )
+    symbols = {symbol.qname: symbol.kind for file in analysis.files.values() for symbol in file.symbols}
+    edges = {(e.src, e.raw): e.dst for file in analysis.files.values() for e in file.edges if e.kind == "calls"}
+
+    assert symbols["App.Suit"] == "class"
+    assert symbols["App.Suit.Hearts"] == "const"
+    assert symbols["App.Suit.label"] == "method"
+    assert edges[("App.Shop.cart", "collect")] == "App.collect"
+    assert edges[("App.collect", "Cart")] == "App.Cart"
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {

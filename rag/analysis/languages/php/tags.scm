@@ -7,3 +7,9 @@
 (base_clause [(name) @name (qualified_name (name) @name .)]) @reference.implementation
 ; `use HasAttributes, Concerns\HasEvents;` in a class body: the class takes the trait's methods.
 (use_declaration [(name) @name (qualified_name (name) @name .)]) @reference.implementation
+; What the grammar's own tags leave out: `enum Suit: string { case Hearts = 'H'; ... }` and its cases, a call of a
+; function by its plain name (`collect($items)`), and `new Cart()` of a class by its plain name.
+(enum_declaration name: (name) @name) @definition.enum
+(enum_case name: (name) @name) @definition.constant
+(function_call_expression function: (name) @name) @reference.call
+(object_creation_expression (name) @name) @reference.class
