@@ -630,6 +630,13 @@ def _named_edges(
     not_repository = builtins | (spec.library_methods if spec is not None else frozenset())
     paths = spec is not None and spec.module_system == "cargo"
     imported = {target for target in targets.values() if target}
+    # The names the file's imports bind (``Exception`` of PHP's ``use Exception;``): a bare reference to one
+    # is that import's symbol, or nothing of the repository when the import is a library's.
+    bound: dict[str, str | None] = {}
+    if spec is not None and spec.imports_bind_names:
+        for r, target in targets.items():
+            if target is None or (language, target) in imports.qnames:
+                bound.setdefault(r.receiver or _IMPORT_PATH_PARTS.split(r.raw)[-1], target)
     # What the file's imports name (Java's ``import static a.B.same``), and the types whose members a glob
     # imports (``import static a.B.*``): a bare call may be one of those.
     named = imported | {f"{target}.*" for r, target in targets.items() if target and r.raw.endswith("*")}
@@ -644,6 +651,9 @@ def _named_edges(
     for reference in facts.references:
         if reference.kind == "imports":
             edges.append(_edge("imports", reference.scope, reference.raw, targets[reference], analysis, reference.line))
+            continue
+        if not reference.receiver and reference.raw in bound:
+            edges.append(_edge(reference.kind, reference.scope, reference.raw, bound[reference.raw], analysis, reference.line))
             continue
         candidates = [s for s in by_name.get((analysis.language, reference.raw), ()) if s.qname != reference.scope]
         if reference.kind == "inherits":

@@ -114,6 +114,9 @@ class LanguageSpec:
     # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``; PHP's ``\``, whose groups the tags query
     # captures member by member after an ``@import_prefix``); empty when the language has no such groups.
     import_separator: str = ""
+    # Whether a bare name the file imports by its last part is that import (PHP's ``use Exception;`` then
+    # ``extends Exception``: the library's, not a repository class of that name elsewhere).
+    imports_bind_names: bool = False
     # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
     # trees), ``go`` (module paths of go.mod files); empty for the generic rules.
     module_system: str = ""
@@ -173,6 +176,7 @@ class LanguageSpec:
             framework_files=tuple((name, re.compile(pattern)) for name, pattern in table.get("framework_files", {}).items()),
             build_scripts=re.compile("|".join(table["build_scripts"])) if table.get("build_scripts") else None,
             import_separator=table.get("import_separator", ""),
+            imports_bind_names=table.get("imports_bind_names", False),
             module_system=table.get("module_system", ""),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
@@ -532,7 +536,7 @@ def extract_tree_sitter(
     # (name node, name, edge kind, whether it is a call: only calls have receivers, the node the query
     # names as its receiver if any, whether the name is the whole reference: a bare identifier)
     calls: list[tuple[tree_sitter.Node, str, str, bool, tree_sitter.Node | None, bool]] = []
-    imports: list[tuple[tree_sitter.Node, str]] = []
+    imports: list[tuple[tree_sitter.Node, str, str]] = []
     namespaces: set[tuple[int, int]] = set()
     # A pattern's ``(#set! strip "regex")`` removes what matches from its names (the colon of Ruby's
     # ``attr_reader :name``).
@@ -554,8 +558,10 @@ def extract_tree_sitter(
             if "import_prefix" in captures:
                 # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).
                 written = _text(captures["import_prefix"][0]) + spec.import_separator + written
+            # The name the file gives what it imports, when it renames it (PHP's ``use A\\B as C``).
+            alias = _text(captures["alias"][0]) if "alias" in captures else ""
             for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
-                imports.append((node, raw))
+                imports.append((node, raw, alias))
             continue
         names = captures.get("name")
         if not names:
@@ -640,8 +646,10 @@ def extract_tree_sitter(
             found.append(Reference(kind=kind, scope=scope, raw=name, line=node.start_point[0] + 1, **receiver))  # type: ignore[arg-type]
     # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
     # unit, which the package capture may have set after them.
-    for node, raw in imports:
-        found.append(Reference(kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1))
+    for node, raw, alias in imports:
+        found.append(Reference(
+            kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1, receiver=alias
+        ))
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(found))
     entrypoints = _entrypoints(path, spec, root, definitions, unit)

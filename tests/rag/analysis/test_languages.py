@@ -388,6 +388,34 @@ def test_php_enums_plain_function_calls_and_new_of_a_plain_class_name_are_read()
     assert edges[("App.collect", "Cart")] == "App.Cart"
 
 
+def test_a_php_name_the_file_imports_is_what_its_use_names():
+    analysis = analyze_repository(
+        {
+            # Classes that share a short name with PHP's own and with each other.
+            "src/Renderer/Exception.php": "<?php\nnamespace App\\Renderer;\nclass Exception {}\n",
+            "src/Support/Collection.php": "<?php\nnamespace App\\Support;\nclass Collection {}\n",
+            "src/Eloquent/Collection.php": "<?php\nnamespace App\\Eloquent;\nclass Collection {}\n",
+            "src/Support/helpers.php": "<?php\nnamespace App\\Support;\nfunction enum_value($v) { return $v; }\n",
+            "src/Cache/LockTimeoutException.php": (
+                "<?php\nnamespace App\\Cache;\nuse Exception;\nclass LockTimeoutException extends Exception {}\n"
+            ),
+            "src/Eloquent/Model.php": (
+                "<?php\nnamespace App\\Eloquent;\nuse App\\Support\\Collection as BaseCollection;\n"
+                "use function App\\Support\\enum_value;\n"
+                "class Model {\n    public function all() { return new BaseCollection(enum_value(1)); }\n}\n"
+                "class Pivots extends BaseCollection {}\n"
+            ),
+        }
+    )
+    edges = {(e.path, e.kind, e.raw): e.dst for file in analysis.files.values() for e in file.edges}
+
+    assert edges[("src/Cache/LockTimeoutException.php", "inherits", "Exception")] is None
+    assert edges[("src/Eloquent/Model.php", "inherits", "BaseCollection")] == "App.Support.Collection"
+    assert edges[("src/Eloquent/Model.php", "calls", "BaseCollection")] == "App.Support.Collection"
+    assert edges[("src/Eloquent/Model.php", "calls", "enum_value")] == "App.Support.enum_value"
+    assert edges[("src/Eloquent/Model.php", "imports", "App\\Support\\Collection")] == "App.Support.Collection"
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {
