@@ -274,6 +274,20 @@ def test_a_call_on_a_declared_name_is_resolved_in_its_type(language):
     assert sorted(edge.dst or "" for edge in edges) == sorted([target.format("Cart"), target.format("Ledger"), target.format("Cart")])
 
 
+def test_a_ruby_local_bound_to_a_new_object_has_its_class():
+    targets = _call_targets(
+        {
+            "lib/jekyll/site.rb": "module Jekyll\n  class Site\n    def process\n    end\n  end\nend\n",
+            "lib/jekyll/page.rb": "module Jekyll\n  class Page\n    def process(name)\n    end\n  end\nend\n",
+            "lib/jekyll/commands/build.rb": (
+                "module Jekyll\n  class Build\n    def run(options)\n      site = Jekyll::Site.new(options)\n"
+                "      site.process\n    end\n  end\nend\n"
+            ),
+        }
+    )
+    assert targets[("lib.jekyll.commands.build.Jekyll.Build.run", "process")] == "lib.jekyll.site.Jekyll.Site.process"
+
+
 def test_a_method_a_declared_type_inherits_is_its_bases():
     targets = _call_targets(
         {
