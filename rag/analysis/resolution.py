@@ -581,6 +581,7 @@ def _named_edges(
     imports: ImportTargets,
     analysis: FileAnalysis,
     bases: dict[tuple[str, str], set[str]],
+    top_level_mixins: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
@@ -643,6 +644,8 @@ def _named_edges(
     visible = _visibility(imports, analysis, imported)
     unit = imports.units.get(analysis.path)
     own_package = spec is not None and spec.bare_calls == "package"
+    lexical_types = spec is not None and spec.lexical_types
+    everywhere = {name for mixin_language, name in top_level_mixins if mixin_language == language}
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
@@ -694,6 +697,8 @@ def _named_edges(
             )
             if own_package:
                 candidates = [s for s in candidates if s.module == unit]
+        if not receiver and lexical_types and reference.kind == "calls":
+            candidates = _lexically_visible(candidates, reference.scope, unit, everywhere)
         chosen = _nearest(candidates, analysis)
         if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
             chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository
@@ -833,6 +838,22 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
     return []
 
 
+def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, everywhere: set[str]) -> list[Symbol]:
+    """The candidates a bare name in ``scope`` can name where types are found lexically: any that is no
+    type, and the types defined at the top, directly in one of the namespaces around ``scope``, or in a
+    module ``everywhere`` names (one a file includes at its top: Ruby's ``include Jekyll`` of a test helper)."""
+    inside = scope[len(unit) + 1:] if unit and scope.startswith(unit + ".") else "" if scope == unit else scope
+    around = {"", *everywhere}
+    parts = inside.split(".") if inside else []
+    around.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+
+    def namespace(symbol: Symbol) -> str:
+        own = symbol.qname[len(symbol.module) + 1:] if symbol.qname.startswith(symbol.module + ".") else symbol.qname
+        return own.rsplit(".", 1)[0] if "." in own else ""
+
+    return [s for s in candidates if s.kind != "class" or namespace(s) in around]
+
+
 def _inherited_members(candidates: list[Symbol], scope: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
     """The candidates that the innermost class around ``scope`` with bases inherits: members of its nearest
     base that has one (``$this->x()`` or ``parent::__construct()`` of a method the class does not define)."""
@@ -878,8 +899,16 @@ class RepositoryEdges:
         self.by_name = _names_of_other_languages(files)
         self.imports = ImportTargets(files)
         self.bases = _bases_of_other_languages(files)
+        # Modules a file includes at its top (Ruby's ``include Jekyll``): their constants are everyone's.
+        self.top_level_mixins = frozenset(
+            (analysis.language, reference.raw)
+            for analysis in files
+            if analysis.language != "python" and analysis.facts is not None
+            for reference in analysis.facts.references
+            if reference.kind == "inherits" and reference.scope == analysis.facts.module
+        )
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":
             return _dependency_edges(self.names, analysis)
-        return _named_edges(self.by_name, self.imports, analysis, self.bases)
+        return _named_edges(self.by_name, self.imports, analysis, self.bases, self.top_level_mixins)

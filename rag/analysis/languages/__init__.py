@@ -142,6 +142,10 @@ class LanguageSpec:
     # Whether a call with no receiver may be a method of the enclosing object (Java, Kotlin, C#, C++, Ruby
     # call their own class's methods bare; Go, Rust, JavaScript, PHP and C never do).
     implicit_self: bool = False
+    # Whether a bare type name is looked up in the namespaces around the reference, innermost first, as
+    # Ruby finds a constant: ``File`` in ``module Jekyll`` is ``Jekyll::File`` or Ruby's own ``File``, never
+    # ``Jekyll::LiquidRenderer::File``.
+    lexical_types: bool = False
     # Names the language itself provides to a call with no receiver (Go's ``len``, Rust's ``println!``,
     # Ruby's ``puts``): never a repository's symbol found only by its name elsewhere.
     builtins: frozenset[str] = frozenset()
@@ -186,6 +190,7 @@ class LanguageSpec:
             self_names=frozenset(table.get("self_names", ("this", "super"))),
             returns=re.compile(table["returns"]) if table.get("returns") else None,
             implicit_self=table.get("implicit_self", False),
+            lexical_types=table.get("lexical_types", False),
             builtins=frozenset(name for source in sources for name in source.get("builtins", ())),
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),

@@ -288,6 +288,32 @@ def test_a_ruby_local_bound_to_a_new_object_has_its_class():
     assert targets[("lib.jekyll.commands.build.Jekyll.Build.run", "process")] == "lib.jekyll.site.Jekyll.Site.process"
 
 
+def test_a_ruby_constant_is_looked_up_in_the_modules_around_it():
+    analysis = analyze_repository(
+        {
+            "lib/jekyll/liquid_renderer/file.rb": (
+                "module Jekyll\n  class LiquidRenderer\n    class File\n    end\n  end\nend\n"
+            ),
+            "lib/jekyll/utils.rb": "module Jekyll\n  module Utils\n    def self.slugify(s)\n      s\n    end\n  end\nend\n",
+            "lib/jekyll/site.rb": (
+                "module Jekyll\n  class Site\n    def initialize(path)\n      File.expand_path(path)\n"
+                "      Utils.slugify(path)\n      Liquid::Utils.to_integer(path)\n    end\n  end\nend\n"
+            ),
+            # A module a file includes at its top is seen everywhere.
+            "test/helper.rb": "require 'jekyll'\ninclude Jekyll\n",
+            "test/test_site.rb": "class TestSite\n  def test_it\n    Site.new('x')\n  end\nend\n",
+        }
+    )
+    targets = {(e.path, e.line, e.raw): e.dst for file in analysis.files.values() for e in file.edges if e.kind == "calls"}
+
+    # Ruby's own File, not Jekyll::LiquidRenderer::File, which no module around the call holds.
+    assert targets[("lib/jekyll/site.rb", 4, "File")] is None
+    assert targets[("lib/jekyll/site.rb", 5, "Utils")] == "lib.jekyll.utils.Jekyll.Utils"
+    # Utils of Liquid::Utils is named in Liquid, not looked up around the call.
+    assert ("lib/jekyll/site.rb", 6, "Liquid") in targets
+    assert targets[("test/test_site.rb", 3, "Site")] == "lib.jekyll.site.Jekyll.Site"
+
+
 def test_a_method_a_declared_type_inherits_is_its_bases():
     targets = _call_targets(
         {

@@ -10,3 +10,6 @@
 ((call !receiver method: (identifier) @_attr arguments: (argument_list (simple_symbol) @name @definition.method))
   (#any-of? @_attr "attr_reader" "attr_writer" "attr_accessor")
   (#set! strip "^:"))
+; `Jekyll::Site`, `Utils::Platforms`: the constant is named in what comes before it (its `@receiver`), not
+; looked up around the reference.
+(scope_resolution scope: (_) @receiver name: (constant) @name) @reference.call
