@@ -144,12 +144,18 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     """The repository pass: edges and entrypoints for every file; entry candidates marked on symbols."""
     names = repository_names(analyses)
     edges = RepositoryEdges(names, analyses.values())
-    entrypoints = find_entrypoints(names, analyses)
+    # A test registers routes and commands to exercise them (Laravel's ``Route::get`` in a test method,
+    # Sinatra's ``mock_app { get '/' do ... end }``): they are no entrypoints of the project.
+    tests = {path for path, analysis in analyses.items() if analysis.artifact_type == "test"}
+    entrypoints = {path: entries for path, entries in find_entrypoints(names, analyses).items() if path not in tests}
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
     resolved: dict[str, FileAnalysis] = {}
     for path, analysis in analyses.items():
         candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
+        found = [] if path in tests else [
+            *entrypoints.get(path, []), *(analysis.facts.entrypoints if analysis.facts is not None else ()),
+        ]
         symbols = [
             symbol
             if symbol.is_entry_candidate == (symbol.qname in candidates)
@@ -160,7 +166,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
             analysis,
             symbols=symbols,
             edges=edges.of(analysis),
-            entrypoints=entrypoints.get(path, []) + list(analysis.facts.entrypoints if analysis.facts is not None else ()),
+            entrypoints=found,
         )
     return RepositoryAnalysis(files=resolved, reused=reused)
 

@@ -1261,6 +1261,21 @@ def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
     }
 
 
+def test_routes_and_commands_a_test_registers_are_no_entrypoints_of_the_project():
+    analysis = analyze_repository({
+        "routes/web.php": "<?php\nRoute::get('/users', [UserController::class, 'index']);\n",
+        "tests/Integration/CookieTest.php": (
+            "<?php\nclass CookieTest extends TestCase {\n    public function test_it() {\n"
+            "        Route::get('/', function () { return 'ok'; });\n    }\n}\n"
+        ),
+        "test/routing_test.rb": "class RoutingTest < Minitest::Test\n  it 'routes' do\n    mock_app { get('/') { 'ok' } }\n  end\nend\n",
+        "spec/app_spec.rb": "get '/hello' do\n  'hi'\nend\n",
+    })
+    found = {(entry.path, entry.route_or_command) for file in analysis.files.values() for entry in file.entrypoints}
+
+    assert found == {("routes/web.php", "/users")}
+
+
 def test_slim_routes_in_a_file_that_uses_slim_are_entrypoints_under_their_group():
     found = _entries({
         "public/index.php": (
