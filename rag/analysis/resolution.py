@@ -645,6 +645,7 @@ def _named_edges(
     unit = imports.units.get(analysis.path)
     own_package = spec is not None and spec.bare_calls == "package"
     lexical_types = spec is not None and spec.lexical_types
+    reopened_types = spec is not None and spec.reopened_types
     everywhere = {name for mixin_language, name in top_level_mixins if mixin_language == language}
 
     def bases_of(type_name: str) -> set[str]:
@@ -699,6 +700,8 @@ def _named_edges(
                 candidates = [s for s in candidates if s.module == unit]
         if not receiver and lexical_types and reference.kind == "calls":
             candidates = _lexically_visible(candidates, reference.scope, unit, everywhere)
+        if reopened_types and len(candidates) > 1:
+            candidates = _reopened(candidates)
         chosen = _nearest(candidates, analysis)
         if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
             chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository
@@ -838,6 +841,22 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
     return []
 
 
+def _own_path(symbol: Symbol) -> str:
+    """A symbol's name inside its file's module: ``Jekyll.Site`` of ``lib.jekyll.site.Jekyll.Site``."""
+    return symbol.qname[len(symbol.module) + 1:] if symbol.qname.startswith(symbol.module + ".") else symbol.qname
+
+
+def _reopened(candidates: list[Symbol]) -> list[Symbol]:
+    """Definitions of one class or module in several files (Ruby reopens them) as one: the definition in
+    the file named after it (``lib/jekyll/site.rb`` for ``Jekyll::Site``), else the longest; other
+    candidates as they are."""
+    if len({_own_path(s) for s in candidates}) != 1 or any(s.kind != "class" for s in candidates):
+        return candidates
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", candidates[0].name).lower()
+    named = [s for s in candidates if posixpath.splitext(posixpath.basename(s.path))[0] == snake]
+    return named[:1] or [max(candidates, key=lambda s: (s.end_line - s.start_line, s.path))]
+
+
 def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, everywhere: set[str]) -> list[Symbol]:
     """The candidates a bare name in ``scope`` can name where types are found lexically: any that is no
     type, and the types defined at the top, directly in one of the namespaces around ``scope``, or in a
@@ -848,7 +867,7 @@ def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, e
     around.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
 
     def namespace(symbol: Symbol) -> str:
-        own = symbol.qname[len(symbol.module) + 1:] if symbol.qname.startswith(symbol.module + ".") else symbol.qname
+        own = _own_path(symbol)
         return own.rsplit(".", 1)[0] if "." in own else ""
 
     return [s for s in candidates if s.kind != "class" or namespace(s) in around]

@@ -146,6 +146,10 @@ class LanguageSpec:
     # Ruby finds a constant: ``File`` in ``module Jekyll`` is ``Jekyll::File`` or Ruby's own ``File``, never
     # ``Jekyll::LiquidRenderer::File``.
     lexical_types: bool = False
+    # Whether a class or module defined in several files is one (Ruby reopens them): a name that reaches
+    # only its definitions reaches the one in the file named after it (``site.rb`` for ``Site``), else the
+    # longest.
+    reopened_types: bool = False
     # Names the language itself provides to a call with no receiver (Go's ``len``, Rust's ``println!``,
     # Ruby's ``puts``): never a repository's symbol found only by its name elsewhere.
     builtins: frozenset[str] = frozenset()
@@ -191,6 +195,7 @@ class LanguageSpec:
             returns=re.compile(table["returns"]) if table.get("returns") else None,
             implicit_self=table.get("implicit_self", False),
             lexical_types=table.get("lexical_types", False),
+            reopened_types=table.get("reopened_types", False),
             builtins=frozenset(name for source in sources for name in source.get("builtins", ())),
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),

@@ -314,6 +314,24 @@ def test_a_ruby_constant_is_looked_up_in_the_modules_around_it():
     assert targets[("test/test_site.rb", 3, "Site")] == "lib.jekyll.site.Jekyll.Site"
 
 
+def test_a_ruby_module_reopened_in_several_files_is_the_one_in_the_file_named_after_it():
+    analysis = analyze_repository(
+        {
+            "lib/jekyll.rb": "module Jekyll\n  def self.logger\n    @logger\n  end\nend\n",
+            "lib/jekyll/utils.rb": "module Jekyll\n  module Utils\n    def self.slugify(s)\n      s\n    end\n  end\nend\n",
+            "lib/jekyll/utils/platforms.rb": "module Jekyll\n  module Utils\n    module Platforms\n    end\n  end\nend\n",
+            "lib/jekyll/site.rb": (
+                "module Jekyll\n  class Site\n    def initialize(path)\n      Utils.slugify(path)\n"
+                "      Jekyll.logger\n    end\n  end\nend\n"
+            ),
+        }
+    )
+    targets = {(e.line, e.raw): e.dst for e in analysis.files["lib/jekyll/site.rb"].edges if e.kind == "calls"}
+
+    assert targets[(4, "Utils")] == "lib.jekyll.utils.Jekyll.Utils"
+    assert targets[(5, "Jekyll")] == "lib.jekyll.Jekyll"
+
+
 def test_a_method_a_declared_type_inherits_is_its_bases():
     targets = _call_targets(
         {
