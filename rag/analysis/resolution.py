@@ -679,6 +679,13 @@ def _named_edges(
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
             qualified = _members_of(candidates, qualifier, bases_of)
+            if bound.get(receiver):
+                # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
+                # its own members, else its bases'.
+                target = bound[receiver] or ""
+                qualified = [s for s in candidates if s.parent == target] or _members_of(
+                    candidates, target.rsplit(".", 1)[-1], bases_of
+                )
             if not qualified:
                 # On a value of a declared type that has no such member, nor its bases (a library's
                 # ``List``, a library's base class) or on what an import names (a library's class or package:

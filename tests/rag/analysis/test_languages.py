@@ -474,6 +474,20 @@ def test_a_php_name_the_file_imports_is_what_its_use_names():
     assert edges[("src/Eloquent/Model.php", "imports", "App\\Support\\Collection")] == "App.Support.Collection"
 
 
+def test_a_php_static_call_on_a_class_imported_under_another_name_resolves_in_that_class():
+    targets = _call_targets(
+        {
+            "src/Capsule/Manager.php": "<?php\nnamespace App\\Capsule;\nclass Manager {\n    public static function schema() {}\n}\n",
+            "src/Queue/Manager.php": "<?php\nnamespace App\\Queue;\nclass Manager {\n    public static function schema() {}\n}\n",
+            "tests/ModelTest.php": (
+                "<?php\nnamespace Tests;\nuse App\\Capsule\\Manager as DB;\nclass ModelTest {\n"
+                "    public function testIt() { DB::schema(); }\n}\n"
+            ),
+        }
+    )
+    assert targets[("Tests.ModelTest.testIt", "schema")] == "App.Capsule.Manager.schema"
+
+
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
     targets = _call_targets(
         {
