@@ -387,7 +387,10 @@ class ImportTargets:
         if raw.startswith("."):
             return None
         ending = [path for path in self.by_basename.get(posixpath.basename(wanted), ()) if path == wanted or path.endswith("/" + wanted)]
-        return self.units[ending[0]] if len(ending) == 1 else None
+        # A gem's lib/ is on the load path: ``require "jekyll"`` is lib/jekyll.rb, not rubocop/jekyll.rb.
+        on_load_path = [path for path in ending if path == "lib/" + wanted or path.endswith("/lib/" + wanted)]
+        found = on_load_path if len(ending) > 1 and on_load_path else ending
+        return self.units[found[0]] if len(found) == 1 else None
 
     # -- Go: module paths ---------------------------------------------------------
 

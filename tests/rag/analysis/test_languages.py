@@ -848,6 +848,17 @@ def test_imports_resolve_through_each_module_system_and_libraries_stay_partial()
     }
 
 
+def test_a_ruby_require_that_ends_several_files_is_the_one_on_the_load_path():
+    analysis = analyze_repository({
+        "lib/jekyll.rb": "module Jekyll\nend\n",
+        "rubocop/jekyll.rb": "module RuboCop\nend\n",
+        "benchmark/capture.rb": "require 'jekyll'\n",
+    })
+    imports = {e.raw: e.dst for e in analysis.files["benchmark/capture.rb"].edges if e.kind == "imports"}
+
+    assert imports["jekyll"] == "lib.jekyll"
+
+
 def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
     """(kind, framework, route or command, methods, handler) of every entrypoint found in ``files``."""
     analysis = analyze_repository(files)
