@@ -32,6 +32,7 @@ from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
+from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
@@ -154,7 +155,8 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     for path, analysis in analyses.items():
         candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
         found = [] if path in tests else [
-            *entrypoints.get(path, []), *(analysis.facts.entrypoints if analysis.facts is not None else ()),
+            *entrypoints.get(path, []),
+            *(_with_named_handler(edges, analysis.language, entry) for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())),
         ]
         symbols = [
             symbol
@@ -169,6 +171,15 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
             entrypoints=found,
         )
     return RepositoryAnalysis(files=resolved, reused=reused)
+
+
+def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint) -> Entrypoint:
+    """The entrypoint with its handler when the file does not define it but names a class's method the
+    repository has (a route's controller action: ``[UserController::class, 'index']``)."""
+    if entry.handler is not None or not entry.handler_raw:
+        return entry
+    handler = edges.named_handler(language, entry.handler_raw)
+    return replace(entry, handler=handler) if handler is not None else entry
 
 
 @contextmanager

@@ -919,6 +919,10 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
     return names
 
 
+# A handler written as a class and its method: ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``.
+_CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
+
+
 class RepositoryEdges:
     """C2 edges of the repository's files: Python's by name resolution, other languages' by name and import."""
 
@@ -936,6 +940,20 @@ class RepositoryEdges:
             for reference in analysis.facts.references
             if reference.kind == "inherits" and reference.scope == analysis.facts.module
         )
+
+    def named_handler(self, language: str, written: str) -> str | None:
+        """The method a route's handler written as a class and a method names (Laravel's
+        ``[UserController::class, 'index']`` and ``'UserController@store'``, Slim's ``'HomeController:home'``):
+        the one method of that name in a class of that name in the repository's files of the language."""
+        named = _CLASS_AND_METHOD.fullmatch(written.strip())
+        if named is None:
+            return None
+        owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
+        found = {
+            s.qname for s in self.by_name.get((language, method), ())
+            if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
+        }
+        return found.pop() if len(found) == 1 else None
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":

@@ -1282,6 +1282,28 @@ def test_laravel_route_groups_and_resources_are_entrypoints():
     assert len(found) == 6
 
 
+def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_the_repository():
+    found = _entries({
+        "routes/web.php": (
+            "<?php\nuse App\\Http\\Controllers\\UserController;\n"
+            "Route::get('/users', [UserController::class, 'index']);\nRoute::post('/users', 'UserController@store');\n"
+            "Route::get('/health', [HealthController::class, 'show']);\n"
+        ),
+        "app/Http/Controllers/UserController.php": (
+            "<?php\nnamespace App\\Http\\Controllers;\nclass UserController {\n"
+            "    public function index() {}\n    public function store() {}\n}\n"
+        ),
+        # Another class's index is not the controller's.
+        "app/Models/User.php": "<?php\nnamespace App\\Models;\nclass User {\n    public function index() {}\n}\n",
+    })
+
+    assert found == {
+        ("http_route", "laravel", "/users", ("GET",), "App.Http.Controllers.UserController.index"),
+        ("http_route", "laravel", "/users", ("POST",), "App.Http.Controllers.UserController.store"),
+        ("http_route", "laravel", "/health", ("GET",), None),
+    }
+
+
 def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
     found = _entries({
         "app/Console/Commands/SendMail.php": (

@@ -6,7 +6,8 @@
 (scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (string) @handler))
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
-(scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (array_creation_expression . (array_element_initializer (class_constant_access_expression . (name) @handler)))))
+; the handler [UserController::class, 'index'] as written
+(scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (array_creation_expression . (array_element_initializer (class_constant_access_expression))) @handler))
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
 ; Route::resource('photos', PhotoController::class): index, create, show, update and destroy
