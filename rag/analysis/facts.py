@@ -61,6 +61,7 @@ class Reference:
     # for a plain call; ``SELF_RECEIVER`` for the enclosing object, whatever the language calls it
     # (``this``, ``$this``, ``self``, a Go method's receiver); a name as written (``errors``,
     # ``JsonParser``, ``client``); ``EXPRESSION_RECEIVER`` for anything longer (``a.b``, ``f()``).
+    # For an import, the name the file gives it when it renames it (PHP's ``use A\\B as C``).
     receiver: str = ""
 
 

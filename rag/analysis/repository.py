@@ -32,6 +32,7 @@ from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
+from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
@@ -144,12 +145,19 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     """The repository pass: edges and entrypoints for every file; entry candidates marked on symbols."""
     names = repository_names(analyses)
     edges = RepositoryEdges(names, analyses.values())
-    entrypoints = find_entrypoints(names, analyses)
+    # A test registers routes and commands to exercise them (Laravel's ``Route::get`` in a test method,
+    # Sinatra's ``mock_app { get '/' do ... end }``): they are no entrypoints of the project.
+    tests = {path for path, analysis in analyses.items() if analysis.artifact_type == "test"}
+    entrypoints = {path: entries for path, entries in find_entrypoints(names, analyses).items() if path not in tests}
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
     resolved: dict[str, FileAnalysis] = {}
     for path, analysis in analyses.items():
         candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
+        found = [] if path in tests else [
+            *entrypoints.get(path, []),
+            *(_with_named_handler(edges, analysis.language, entry) for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())),
+        ]
         symbols = [
             symbol
             if symbol.is_entry_candidate == (symbol.qname in candidates)
@@ -160,9 +168,18 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
             analysis,
             symbols=symbols,
             edges=edges.of(analysis),
-            entrypoints=entrypoints.get(path, []) + list(analysis.facts.entrypoints if analysis.facts is not None else ()),
+            entrypoints=found,
         )
     return RepositoryAnalysis(files=resolved, reused=reused)
+
+
+def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint) -> Entrypoint:
+    """The entrypoint with its handler when the file does not define it but names a class's method the
+    repository has (a route's controller action: ``[UserController::class, 'index']``)."""
+    if entry.handler is not None or not entry.handler_raw:
+        return entry
+    handler = edges.named_handler(language, entry.handler_raw)
+    return replace(entry, handler=handler) if handler is not None else entry
 
 
 @contextmanager

@@ -399,7 +399,10 @@ class ImportTargets:
         if raw.startswith("."):
             return None
         ending = [path for path in self.by_basename.get(posixpath.basename(wanted), ()) if path == wanted or path.endswith("/" + wanted)]
-        return self.units[ending[0]] if len(ending) == 1 else None
+        # A gem's lib/ is on the load path: ``require "jekyll"`` is lib/jekyll.rb, not rubocop/jekyll.rb.
+        on_load_path = [path for path in ending if path == "lib/" + wanted or path.endswith("/lib/" + wanted)]
+        found = on_load_path if len(ending) > 1 and on_load_path else ending
+        return self.units[found[0]] if len(found) == 1 else None
 
     # -- Go: module paths ---------------------------------------------------------
 
@@ -575,7 +578,15 @@ def _members_of(
     """The candidates that are members of ``type_name`` (named by its short name), else of the nearest
     of its bases that has one (a method it inherits); with ``owner``, those whose owner it names is the
     type (the type an extension function extends)."""
-    level, seen = {type_name}, {type_name}
+    return _nearest_members(candidates, {type_name}, bases_of, owner)
+
+
+def _nearest_members(
+    candidates: list[Symbol], types: set[str], bases_of: Callable[[str], set[str]],
+    owner: Callable[[Symbol], str] = _owner_name,
+) -> list[Symbol]:
+    """The candidates that are members of ``types`` (short names), else of the nearest of their bases."""
+    level, seen = set(types), set(types)
     for _ in range(_BASE_DEPTH):
         members = [s for s in candidates if owner(s) in level]
         if members:
@@ -592,6 +603,7 @@ def _named_edges(
     imports: ImportTargets,
     analysis: FileAnalysis,
     bases: dict[tuple[str, str], set[str]],
+    top_level_mixins: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
@@ -611,7 +623,8 @@ def _named_edges(
     by its name alone.
 
     A method call is resolved by what it is called on (``Reference.receiver``):
-    on the enclosing object, to a member of the enclosing class first; on a
+    on the enclosing object, to a member of the enclosing class first, else of its nearest base that has
+    one (Ruby's mixed-in modules included); on a
     variable or field the file declares with a type, among that type's
     members, else its nearest base's that has one (``Reference.receiver_type``;
     bases are what the repository's types extend or implement); on a name that qualifies the symbol
@@ -640,6 +653,13 @@ def _named_edges(
     not_repository = builtins | (spec.library_methods if spec is not None else frozenset())
     paths = spec is not None and spec.module_system == "cargo"
     imported = {target for target in targets.values() if target}
+    # The names the file's imports bind (``Exception`` of PHP's ``use Exception;``): a bare reference to one
+    # is that import's symbol, or nothing of the repository when the import is a library's.
+    bound: dict[str, str | None] = {}
+    if spec is not None and spec.imports_bind_names:
+        for r, target in targets.items():
+            if target is None or (language, target) in imports.qnames:
+                bound.setdefault(r.receiver or _IMPORT_PATH_PARTS.split(r.raw)[-1], target)
     # What the file's imports name (Java's ``import static a.B.same``), and the types whose members a glob
     # imports (``import static a.B.*``): a bare call may be one of those.
     named = imported | {f"{target}.*" for r, target in targets.items() if target and r.raw.endswith("*")}
@@ -647,6 +667,9 @@ def _named_edges(
     unit = imports.units.get(analysis.path)
     own_package = spec is not None and spec.bare_calls == "package"
     imported_only = spec is not None and spec.bare_calls == "imports"
+    lexical_types = spec is not None and spec.lexical_types
+    reopened_types = spec is not None and spec.reopened_types
+    everywhere = {name for mixin_language, name in top_level_mixins if mixin_language == language}
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
@@ -685,6 +708,9 @@ def _named_edges(
         if reference.kind == "imports":
             edges.append(_edge("imports", reference.scope, reference.raw, targets[reference], analysis, reference.line))
             continue
+        if not reference.receiver and reference.raw in bound:
+            edges.append(_edge(reference.kind, reference.scope, reference.raw, bound[reference.raw], analysis, reference.line))
+            continue
         same_name = by_name.get((analysis.language, reference.raw), ())
         # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
         # ``Map(source) => Map(source, null)``): the call is then another of that name.
@@ -702,7 +728,11 @@ def _named_edges(
         if own:
             candidates = own
         elif receiver == SELF_RECEIVER:
-            candidates = _own_members(candidates, reference.scope) or candidates
+            candidates = (
+                _own_members(candidates, reference.scope)
+                or _inherited_members(candidates, reference.scope, bases_of)
+                or candidates
+            )
         elif receiver:
             if paths and "::" in receiver:
                 dst = _rust_path(imports, analysis, reference, language)
@@ -713,6 +743,13 @@ def _named_edges(
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
             qualified = _members_of(candidates, qualifier, bases_of)
+            if bound.get(receiver):
+                # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
+                # its own members, else its bases'.
+                target = bound[receiver] or ""
+                qualified = [s for s in candidates if s.parent == target] or _members_of(
+                    candidates, target.rsplit(".", 1)[-1], bases_of
+                )
             if not qualified and reference.receiver_type:
                 # A type's extension functions are called as its members are (Kotlin's, C#'s).
                 qualified = extensions_of(candidates, qualifier)
@@ -743,6 +780,10 @@ def _named_edges(
                 # A function or class is called bare from its own package or where the file imports it; a
                 # method through the implicit receiver.
                 candidates = [s for s in candidates if s.kind == "method" or visible(s)]
+        if not receiver and lexical_types and reference.kind == "calls":
+            candidates = _lexically_visible(candidates, reference.scope, unit, everywhere)
+        if reopened_types and len(candidates) > 1:
+            candidates = _reopened(candidates)
         chosen = _nearest(candidates, analysis)
         if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
             chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository
@@ -882,6 +923,50 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
     return []
 
 
+def _own_path(symbol: Symbol) -> str:
+    """A symbol's name inside its file's module: ``Jekyll.Site`` of ``lib.jekyll.site.Jekyll.Site``."""
+    return symbol.qname[len(symbol.module) + 1:] if symbol.qname.startswith(symbol.module + ".") else symbol.qname
+
+
+def _reopened(candidates: list[Symbol]) -> list[Symbol]:
+    """Definitions of one class or module in several files (Ruby reopens them) as one: the definition in
+    the file named after it (``lib/jekyll/site.rb`` for ``Jekyll::Site``), else the longest; other
+    candidates as they are."""
+    if len({_own_path(s) for s in candidates}) != 1 or any(s.kind != "class" for s in candidates):
+        return candidates
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", candidates[0].name).lower()
+    named = [s for s in candidates if posixpath.splitext(posixpath.basename(s.path))[0] == snake]
+    return named[:1] or [max(candidates, key=lambda s: (s.end_line - s.start_line, s.path))]
+
+
+def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, everywhere: set[str]) -> list[Symbol]:
+    """The candidates a bare name in ``scope`` can name where types are found lexically: any that is no
+    type, and the types defined at the top, directly in one of the namespaces around ``scope``, or in a
+    module ``everywhere`` names (one a file includes at its top: Ruby's ``include Jekyll`` of a test helper)."""
+    inside = scope[len(unit) + 1:] if unit and scope.startswith(unit + ".") else "" if scope == unit else scope
+    around = {"", *everywhere}
+    parts = inside.split(".") if inside else []
+    around.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+
+    def namespace(symbol: Symbol) -> str:
+        own = _own_path(symbol)
+        return own.rsplit(".", 1)[0] if "." in own else ""
+
+    return [s for s in candidates if s.kind != "class" or namespace(s) in around]
+
+
+def _inherited_members(candidates: list[Symbol], scope: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
+    """The candidates that the innermost class around ``scope`` with bases inherits: members of its nearest
+    base that has one (``$this->x()`` or ``parent::__construct()`` of a method the class does not define)."""
+    owner = scope
+    while "." in owner:
+        owner = owner.rsplit(".", 1)[0]
+        bases = bases_of(owner.rsplit(".", 1)[-1])
+        if bases:
+            return _nearest_members(candidates, bases, bases_of)
+    return []
+
+
 def _edge(kind: str, src: str, raw: str, dst: str | None, analysis: FileAnalysis, line: int) -> Edge:
     return Edge(
         kind=kind,  # type: ignore[arg-type]
@@ -906,6 +991,10 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
     return names
 
 
+# A handler written as a class and its method: ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``.
+_CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
+
+
 class RepositoryEdges:
     """C2 edges of the repository's files: Python's by name resolution, other languages' by name and import."""
 
@@ -915,8 +1004,30 @@ class RepositoryEdges:
         self.by_name = _names_of_other_languages(files)
         self.imports = ImportTargets(files)
         self.bases = _bases_of_other_languages(files)
+        # Modules a file includes at its top (Ruby's ``include Jekyll``): their constants are everyone's.
+        self.top_level_mixins = frozenset(
+            (analysis.language, reference.raw)
+            for analysis in files
+            if analysis.language != "python" and analysis.facts is not None
+            for reference in analysis.facts.references
+            if reference.kind == "inherits" and reference.scope == analysis.facts.module
+        )
+
+    def named_handler(self, language: str, written: str) -> str | None:
+        """The method a route's handler written as a class and a method names (Laravel's
+        ``[UserController::class, 'index']`` and ``'UserController@store'``, Slim's ``'HomeController:home'``):
+        the one method of that name in a class of that name in the repository's files of the language."""
+        named = _CLASS_AND_METHOD.fullmatch(written.strip())
+        if named is None:
+            return None
+        owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
+        found = {
+            s.qname for s in self.by_name.get((language, method), ())
+            if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
+        }
+        return found.pop() if len(found) == 1 else None
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":
             return _dependency_edges(self.names, analysis)
-        return _named_edges(self.by_name, self.imports, analysis, self.bases)
+        return _named_edges(self.by_name, self.imports, analysis, self.bases, self.top_level_mixins)

@@ -18,7 +18,9 @@ encloses it (a C or C++ preprocessor macro knows no namespace). The
 walker turns the captures into the records the Python analysis produces:
 symbols with their parents, docs and signatures, blocks for chunking, and the
 file's facts (its calls and type references) that the repository pass
-resolves into edges. Adding a language is a folder.
+resolves into edges. A tags pattern's ``(#set! strip "regex")`` removes what matches from
+its names (``:name`` of Ruby's ``attr_reader :name`` is the method ``name``). Adding a language is a
+folder.
 
 A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 
@@ -115,6 +117,9 @@ class LanguageSpec:
     # ``use a::{b, c::D}`` is ``a::b`` and ``a::c::D``; PHP's ``\``, whose groups the tags query
     # captures member by member after an ``@import_prefix``); empty when the language has no such groups.
     import_separator: str = ""
+    # Whether a bare name the file imports by its last part is that import (PHP's ``use Exception;`` then
+    # ``extends Exception``: the library's, not a repository class of that name elsewhere).
+    imports_bind_names: bool = False
     # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
     # trees), ``go`` (module paths of go.mod files); empty for the generic rules.
     module_system: str = ""
@@ -144,6 +149,14 @@ class LanguageSpec:
     # Whether a call with no receiver may be a method of the enclosing object (Java, Kotlin, C#, C++, Ruby
     # call their own class's methods bare; Go, Rust, JavaScript, PHP and C never do).
     implicit_self: bool = False
+    # Whether a bare type name is looked up in the namespaces around the reference, innermost first, as
+    # Ruby finds a constant: ``File`` in ``module Jekyll`` is ``Jekyll::File`` or Ruby's own ``File``, never
+    # ``Jekyll::LiquidRenderer::File``.
+    lexical_types: bool = False
+    # Whether a class or module defined in several files is one (Ruby reopens them): a name that reaches
+    # only its definitions reaches the one in the file named after it (``site.rb`` for ``Site``), else the
+    # longest.
+    reopened_types: bool = False
     # Names the language itself provides to a call with no receiver (Go's ``len``, Rust's ``println!``,
     # Ruby's ``puts``): never a repository's symbol found only by its name elsewhere.
     builtins: frozenset[str] = frozenset()
@@ -167,7 +180,7 @@ class LanguageSpec:
     locals_from: tuple[str, ...] = ()
     # What names a program by its main function's file (``_program``): ``folder`` (Go's ``cmd/server/``, a
     # crate's ``src/main.rs``), or ``file`` where a folder holds many programs of one file each (C and C++:
-    # ``tests/dom/basictests.cpp`` is ``basictests``; a ``main.c`` is still named by its folder).
+    # ``tools/jsonstats.cpp`` is ``jsonstats``; a ``main.c`` is still named by its folder).
     programs: str = "folder"
     folder: Path = field(default=FOLDER)
 
@@ -192,6 +205,7 @@ class LanguageSpec:
             framework_files=tuple((name, re.compile(pattern)) for name, pattern in table.get("framework_files", {}).items()),
             build_scripts=re.compile("|".join(table["build_scripts"])) if table.get("build_scripts") else None,
             import_separator=table.get("import_separator", ""),
+            imports_bind_names=table.get("imports_bind_names", False),
             module_system=table.get("module_system", ""),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
@@ -202,6 +216,8 @@ class LanguageSpec:
             returns=re.compile(table["returns"]) if table.get("returns") else None,
             extension_receiver=re.compile(table["extension_receiver"]) if table.get("extension_receiver") else None,
             implicit_self=table.get("implicit_self", False),
+            lexical_types=table.get("lexical_types", False),
+            reopened_types=table.get("reopened_types", False),
             builtins=frozenset(name for source in sources for name in source.get("builtins", ())),
             library_methods=frozenset(name for source in sources for name in source.get("library_methods", ())),
             bare_calls=table.get("bare_calls", ""),
@@ -405,6 +421,9 @@ class _Definition:
     preamble: list[tree_sitter.Node] = field(default_factory=list)
     # The row its text starts on: its preamble's, else its ``_outer`` node's (where its chunk starts).
     first_row: int = 0
+    # The statement that declares it (``_declaring_statement``): itself, but for a definition that is one
+    # token of a statement.
+    statement: tree_sitter.Node | None = None
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -435,6 +454,10 @@ def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     """The comments and attributes right above a definition's ``_outer`` node, top first: no blank
     line between them and it, none ending a line of code (that comment is the code's)."""
     found: list[tree_sitter.Node] = []
+    while node.prev_sibling is None and node.parent is not None and node.parent.start_byte == node.start_byte:
+        # The first statement of a body that starts with it (Ruby's ``body_statement``): the comment
+        # above is the body's sibling.
+        node = node.parent
     previous = node.prev_sibling
     below = node.start_point[0]
     while (
@@ -449,6 +472,17 @@ def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
         below = previous.start_point[0]
         previous = before
     return found
+
+
+def _declaring_statement(node: tree_sitter.Node, around: tree_sitter.Node) -> tree_sitter.Node:
+    """The definition, or for a definition that is one token of a statement (``:name`` of Ruby's
+    ``attr_reader :name, :email``) that statement: its ancestor in the body of ``around``, the
+    definition (or file) it is in."""
+    if node.child_count:
+        return node
+    while node.parent is not None and node.parent.parent is not None and around not in (node.parent, node.parent.parent):
+        node = node.parent
+    return node
 
 
 def _last_row(node: tree_sitter.Node) -> int:
@@ -545,9 +579,16 @@ def extract_tree_sitter(
     # (name node, name, edge kind, whether it is a call: only calls have receivers, the node the query
     # names as its receiver if any, whether the name is the whole reference: a bare identifier)
     calls: list[tuple[tree_sitter.Node, str, str, bool, tree_sitter.Node | None, bool]] = []
-    imports: list[tuple[tree_sitter.Node, str]] = []
+    imports: list[tuple[tree_sitter.Node, str, str]] = []
     namespaces: set[tuple[int, int]] = set()
-    for _pattern, captures in _matches(query, root):
+    # A pattern's ``(#set! strip "regex")`` removes what matches from its names (the colon of Ruby's
+    # ``attr_reader :name``).
+    strips = {
+        pattern: re.compile(str(settings["strip"]))
+        for pattern in range(query.pattern_count)
+        if (settings := query.pattern_settings(pattern)).get("strip")
+    }
+    for pattern, captures in _matches(query, root):
         if "package" in captures:
             if spec.unit == "package":
                 unit = NAMESPACE_SEPARATOR.sub(".", _text(captures["package"][0]))
@@ -560,13 +601,17 @@ def extract_tree_sitter(
             if "import_prefix" in captures:
                 # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).
                 written = _text(captures["import_prefix"][0]) + spec.import_separator + written
+            # The name the file gives what it imports, when it renames it (PHP's ``use A\\B as C``).
+            alias = _text(captures["alias"][0]) if "alias" in captures else ""
             for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
-                imports.append((node, raw))
+                imports.append((node, raw, alias))
             continue
         names = captures.get("name")
         if not names:
             continue
         name = _text(names[0])
+        if pattern in strips:
+            name = strips[pattern].sub("", name)
         receiver = _text(captures["receiver"][0]) if "receiver" in captures else ""
         container = next((capture for capture in captures if capture.partition(".")[0] == "container"), None)
         if container is not None and name:
@@ -605,6 +650,7 @@ def extract_tree_sitter(
             del definitions[(definition.node.start_byte, definition.node.end_byte)]
             continue
         ordered.append(definition)
+        definition.statement = _declaring_statement(definition.node, parent.node if parent else root)
         outer = parent.qname if parent and not definition.is_global else unit
         definition.qname = f"{outer}.{definition.receiver}.{definition.name}" if definition.receiver else f"{outer}.{definition.name}"
         if parent is not None and definition.kind == "function" and parent.kind == "class" and not definition.is_global:
@@ -615,7 +661,7 @@ def extract_tree_sitter(
     for definition in ordered:
         if definition.container:
             continue
-        outer = _outer(definition.node)
+        outer = _outer(definition.statement or definition.node)
         definition.preamble = _preamble(outer)
         definition.first_row = (definition.preamble[0] if definition.preamble else outer).start_point[0]
         parent_qname = definition.qname.rsplit(".", 1)[0]
@@ -628,7 +674,7 @@ def extract_tree_sitter(
                 module=unit,
                 start_line=definition.node.start_point[0] + 1,
                 end_line=definition.node.end_point[0] + 1,
-                signature=_signature(definition.node),
+                signature=_signature(definition.statement or definition.node),
                 docstring=_doc(definition.preamble),
                 parent=parent_qname if parent_qname != unit else None,
             )
@@ -650,8 +696,10 @@ def extract_tree_sitter(
             found.append(Reference(kind=kind, scope=scope, raw=name, line=node.start_point[0] + 1, **receiver))  # type: ignore[arg-type]
     # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
     # unit, which the package capture may have set after them.
-    for node, raw in imports:
-        found.append(Reference(kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1))
+    for node, raw, alias in imports:
+        found.append(Reference(
+            kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1, receiver=alias
+        ))
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(found))
     entrypoints = _entrypoints(path, spec, root, definitions, unit)

@@ -98,15 +98,15 @@ def test_c_and_cpp_sources_are_not_taken_for_tests(path):
 def test_a_c_or_cpp_main_names_its_program_by_its_file_and_a_main_file_by_its_folder():
     main = "int main(int argc, char **argv) { return 0; }\n"
     analysis = analyze_repository({
-        "tests/dom/basictests.cpp": main,
-        "tests/dom/jsoncheck.cpp": main,
+        "tools/json/minify.cpp": main,
+        "tools/json/jsonstats.cpp": main,
         "vendor/decNumber/example1.c": main,
         "tools/pack/main.c": main,
     })
 
     assert {(entry.path, entry.route_or_command) for entry in analysis.entrypoints()} == {
-        ("tests/dom/basictests.cpp", "basictests"),
-        ("tests/dom/jsoncheck.cpp", "jsoncheck"),
+        ("tools/json/minify.cpp", "minify"),
+        ("tools/json/jsonstats.cpp", "jsonstats"),
         ("vendor/decNumber/example1.c", "example1"),
         ("tools/pack/main.c", "pack"),
     }

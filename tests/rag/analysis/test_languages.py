@@ -274,6 +274,64 @@ def test_a_call_on_a_declared_name_is_resolved_in_its_type(language):
     assert sorted(edge.dst or "" for edge in edges) == sorted([target.format("Cart"), target.format("Ledger"), target.format("Cart")])
 
 
+def test_a_ruby_local_bound_to_a_new_object_has_its_class():
+    targets = _call_targets(
+        {
+            "lib/jekyll/site.rb": "module Jekyll\n  class Site\n    def process\n    end\n  end\nend\n",
+            "lib/jekyll/page.rb": "module Jekyll\n  class Page\n    def process(name)\n    end\n  end\nend\n",
+            "lib/jekyll/commands/build.rb": (
+                "module Jekyll\n  class Build\n    def run(options)\n      site = Jekyll::Site.new(options)\n"
+                "      site.process\n    end\n  end\nend\n"
+            ),
+        }
+    )
+    assert targets[("lib.jekyll.commands.build.Jekyll.Build.run", "process")] == "lib.jekyll.site.Jekyll.Site.process"
+
+
+def test_a_ruby_constant_is_looked_up_in_the_modules_around_it():
+    analysis = analyze_repository(
+        {
+            "lib/jekyll/liquid_renderer/file.rb": (
+                "module Jekyll\n  class LiquidRenderer\n    class File\n    end\n  end\nend\n"
+            ),
+            "lib/jekyll/utils.rb": "module Jekyll\n  module Utils\n    def self.slugify(s)\n      s\n    end\n  end\nend\n",
+            "lib/jekyll/site.rb": (
+                "module Jekyll\n  class Site\n    def initialize(path)\n      File.expand_path(path)\n"
+                "      Utils.slugify(path)\n      Liquid::Utils.to_integer(path)\n    end\n  end\nend\n"
+            ),
+            # A module a file includes at its top is seen everywhere.
+            "test/helper.rb": "require 'jekyll'\ninclude Jekyll\n",
+            "test/test_site.rb": "class TestSite\n  def test_it\n    Site.new('x')\n  end\nend\n",
+        }
+    )
+    targets = {(e.path, e.line, e.raw): e.dst for file in analysis.files.values() for e in file.edges if e.kind == "calls"}
+
+    # Ruby's own File, not Jekyll::LiquidRenderer::File, which no module around the call holds.
+    assert targets[("lib/jekyll/site.rb", 4, "File")] is None
+    assert targets[("lib/jekyll/site.rb", 5, "Utils")] == "lib.jekyll.utils.Jekyll.Utils"
+    # Utils of Liquid::Utils is named in Liquid, not looked up around the call.
+    assert ("lib/jekyll/site.rb", 6, "Liquid") in targets
+    assert targets[("test/test_site.rb", 3, "Site")] == "lib.jekyll.site.Jekyll.Site"
+
+
+def test_a_ruby_module_reopened_in_several_files_is_the_one_in_the_file_named_after_it():
+    analysis = analyze_repository(
+        {
+            "lib/jekyll.rb": "module Jekyll\n  def self.logger\n    @logger\n  end\nend\n",
+            "lib/jekyll/utils.rb": "module Jekyll\n  module Utils\n    def self.slugify(s)\n      s\n    end\n  end\nend\n",
+            "lib/jekyll/utils/platforms.rb": "module Jekyll\n  module Utils\n    module Platforms\n    end\n  end\nend\n",
+            "lib/jekyll/site.rb": (
+                "module Jekyll\n  class Site\n    def initialize(path)\n      Utils.slugify(path)\n"
+                "      Jekyll.logger\n    end\n  end\nend\n"
+            ),
+        }
+    )
+    targets = {(e.line, e.raw): e.dst for e in analysis.files["lib/jekyll/site.rb"].edges if e.kind == "calls"}
+
+    assert targets[(4, "Utils")] == "lib.jekyll.utils.Jekyll.Utils"
+    assert targets[(5, "Jekyll")] == "lib.jekyll.Jekyll"
+
+
 def test_a_method_a_declared_type_inherits_is_its_bases():
     targets = _call_targets(
         {
@@ -290,6 +348,144 @@ def test_a_method_a_declared_type_inherits_is_its_bases():
     assert targets[("com.shop.Checkout.pay", "total")] == "com.shop.Priced.total"
     # A library type (its bases unknown here) is no repository type's.
     assert targets[("com.shop.Checkout.pay", "size")] is None
+
+
+def test_a_call_on_the_own_object_of_a_method_the_class_inherits_is_its_bases():
+    targets = _call_targets(
+        {
+            "src/Routing/Proxy.php": (
+                "<?php\nnamespace App\\Routing;\nclass Proxy implements ProxyInterface {\n"
+                "    public function __construct($factory) {}\n    public function collector() { return 1; }\n}\n"
+            ),
+            "src/Routing/ProxyInterface.php": (
+                "<?php\nnamespace App\\Routing;\ninterface ProxyInterface {\n    public function collector();\n}\n"
+            ),
+            "src/Other.php": (
+                "<?php\nnamespace App;\nclass Other {\n"
+                "    public function __construct() {}\n    public function collector() { return 2; }\n}\n"
+            ),
+            "src/App.php": (
+                "<?php\nnamespace App;\nuse App\\Routing\\Proxy;\nclass App extends Proxy {\n"
+                "    public function __construct($factory) { parent::__construct($factory); }\n"
+                "    public function run() { return $this->collector(); }\n}\n"
+            ),
+            "lib/shop/priced.rb": "module Shop\n  class Priced\n    def total\n      0\n    end\n  end\nend\n",
+            "lib/shop/ledger.rb": "module Shop\n  class Ledger\n    def total\n      1\n    end\n  end\nend\n",
+            "lib/shop/cart.rb": (
+                "module Shop\n  class Cart < Priced\n    def pay\n      self.total\n    end\n  end\nend\n"
+            ),
+        }
+    )
+    assert targets[("App.App.run", "collector")] == "App.Routing.Proxy.collector"
+    assert targets[("App.App.__construct", "__construct")] == "App.Routing.Proxy.__construct"
+    assert targets[("lib.shop.cart.Shop.Cart.pay", "total")] == "lib.shop.priced.Shop.Priced.total"
+
+
+def test_a_php_class_inherits_the_traits_it_uses_and_its_calls_of_their_methods_resolve_there():
+    analysis = analyze_repository(
+        {
+            "src/Concerns/HasAttributes.php": (
+                "<?php\nnamespace App\\Concerns;\ntrait HasAttributes {\n    public function getAttribute($k) { return 1; }\n}\n"
+            ),
+            "src/Other.php": "<?php\nnamespace App;\nclass Other {\n    public function getAttribute($k) { return 2; }\n}\n",
+            "src/Model.php": (
+                "<?php\nnamespace App;\nabstract class Model {\n    use Concerns\\HasAttributes, HasEvents;\n"
+                "    public function __get($key) { return $this->getAttribute($key); }\n}\n"
+            ),
+        }
+    )
+    edges = {(edge.kind, edge.raw): edge.dst for edge in analysis.files["src/Model.php"].edges}
+    assert edges[("inherits", "HasAttributes")] == "App.Concerns.HasAttributes"
+    assert ("inherits", "HasEvents") in edges
+    assert edges[("calls", "getAttribute")] == "App.Concerns.HasAttributes.getAttribute"
+
+
+def test_ruby_attribute_readers_and_writers_are_methods_their_own_calls_reach():
+    analysis = analyze_repository(
+        {
+            "lib/shop/cart.rb": (
+                "module Shop\n  class Cart\n    attr_accessor :items,\n                  :owner\n    attr_reader :total\n\n"
+                "    def add(item)\n      self.owner = item\n      items << item\n      total\n    end\n  end\nend\n"
+            ),
+            # Another class's method of the same name is not the cart's attribute.
+            "lib/shop/filters.rb": "module Shop\n  module Filters\n    def owner(x)\n      x\n    end\n  end\nend\n",
+        }
+    )
+    file = analysis.files["lib/shop/cart.rb"]
+    symbols = {symbol.name: symbol for symbol in file.symbols}
+    assert {"items", "owner", "total"} <= set(symbols)
+    assert symbols["owner"].kind == "method" and symbols["owner"].qname == "lib.shop.cart.Shop.Cart.owner"
+    assert symbols["owner"].signature == "attr_accessor :items,"
+    assert symbols["total"].signature == "attr_reader :total"
+    assert written_name(symbols["total"].qname, symbols["total"].module, symbols["total"].path, "method") == "Shop::Cart#total"
+    calls = {edge.raw: edge.dst for edge in file.edges if edge.kind == "calls" and edge.src.endswith(".add")}
+    assert calls["owner"] == "lib.shop.cart.Shop.Cart.owner"
+    assert calls["items"] == "lib.shop.cart.Shop.Cart.items"
+    assert calls["total"] == "lib.shop.cart.Shop.Cart.total"
+
+
+def test_php_enums_plain_function_calls_and_new_of_a_plain_class_name_are_read():
+    analysis = analyze_repository(
+        {
+            "src/Suit.php": (
+                "<?php\nnamespace App;\nenum Suit: string {\n    case Hearts = 'H';\n"
+                "    public function label(): string { return ucfirst($this->name); }\n}\n"
+            ),
+            "src/helpers.php": "<?php\nnamespace App;\nfunction collect($items) { return new Cart($items); }\n",
+            "src/Cart.php": "<?php\nnamespace App;\nclass Cart {\n    public function __construct($items) {}\n}\n",
+            "src/Shop.php": "<?php\nnamespace App;\nclass Shop {\n    public function cart() { return collect([Suit::Hearts]); }\n}\n",
+        }
+    )
+    symbols = {symbol.qname: symbol.kind for file in analysis.files.values() for symbol in file.symbols}
+    edges = {(e.src, e.raw): e.dst for file in analysis.files.values() for e in file.edges if e.kind == "calls"}
+
+    assert symbols["App.Suit"] == "class"
+    assert symbols["App.Suit.Hearts"] == "const"
+    assert symbols["App.Suit.label"] == "method"
+    assert edges[("App.Shop.cart", "collect")] == "App.collect"
+    assert edges[("App.collect", "Cart")] == "App.Cart"
+
+
+def test_a_php_name_the_file_imports_is_what_its_use_names():
+    analysis = analyze_repository(
+        {
+            # Classes that share a short name with PHP's own and with each other.
+            "src/Renderer/Exception.php": "<?php\nnamespace App\\Renderer;\nclass Exception {}\n",
+            "src/Support/Collection.php": "<?php\nnamespace App\\Support;\nclass Collection {}\n",
+            "src/Eloquent/Collection.php": "<?php\nnamespace App\\Eloquent;\nclass Collection {}\n",
+            "src/Support/helpers.php": "<?php\nnamespace App\\Support;\nfunction enum_value($v) { return $v; }\n",
+            "src/Cache/LockTimeoutException.php": (
+                "<?php\nnamespace App\\Cache;\nuse Exception;\nclass LockTimeoutException extends Exception {}\n"
+            ),
+            "src/Eloquent/Model.php": (
+                "<?php\nnamespace App\\Eloquent;\nuse App\\Support\\Collection as BaseCollection;\n"
+                "use function App\\Support\\enum_value;\n"
+                "class Model {\n    public function all() { return new BaseCollection(enum_value(1)); }\n}\n"
+                "class Pivots extends BaseCollection {}\n"
+            ),
+        }
+    )
+    edges = {(e.path, e.kind, e.raw): e.dst for file in analysis.files.values() for e in file.edges}
+
+    assert edges[("src/Cache/LockTimeoutException.php", "inherits", "Exception")] is None
+    assert edges[("src/Eloquent/Model.php", "inherits", "BaseCollection")] == "App.Support.Collection"
+    assert edges[("src/Eloquent/Model.php", "calls", "BaseCollection")] == "App.Support.Collection"
+    assert edges[("src/Eloquent/Model.php", "calls", "enum_value")] == "App.Support.enum_value"
+    assert edges[("src/Eloquent/Model.php", "imports", "App\\Support\\Collection")] == "App.Support.Collection"
+
+
+def test_a_php_static_call_on_a_class_imported_under_another_name_resolves_in_that_class():
+    targets = _call_targets(
+        {
+            "src/Capsule/Manager.php": "<?php\nnamespace App\\Capsule;\nclass Manager {\n    public static function schema() {}\n}\n",
+            "src/Queue/Manager.php": "<?php\nnamespace App\\Queue;\nclass Manager {\n    public static function schema() {}\n}\n",
+            "tests/ModelTest.php": (
+                "<?php\nnamespace Tests;\nuse App\\Capsule\\Manager as DB;\nclass ModelTest {\n"
+                "    public function testIt() { DB::schema(); }\n}\n"
+            ),
+        }
+    )
+    assert targets[("Tests.ModelTest.testIt", "schema")] == "App.Capsule.Manager.schema"
 
 
 def test_a_go_name_bound_to_a_constructor_functions_result_has_the_type_it_returns():
@@ -316,6 +512,20 @@ def test_doc_comments_become_the_symbols_docs(language):
     docs = {symbol.name: symbol.docstring for file in analysis.files.values() for symbol in file.symbols}
 
     assert any("shopping cart" in doc.lower() or "sums the prices" in doc.lower() for doc in docs.values()), docs
+
+
+def test_the_doc_comment_of_the_first_definition_of_a_ruby_body_of_several_is_its_doc():
+    file = analyze_repository({
+        "lib/sinatra/cookies.rb": (
+            "module Sinatra\n  # = Sinatra::Cookies\n  #\n  # Easy way to deal with cookies\n  module Cookies\n"
+            "    # The jar of the request.\n    def cookies\n      @cookies\n    end\n\n    def clear\n    end\n  end\n\n"
+            "  helpers Cookies\nend\n"
+        ),
+    }).files["lib/sinatra/cookies.rb"]
+    docs = {symbol.name: symbol.docstring for symbol in file.symbols}
+
+    assert docs["Cookies"].startswith("= Sinatra::Cookies") and docs["Cookies"].endswith("Easy way to deal with cookies")
+    assert docs["cookies"] == "The jar of the request."
 
 
 def test_a_cpp_templates_doc_comment_and_header_go_with_its_definition():
@@ -639,6 +849,17 @@ def test_imports_resolve_through_each_module_system_and_libraries_stay_partial()
         ("lib/shop/checkout.rb", "cart"): "lib.shop.cart",
         ("lib/shop/checkout.rb", "../missing"): None,
     }
+
+
+def test_a_ruby_require_that_ends_several_files_is_the_one_on_the_load_path():
+    analysis = analyze_repository({
+        "lib/jekyll.rb": "module Jekyll\nend\n",
+        "rubocop/jekyll.rb": "module RuboCop\nend\n",
+        "benchmark/capture.rb": "require 'jekyll'\n",
+    })
+    imports = {e.raw: e.dst for e in analysis.files["benchmark/capture.rb"].edges if e.kind == "imports"}
+
+    assert imports["jekyll"] == "lib.jekyll"
 
 
 def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
@@ -995,6 +1216,24 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
     }
 
 
+def test_mercenary_commands_are_cli_commands_handled_by_their_action_block():
+    analysis = analyze_repository({
+        "lib/jekyll/commands/build.rb": (
+            "module Jekyll\n  module Commands\n    class Build < Command\n      class << self\n"
+            "        def init_with_program(prog)\n          prog.command(:build) do |c|\n"
+            "            c.syntax \"build [options]\"\n            c.action do |_, options|\n"
+            "              process(options)\n            end\n          end\n        end\n      end\n    end\n  end\nend\n"
+        ),
+        # A call named command with no action block is no command.
+        "lib/shop/runner.rb": "module Shop\n  def run(shell)\n    shell.command(:ls) do |out|\n      out.strip\n    end\n  end\nend\n",
+    })
+    entries = [entry for file in analysis.files.values() for entry in file.entrypoints]
+
+    assert [(e.entry_type, e.framework, e.route_or_command, e.handler_raw) for e in entries] == [
+        ("cli_command", "mercenary", "build", "block at lib/jekyll/commands/build.rb:8"),
+    ]
+
+
 def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
     analysis = analyze_repository({
         "lib/app.rb": (
@@ -1045,6 +1284,65 @@ def test_laravel_route_groups_and_resources_are_entrypoints():
     assert ("/admin/users", ("POST",), "UserController@store") in found
     assert ("/photos/{id}", ("DELETE",), "PhotoController#destroy") in found
     assert len(found) == 6
+
+
+def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_the_repository():
+    found = _entries({
+        "routes/web.php": (
+            "<?php\nuse App\\Http\\Controllers\\UserController;\n"
+            "Route::get('/users', [UserController::class, 'index']);\nRoute::post('/users', 'UserController@store');\n"
+            "Route::get('/health', [HealthController::class, 'show']);\n"
+        ),
+        "app/Http/Controllers/UserController.php": (
+            "<?php\nnamespace App\\Http\\Controllers;\nclass UserController {\n"
+            "    public function index() {}\n    public function store() {}\n}\n"
+        ),
+        # Another class's index is not the controller's.
+        "app/Models/User.php": "<?php\nnamespace App\\Models;\nclass User {\n    public function index() {}\n}\n",
+    })
+
+    assert found == {
+        ("http_route", "laravel", "/users", ("GET",), "App.Http.Controllers.UserController.index"),
+        ("http_route", "laravel", "/users", ("POST",), "App.Http.Controllers.UserController.store"),
+        ("http_route", "laravel", "/health", ("GET",), None),
+    }
+
+
+def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
+    found = _entries({
+        "app/Console/Commands/SendMail.php": (
+            "<?php\nnamespace App\\Console\\Commands;\nuse Illuminate\\Console\\Command;\n"
+            "class SendMail extends Command {\n    protected $signature = 'mail:send\n        {user} {--queue}';\n"
+            "    public function handle() {}\n}\n"
+        ),
+        "src/Console/ModelMakeCommand.php": (
+            "<?php\nnamespace App\\Console;\nuse Symfony\\Component\\Console\\Attribute\\AsCommand;\n"
+            "#[AsCommand(name: 'make:model')]\nclass ModelMakeCommand extends GeneratorCommand {\n"
+            "    protected $type = 'Model';\n}\n"
+        ),
+        # A property named `name` of a class that is no command.
+        "src/Person.php": "<?php\nnamespace App;\nclass Person extends Model {\n    protected $name = 'person';\n}\n",
+    })
+
+    assert found == {
+        ("cli_command", "artisan", "mail:send", (), "App.Console.Commands.SendMail"),
+        ("cli_command", "artisan", "make:model", (), "App.Console.ModelMakeCommand"),
+    }
+
+
+def test_routes_and_commands_a_test_registers_are_no_entrypoints_of_the_project():
+    analysis = analyze_repository({
+        "routes/web.php": "<?php\nRoute::get('/users', [UserController::class, 'index']);\n",
+        "tests/Integration/CookieTest.php": (
+            "<?php\nclass CookieTest extends TestCase {\n    public function test_it() {\n"
+            "        Route::get('/', function () { return 'ok'; });\n    }\n}\n"
+        ),
+        "test/routing_test.rb": "class RoutingTest < Minitest::Test\n  it 'routes' do\n    mock_app { get('/') { 'ok' } }\n  end\nend\n",
+        "spec/app_spec.rb": "get '/hello' do\n  'hi'\nend\n",
+    })
+    found = {(entry.path, entry.route_or_command) for file in analysis.files.values() for entry in file.entrypoints}
+
+    assert found == {("routes/web.php", "/users")}
 
 
 def test_slim_routes_in_a_file_that_uses_slim_are_entrypoints_under_their_group():

@@ -6,7 +6,8 @@
 (scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (string) @handler))
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
-(scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (array_creation_expression . (array_element_initializer (class_constant_access_expression . (name) @handler)))))
+; the handler [UserController::class, 'index'] as written
+(scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (array_creation_expression . (array_element_initializer (class_constant_access_expression))) @handler))
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
 ; Route::resource('photos', PhotoController::class): index, create, show, update and destroy
@@ -34,3 +35,11 @@
   (#set! requires "slim")) @route.slim
 (member_call_expression object: (variable_name) name: (name) @_group arguments: (arguments . (argument [(string) (encapsed_string)] @prefix))
   (#eq? @_group "group")) @prefixed
+; Laravel (and Symfony) console commands: a class extending a Command with `protected $signature = 'mail:send {user}'`
+; (or `$name`), or marked `#[AsCommand(name: 'mail:send')]`; the command class is its handler.
+(class_declaration (base_clause [(name) @_base (qualified_name (name) @_base .)])
+  body: (declaration_list (property_declaration (property_element (variable_name (name) @_property) [(string) (encapsed_string)] @path)))
+  (#match? @_base "Command$") (#any-of? @_property "signature" "name")) @command.artisan
+(class_declaration (attribute_list (attribute_group (attribute (name) @_attribute
+  parameters: (arguments . (argument [(string) (encapsed_string)] @path)))))
+  (#eq? @_attribute "AsCommand")) @command.artisan

@@ -20,3 +20,9 @@
 (call !receiver method: (identifier) @method arguments: (argument_list . (string) @path) block: (_) @block
   (#match? @method "^(get|post|put|patch|delete|options)$")
   (#match? @path "^['\"]/")) @route.sinatra
+; Mercenary (Jekyll's CLI): prog.command(:build) do |c| ... c.action do |args, options| ... end end, the action block
+; its handler
+(call receiver: (identifier) method: (identifier) @_command arguments: (argument_list . [(simple_symbol) (string)] @path .)
+  block: (do_block (block_parameters) (body_statement (call receiver: (identifier) method: (identifier) @_action block: (_) @block)))
+  (#eq? @_command "command") (#eq? @_action "action")
+  (#set! strip "^:")) @command.mercenary
