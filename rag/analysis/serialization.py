@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 23
+ANALYSIS_VERSION = 24
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -51,7 +51,11 @@ type its receiver is declared with, ``Reference.receiver_type``, in every langua
 ``inherits`` reference in Java, TypeScript, Kotlin, C#, PHP and Ruby; 21: and in JavaScript, when the
 superclass is named by an identifier; 22: entrypoints are calls on routers (Go), gRPC registrations are
 ``rpc_service`` entrypoints, a handler written in place is its block, and Rust's build scripts have none; 23: Rust calls through a path are
-references with the path as their receiver, and Ruby's parameters, block parameters and locals are no calls)."""
+references with the path as their receiver, and Ruby's parameters, block parameters and locals are no calls; 24: C and
+C++ function-like macros, operators, specialisations and typedefs are symbols and a function in a namespace is no method,
+Kotlin and C# properties, PHP enums and Ruby attributes are symbols, C# generic calls and PHP plain calls are
+references, PHP's ``use`` binds names, Ruby constants record their lexical scope, a test file has no entrypoints, and
+a one-line property is no chunk of its own)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
