@@ -148,13 +148,17 @@ POLYGLOT = {
 }
 
 
-@pytest.fixture(scope="module")
-def polyglot(django_db_setup, django_db_blocker, tmp_path_factory):
-    """POLYGLOT indexed and committed, as an upload is: a turn reads it on database threads of its own."""
+def _indexed(files: dict[str, str], name: str, tmp_path_factory, django_db_blocker):
+    """``files`` indexed and committed, as an upload is: a turn reads it on database threads of its own."""
     from tests.chat.conftest import indexed_shopapp
     from tests.rag.conftest import make_zip
 
-    with indexed_shopapp("polyglot-owner", tmp_path_factory, django_db_blocker, name="api", archive=make_zip(POLYGLOT)) as repository:
+    return indexed_shopapp(f"{name}-owner", tmp_path_factory, django_db_blocker, name=name, archive=make_zip(files))
+
+
+@pytest.fixture(scope="module")
+def polyglot(django_db_setup, django_db_blocker, tmp_path_factory):
+    with _indexed(POLYGLOT, "api", tmp_path_factory, django_db_blocker) as repository:
         yield repository
 
 
@@ -223,10 +227,7 @@ TOOL = {
 
 @pytest.fixture(scope="module")
 def tool(django_db_setup, django_db_blocker, tmp_path_factory):
-    from tests.chat.conftest import indexed_shopapp
-    from tests.rag.conftest import make_zip
-
-    with indexed_shopapp("tool-owner", tmp_path_factory, django_db_blocker, name="tool", archive=make_zip(TOOL)) as repository:
+    with _indexed(TOOL, "tool", tmp_path_factory, django_db_blocker) as repository:
         yield repository
 
 
