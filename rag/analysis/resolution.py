@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from rag.analysis.facts import (
     RETURNED,
@@ -603,7 +603,7 @@ def _named_edges(
     imports: ImportTargets,
     analysis: FileAnalysis,
     bases: dict[tuple[str, str], set[str]],
-    top_level_mixins: frozenset[tuple[str, str]] = frozenset(),
+    top_level_mixins: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
@@ -669,7 +669,7 @@ def _named_edges(
     imported_only = spec is not None and spec.bare_calls == "imports"
     lexical_types = spec is not None and spec.lexical_types
     reopened_types = spec is not None and spec.reopened_types
-    everywhere = {name for mixin_language, name in top_level_mixins if mixin_language == language}
+    everywhere = (top_level_mixins or {}).get(language, frozenset())
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
@@ -714,7 +714,7 @@ def _named_edges(
         same_name = by_name.get((analysis.language, reference.raw), ())
         # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
         # ``Map(source) => Map(source, null)``): the call is then another of that name.
-        overloaded = sum(1 for s in same_name if s.qname == reference.scope) > 1
+        overloaded = reference.scope.endswith("." + reference.raw) and sum(1 for s in same_name if s.qname == reference.scope) > 1
         candidates = [s for s in same_name if s.qname != reference.scope or overloaded]
         if reference.kind == "calls":
             # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
@@ -939,7 +939,7 @@ def _reopened(candidates: list[Symbol]) -> list[Symbol]:
     return named[:1] or [max(candidates, key=lambda s: (s.end_line - s.start_line, s.path))]
 
 
-def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, everywhere: set[str]) -> list[Symbol]:
+def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, everywhere: frozenset[str]) -> list[Symbol]:
     """The candidates a bare name in ``scope`` can name where types are found lexically: any that is no
     type, and the types defined at the top, directly in one of the namespaces around ``scope``, or in a
     module ``everywhere`` names (one a file includes at its top: Ruby's ``include Jekyll`` of a test helper)."""
@@ -1005,13 +1005,13 @@ class RepositoryEdges:
         self.imports = ImportTargets(files)
         self.bases = _bases_of_other_languages(files)
         # Modules a file includes at its top (Ruby's ``include Jekyll``): their constants are everyone's.
-        self.top_level_mixins = frozenset(
-            (analysis.language, reference.raw)
-            for analysis in files
-            if analysis.language != "python" and analysis.facts is not None
-            for reference in analysis.facts.references
-            if reference.kind == "inherits" and reference.scope == analysis.facts.module
-        )
+        mixins: dict[str, set[str]] = {}
+        for analysis in files:
+            if analysis.language != "python" and analysis.facts is not None:
+                for reference in analysis.facts.references:
+                    if reference.kind == "inherits" and reference.scope == analysis.facts.module:
+                        mixins.setdefault(analysis.language, set()).add(reference.raw)
+        self.top_level_mixins = {language: frozenset(names) for language, names in mixins.items()}
 
     def named_handler(self, language: str, written: str) -> str | None:
         """The method a route's handler written as a class and a method names (Laravel's
