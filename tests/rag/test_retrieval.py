@@ -77,6 +77,8 @@ def test_auto_mode_merges_docs_and_code_when_a_question_in_words_matches_both(sh
     # Each group's best leads its group; scores are shares of that best, so one list orders both.
     assert [item.score for item in response] == sorted((item.score for item in response), reverse=True)
     assert response[0].score == 1.0 and sum(item.score == 1.0 for item in response) == 2
+    # The code's best first on the tie.
+    assert response[0].layer != "D0_DOCS" and response[1].layer == "D0_DOCS"
 
 
 def test_layers_can_be_chosen_explicitly(shop):

@@ -201,8 +201,9 @@ def search(
             found = {tuple(plan): search_plan(plan, only_matched=True) for plan in plans}
             matched = [plan for plan in plans if found[tuple(plan)] is not None]
             if len(matched) == 2:
-                results, whole_files = _merged([found[tuple(plan)][0] for plan in plans], limit), found[tuple(CODE_LAYERS)][2]
-                used = (*plans[0], *plans[1])
+                # The code's first on a tie: a repository's changelog matches every word of a question about its code.
+                results = _merged([found[tuple(CODE_LAYERS)][0], found[tuple(DOC_LAYERS)][0]], limit)
+                whole_files, used = found[tuple(CODE_LAYERS)][2], (*CODE_LAYERS, *DOC_LAYERS)
             elif matched:
                 results, _, whole_files = found[tuple(matched[0])]
                 used = tuple(matched[0])
