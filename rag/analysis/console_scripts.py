@@ -1,4 +1,5 @@
-"""Commands declared in packaging metadata: pyproject.toml, setup.cfg, setup.py, package.json and Cargo.toml."""
+"""Commands declared in packaging and build metadata: pyproject.toml, setup.cfg, setup.py, package.json, Cargo.toml,
+CMakeLists.txt and Automake's Makefile.am."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import tomllib
 
 from rag.analysis.facts import ConsoleScript
 from rag.analysis.python_source import literal
+from rag.terms import looks_like_test_path
 
 SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
 
@@ -172,3 +174,61 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
             main = posixpath.splitext(source)[0].replace("/", ".").replace("-", "_") + ".main"
             scripts.append(ConsoleScript(name, main, _line_of(lines, "name", after), group))
     return scripts
+
+
+# A C or C++ program's sources, as a build file lists them (the one with ``main`` is the program's entry).
+_PROGRAM_SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++")
+_CMAKE_EXECUTABLE = re.compile(r"\badd_executable\s*\(([^()]*)\)", re.IGNORECASE)
+# Arguments of ``add_executable`` that are no source: its options, and targets made elsewhere.
+_CMAKE_OPTIONS = frozenset({"WIN32", "MACOSX_BUNDLE", "EXCLUDE_FROM_ALL"})
+_CMAKE_NOT_BUILT = frozenset({"IMPORTED", "ALIAS"})
+
+
+def _program(name: str, sources: list[str], folder: str, line: int, group: str) -> ConsoleScript | None:
+    """A program built from ``sources`` (paths relative to ``folder``), aimed at the ``main`` of its first C or C++
+    source; none when its name or that source is computed (``${name}``) or is a test's."""
+    source = next((s for s in sources if s.lower().endswith(_PROGRAM_SOURCES)), None)
+    if source is None or "$" in name or "$" in source:
+        return None
+    path = posixpath.normpath(posixpath.join(folder, source))
+    if path.startswith("../") or looks_like_test_path(path):
+        return None
+    return ConsoleScript(name, posixpath.splitext(path)[0].replace("/", ".").replace("-", "_") + ".main", line, group)
+
+
+def cmake_executables(path: str, text: str) -> list[ConsoleScript]:
+    """CMake's ``add_executable(name [WIN32] source ...)`` targets, each aimed at its first source's ``main``."""
+    folder = posixpath.dirname(path)
+    code = re.sub(r"#[^\n]*", "", text)
+    programs = []
+    for found in _CMAKE_EXECUTABLE.finditer(code):
+        words = found.group(1).split()
+        if len(words) < 2 or _CMAKE_NOT_BUILT & set(words[1:2]):
+            continue
+        sources = [word.removeprefix("${CMAKE_CURRENT_SOURCE_DIR}/") for word in words[1:] if word not in _CMAKE_OPTIONS]
+        program = _program(words[0], sources, folder, code.count("\n", 0, found.start()) + 1, "cmake_executable")
+        if program is not None:
+            programs.append(program)
+    return programs
+
+
+def automake_programs(path: str, text: str) -> list[ConsoleScript]:
+    """Automake's installed programs (``bin_PROGRAMS = jq`` with ``jq_SOURCES = src/main.c ...``), each aimed at
+    its first source's ``main``; ``check_PROGRAMS`` are tests."""
+    lines = text.replace("\\\n", " ").splitlines()
+    variables: dict[str, tuple[list[str], int]] = {}
+    for number, line in enumerate(lines, 1):
+        name, equals, value = line.partition("=")
+        name = name.strip().rstrip("+:")
+        if equals and re.fullmatch(r"[A-Za-z0-9_]+", name):
+            words, _ = variables.get(name, ([], number))
+            variables[name] = (words + value.split("#", 1)[0].split(), number)
+    folder = posixpath.dirname(path)
+    programs = []
+    for prefix in ("bin", "sbin", "libexec"):
+        for name in variables.get(f"{prefix}_PROGRAMS", ([], 0))[0]:
+            sources, line = variables.get(re.sub(r"[^A-Za-z0-9_]", "_", name) + "_SOURCES", ([], 0))
+            program = _program(name, sources, folder, line, "automake_program")
+            if program is not None:
+                programs.append(program)
+    return programs

@@ -18,8 +18,10 @@ from dataclasses import replace
 
 from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
 from rag.analysis.console_scripts import (
+    automake_programs,
     cargo_bins,
     cargo_crate_name,
+    cmake_executables,
     go_module_path,
     package_json_scripts,
     pyproject_scripts,
@@ -84,6 +86,9 @@ def extract_file(path: str, text: str) -> FileAnalysis:
 
     if language in DOC_LANGUAGES:
         analysis.chunks = doc_chunks(path, lines, language)
+        programs = cmake_executables(path, text) if name == "cmakelists.txt" else []
+        if programs:  # read as text, and a build file too: the programs it builds
+            analysis.facts = _with_scripts(FileFacts(), programs)
         return analysis
 
     spec = spec_for(path, text)
@@ -106,6 +111,8 @@ def extract_file(path: str, text: str) -> FileAnalysis:
         analysis.facts = _with_scripts(FileFacts(manifest_name=cargo_crate_name(text)), cargo_bins(path, text, lines))
     elif name == "go.mod":
         analysis.facts = FileFacts(manifest_name=go_module_path(text))
+    elif name == "makefile.am":
+        analysis.facts = _with_scripts(FileFacts(), automake_programs(path, text))
     return analysis
 
 

@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 24
+ANALYSIS_VERSION = 25
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -55,7 +55,8 @@ references with the path as their receiver, and Ruby's parameters, block paramet
 C++ function-like macros, operators, specialisations and typedefs are symbols and a function in a namespace is no method,
 Kotlin and C# properties, PHP enums and Ruby attributes are symbols, C# generic calls and PHP plain calls are
 references, PHP's ``use`` binds names, Ruby constants record their lexical scope, a test file has no entrypoints, and
-a one-line property is no chunk of its own)."""
+a one-line property is no chunk of its own; 25: CMake's ``add_executable`` and Automake's ``bin_PROGRAMS`` are
+programs aimed at their first source's ``main``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

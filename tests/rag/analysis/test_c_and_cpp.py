@@ -181,3 +181,35 @@ def test_a_cpp_method_defined_outside_its_class_is_chunked_under_its_class_with_
     loaded = [chunk for chunk in chunks if "load" in chunk.title]
     assert [(chunk.title, chunk.start_line) for chunk in loaded] == [("simdjson.padded_string.load", 2)]
     assert "Loads a file into a padded string." in loaded[0].content
+
+
+def test_programs_a_build_file_declares_are_named_by_it_and_handled_by_their_main():
+    main = "int main(int argc, char **argv) { return 0; }\n"
+    analysis = analyze_repository({
+        "Makefile.am": (
+            "bin_PROGRAMS = jq\njq_SOURCES = src/main.c \\\n  src/util.c\n"
+            "check_PROGRAMS = tests/jqtest\ntests_jqtest_SOURCES = tests/jqtest.c\n"
+        ),
+        "src/main.c": main,
+        "src/util.c": "int util(void) { return 1; }\n",
+        "tools/CMakeLists.txt": (
+            "# Tools built beside the library.\n"
+            "add_executable(json2json WIN32\n  json2json.cpp)\n"
+            "add_executable(${PROJECT_NAME}-bench bench.cpp)\n"
+            "add_executable(simdjson::tool ALIAS json2json)\n"
+        ),
+        "tools/json2json.cpp": main,
+        "tools/bench.cpp": main,
+        "tests/CMakeLists.txt": "add_executable(basictests basictests.cpp)\n",
+        "tests/basictests.cpp": main,
+        "tests/jqtest.c": main,
+    })
+
+    declared = {
+        (entry.path, entry.route_or_command, entry.framework, entry.handler, entry.start_line)
+        for entry in analysis.entrypoints() if entry.framework in ("cmake_executable", "automake_program")
+    }
+    assert declared == {
+        ("Makefile.am", "jq", "automake_program", "src.main.main", 2),
+        ("tools/CMakeLists.txt", "json2json", "cmake_executable", "tools.json2json.main", 2),
+    }
