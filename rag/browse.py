@@ -22,7 +22,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from rag.markdown import render_markdown
-from rag.models import IndexRun, Repository, SourceFile, Symbol
+from rag.models import DOC_LAYERS, IndexRun, Repository, SourceFile, Symbol
 from rag.services import (
     SearchError,
     SourceNotFound,
@@ -31,12 +31,14 @@ from rag.services import (
     find_symbol,
     get_repository_for_user,
     list_entrypoints,
+    ranked_files,
     read_source,
     search,
 )
 from rag.services.changes import VersionNotFound, resolve_version
 from rag.services.graph import MAX_DEPTH, declared_kind, written_names
 from rag.source_view import highlight_excerpt
+from rag.tools import in_file_order
 
 SEARCH_LIMIT = 40
 # Lines of a definition shown on its symbol page; the source view has the rest.
@@ -164,10 +166,18 @@ def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], li
     """Search hits grouped by file (files in the order of their best hit) and the search's notes."""
     response = search(repository, query, mode="auto", limit=SEARCH_LIMIT)
     groups: dict[str, FileHits] = {}
+    items = list(response.items)
+    if response.mode != "docs":
+        # The code's files in the learned file ranking's order, as ``search_code`` lists them (the ranking whose
+        # held-out figures are reported); the docs' hits keep their places in a search of both groups.
+        at = [position for position, item in enumerate(items) if item.layer not in DOC_LAYERS]
+        ranked = in_file_order([items[position] for position in at], ranked_files(response, limit=SEARCH_LIMIT))
+        for position, item in zip(at, ranked):
+            items[position] = item
     # The layers find the same lines several times (the code, its catalog entry, its calls): one hit
     # per range, showing the code itself when a layer has it and named after its symbol when one is.
     by_range: dict[tuple[str, int, int], dict] = {}
-    for item in response.items:
+    for item in items:
         group = groups.setdefault(item.path, FileHits(path=item.path))
         qname = (item.metadata or {}).get("qname") or ""
         rank = LAYER_SHOWN_FIRST.get(item.layer, len(LAYER_SHOWN_FIRST))

@@ -120,6 +120,18 @@ def test_search_results_are_grouped_by_file_and_link_to_their_lines(owner_client
     assert re.search(r"\d+ match(es)? in \d+ files? for “Cart total”", page)
 
 
+def test_search_results_follow_the_file_ranking_the_agents_search_tool_uses(owner_client, owner, upload_dir):
+    from tests.fixtures.projects import zip_project
+
+    shopapp = index_zip(owner, zip_project(), name="shopapp").repository
+    page = _page(owner_client, "rag-code-search", shopapp.pk, q="import products from csv")
+    files = re.findall(r'<article class="card hit-file">\s*<h2><a href="[^"]+"><code>([^<]+)</code>', page)
+
+    # The management command that imports them first, though the URL table's hits score higher item by item.
+    assert files[0] == "djshop/orders/management/commands/import_products.py"
+    assert "djshop/orders/urls.py" in files
+
+
 def test_an_htmx_search_answers_with_the_results_alone(owner_client, shop):
     response = owner_client.get(
         reverse("rag-code-search", args=[shop.pk]), {"q": "login"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results"
