@@ -112,7 +112,7 @@ def _search_group(
 
 
 def _other_searched(plan: Sequence[str]) -> str:
-    return "no match in the " + ("code" if tuple(plan) == tuple(CODE_LAYERS) else "docs") + "; searched the other layers"
+    return "no match in the " + ("code" if tuple(plan) == CODE_LAYERS else "docs") + "; searched the other layers"
 
 
 def _merged(groups: Sequence[list[SearchResult]], limit: int) -> list[SearchResult]:
@@ -185,36 +185,30 @@ def search(
         results.sort(key=lambda r: (-r.score, r.path, r.start_line))
         results, used = results[:limit], tuple(chosen)
     else:
-        if mode == "auto":
-            # Names and paths are the code's: a query with code hints searches the docs only when the code has no
-            # match. A question in words may be about either, so both are searched and their results merged.
-            plans = [CODE_LAYERS, DOC_LAYERS] if hints.has_code else [DOC_LAYERS, CODE_LAYERS]
-        else:
-            plans = [layers_for(mode, None)]
-
         def search_plan(plan, only_matched: bool = False):
             return _search_group(
                 run, terms, hints, plan, path_regex, plan == DOC_LAYERS, vector, limit, params, only_matched=only_matched
             )
 
         if mode == "auto" and not hints.has_code:
-            found = {tuple(plan): search_plan(plan, only_matched=True) for plan in plans}
-            matched = [plan for plan in plans if found[tuple(plan)] is not None]
-            if len(matched) == 2:
+            # A question in words may be about the code or its docs: both are searched, and merged when both match.
+            code, docs = search_plan(CODE_LAYERS, only_matched=True), search_plan(DOC_LAYERS, only_matched=True)
+            if code and docs:
                 # The code's first on a tie: a repository's changelog matches every word of a question about its code.
-                results = _merged([found[tuple(CODE_LAYERS)][0], found[tuple(DOC_LAYERS)][0]], limit)
-                whole_files, used = found[tuple(CODE_LAYERS)][2], (*CODE_LAYERS, *DOC_LAYERS)
-            elif matched:
-                results, _, whole_files = found[tuple(matched[0])]
-                used = tuple(matched[0])
-                notes.append(_other_searched(plans[1] if matched[0] == plans[0] else plans[0]))
+                results, used, whole_files = _merged([code[0], docs[0]], limit), (*CODE_LAYERS, *DOC_LAYERS), code[2]
+            elif code or docs:
+                results, _, whole_files = code or docs
+                used = CODE_LAYERS if code else DOC_LAYERS
+                notes.append(_other_searched(DOC_LAYERS if code else CODE_LAYERS))
             else:
-                results, used, whole_files = _unmatched(search_plan, plans, notes)
+                results, used, whole_files = _unmatched(search_plan, (DOC_LAYERS, CODE_LAYERS), notes)
         else:
-            # Vector search always returns neighbours, so "found nothing" means no full-text or symbol
-            # match: then the other group is tried, and kept when it does match. A group without a match
-            # is the answer only when the other has none either and its own vector neighbours are not
-            # empty: until then its vector search waits.
+            # Names and paths are the code's: in ``auto`` a query with code hints searches the docs only when
+            # the code has no match. Vector search always returns neighbours, so "found nothing" means no
+            # full-text or symbol match: then the other group is tried, and kept when it does match. A group
+            # without a match is the answer only when the other has none either and its own vector neighbours
+            # are not empty: until then its vector search waits.
+            plans = [CODE_LAYERS, DOC_LAYERS] if mode == "auto" else [layers_for(mode, None)]
             unmatched: list[tuple[str, ...]] = []
             for i, plan in enumerate(plans):
                 last = i + 1 == len(plans)
