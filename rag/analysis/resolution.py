@@ -603,7 +603,7 @@ def _named_edges(
     imports: ImportTargets,
     analysis: FileAnalysis,
     bases: dict[tuple[str, str], set[str]],
-    top_level_mixins: Mapping[str, frozenset[str]] | None = None,
+    top_level_mixins: Mapping[str, frozenset[str]],
 ) -> list[Edge]:
     """Calls and type references of a tree-sitter language, resolved by name as code navigation does.
 
@@ -669,7 +669,7 @@ def _named_edges(
     imported_only = spec is not None and spec.bare_calls == "imports"
     lexical_types = spec is not None and spec.lexical_types
     reopened_types = spec is not None and spec.reopened_types
-    everywhere = (top_level_mixins or {}).get(language, frozenset())
+    everywhere = top_level_mixins.get(language, frozenset())
 
     def bases_of(type_name: str) -> set[str]:
         return bases.get((language, type_name), set())
@@ -692,16 +692,21 @@ def _named_edges(
     def repository_type(type_name: str) -> bool:
         return any(s.kind == "class" for s in by_name.get((language, type_name), ()))
 
+    # Per scope of the file's references (many share one): what ``extended_by_scope`` found.
+    extended_scopes: dict[str, str] = {}
+
     def extended_by_scope(scope: str) -> str:
         """The type the extension function ``scope`` (or one around it) extends: its implicit receiver."""
         if extension_receiver is None:
             return ""
-        while scope:
-            found = next((s for s in by_name.get((language, scope.rsplit(".", 1)[-1]), ()) if s.qname == scope), None)
-            if found is not None and extended(found):
-                return extended(found)
-            scope = scope.rsplit(".", 1)[0] if "." in scope else ""
-        return ""
+        if scope not in extended_scopes:
+            around, extends = scope, ""
+            while around and not extends:
+                found = next((s for s in by_name.get((language, around.rsplit(".", 1)[-1]), ()) if s.qname == around), None)
+                extends = extended(found) if found is not None else ""
+                around = around.rsplit(".", 1)[0] if "." in around else ""
+            extended_scopes[scope] = extends
+        return extended_scopes[scope]
 
     edges: list[Edge] = []
     for reference in facts.references:
@@ -742,14 +747,15 @@ def _named_edges(
             qualifier = reference.receiver_type or _last_name(receiver)
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
-            qualified = _members_of(candidates, qualifier, bases_of)
-            if bound.get(receiver):
+            target = bound.get(receiver)
+            if target:
                 # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
                 # its own members, else its bases'.
-                target = bound[receiver] or ""
                 qualified = [s for s in candidates if s.parent == target] or _members_of(
                     candidates, target.rsplit(".", 1)[-1], bases_of
                 )
+            else:
+                qualified = _members_of(candidates, qualifier, bases_of)
             if not qualified and reference.receiver_type:
                 # A type's extension functions are called as its members are (Kotlin's, C#'s).
                 qualified = extensions_of(candidates, qualifier)
