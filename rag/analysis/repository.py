@@ -86,34 +86,37 @@ def extract_file(path: str, text: str) -> FileAnalysis:
 
     if language in DOC_LANGUAGES:
         analysis.chunks = doc_chunks(path, lines, language)
-        programs = cmake_executables(path, text) if name == "cmakelists.txt" else []
-        if programs:  # read as text, and a build file too: the programs it builds
-            analysis.facts = _with_scripts(FileFacts(), programs)
-        return analysis
-
-    spec = spec_for(path, text)
-    if spec is not None and artifact in ("code", "test"):
-        analysis.language = spec.name
-        symbols, blocks, facts = extract_tree_sitter(path, text, spec)
-        analysis.symbols = symbols
-        analysis.chunks = symbol_chunks(path, lines, unit_name(path, spec), artifact, blocks)
-        analysis.facts = facts
-        return analysis
-
-    analysis.chunks = window_chunks(path, lines, path, artifact)
-    if name == "pyproject.toml":
-        analysis.facts = _with_scripts(FileFacts(), pyproject_scripts(text, lines))
-    elif name == "setup.cfg":
-        analysis.facts = _with_scripts(FileFacts(), setup_cfg_scripts(text, lines))
-    elif name == "package.json":
-        analysis.facts = _with_scripts(FileFacts(), package_json_scripts(text, lines))
-    elif name == "cargo.toml":
-        analysis.facts = _with_scripts(FileFacts(manifest_name=cargo_crate_name(text)), cargo_bins(path, text, lines))
-    elif name == "go.mod":
-        analysis.facts = FileFacts(manifest_name=go_module_path(text))
-    elif name == "makefile.am":
-        analysis.facts = _with_scripts(FileFacts(), automake_programs(path, text))
+    else:
+        spec = spec_for(path, text)
+        if spec is not None and artifact in ("code", "test"):
+            analysis.language = spec.name
+            symbols, blocks, facts = extract_tree_sitter(path, text, spec)
+            analysis.symbols = symbols
+            analysis.chunks = symbol_chunks(path, lines, unit_name(path, spec), artifact, blocks)
+            analysis.facts = facts
+            return analysis
+        analysis.chunks = window_chunks(path, lines, path, artifact)
+    analysis.facts = _manifest_facts(name, path, text, lines)
     return analysis
+
+
+def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
+    """What a packaging or build file declares: the commands and programs it builds, the name it is imported by."""
+    if name == "pyproject.toml":
+        return _with_scripts(FileFacts(), pyproject_scripts(text, lines))
+    if name == "setup.cfg":
+        return _with_scripts(FileFacts(), setup_cfg_scripts(text, lines))
+    if name == "package.json":
+        return _with_scripts(FileFacts(), package_json_scripts(text, lines))
+    if name == "cargo.toml":
+        return _with_scripts(FileFacts(manifest_name=cargo_crate_name(text)), cargo_bins(path, text, lines))
+    if name == "go.mod":
+        return FileFacts(manifest_name=go_module_path(text))
+    if name == "makefile.am":
+        return _with_scripts(FileFacts(), automake_programs(path, text))
+    if name == "cmakelists.txt":  # read as text (its suffix says so), and a build file too
+        return _with_scripts(FileFacts(), cmake_executables(path, text))
+    return None
 
 
 def _with_scripts(facts: FileFacts, scripts: list[ConsoleScript]) -> FileFacts:
