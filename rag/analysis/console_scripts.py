@@ -11,8 +11,8 @@ import re
 import tomllib
 
 from rag.analysis.facts import ConsoleScript
+from rag.analysis.filetypes import is_test_path
 from rag.analysis.python_source import literal
-from rag.terms import looks_like_test_path
 
 SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
 
@@ -191,7 +191,7 @@ def _program(name: str, sources: list[str], folder: str, line: int, group: str) 
     if source is None or "$" in name or "$" in source:
         return None
     path = posixpath.normpath(posixpath.join(folder, source))
-    if path.startswith("../") or looks_like_test_path(path):
+    if path.startswith("../") or is_test_path(path):
         return None
     return ConsoleScript(name, posixpath.splitext(path)[0].replace("/", ".").replace("-", "_") + ".main", line, group)
 
