@@ -157,71 +157,101 @@ class TooManyRunningAnswers(Exception):
 _USER_ANSWERS_LOCK = 7301
 
 
-def _touched_session(user, session_id: int, title: str, now) -> ChatSession | None:
-    """The chat if ``user`` may use it (as ``get_session_for_user``), its activity time set to ``now``
-    and, while it has the default title, ``title`` as its title: one statement, written out (this runs
-    for every question asked, and the ORM's queries cost the server more than PostgreSQL's work on them)."""
+def _answer_is_running_sql(message: str) -> str:
+    """The condition on the message table's alias ``message`` of an answer being written now, by any
+    server process (stored recently enough to be alive); its three parameters from ``_running_params``."""
+    return f"{message}.role = %s AND {message}.status = %s AND {message}.updated_at >= %s"
+
+
+def _running_params() -> list:
+    return [Message.Role.ASSISTANT, Message.Status.STREAMING, timezone.now() - timedelta(seconds=stale_after_seconds())]
+
+
+def _insert_rows_sql(model, objects: Sequence, *, source: str, overrides: Mapping[str, str]) -> tuple[str, str, list]:
+    """(column list, SELECT of the rows, parameters) inserting ``objects`` in their order, one row of the
+    SELECT per row of ``source`` and object; each column's value is the one Django would store, typed
+    by the column's own type, but for the columns of ``overrides`` (SQL over ``source``)."""
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     quote = connection.ops.quote_name
-    session, owner = quote(ChatSession._meta.db_table), quote(type(user)._meta.db_table)
-    found = list(
-        ChatSession.objects.raw(
-            f"UPDATE {session} s SET last_activity_at = %s, title = CASE WHEN s.title = %s THEN %s ELSE s.title END "
-            f"FROM {owner} u WHERE s.id = %s AND s.owner_id = %s AND u.id = s.owner_id AND u.is_active RETURNING s.*",
-            [now, DEFAULT_TITLE, title, session_id, user.pk],
-        )
+    rows, params = [], []
+    for order, obj in enumerate(objects):
+        values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+        rows.append("(%s, " + ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields) + ")")
+        params += [order, *values]
+    columns = ", ".join(quote(field.column) for field in fields)
+    chosen = ", ".join(overrides.get(field.column, f"v.{quote(field.column)}") for field in fields)
+    select = (
+        f"SELECT {chosen} FROM {source}, (VALUES {', '.join(rows)}) AS v(_order, {columns}) ORDER BY v._order"
     )
-    return found[0] if found else None
-
-
-def _running_answers_of(user_id: int) -> int:
-    """Answers of the user being written now, by any server process (stored recently enough to be alive)."""
-    quote = connection.ops.quote_name
-    message, session = quote(Message._meta.db_table), quote(ChatSession._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT count(*) FROM {message} m JOIN {session} s ON s.id = m.session_id "
-            "WHERE s.owner_id = %s AND m.role = %s AND m.status = %s AND m.updated_at >= %s",
-            [
-                user_id, Message.Role.ASSISTANT, Message.Status.STREAMING,
-                timezone.now() - timedelta(seconds=stale_after_seconds()),
-            ],
-        )
-        return cursor.fetchone()[0]
+    return columns, select, params
 
 
 def start_turn(user, session_id: int, text: str, *, max_running: int | None = None) -> tuple[ChatSession, Message, Message]:
-    """Store the user's question in the chat ``session_id`` and an empty ``streaming`` answer, in one transaction.
+    """Store the user's question in the chat ``session_id`` and an empty ``streaming`` answer, at once.
 
-    Access is checked in the same transaction (``Http404`` when ``user`` may not
+    Access is checked by the same statement (``Http404`` when ``user`` may not
     use the chat, as ``get_session_for_user``). The first question of a chat
     with the default title becomes its title. With ``max_running``, raises
     ``TooManyRunningAnswers`` (and stores nothing) when the chat's owner would
     have more answers being written than that: counted in the database under
     a lock per user, so the cap holds across chats and server processes.
 
-    The lock is taken last, after both messages are inserted: from then on
-    only the count and the commit keep the user's other questions waiting. The
-    count sees the new answer (this transaction's own) and every answer
-    committed before the lock was granted, by any process.
+    The lock, the count and the writes go to PostgreSQL as one message of two
+    statements, which it runs as one transaction: the lock is held only while
+    PostgreSQL works, never while this process waits for its turn to read a
+    reply (under load that wait, not the work, queued every other question of
+    the user behind it). The second statement starts after the lock is granted,
+    so its count sees every answer committed before, by any process.
     """
     if user is None or not user.is_authenticated:
         raise Http404("No such chat")
-    with transaction.atomic():
-        session = _touched_session(user, session_id, clean_title(text), timezone.now())
-        if session is None:
-            raise Http404("No such chat")
-        # One INSERT for both rows (ids in order, from RETURNING).
-        question, answer = Message.objects.bulk_create(
-            [
-                Message(session=session, role=Message.Role.USER, content=text),
-                Message(session=session, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING),
-            ]
+    quote = connection.ops.quote_name
+    session_table, owner_table = quote(ChatSession._meta.db_table), quote(type(user)._meta.db_table)
+    message_table = quote(Message._meta.db_table)
+    question = Message(session_id=session_id, role=Message.Role.USER, content=text)
+    answer = Message(session_id=session_id, role=Message.Role.ASSISTANT, status=Message.Status.STREAMING)
+    columns, rows, row_params = _insert_rows_sql(
+        Message, [question, answer], source="touched", overrides={"session_id": "touched.id"}
+    )
+    session_fields = ChatSession._meta.concrete_fields
+    lock, under_cap, cap_params = "", "", []
+    if max_running is not None:
+        lock = f"SELECT pg_advisory_xact_lock({_USER_ANSWERS_LOCK}, %s);"
+        under_cap = (
+            f" AND (SELECT count(*) FROM {message_table} m JOIN {session_table} o ON o.id = m.session_id "
+            f"WHERE o.owner_id = %s AND {_answer_is_running_sql('m')}) < %s"
         )
-        if max_running is not None:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_ANSWERS_LOCK, user.pk])
-            if _running_answers_of(user.pk) > max_running:
-                raise TooManyRunningAnswers()
+        cap_params = [user.pk, *_running_params(), max_running]
+    now = timezone.now()
+    sql = (
+        f"{lock} WITH allowed AS (SELECT s.id FROM {session_table} s JOIN {owner_table} u ON u.id = s.owner_id "
+        "WHERE s.id = %s AND s.owner_id = %s AND u.is_active), "
+        f"touched AS (UPDATE {session_table} s SET last_activity_at = %s, "
+        "title = CASE WHEN s.title = %s THEN %s ELSE s.title END "
+        f"FROM allowed WHERE s.id = allowed.id{under_cap} RETURNING s.*), "
+        f"added AS (INSERT INTO {message_table} ({columns}) {rows} RETURNING id) "
+        f"SELECT (SELECT count(*) FROM allowed), (SELECT array_agg(id ORDER BY id) FROM added), "
+        + ", ".join(f"t.{quote(field.column)}" for field in session_fields)
+        + " FROM (SELECT 1) AS one LEFT JOIN touched t ON true"
+    )
+    params = [
+        *([user.pk] if lock else []), session_id, user.pk, now, DEFAULT_TITLE, clean_title(text),
+        *cap_params, *row_params,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if lock:
+            cursor.nextset()
+        allowed, ids, *session_values = cursor.fetchone()
+    if not allowed:
+        raise Http404("No such chat")
+    if not ids:
+        raise TooManyRunningAnswers()
+    session = ChatSession.from_db(connection.alias, [field.attname for field in session_fields], session_values)
+    question.pk, answer.pk = ids
+    for message in (question, answer):
+        message.session = session
+        message._state.adding, message._state.db = False, connection.alias
     return session, question, answer
 
 
