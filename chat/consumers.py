@@ -162,10 +162,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
         while True:
             # A frame after a quiet spell goes at once (an answer's first token comes
             # after the model's own wait, so it normally does); frames that come
-            # while the relay sleeps out the interval after a message go together
-            # in the next one (htmx swaps each fragment in it), without waking it
-            # one by one. Each message costs the server a send through the
-            # websocket stack, so a fast stream costs at most 1/interval sends per page.
+            # while the relay sleeps out the interval after a message of streamed
+            # text go together in the next one (htmx swaps each fragment in it),
+            # without waking it one by one. Each message costs the server a send
+            # through the websocket stack, so a fast stream costs at most
+            # 1/interval sends per page. A message without streamed text (the
+            # question, a finished step, a status line: a few per answer) sets no
+            # interval, so the first token after it is not held back.
             batch = [await self.frames.get()]
             while not self.frames.empty() and len(batch) < RELAY_BATCH:
                 batch.append(self.frames.get_nowait())
@@ -175,7 +178,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 # The page closed its socket while the relay sent (the web server's error); the page's
                 # disconnect, which follows, stops listening.
                 return
-            await asyncio.sleep(REGISTRY.frame_interval())
+            if any(frame.seq for frame in batch):
+                await asyncio.sleep(REGISTRY.frame_interval())
 
     async def _deliver(self, *frames: Frame) -> None:
         html = "".join(

@@ -26,17 +26,22 @@ async def timed_receive(communicator) -> tuple[str, float]:
     return message, loop.time() - started
 
 
+def text(number: int) -> Frame:
+    """A streamed text delta of answer 1 (its sequence number sets it apart from other frames)."""
+    return Frame(f"<p>{number}</p>", message_id=1, seq=number)
+
+
 async def test_frames_within_the_interval_go_out_together_in_order_and_a_quiet_page_gets_the_next_at_once(
     frame_interval, owner_chat, owner_cookie
 ):
     communicator = socket(owner_chat.pk, owner_cookie)
     assert (await communicator.connect())[0]
-    await REGISTRY.broadcast(owner_chat.pk, Frame("<p>1</p>"))
+    await REGISTRY.broadcast(owner_chat.pk, text(1))
     first, waited = await timed_receive(communicator)
     assert first == "<p>1</p>" and waited < INTERVAL_MS / 1000 / 2
 
     for number in range(2, 6):
-        await REGISTRY.broadcast(owner_chat.pk, Frame(f"<p>{number}</p>"))
+        await REGISTRY.broadcast(owner_chat.pk, text(number))
         await asyncio.sleep(0.01)
     together, waited = await timed_receive(communicator)
     assert together == "<p>2</p><p>3</p><p>4</p><p>5</p>"
@@ -44,9 +49,24 @@ async def test_frames_within_the_interval_go_out_together_in_order_and_a_quiet_p
     assert await communicator.receive_nothing(timeout=0.1)
 
     await asyncio.sleep(INTERVAL_MS / 1000)
-    await REGISTRY.broadcast(owner_chat.pk, Frame("<p>6</p>"))
+    await REGISTRY.broadcast(owner_chat.pk, text(6))
     last, waited = await timed_receive(communicator)
     assert last == "<p>6</p>" and waited < INTERVAL_MS / 1000 / 2
+    await communicator.disconnect()
+
+
+async def test_a_message_without_streamed_text_does_not_hold_back_the_first_token_after_it(
+    frame_interval, owner_chat, owner_cookie
+):
+    communicator = socket(owner_chat.pk, owner_cookie)
+    assert (await communicator.connect())[0]
+    await REGISTRY.broadcast(owner_chat.pk, Frame("<li>step</li>"))
+    assert (await timed_receive(communicator))[0] == "<li>step</li>"
+    await asyncio.sleep(0.01)
+
+    await REGISTRY.broadcast(owner_chat.pk, text(1))
+    first, waited = await timed_receive(communicator)
+    assert first == "<p>1</p>" and waited < INTERVAL_MS / 1000 / 2
     await communicator.disconnect()
 
 
