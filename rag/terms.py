@@ -96,8 +96,12 @@ def looks_like_test_path(path: str) -> bool:
 # other projects' code, minified assets and versioned copies of libraries (``jquery-3.5.1.js``).
 # Searching code, they weigh as plain windows; their source chunks have no full-text entry
 # (``rag.services.index_items.chunk_items``): they are found by their symbols and by meaning.
+# Linguist's folders: ``dependencies/`` and ``deps/`` at the top (C and C++ projects' copies of
+# other libraries), ``extern/`` and ``externals/`` anywhere. Not its ``external/``: as often a
+# project's own layer over outside systems (``sympy/external/``) as a copy of someone else's code.
 VENDORED = re.compile(
-    r"(?:^|/)(?:vendor(?:ed|s)?|third[_-]?party|node_modules|bower_components)/"
+    r"(?:^|/)(?:vendor(?:ed|s)?|(?:third|3rd)[_-]?party|extern|externals|node_modules|bower_components)/"
+    r"|^(?:[Dd]ependencies|deps)/"
     r"|\.min\.(?:js|css|mjs)$"
     r"|(?:^|/)[^/]*?[-.]v?\d+\.\d+(?:\.\d+)*(?:[-.][a-z0-9]+)?(?:\.min)?\.(?:js|mjs|css)$",
     re.IGNORECASE,

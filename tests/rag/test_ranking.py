@@ -7,6 +7,7 @@ import pytest
 from rag.models import IndexRun
 from rag.services import RankingParams, SearchResult, rank_files, search, search_files
 from rag.query_analysis import without_boilerplate
+from rag.terms import is_vendored
 from tests.rag.conftest import index_zip, make_zip
 
 # The same three words everywhere but one rare word, plus code under examples/ and a plain-text
@@ -249,12 +250,16 @@ def test_a_class_named_in_a_short_question_puts_its_file_near_the_top(owner, upl
     assert "forms/fields.py" in files
 
 
-def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, upload_dir):
+@pytest.mark.parametrize(
+    "copy", ["site/static/searchlib-3.5.1.js", "dependencies/searchlib/searchlib.js", "src/extern/searchlib/searchlib.js"]
+)
+def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, upload_dir, copy):
     words = "search index highlight results query terms"
     project = {
         "site/search.py": 'def highlight_results(query, results):\n    """Highlight the query terms in the search results."""\n    return results\n',
-        # A versioned copy of a library the project ships: long, and full of the question's words.
-        "site/static/searchlib-3.5.1.js": "".join(
+        # A copy of a library the project ships (versioned, or in a folder of other projects'
+        # code): long, and full of the question's words.
+        copy: "".join(
             f"function {name}(query, results) {{\n  // {words}\n  return results;\n}}\n"
             for name in ("searchIndex", "highlightTerms", "queryResults", "indexTerms", "searchHighlight")
         ),
@@ -265,6 +270,13 @@ def test_a_vendored_copy_of_a_library_weighs_as_little_as_plain_windows(owner, u
     files = [f.path for f in search_files(run.repository, "search results do not highlight the query terms", limit=2)]
 
     assert files[0] == "site/search.py"
+
+
+def test_folders_of_other_projects_code_are_told_by_linguists_names_but_not_a_projects_own_external_layer():
+    vendored = ["deps/lua/lapi.c", "Dependencies/jsoncpp/json.h", "lib/3rd-party/x.js", "sklearn/externals/_arff.py"]
+    own = ["sympy/external/gmpy.py", "src/dependencies/resolver.py", "app/deps.py", "core/extern.go"]
+
+    assert [path for path in vendored + own if is_vendored(path)] == vendored
 
 
 def test_a_vendored_files_code_has_no_full_text_entry_but_its_symbols_and_meaning_find_it(owner, upload_dir):
