@@ -157,16 +157,6 @@ class TooManyRunningAnswers(Exception):
 _USER_ANSWERS_LOCK = 7301
 
 
-def _answer_is_running_sql(message: str) -> str:
-    """The condition on the message table's alias ``message`` of an answer being written now, by any
-    server process (stored recently enough to be alive); its three parameters from ``_running_params``."""
-    return f"{message}.role = %s AND {message}.status = %s AND {message}.updated_at >= %s"
-
-
-def _running_params() -> list:
-    return [Message.Role.ASSISTANT, Message.Status.STREAMING, timezone.now() - timedelta(seconds=stale_after_seconds())]
-
-
 def _insert_rows_sql(model, objects: Sequence, *, source: str, overrides: Mapping[str, str]) -> tuple[str, str, list]:
     """(column list, SELECT of the rows, parameters) inserting ``objects`` in their order, one row of the
     SELECT per row of ``source`` and object; each column's value is the one Django would store, typed
@@ -217,11 +207,13 @@ def start_turn(user, session_id: int, text: str, *, max_running: int | None = No
     lock, under_cap, cap_params = "", "", []
     if max_running is not None:
         lock = f"SELECT pg_advisory_xact_lock({_USER_ANSWERS_LOCK}, %s);"
+        # The user's answers being written now, by any server process (stored recently enough to be alive).
         under_cap = (
             f" AND (SELECT count(*) FROM {message_table} m JOIN {session_table} o ON o.id = m.session_id "
-            f"WHERE o.owner_id = %s AND {_answer_is_running_sql('m')}) < %s"
+            "WHERE o.owner_id = %s AND m.role = %s AND m.status = %s AND m.updated_at >= %s) < %s"
         )
-        cap_params = [user.pk, *_running_params(), max_running]
+        alive_since = timezone.now() - timedelta(seconds=stale_after_seconds())
+        cap_params = [user.pk, Message.Role.ASSISTANT, Message.Status.STREAMING, alive_since, max_running]
     now = timezone.now()
     sql = (
         f"{lock} WITH allowed AS (SELECT s.id FROM {session_table} s JOIN {owner_table} u ON u.id = s.owner_id "
