@@ -136,10 +136,27 @@ def lexical_bm25(
     """
     common = set() if params.bm25_common_words else set(run.common_words or ())
     distinctive = [lexeme for lexeme in terms if lexeme not in common]
+    where, args = item_filter(run, layers, path_regex, docs)
+    # The counts written with the version serve searches of a whole layer group.
+    whole_group = path_regex is None and sorted(layers) == sorted(DOC_LAYERS if docs else CODE_LAYERS)
+    # A query of one line (no word in a title) is its own title.
+    titled = any(term.in_title for term in terms.values())
     if not distinctive:
         rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
-        return rows, WholeFiles()
-    where, args = item_filter(run, layers, path_regex, docs)
+        if not (params.file_common_words and whole_group):
+            return rows, WholeFiles()
+        # Items need every common word ("hyperlinks in the output formatted" finds none of
+        # ``hyperlink/mod.rs``); files are still ranked by all of them, from the counts written with
+        # the version, at the cost of reading a few arrays.
+        statistics = group_statistics(cursor, run, tuple(layers), docs)
+        stored = stored_word_counts(run, docs, statistics.table)
+        if stored is None:
+            return rows, WholeFiles()
+        counts_key = (run.pk, tuple(layers), path_regex, docs)
+        file_columns = _common_word_columns(
+            cursor, terms, list(terms), counts_key, where, args, statistics.items, statistics.table, params, stored
+        )
+        return rows, _whole_files(file_columns, statistics, hints, params, titled) if file_columns else WholeFiles()
     statistics = group_statistics(cursor, run, tuple(layers), docs)
     key = (run.pk, tuple(sorted(layers)), path_regex, docs)
     postings = _postings(cursor, key, distinctive, where, args, params)
@@ -202,15 +219,11 @@ def lexical_bm25(
     if params.file_common_words:
         common_words = [lexeme for lexeme in terms if lexeme in common]
         if common_words:
-            # The counts written with the version serve searches of a whole layer group.
-            whole_group = path_regex is None and sorted(layers) == sorted(DOC_LAYERS if docs else CODE_LAYERS)
             stored = stored_word_counts(run, docs, table) if whole_group else None
             counts_key = (run.pk, tuple(layers), path_regex, docs)
             file_columns += _common_word_columns(
                 cursor, terms, common_words, counts_key, where, args, total, table, params, stored
             )
-    # A query of one line (no word in a title) is its own title.
-    titled = any(term.in_title for term in terms.values())
     items = _after(cursor, items, run, layers, path_regex, docs, common_reading, params)
     return items, _whole_files(file_columns, statistics, hints, params, titled)
 
