@@ -9,7 +9,11 @@ linear in its input (``tests/rag/test_query_analysis_fuzz.py``).
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+import snowballstemmer
 
 from rag.terms import IDENTIFIER, STOP_WORDS, split_identifier
 
@@ -225,3 +229,18 @@ def lexical_words(query: str, limit: int = 32, *, repeats: bool = False) -> list
                 continue
             words.append(word)
     return words
+
+
+# One stemmer per thread: a Snowball stemmer keeps the word it works on in itself.
+_stemmers = threading.local()
+
+
+@lru_cache(maxsize=100_000)
+def word_stem(word: str) -> str:
+    """A lowercase word's English stem (Snowball's, as PostgreSQL's ``english`` full-text search reads
+    words): "hyperlinks" and "hyperlink", "colors" and "color" are one word when a query's words are
+    matched to the words of a path."""
+    stemmer = getattr(_stemmers, "english", None)
+    if stemmer is None:
+        stemmer = _stemmers.english = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)

@@ -45,6 +45,8 @@ from rag.services.retrieval import (
     rank_files,
     search,
 )
+from rag.analysis.languages import named_by_folder
+from rag.query_analysis import word_stem
 from rag.terms import STOP_WORDS, looks_like_test_path, split_identifier
 
 if TYPE_CHECKING:
@@ -367,15 +369,23 @@ def _named_in_query(response: SearchResponse, paths: Sequence[str]) -> set[str]:
 
 
 def _path_word_shares(path: str, words: frozenset[str]) -> tuple[float, float]:
-    """How much of the file's name, and of its folders, is words of the query (``dayjs/src/plugin/utc``, "utc plugin")."""
+    """How much of the file's name, and of its folders, is words of the query (``dayjs/src/plugin/utc``, "utc plugin").
+
+    Words are compared by their stems ("hyperlinks" is the folder ``hyperlink``), and a file that stands for
+    its folder (``hyperlink/mod.rs``, ``utc/index.js``, ``fields/__init__.py``) is called by the folder's name.
+    """
     *folders, name = path.split("/")
-    stem = name.split(".", 1)[0]
+    if named_by_folder(path):
+        name = folders.pop()
+    asked = {word_stem(word) for word in words}
 
     def share(parts: Sequence[str]) -> float:
-        found = {word for part in parts for word in split_identifier(part) if len(word) > 1 and word not in STOP_WORDS}
-        return len(found & words) / len(found) if found else 0.0
+        found = {
+            word_stem(word) for part in parts for word in split_identifier(part) if len(word) > 1 and word not in STOP_WORDS
+        }
+        return len(found & asked) / len(found) if found else 0.0
 
-    return share([stem]), share(folders)
+    return share([name.split(".", 1)[0]]), share(folders)
 
 
 def _near_top(path: str, rank: int, top_folders: Sequence[str]) -> float:

@@ -96,3 +96,12 @@ def test_a_rust_qualified_name_finds_that_method_before_its_type(polyglot):
     # The dotted tier (the method) before the name tier (the type and every ``cost``).
     assert by_symbol[0].title == "ExpressCourier.cost"
     assert by_symbol[0].start_line == 10
+
+
+def test_a_query_word_and_a_path_word_match_by_their_stems():
+    from rag.query_analysis import word_stem
+
+    assert [word_stem(w) for w in ("hyperlinks", "colors", "formatted", "walking")] == [
+        word_stem(w) for w in ("hyperlink", "color", "format", "walk")
+    ]
+    assert word_stem("config") != word_stem("color")

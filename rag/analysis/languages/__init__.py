@@ -182,6 +182,9 @@ class LanguageSpec:
     # crate's ``src/main.rs``), or ``file`` where a folder holds many programs of one file each (C and C++:
     # ``tools/jsonstats.cpp`` is ``jsonstats``; a ``main.c`` is still named by its folder).
     programs: str = "folder"
+    # Names of files that stand for their folder (Rust's ``a/mod.rs``, JavaScript's ``a/index.js``): the
+    # folder is what such a file is called.
+    folder_files: frozenset[str] = frozenset()
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -223,6 +226,7 @@ class LanguageSpec:
             bare_calls=table.get("bare_calls", ""),
             locals_from=tuple(table.get("locals_from", ())),
             programs=table.get("programs", "folder"),
+            folder_files=frozenset(name for source in sources for name in source.get("folder_files", ())),
             unnamed_scopes=frozenset(table.get("unnamed_scopes", ())),
             interface_prefix=table.get("interface_prefix", ""),
             route_tokens=tuple(
@@ -327,6 +331,18 @@ def _types_query(spec: LanguageSpec) -> tree_sitter.Query | None:
 def _test_spec() -> pathspec.PathSpec:
     patterns = sorted({pattern for spec in specs().values() for pattern in spec.test_paths})
     return pathspec.PathSpec.from_lines("gitignore", patterns)
+
+
+def named_by_folder(path: str) -> bool:
+    """Whether a file stands for its folder (``printer/src/hyperlink/mod.rs``, ``plugin/utc/index.js``, and
+    Python's ``__init__.py``, whose analysis is not a folder here): what it is called is its folder's name."""
+    folder, _, name = path.rpartition("/")
+    if not folder:
+        return False
+    if name == "__init__.py":
+        return True
+    spec = spec_for(path)
+    return spec is not None and name.split(".", 1)[0] in spec.folder_files
 
 
 def is_test_file(path: str) -> bool:

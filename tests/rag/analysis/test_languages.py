@@ -6,7 +6,7 @@ import pytest
 
 from chat.agent.edits.diffs import check_syntax
 from rag.analysis.filetypes import artifact_type, detect_language
-from rag.analysis.languages import parses, specs, written_name
+from rag.analysis.languages import named_by_folder, parses, specs, written_name
 from rag.analysis.repository import analyze_repository
 
 # One small project per language: a documented type with a method, and a second file calling it.
@@ -714,6 +714,14 @@ def test_test_files_are_told_by_each_ecosystems_conventions(path):
 )
 def test_source_files_are_not_taken_for_tests(path):
     assert artifact_type(path, detect_language(path)) == "code"
+
+
+def test_a_file_that_stands_for_its_folder_is_called_by_the_folders_name():
+    # Rust's mod.rs, JavaScript's and TypeScript's index files, Python's __init__.py.
+    by_folder = ["printer/src/hyperlink/mod.rs", "src/plugin/utc/index.js", "web/cart/index.tsx", "db/fields/__init__.py"]
+    by_name = ["printer/src/mod_tests.rs", "index.js", "web/index.html", "app/index.php", "src/lib.rs", "pkg/mod.go"]
+
+    assert [path for path in by_folder + by_name if named_by_folder(path)] == by_folder
 
 
 def test_every_language_folder_compiles_its_queries():
