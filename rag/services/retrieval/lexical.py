@@ -143,15 +143,12 @@ def lexical_bm25(
     titled = any(term.in_title for term in terms.values())
     if not distinctive:
         rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
-        if not (params.file_common_words and whole_group):
+        if not params.file_common_words:
             return rows, WholeFiles()
         # Items need every common word ("hyperlinks in the output formatted" finds none of
-        # ``hyperlink/mod.rs``); files are still ranked by all of them, from the counts written with
-        # the version, at the cost of reading a few arrays.
+        # ``hyperlink/mod.rs``); files are still ranked by all of them, as by an issue's common words.
         statistics = group_statistics(cursor, run, tuple(layers), docs)
-        stored = stored_word_counts(run, docs, statistics.table)
-        if stored is None:
-            return rows, WholeFiles()
+        stored = stored_word_counts(run, docs, statistics.table) if whole_group else None
         counts_key = (run.pk, tuple(layers), path_regex, docs)
         file_columns = _common_word_columns(
             cursor, terms, list(terms), counts_key, where, args, statistics.items, statistics.table, params, stored

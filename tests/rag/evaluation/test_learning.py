@@ -112,11 +112,12 @@ def test_a_files_name_and_folders_count_by_the_share_of_their_words_the_query_us
 
     rows = {c.path: dict(zip(FEATURES, c.features)) for c in candidate_features(response)}
 
-    assert rows["src/plugin/utc/index.js"]["folder_words"] == pytest.approx(2 / 3)
-    assert rows["src/plugin/utc/index.js"]["name_words"] == 0.0
+    # An index file is called by its folder: "utc" is its name, src/plugin its folders.
+    assert rows["src/plugin/utc/index.js"]["name_words"] == 1.0
+    assert rows["src/plugin/utc/index.js"]["folder_words"] == pytest.approx(1 / 2)
     assert rows["src/parseZone.js"]["name_words"] == 1.0
     assert rows["src/parseZone.js"]["named_in_query"] == 1.0
-    assert rows["src/index.js"]["folder_words"] == 0.0
+    assert rows["src/index.js"]["name_words"] == rows["src/index.js"]["folder_words"] == 0.0
     # Of the first three other files, src/parseZone.js shares src/index.js's folder; none shares utc's.
     assert rows["src/index.js"]["near_top"] == pytest.approx(1 / 3)
     assert rows["src/plugin/utc/index.js"]["near_top"] == 0.0
