@@ -256,6 +256,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
     statistics = _statistics(response)
     top_folders = [f.path.rsplit("/", 1)[0] if "/" in f.path else "" for f in fused[:3]]
     best_title = max((response.title_scores.get(f.path, 0.0) for f in fused), default=0.0)
+    asked = frozenset(word_stem(word) for word in response.words)
     candidates = []
     for rank, scored in enumerate(fused, start=1):
         path = scored.path
@@ -279,7 +280,7 @@ def candidate_features(response: SearchResponse, *, depth: int = 30, params: Ran
             rarest,
             math.log1p(count),
             float(path in named),
-            *_path_word_shares(path, response.words),
+            *_path_word_shares(path, asked),
             _near_top(path, rank, top_folders),
             float(bool(statistics) and path in statistics.window_files),
             float(looks_like_test_path(path)),
@@ -368,16 +369,16 @@ def _named_in_query(response: SearchResponse, paths: Sequence[str]) -> set[str]:
     return named
 
 
-def _path_word_shares(path: str, words: frozenset[str]) -> tuple[float, float]:
+def _path_word_shares(path: str, asked: frozenset[str]) -> tuple[float, float]:
     """How much of the file's name, and of its folders, is words of the query (``dayjs/src/plugin/utc``, "utc plugin").
 
-    Words are compared by their stems ("hyperlinks" is the folder ``hyperlink``), and a file that stands for
-    its folder (``hyperlink/mod.rs``, ``utc/index.js``, ``fields/__init__.py``) is called by the folder's name.
+    Words are compared by their stems (``asked``: the query's; "hyperlinks" is the folder ``hyperlink``), and
+    a file that stands for its folder (``hyperlink/mod.rs``, ``utc/index.js``, ``fields/__init__.py``) is
+    called by the folder's name.
     """
     *folders, name = path.split("/")
     if named_by_folder(path):
         name = folders.pop()
-    asked = {word_stem(word) for word in words}
 
     def share(parts: Sequence[str]) -> float:
         found = {
