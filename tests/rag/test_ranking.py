@@ -340,27 +340,22 @@ def test_files_are_ranked_by_the_shipped_model_unless_told_to_fuse(owner, upload
     assert set(learned) <= {f.path for f in depth}
 
 
+def rust_functions(doc: str, name: str, body: str, count: int = 25) -> str:
+    """``count`` documented Rust functions; ``{n}`` in each part is the function's number."""
+    return "".join(
+        f"/// {doc.format(n=n)}\npub fn {name.format(n=n)}(text: &str) -> String {{\n    {body}\n}}\n\n" for n in range(count)
+    )
+
+
 def test_a_question_of_common_words_only_still_ranks_the_file_that_is_about_them(owner, upload_dir):
     # Every word of the question is in more than 20 items (common, left out of item scores), and no
     # item has all of them: the file whose items are about hyperlinks must still come near the top.
     project = {
-        "printer/hyperlink/mod.rs": "".join(
-            f"/// Builds part {n} of a hyperlink from its template.\npub fn hyperlink_part_{n}(t: &str) -> String {{\n    t.to_string()\n}}\n\n"
-            for n in range(25)
-        ),
-        "printer/standard.rs": "".join(
-            f"/// Writes line {n} of the formatted output.\npub fn write_output_{n}(line: &str) -> String {{\n    format!(\"{{}}\", line)\n}}\n\n"
-            for n in range(25)
-        )
+        "printer/hyperlink/mod.rs": rust_functions("Builds part {n} of a hyperlink from its template.", "hyperlink_part_{n}", "text.to_string()"),
+        "printer/standard.rs": rust_functions("Writes line {n} of the formatted output.", "write_output_{n}", 'format!("{}", text)')
         + "/// Sets the hyperlink format used in the output.\npub fn hyperlink(format: &str) -> String {\n    format.to_string()\n}\n",
-        "printer/summary.rs": "".join(
-            f"/// Formats summary {n} of the output.\npub fn summary_{n}(count: u64) -> String {{\n    format!(\"{{}}\", count)\n}}\n\n"
-            for n in range(25)
-        ),
-        "cli/args.rs": "".join(
-            f"/// Parses flag {n} that controls the output.\npub fn flag_{n}(arg: &str) -> bool {{\n    arg.is_empty()\n}}\n\n"
-            for n in range(25)
-        ),
+        "printer/summary.rs": rust_functions("Formats summary {n} of the output.", "summary_{n}", 'format!("{}", text)'),
+        "cli/args.rs": rust_functions("Parses flag {n} that controls the output.", "flag_{n}", "text.to_uppercase()"),
     }
     run = index_zip(owner, make_zip(project), name="common-words")
     assert run.status == IndexRun.Status.READY, run.error
