@@ -1,6 +1,7 @@
 """What a query's text says: code hints (names, qualified names, file paths, routes,
-traceback frames), the words full-text search uses, and the boilerplate issue
-texts paste around the problem (reports, banners, prompts).
+traceback frames), the words full-text search uses and their English stems (what
+the file ranking matches to paths), and the boilerplate issue texts paste around
+the problem (reports, banners, prompts).
 
 Every pattern here reads text a user typed, and is written to run in time
 linear in its input (``tests/rag/test_query_analysis_fuzz.py``).
