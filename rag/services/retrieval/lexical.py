@@ -141,6 +141,14 @@ def lexical_bm25(
     whole_group = path_regex is None and sorted(layers) == sorted(DOC_LAYERS if docs else CODE_LAYERS)
     # A query of one line (no word in a title) is its own title.
     titled = any(term.in_title for term in terms.values())
+
+    def common_columns(words: list[str], statistics: GroupStatistics) -> list[FileColumn]:
+        stored = stored_word_counts(run, docs, statistics.table) if whole_group else None
+        counts_key = (run.pk, tuple(layers), path_regex, docs)
+        return _common_word_columns(
+            cursor, terms, words, counts_key, where, args, statistics.items, statistics.table, params, stored
+        )
+
     if not distinctive:
         rows = lexical_ts_rank(cursor, run, layers, path_regex, docs, list(terms), params)
         if not params.file_common_words:
@@ -148,11 +156,7 @@ def lexical_bm25(
         # Items need every common word ("hyperlinks in the output formatted" finds none of
         # ``hyperlink/mod.rs``); files are still ranked by all of them, as by an issue's common words.
         statistics = group_statistics(cursor, run, tuple(layers), docs)
-        stored = stored_word_counts(run, docs, statistics.table) if whole_group else None
-        counts_key = (run.pk, tuple(layers), path_regex, docs)
-        file_columns = _common_word_columns(
-            cursor, terms, list(terms), counts_key, where, args, statistics.items, statistics.table, params, stored
-        )
+        file_columns = common_columns(list(terms), statistics)
         return rows, _whole_files(file_columns, statistics, hints, params, titled) if file_columns else WholeFiles()
     statistics = group_statistics(cursor, run, tuple(layers), docs)
     key = (run.pk, tuple(sorted(layers)), path_regex, docs)
@@ -216,11 +220,7 @@ def lexical_bm25(
     if params.file_common_words:
         common_words = [lexeme for lexeme in terms if lexeme in common]
         if common_words:
-            stored = stored_word_counts(run, docs, table) if whole_group else None
-            counts_key = (run.pk, tuple(layers), path_regex, docs)
-            file_columns += _common_word_columns(
-                cursor, terms, common_words, counts_key, where, args, total, table, params, stored
-            )
+            file_columns += common_columns(common_words, statistics)
     items = _after(cursor, items, run, layers, path_regex, docs, common_reading, params)
     return items, _whole_files(file_columns, statistics, hints, params, titled)
 
