@@ -116,10 +116,15 @@ def parse_intent(text: str) -> tuple[Intent, str]:
 
 
 async def route_intent(services: TurnServices, text: str, history: tuple[Message, ...], *, has_repository: bool) -> RouteDecision:
-    """Ask the model when there is one; fall back to keywords on any failure to get a valid answer."""
+    """Ask the model when there is one and a choice to make; fall back to keywords on any failure to get a valid answer.
+
+    A chat without a repository has no choice to make: its questions get the general answer, and a
+    request for documentation or a change the message the keywords already give (no repository to
+    write from). Asking the model would only hold back the answer's first word by a whole model call.
+    """
     fallback = keyword_intent(text, has_repository=has_repository)
     provider = services.provider
-    if services.offline or not provider.supports_json_schema:
+    if services.offline or not provider.supports_json_schema or not has_repository:
         return fallback
     prompt = await load_prompt("router_intent")
     context = "The chat has a repository." if has_repository else "The chat has no repository."

@@ -1,7 +1,8 @@
 """The chat under load: N concurrent websocket chats against one server process.
 
 The fake model server (``llm.benchmarks.fake_server``, on 127.0.0.1, in its
-own thread) routes every question to ``general`` and streams each answer as
+own thread) routes every question to ``general`` (the chats have a repository,
+never indexed, so the model is asked) and streams each answer as
 numbered tokens at a set rate after a set time to first token. The server under test is
 a real daphne process on this database, pointed at that model. Each chat is a
 websocket client that sends one question and reads frames until its answer is
@@ -43,6 +44,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
 from chat.models import ChatSession, Message
+from rag.models import Repository
 from llm.benchmarks.fake_server import FakeProviderServer, RecordedRequest, Reply
 from llm.benchmarks.percentiles import percentile
 from llm.models import LLMCall
@@ -55,6 +57,7 @@ TOKEN = re.compile(r"t\d+ ")
 # The question of the warm-up chat, answered with one token.
 WARM_UP = "warm up"
 LOAD_USERNAME = "chat-load-bench"
+LOAD_REPOSITORY = "chat-load-bench repository"
 
 
 def token(index: int) -> str:
@@ -407,8 +410,11 @@ def run_load(
     import aiohttp
 
     user, _ = get_user_model().objects.get_or_create(username=LOAD_USERNAME)
-    sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}") for i in range(chats)]
-    warm = ChatSession.objects.create(owner=user, title="load warm-up")
+    # The chats have a repository (never indexed), so the model routes every question as it routes a team's:
+    # a chat without one is routed by keywords alone, one model call fewer.
+    repository, _ = Repository.objects.get_or_create(owner=user, name=LOAD_REPOSITORY)
+    sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}", repository=repository) for i in range(chats)]
+    warm = ChatSession.objects.create(owner=user, title="load warm-up", repository=repository)
     cookie = _login_cookie(user)
     cpus = CpuSplit.plan(pin)
     previous_cpus = os.sched_getaffinity(0) if cpus.load else None

@@ -17,7 +17,6 @@ from tests.chat.conftest import Reply, frames_until_done, socket, stored_answer,
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROUTE_GENERAL = Reply.text('{"intent": "general"}', usage=(0, 0))
 
 
 def _rename_messages(old: str, new: str) -> None:
@@ -29,7 +28,7 @@ async def test_a_database_error_while_storing_the_text_so_far_loses_nothing(
     fake_openai, owner_chat, owner_cookie, settings, caplog
 ):
     settings.CHAT = {**settings.CHAT, "FLUSH_SECONDS": 0.05}
-    fake_openai.script(ROUTE_GENERAL, Reply.text("y" * 800, chunk_size=2, interval=0.01))
+    fake_openai.script(Reply.text("y" * 800, chunk_size=2, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await communicator.send_json_to({"action": "send", "text": "go"})

@@ -11,7 +11,6 @@ from chat.answer_stream import StreamedMarkdown, split_for_page
 from chat.presentation import activity, tool_activity
 from tests.chat.conftest import Reply, frames_until_done, socket, token_deltas
 
-ROUTE_GENERAL = Reply.text('{"intent": "general"}', usage=(0, 0))
 ANSWER = "First **bold** paragraph\nwrapped.\n\n- one\n- two\n\n```python\ndef f():\n    return 1\n```\nAfter the code."
 BLOCKS_FRAME = re.compile(r'<div hx-swap-oob="beforeend:#msg-(\d+)-rendered">(.*?)</div>\s*<div hx-swap-oob="innerHTML:#msg-\1-tail">', re.S)
 
@@ -67,7 +66,7 @@ def test_the_status_line_says_what_the_agent_did_last():
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_socket_sends_each_finished_block_rendered_beside_the_text_deltas(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=4, interval=0.002))
+    fake_openai.script(Reply.text(ANSWER, chunk_size=4, interval=0.002))
     communicator = socket(owner_chat.pk, owner_cookie)
     assert (await communicator.connect())[0]
     await communicator.send_json_to({"action": "send", "text": "explain"})

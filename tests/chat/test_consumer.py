@@ -10,13 +10,15 @@ from asgiref.sync import sync_to_async
 
 from chat.streams import REGISTRY
 from chat.models import ChatSession, Message
+from rag.models import Repository
 from tests.chat.conftest import DONE_FRAME, Reply, frames_until_done, socket, stored_answer, token_deltas, token_text
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ANSWER = "The login view lives in accounts/views.py and checks the password before redirecting."
-# The agent's router asks the model for the intent first (structured output); it spends no tokens here.
+# In a chat with a repository the agent's router asks the model for the intent first (structured output);
+# it spends no tokens here.
 ROUTE_GENERAL = Reply.text('{"intent": "general"}', usage=(0, 0))
 
 
@@ -46,7 +48,7 @@ async def test_it_refuses_a_chat_of_another_user(owner_chat, client):
 
 
 async def test_it_streams_tokens_in_order_and_stores_the_complete_answer(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=5, interval=0.02, usage=(42, 17)))
+    fake_openai.script(Reply.text(ANSWER, chunk_size=5, interval=0.02, usage=(42, 17)))
     communicator = socket(owner_chat.pk, owner_cookie)
     assert (await communicator.connect())[0]
     await ask(communicator, "Where is the login view?")
@@ -70,7 +72,7 @@ async def test_it_streams_tokens_in_order_and_stores_the_complete_answer(fake_op
 
 
 async def test_stop_keeps_the_partial_text_and_marks_the_answer_cancelled(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text("word " * 400, chunk_size=5, interval=0.01))
+    fake_openai.script(Reply.text("word " * 400, chunk_size=5, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "Tell me everything")
@@ -92,7 +94,7 @@ async def test_stop_keeps_the_partial_text_and_marks_the_answer_cancelled(fake_o
 
 
 async def test_disconnect_mid_stream_still_stores_the_complete_answer(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=4, interval=0.01))
+    fake_openai.script(Reply.text(ANSWER, chunk_size=4, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "Where is the login view?")
@@ -106,7 +108,7 @@ async def test_disconnect_mid_stream_still_stores_the_complete_answer(fake_opena
 
 
 async def test_a_provider_failure_mid_stream_shows_an_error_and_keeps_the_partial_text(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, chunk_size=6, interval=0.002, cut_after=3))
+    fake_openai.script(Reply.text(ANSWER, chunk_size=6, interval=0.002, cut_after=3))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "Where is the login view?")
@@ -125,7 +127,7 @@ async def test_a_provider_failure_mid_stream_shows_an_error_and_keeps_the_partia
 
 async def test_a_new_question_cancels_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
     fake_openai.script(
-        ROUTE_GENERAL, Reply.text("slow " * 300, chunk_size=5, interval=0.01), ROUTE_GENERAL, Reply.text("Second answer.")
+        Reply.text("slow " * 300, chunk_size=5, interval=0.01), Reply.text("Second answer.")
     )
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
@@ -156,7 +158,7 @@ async def test_a_new_question_cancels_the_answer_being_written(fake_openai, owne
 async def test_it_limits_the_running_answers_of_one_user(fake_openai, owner, owner_chat, owner_cookie, settings):
     settings.CHAT = {**settings.CHAT, "MAX_RUNNING_GENERATIONS": 1}
     other_chat = await ChatSession.objects.acreate(owner=owner, title="Other")
-    fake_openai.script(ROUTE_GENERAL, Reply.text("long " * 200, chunk_size=5, interval=0.01))
+    fake_openai.script(Reply.text("long " * 200, chunk_size=5, interval=0.01))
     first = socket(owner_chat.pk, owner_cookie)
     second = socket(other_chat.pk, owner_cookie)
     await first.connect()
@@ -178,7 +180,7 @@ async def test_it_limits_the_running_answers_of_one_user(fake_openai, owner, own
 async def test_another_tab_joins_the_answer_being_written(fake_openai, owner_chat, owner_cookie):
     # The model streams for 2 s; the second tab joins after the first has shown 3 frames (a frame
     # carries what one paced read brought: about one frame interval, 50 ms, of the stream).
-    fake_openai.script(ROUTE_GENERAL, Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.02))
+    fake_openai.script(Reply.text("abcdefghij" * 30, chunk_size=3, interval=0.02))
     first = socket(owner_chat.pk, owner_cookie)
     await first.connect()
     await ask(first, "go")
@@ -200,7 +202,7 @@ async def test_another_tab_joins_the_answer_being_written(fake_openai, owner_cha
 
 async def test_the_text_is_stored_while_it_streams(fake_openai, owner_chat, owner_cookie, settings):
     settings.CHAT = {**settings.CHAT, "FLUSH_SECONDS": 0.05}
-    fake_openai.script(ROUTE_GENERAL, Reply.text("x" * 200, chunk_size=2, interval=0.01))
+    fake_openai.script(Reply.text("x" * 200, chunk_size=2, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "go")
@@ -251,7 +253,7 @@ async def test_a_reconnecting_page_gets_the_final_form_of_the_latest_answer(owne
 
 
 async def test_deleting_a_chat_while_it_answers_ends_the_run_quietly(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text("gone " * 40, chunk_size=5, interval=0.005))
+    fake_openai.script(Reply.text("gone " * 40, chunk_size=5, interval=0.005))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "go")
@@ -288,7 +290,7 @@ async def test_stop_from_a_page_of_another_process_stops_the_answer_here(
 
     from chat.streams import stop_group_name
 
-    fake_openai.script(ROUTE_GENERAL, Reply.text("long " * 300, chunk_size=5, interval=0.01))
+    fake_openai.script(Reply.text("long " * 300, chunk_size=5, interval=0.01))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "go")
@@ -305,7 +307,7 @@ async def test_stop_from_a_page_of_another_process_stops_the_answer_here(
 
 async def test_the_first_question_names_a_new_chat_on_the_page(fake_openai, owner, owner_cookie):
     chat = await ChatSession.objects.acreate(owner=owner)
-    fake_openai.script(ROUTE_GENERAL, Reply.text("Hi."))
+    fake_openai.script(Reply.text("Hi."))
     communicator = socket(chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "How are refunds   computed?")
@@ -329,7 +331,7 @@ async def test_every_kind_of_message_to_a_lost_chat_closes_the_socket_without_da
 
 
 async def test_the_answering_call_is_limited_to_the_room_left_for_the_answer(fake_openai, owner_chat, owner_cookie, settings):
-    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER))
+    fake_openai.script(Reply.text(ANSWER))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "where is the login view?")
@@ -342,7 +344,7 @@ async def test_the_answering_call_is_limited_to_the_room_left_for_the_answer(fak
 
 
 async def test_an_answer_stopped_at_its_length_limit_says_so(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text("The answer goes on and", finish_reason="length"))
+    fake_openai.script(Reply.text("The answer goes on and", finish_reason="length"))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "explain everything")
@@ -357,7 +359,7 @@ async def test_an_answer_stopped_at_its_length_limit_says_so(fake_openai, owner_
 async def test_a_reasoning_model_that_spent_its_whole_limit_thinking_shows_the_length_note_not_an_empty_answer(
     fake_openai, owner_chat, owner_cookie
 ):
-    fake_openai.script(ROUTE_GENERAL, Reply.text("", finish_reason="length", usage=(40, 400), reasoning_tokens=400))
+    fake_openai.script(Reply.text("", finish_reason="length", usage=(40, 400), reasoning_tokens=400))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "prove the theorem")
@@ -372,7 +374,7 @@ async def test_a_reasoning_model_that_spent_its_whole_limit_thinking_shows_the_l
 
 
 async def test_a_provider_failure_that_outlasts_the_retries_says_what_the_provider_said(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"),
+    fake_openai.script(Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"),
                        Reply.error(500, "upstream model crashed"), Reply.error(500, "upstream model crashed"))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
@@ -380,14 +382,17 @@ async def test_a_provider_failure_that_outlasts_the_retries_says_what_the_provid
     frames = await frames_until_done(communicator)
     await communicator.disconnect()
 
-    # LLM_MAX_RETRIES is 3: four calls, then the page says so.
+    # LLM_MAX_RETRIES is 3: four calls, then the page says so (a chat without a repository is routed without the model).
     assert "HTTP 500: upstream model crashed), retried 3 times." in "".join(frames)
-    assert len(fake_openai.chat_requests) == 1 + 4
+    assert len(fake_openai.chat_requests) == 4
 
 
 async def test_a_server_that_refuses_json_schema_costs_one_refusal_then_questions_go_straight_to_what_it_takes(
     fake_openai, owner_chat, owner_cookie
 ):
+    # The model routes the questions of a chat with a repository (here one not indexed yet).
+    owner_chat.repository = await Repository.objects.acreate(owner_id=owner_chat.owner_id, name="shop")
+    await owner_chat.asave(update_fields=["repository"])
     fake_openai.refused_formats = {"json_schema"}
     fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER), ROUTE_GENERAL, Reply.text(ANSWER))
     communicator = socket(owner_chat.pk, owner_cookie)
@@ -403,8 +408,22 @@ async def test_a_server_that_refuses_json_schema_costs_one_refusal_then_question
     assert (await stored_answer((await latest_answer(owner_chat)).pk)).content == ANSWER
 
 
+async def test_a_chat_without_a_repository_asks_the_model_only_for_the_answer(fake_openai, owner_chat, owner_cookie):
+    # Without a repository there is nothing to route to but the general answer: the first word comes one call sooner.
+    fake_openai.script(Reply.text(ANSWER))
+    communicator = socket(owner_chat.pk, owner_cookie)
+    await communicator.connect()
+    await ask(communicator, "Where is the login view?")
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+
+    assert [(r.json.get("response_format") or {}).get("type") for r in fake_openai.chat_requests] == [None]
+    answer = await stored_answer((await latest_answer(owner_chat)).pk)
+    assert answer.content == ANSWER and answer.intent == "general"
+
+
 async def test_a_thinking_models_thoughts_are_counted_in_the_answers_metrics(fake_openai, owner_chat, owner_cookie):
-    fake_openai.script(ROUTE_GENERAL, Reply.text(ANSWER, usage=(40, 90), reasoning_tokens=70))
+    fake_openai.script(Reply.text(ANSWER, usage=(40, 90), reasoning_tokens=70))
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     await ask(communicator, "where is the login view?")

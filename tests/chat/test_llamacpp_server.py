@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from rag.models import Repository
 from tests.chat.conftest import frames_until_done, socket
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +49,9 @@ async def test_one_refused_format_then_every_question_goes_straight_to_json_obje
     openai = {**llm["PROVIDERS"]["openai"], "BASE_URL": f"{llamacpp_server}/v1", "API_KEY": "",
               "CONTEXT_WINDOWS": {"main": 4096, "summarization": 4096}}
     settings.LLM = {**llm, "PROVIDERS": {**llm["PROVIDERS"], "openai": openai}}
+    # The model routes the questions of a chat with a repository (here one not indexed yet).
+    owner_chat.repository = await Repository.objects.acreate(owner_id=owner_chat.owner_id, name="shop")
+    await owner_chat.asave(update_fields=["repository"])
     communicator = socket(owner_chat.pk, owner_cookie)
     await communicator.connect()
     for question in ("where is the login view?", "and the logout view?"):

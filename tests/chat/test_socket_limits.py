@@ -24,14 +24,13 @@ from tests.conftest import ROOT, product_process_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROUTE_GENERAL = Reply.text('{"intent": "general"}', usage=(0, 0))
 
 
 async def test_questions_sent_at_once_in_several_chats_start_no_more_answers_than_the_cap(
     fake_openai, owner, owner_cookie, settings
 ):
     settings.CHAT = {**settings.CHAT, "MAX_RUNNING_GENERATIONS": 2}
-    fake_openai.script(*[ROUTE_GENERAL, Reply.text("long " * 200, chunk_size=5, interval=0.01)] * 5)
+    fake_openai.script(*[Reply.text("long " * 200, chunk_size=5, interval=0.01)] * 5)
     chats = [await ChatSession.objects.acreate(owner=owner, title=f"Chat {i}") for i in range(5)]
     sockets = [chat_socket(chat.pk, owner_cookie) for chat in chats]
     for communicator in sockets:

@@ -86,9 +86,7 @@ async def _receive_until_killed(port: int, chat_id: int, cookie: str, web: subpr
 
 
 def test_a_killed_web_server_keeps_the_text_so_far_and_the_page_says_it_was_interrupted(client, owner, fake_llm_server):
-    fake_llm_server.script(
-        Reply.text('{"intent": "general"}', usage=(0, 0)), Reply.text(ANSWER, chunk_size=6, interval=0.01)
-    )
+    fake_llm_server.script(Reply.text(ANSWER, chunk_size=6, interval=0.01))
     chat = ChatSession.objects.create(owner=owner, title="Questions")
     cookie = session_cookie(client, owner)
     port = _free_port()

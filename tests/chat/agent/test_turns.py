@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import pytest
@@ -17,7 +16,6 @@ from tests.llm.fakes import FakeProviderServer, Reply
 
 pytestmark = pytest.mark.django_db
 
-GENERAL = Reply.text(json.dumps({"intent": "general"}))
 
 
 @pytest.fixture
@@ -35,7 +33,7 @@ def test_the_history_it_is_given_is_passed_to_the_model_as_it_is(model):
         Message("user", "What is a generator?"),
         Message("assistant", "A function that yields."),
     )
-    model.script(GENERAL, Reply.text("Use `yield from`."))
+    model.script(Reply.text("Use `yield from`."))
 
     events = run_turn_to_end(make_turn("And how do I delegate to another one?", None, history=history))
 
@@ -51,7 +49,7 @@ def test_the_history_it_is_given_is_passed_to_the_model_as_it_is(model):
 
 
 def test_a_provider_error_ends_the_turn_with_a_user_message_and_keeps_the_text(model):
-    model.script(GENERAL, Reply.text("Partial answer that breaks", chunk_size=4, cut_after=3))
+    model.script(Reply.text("Partial answer that breaks", chunk_size=4, cut_after=3))
 
     events = run_turn_to_end(make_turn("Explain closures", None))
 
@@ -79,7 +77,7 @@ async def _stop_after_text(turn, deltas: int) -> list:
 
 
 def test_stopping_a_turn_keeps_the_streamed_text_and_closes_the_model_stream(model):
-    model.script(GENERAL, Reply.text("word " * 400, chunk_size=5, interval=0.01))
+    model.script(Reply.text("word " * 400, chunk_size=5, interval=0.01))
 
     events = async_to_sync(_stop_after_text)(make_turn("Tell me a long story", None), 3)
 
