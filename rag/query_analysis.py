@@ -1,7 +1,8 @@
 """What a query's text says: code hints (names, qualified names, file paths, routes,
-traceback frames), the words full-text search uses and their English stems (what
-the file ranking matches to paths), and the boilerplate issue texts paste around
-the problem (reports, banners, prompts).
+traceback frames and the files and lines of other stack traces, links to a code
+host's files), the words full-text search uses and their English stems (what the
+file ranking matches to paths), and the boilerplate issue texts paste around the
+problem (reports, banners, prompts, an issue template's comments).
 
 Every pattern here reads text a user typed, and is written to run in time
 linear in its input (``tests/rag/test_query_analysis_fuzz.py``).
@@ -24,10 +25,16 @@ from rag.terms import IDENTIFIER, STOP_WORDS, split_identifier
 MAX_ANALYSED_CHARS = 64 * 1024
 
 TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<>]*))?')
-FILE_PATH = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|md|rst|txt|js|mjs|cjs|ts|tsx|jsx|go|java|kts?|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|rb|php"
-    r"|html|css|toml|cfg|ini|json|ya?ml))\b"
-)
+# A relative path; an absolute one (``/app/src/x.go``) only where a line number follows it (below).
+_FOLDERS = r"(?:[\w.-]+/)*[\w-]+\."
+_PATH_START = rf"(?<![\w/.-])({_FOLDERS}"
+_SOURCE_SUFFIXES = r"py|pyi|js|mjs|cjs|ts|tsx|jsx|go|java|kts?|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|rb|php"
+FILE_PATH = re.compile(rf"{_PATH_START}(?:{_SOURCE_SUFFIXES}|md|rst|txt|html|css|toml|cfg|ini|json|ya?ml))\b")
+# A source file and line in the other languages' stack traces, panics, sanitizer reports and compiler
+# messages: ``src/lib.rs:10:5`` (Rust), ``/app/x.go:123 +0x1d`` (Go), ``(Gson.java:932)`` (Java, Kotlin),
+# ``(/app/x.js:10:5)`` (Node), ``a.cc:12:3`` (C, C++), ``x.rb:12:in`` (Ruby), ``File.cs:line 12`` (C#),
+# ``x.php(12)`` (PHP).
+SOURCE_LINE = re.compile(rf"(?<![\w/.-])(/?{_FOLDERS}(?:{_SOURCE_SUFFIXES}))(?::(?:line )?+|\()(\d{{1,9}})\b")
 DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 # Qualified names in the other languages' own forms: ``fmt::format_to``, ``crate::walk::WalkBuilder``
 # (C++, Rust, PHP's ``::``), ``JsonParser#nextToken`` (Java and Kotlin docs). A name can start only
@@ -55,6 +62,18 @@ SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*+(?:_[a-z0-9]++)++_{0,2}\b")
 _ROUTE_SEGMENT = r"(?:[A-Za-z0-9_\-.]++|<[^<>/\s]++>|\{[^{}/\s]++\})"
 ROUTE = re.compile(rf"(?<![\w.])(/{_ROUTE_SEGMENT}(?:/{_ROUTE_SEGMENT})*+/?)")
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\(")
+# A web address, up to the first character no address has (or one prose puts around it).
+URL = re.compile(r"https?+://[^\s<>()\[\]{}\"'`|\\^]++")
+# Where a code host's address of a file says what comes next: the ref, then the file's path
+# (GitHub's ``/blob/``, ``/blame/``, ``/raw/``; GitLab's ``/-/blob/``; Bitbucket's, Gitea's and
+# Forgejo's ``/src/``, which these two may follow with ``branch``, ``tag`` or ``commit``).
+_FILE_MARKERS = frozenset({"blob", "blame", "raw", "src"})
+_REF_KINDS = frozenset({"branch", "tag", "commit"})
+# The line an address points at: ``#L61``, ``#L61-L70``, ``#L61C5`` (GitHub, Gitea), ``#L61-70``
+# (GitLab), ``#lines-61`` (Bitbucket).
+_URL_LINE = re.compile(r"(?:L|lines-)(\d{1,9})")
+# At most this many addresses of a query are read for files.
+_MAX_URLS = 50
 # "for example" is prose: only words and paths that point at such folders count.
 EXAMPLE_WORDS = re.compile(
     r"\b(?:tutorials?|galler(?:y|ies)|docs|documentation|benchmarks?)\b|\b(?:examples?|tutorials?|galler(?:y|ies)|docs?)/",
@@ -104,6 +123,12 @@ def query_hints(query: str) -> QueryHints:
             hints.names.add(frame.function)
     for match in FILE_PATH.finditer(query):
         hints.paths.add(match.group(1))
+    for match in SOURCE_LINE.finditer(query):
+        hints.frames.append(TracebackFrame(match.group(1), int(match.group(2)), None))
+    for path, line in code_host_files(query):
+        hints.paths.add(path)
+        if line is not None:
+            hints.frames.append(TracebackFrame(path, line, None))
     for match in ROUTE.finditer(TRACEBACK_LINE.sub(" ", query)):
         route = match.group(1)
         if any(ch.isalpha() for ch in route) and not FILE_PATH.fullmatch(route.strip("/")) and route.count("/") < 12:
@@ -127,6 +152,45 @@ def query_hints(query: str) -> QueryHints:
     hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)
     hints.names = {n for n in hints.names if len(n) > 2 and n.lower() not in STOP_WORDS}
     return hints
+
+
+def code_host_files(query: str) -> list[tuple[str, int | None]]:
+    """The files, and lines, that a query's links to a code host point at.
+
+    ``https://github.com/o/r/blob/<ref>/src/parse.ts#L61`` is ``src/parse.ts`` at line 61; so are
+    GitLab's ``/-/blob/``, Bitbucket's and Gitea's ``/src/`` addresses, GitHub's ``/blame/`` and
+    ``/raw/`` ones and ``raw.githubusercontent.com/o/r/<ref>/...``. The ref is taken to be one
+    segment (a commit or a branch without a slash): a branch with slashes leaves some of its name
+    in front of the path, and paths are matched by their ending. A folder's address (``/tree/``) and
+    an address with no file name after the ref name no file.
+    """
+    files = []
+    for match in URL.finditer(query[:MAX_ANALYSED_CHARS]):
+        if len(files) == _MAX_URLS:
+            break
+        # Prose may end a sentence right after an address.
+        address, _, fragment = match.group(0).rstrip(".,;:!?").partition("#")
+        host, _, rest = address.split("://", 1)[1].partition("/")
+        segments = rest.split("?", 1)[0].split("/")
+        if host.lower() == "raw.githubusercontent.com":
+            path = segments[3:]
+        else:
+            # Right after the owner and the repository, or after GitLab's ``-`` (its groups nest).
+            marker = next(
+                (i for i, segment in enumerate(segments) if segment in _FILE_MARKERS and (i == 2 or i > 2 and segments[i - 1] == "-")),
+                None,
+            )
+            if marker is None:
+                continue
+            after = segments[marker + 1 :]
+            if after and after[0] in _REF_KINDS:
+                after = after[1:]
+            path = after[1:]
+        if not path or "" in path or "." not in path[-1].strip("."):
+            continue
+        line = _URL_LINE.match(fragment)
+        files.append(("/".join(path), int(line.group(1)) if line else None))
+    return files
 
 
 def dotted_name(written: str) -> str:
@@ -169,6 +233,20 @@ _BANNER_LINE = re.compile(
 _PROMPT = re.compile(r"^([^\S\n]*)(?:In \[\d*\]:|Out\[\d*\]:|>>>|\.\.\.(?=\s))", re.MULTILINE)
 
 
+def _without_comments(text: str) -> str:
+    """``text`` without its HTML comments (``<!-- ... -->``); an unclosed one is kept."""
+    kept = []
+    position = 0
+    while (start := text.find("<!--", position)) != -1:
+        end = text.find("-->", start + 4)
+        if end == -1:
+            break
+        kept.append(text[position:start])
+        position = end + 3
+    kept.append(text[position:])
+    return " ".join(kept) if len(kept) > 1 else text
+
+
 def without_boilerplate(text: str) -> str:
     """``text`` without what issue texts paste around the problem: reports, banners, prompts.
 
@@ -180,8 +258,11 @@ def without_boilerplate(text: str) -> str:
     interpreter banners (``IPython 5.1.0 -- An enhanced Interactive Python``),
     which match the project's own shell code, and console prompts
     (``In [3]:``, ``Out[3]:``, ``>>>``), whose words would count as the query's.
+    So are HTML comments: an issue template's instructions to the reporter
+    ("Please check if the issue is resolved after a restart of the browser"),
+    which the issue's page does not show.
     """
-    text = _PROMPT.sub(r"\1", text[:MAX_ANALYSED_CHARS])
+    text = _PROMPT.sub(r"\1", _without_comments(text[:MAX_ANALYSED_CHARS]))
     lines = [line for line in text.splitlines() if not _BANNER_LINE.match(line)]
     keep = [True] * len(lines)
     start = None

@@ -51,6 +51,12 @@ SHAPES: tuple[HostileShape, ...] = (
     HostileShape("calls", "", "a(", ""),
     HostileShape("headings", "", "#a:\n", ""),
     HostileShape("one long word", "", "a", "("),
+    HostileShape("addresses of files", "https://h/o/r/blob/", "a/", "#L"),
+    HostileShape("many addresses", "", "https://h/o/r/src/x/a.py#L1 ", ""),
+    HostileShape("source lines", "/", "a/", ".rs:"),
+    HostileShape("many source lines", "", "(/a/b.go:1) ", ""),
+    HostileShape("unclosed comments", "", "<!--", ""),
+    HostileShape("comments", "", "<!-- a -->", "-->"),
 )
 
 

@@ -24,6 +24,7 @@ PIECES = [
     *"aAzZ09_.,-/:()<>{}[]\"'=#* \t\n",
     'File "', ", line ", ", in ", "In [1]:", "Out[2]:", ">>> ", "... ", "Traceback (most recent call last):\n",
     "numpy: ", "==", "  ", ".py", "/<int:pk>", "{id}", "Python 3.11.7", "test_", "_test", "examples/", "::", "std::",
+    "https://", "/blob/", "/src/", "#L1", "<!--", "-->", ".rs:1", ":line 2", ".php(3)",
 ]
 QUERY_TEXT = st.lists(st.sampled_from(PIECES), max_size=300).map("".join)
 

@@ -6,7 +6,7 @@ import pytest
 
 from rag.models import IndexRun
 from rag.services import RankingParams, SearchResult, rank_files, search, search_files
-from rag.query_analysis import without_boilerplate
+from rag.query_analysis import code_host_files, query_hints, without_boilerplate
 from rag.terms import is_vendored
 from tests.rag.conftest import index_zip, make_zip
 
@@ -136,6 +136,62 @@ def test_only_runs_of_report_lines_are_left_out_of_a_query():
     assert without_boilerplate(prose) == prose.rstrip("\n")
     cleaned = without_boilerplate(f"Title\n{report}The end.")
     assert "pandas" not in cleaned and "numpy" not in cleaned and "Title" in cleaned and "The end." in cleaned
+
+
+def test_an_issue_templates_comments_are_left_out_of_a_query():
+    issue = (
+        "Parsing fails\n<!--\n  Please check that the issue persists after a restart of the browser.\n-->\n"
+        "parse_tokens drops tokens <!-- describe the steps --> on empty input\n<!-- unclosed"
+    )
+
+    cleaned = without_boilerplate(issue)
+
+    assert "browser" not in cleaned and "steps" not in cleaned
+    assert "Parsing fails" in cleaned and "parse_tokens drops tokens" in cleaned and "on empty input" in cleaned
+    # A comment that is never closed is no comment the page hides: it stays.
+    assert "<!-- unclosed" in cleaned
+
+
+def test_links_to_a_file_on_a_code_host_name_the_file_and_its_line():
+    query = (
+        "seems wrong: https://github.com/acme/shop/blob/d6952275/src/generators/theme.ts#L61, and "
+        "https://gitlab.com/acme/tools/shop/-/blob/main/lib/cart.rb#L3-7 or https://bitbucket.org/acme/shop/src/v2/a/b.py#lines-9 "
+        "(https://codeberg.org/acme/shop/src/branch/main/cmd/main.go) https://raw.githubusercontent.com/acme/shop/main/setup.py "
+        "but not https://github.com/acme/shop/tree/main/src nor https://github.com/acme/shop/issues/12"
+    )
+
+    assert code_host_files(query) == [
+        ("src/generators/theme.ts", 61), ("lib/cart.rb", 3), ("a/b.py", 9), ("cmd/main.go", None), ("setup.py", None)
+    ]
+
+
+def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
+    trace = (
+        "at com.google.gson.Gson.fromJson(Gson.java:932)\n"  # Java, Kotlin
+        "thread 'main' panicked at src/lib.rs:10:5:\n"  # Rust
+        "/home/ci/app/server/handler.go:123 +0x1d\n"  # Go
+        "    at parse (/app/lib/router/index.js:10:5)\n"  # Node
+        "   at Shop.Cart.Total() in /src/Shop/Cart.cs:line 12\n"  # C#
+        "#0 /var/www/app/Route.php(12): run()\n"  # PHP
+        "version 1.2:3, at 10:30\n"
+    )
+
+    frames = [(frame.path, frame.line) for frame in query_hints(trace).frames]
+
+    assert frames == [
+        ("Gson.java", 932), ("src/lib.rs", 10), ("/home/ci/app/server/handler.go", 123), ("/app/lib/router/index.js", 10),
+        ("/src/Shop/Cart.cs", 12), ("/var/www/app/Route.php", 12),
+    ]
+
+
+def test_a_link_to_a_line_of_a_file_finds_the_code_at_that_line(project):
+    query = "frobnicate is called for every token: https://github.com/acme/ranking/blob/0123abcd/lib/parser.py#L6"
+
+    found = search(project, query, mode="code", limit=20)
+
+    linked = [r for r in found if r.path == "lib/parser.py" and "symbol" in r.channels]
+    assert linked and any(r.start_line <= 6 <= r.end_line for r in linked)
+    assert files(project, query)[0] == "lib/parser.py"
 
 
 def test_a_traceback_frame_of_another_installed_package_does_not_name_a_file_of_the_same_name(project):
