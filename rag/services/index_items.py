@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from rag import storage, terms
+from rag.analysis.languages import test_path_patterns
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, Symbol as SymbolRecord
 from rag.analysis.results import FileAnalysis
 from rag.analysis.serialization import ANALYSIS_VERSION
@@ -32,13 +33,15 @@ EDGE_ITEM_LIMIT = 200
 ITEM_ROW_VERSION = 1
 # Part of every row hash and file digest: a row shared with the previous version must hold
 # exactly what a full build would store, and the derived columns (terms, is_test) come from
-# rag.terms and the tsvector from the search expression, so a change to either shares nothing.
+# rag.terms (with each ecosystem's test-file patterns) and the tsvector from the search expression,
+# so a change to any of them shares nothing.
 # The rows are made from the files' analyses, so a version of the analysis that records other
 # chunks or symbols for the same text derives other rows too (``ANALYSIS_VERSION``).
 # (Query analysis lives in rag.query_analysis: changing how queries are read re-derives nothing.)
 _ROW_HASH_SALT = hashlib.blake2b(
     f"{ITEM_ROW_VERSION}\x00{ANALYSIS_VERSION}\x00{storage.SEARCH_EXPRESSION}\x00".encode()
     + Path(terms.__file__).read_bytes()
+    + "\x00".join(test_path_patterns()).encode()
 ).digest()
 # Recorded on each run: a version is written into the store of one of the same format only.
 ITEM_FORMAT = _ROW_HASH_SALT.hex()[:32]

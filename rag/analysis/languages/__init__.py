@@ -328,9 +328,14 @@ def _types_query(spec: LanguageSpec) -> tree_sitter.Query | None:
 
 
 @cache
+def test_path_patterns() -> tuple[str, ...]:
+    """Every ecosystem's test-file patterns (``test_paths`` of each folder), sorted: what ``is_test_file`` matches."""
+    return tuple(sorted({pattern for spec in specs().values() for pattern in spec.test_paths}))
+
+
+@cache
 def _test_spec() -> pathspec.PathSpec:
-    patterns = sorted({pattern for spec in specs().values() for pattern in spec.test_paths})
-    return pathspec.PathSpec.from_lines("gitignore", patterns)
+    return pathspec.PathSpec.from_lines("gitignore", test_path_patterns())
 
 
 def named_by_folder(path: str) -> bool:

@@ -702,7 +702,8 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
      "web/cart.spec.mjs", "Shop.Tests/Orders.cs", "Shop.UnitTests/Orders.cs", "app/src/androidTest/java/com/x/CartUi.java",
      "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php", "src/UnitTests/Bug/Nullable.cs",
      "src/IntegrationTests/Inheritance.cs", "shared/src/commonTest/kotlin/CartChecks.kt", "shared/src/jvmTest/kotlin/Io.kt",
-     "plugin/testData/openapi/Routes.kt"],
+     "plugin/testData/openapi/Routes.kt", "packages/dts-test/ref.test-d.ts", "web/cart.test-d.tsx", "src/__mocks__/fs.js",
+     "cypress/e2e/checkout.cy.ts"],
 )
 def test_test_files_are_told_by_each_ecosystems_conventions(path):
     assert artifact_type(path, detect_language(path)) == "test"
