@@ -1,5 +1,6 @@
 """Commands declared in packaging and build metadata: pyproject.toml, setup.cfg, setup.py, package.json, Cargo.toml,
-CMakeLists.txt and Automake's Makefile.am."""
+CMakeLists.txt and Automake's Makefile.am; and the names code imports a package by (Cargo.toml, go.mod,
+package.json, a tsconfig.json's paths)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import json
 import posixpath
 import re
 import tomllib
+
+import json5
 
 from rag.analysis.facts import ConsoleScript
 from rag.analysis.filetypes import is_test_path
@@ -145,6 +148,51 @@ def go_module_path(text: str) -> str | None:
         if len(words) == 2 and words[0] == "module":
             return words[1].strip('"`')
     return None
+
+
+def package_json_name(text: str) -> str | None:
+    """The name a ``package.json`` gives its package (``@vue/shared``): what a workspace's other packages import."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+# A tsconfig.json larger than this is no project's configuration: it is not read for its paths.
+MAX_TSCONFIG_CHARS = 256 * 1024
+
+
+def tsconfig_paths(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A ``tsconfig.json``'s (or ``jsconfig.json``'s) ``compilerOptions.paths``, each place taken from the
+    repository's root: relative to ``baseUrl``, itself relative to the file's folder (TypeScript's rule,
+    the folder itself when there is no ``baseUrl``). The file is JSON with comments and trailing commas
+    (JSON5 reads both); ``extends`` is not followed: a base file's own paths are read from it."""
+    if len(text) > MAX_TSCONFIG_CHARS:
+        return ()
+    try:
+        data = json5.loads(text)
+    except (ValueError, RecursionError):
+        return ()
+    options = data.get("compilerOptions") if isinstance(data, dict) else None
+    paths = options.get("paths") if isinstance(options, dict) else None
+    if not isinstance(paths, dict):
+        return ()
+    base_url = options.get("baseUrl") if isinstance(options.get("baseUrl"), str) else "."
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(path), base_url))
+    mapped = []
+    for pattern, places in paths.items():
+        if not isinstance(places, list):
+            continue
+        rooted = tuple(
+            posixpath.normpath(posixpath.join(base, place)).removeprefix("./")
+            for place in places
+            if isinstance(place, str) and place.count("*") <= 1
+        )
+        if isinstance(pattern, str) and pattern.count("*") <= 1 and rooted:
+            mapped.append((pattern, rooted))
+    return tuple(mapped)
 
 
 def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:

@@ -211,5 +211,9 @@ class FileFacts:
     # registration), already named within the file (rag/analysis/languages/*/entrypoints.scm).
     entrypoints: tuple[Entrypoint, ...] = ()
     # The name a manifest gives what it builds, as other code imports it: a ``Cargo.toml``'s crate
-    # (``[lib] name``, else ``[package] name``, ``-`` read as ``_``), a ``go.mod``'s module path.
+    # (``[lib] name``, else ``[package] name``, ``-`` read as ``_``), a ``go.mod``'s module path,
+    # a ``package.json``'s ``name`` (``@vue/shared``: a workspace's package, imported by that name).
     manifest_name: str | None = None
+    # A ``tsconfig.json``'s (or ``jsconfig.json``'s) ``compilerOptions.paths``: each pattern
+    # (``@app/*``) with the places it maps to, from the repository's root (``baseUrl`` applied).
+    module_paths: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -23,10 +23,12 @@ from rag.analysis.console_scripts import (
     cargo_crate_name,
     cmake_executables,
     go_module_path,
+    package_json_name,
     package_json_scripts,
     pyproject_scripts,
     setup_cfg_scripts,
     setup_py_scripts,
+    tsconfig_paths,
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
@@ -107,7 +109,10 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
     if name == "setup.cfg":
         return _with_scripts(FileFacts(), setup_cfg_scripts(text, lines))
     if name == "package.json":
-        return _with_scripts(FileFacts(), package_json_scripts(text, lines))
+        return _with_scripts(FileFacts(manifest_name=package_json_name(text)), package_json_scripts(text, lines))
+    if name == "jsconfig.json" or (name.startswith("tsconfig") and name.endswith(".json")):
+        paths = tsconfig_paths(path, text)
+        return FileFacts(module_paths=paths) if paths else None
     if name == "cargo.toml":
         return _with_scripts(FileFacts(manifest_name=cargo_crate_name(text)), cargo_bins(path, text, lines))
     if name == "go.mod":

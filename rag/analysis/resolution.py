@@ -287,6 +287,22 @@ _IMPORT_SUFFIXES = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts
 _INCLUDED_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".c", ".cc", ".cpp", ".cxx")
 
 
+def _contains(folder: str, path: str) -> bool:
+    """Whether ``path`` lies under ``folder`` (the repository's root, "", holds every path)."""
+    return not folder or path.startswith(folder + "/")
+
+
+def _path_pattern_match(pattern: str, specifier: str) -> str | None:
+    """What a tsconfig path pattern's ``*`` stands for in ``specifier`` (``""`` for a pattern without one
+    that is the specifier itself); None when the pattern does not match."""
+    if "*" not in pattern:
+        return "" if pattern == specifier else None
+    prefix, suffix = pattern.split("*", 1)
+    if len(specifier) >= len(prefix) + len(suffix) and specifier.startswith(prefix) and specifier.endswith(suffix):
+        return specifier[len(prefix) : len(specifier) - len(suffix)]
+    return None
+
+
 class ImportTargets:
     """Where the imports of the tree-sitter languages lead inside the repository, as the module
     systems allow: a file by path (ES modules, C includes), a package folder by its import path
@@ -308,6 +324,10 @@ class ImportTargets:
         # Manifests by folder: Cargo.toml crate names (None for a workspace without a package), go.mod module paths.
         self.cargo: dict[str, str | None] = {}
         self.go_modules: dict[str, str] = {}
+        # ES modules: a workspace's packages by the name their package.json gives them, and the tsconfig
+        # paths of each folder that has them (the folder, the pattern, the places it maps to).
+        self.npm_packages: dict[str, str] = {}
+        self.module_paths: list[tuple[str, str, tuple[str, ...]]] = []
         # Rust modules written inline (``mod tests { ... }``): a ``use`` inside one is relative to it.
         self.inline_modules: set[str] = set()
         self._crate_roots: dict[str, str | None] = {}
@@ -318,6 +338,11 @@ class ImportTargets:
                 self.cargo[posixpath.dirname(analysis.path)] = manifest
             elif name == "go.mod" and manifest:
                 self.go_modules[manifest] = posixpath.dirname(analysis.path)
+            elif name == "package.json" and manifest:
+                self.npm_packages.setdefault(manifest, posixpath.dirname(analysis.path))
+            if analysis.facts is not None:
+                folder = posixpath.dirname(analysis.path)
+                self.module_paths.extend((folder, pattern, places) for pattern, places in analysis.facts.module_paths)
             if analysis.language == "python":
                 continue
             spec = spec_named(analysis.language)
@@ -376,6 +401,8 @@ class ImportTargets:
             if len(depths) == 1 or (len(depths) > 1 and depths[0][0] < depths[1][0]):
                 return self.units[depths[0][1]]
             return None
+        if system == "es":
+            return self._bare_specifier(raw, importer.path)
         if "/" in raw:
             # A Go import path without a go.mod in the tree ends with the package's folder in the
             # repository (the module path comes first): the longest such ending wins.
@@ -388,6 +415,46 @@ class ImportTargets:
         tail = ".".join(dotted.split(".")[-2:])
         matches = [qname for qname in self.by_tail.get((language, tail), ()) if qname.endswith("." + dotted) or qname == dotted]
         return matches[0] if len(matches) == 1 else None
+
+    def _module_file(self, base: str) -> str | None:
+        """The unit of the file an ES specifier's path names, with the suffixes and ``index`` files it may leave out."""
+        for suffix in _IMPORT_SUFFIXES:
+            if base + suffix in self.units:
+                return self.units[base + suffix]
+        return None
+
+    def _bare_specifier(self, raw: str, importer: str) -> str | None:
+        """An ES import by name (``@vue/shared``, ``@app/utils/format``): through the paths of the nearest
+        tsconfig above the importer that maps it (the longest matching pattern first, as TypeScript
+        picks), else a package of the repository's workspace by the name its package.json gives it: its
+        ``src/index`` or ``index`` file, or the file a subpath names (``@acme/ui/button``). Packages from
+        the registry stay partial."""
+        for _, pattern, places in sorted(
+            (entry for entry in self.module_paths if _contains(entry[0], importer)), key=lambda entry: (-len(entry[0]), -len(entry[1]))
+        ):
+            matched = _path_pattern_match(pattern, raw)
+            if matched is None:
+                continue
+            for place in places:
+                found = self._module_file(place.replace("*", matched))
+                if found is not None:
+                    return found
+        name = raw
+        while name:
+            folder = self.npm_packages.get(name)
+            if folder is not None:
+                rest = raw[len(name) :].lstrip("/")
+                root = posixpath.join(folder, rest) if rest else folder
+                bases = [root] if rest else [posixpath.join(folder, "src/index"), posixpath.join(folder, "index")]
+                if rest:
+                    bases.append(posixpath.join(folder, "src", rest))
+                for base in bases:
+                    found = self._module_file(base.removeprefix("./"))
+                    if found is not None:
+                        return found
+                return None
+            name = name.rpartition("/")[0]
+        return None
 
     def _load_path(self, raw: str, importer: str) -> str | None:
         """Ruby's ``require_relative`` (a path from the importer's folder) and ``require`` (a path that ends one

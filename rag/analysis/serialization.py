@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 25
+ANALYSIS_VERSION = 26
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -143,6 +143,7 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
         argparse_commands=tuple(ArgparseCommand(**item) for item in data["argparse_commands"]),
         console_scripts=tuple(ConsoleScript(**item) for item in data["console_scripts"]),
         manifest_name=data["manifest_name"],
+        module_paths=tuple((pattern, tuple(places)) for pattern, places in data.get("module_paths", ())),
         management_command=data["management_command"],
         entry_candidates=frozenset(data["entry_candidates"]),
         entrypoints=tuple(Entrypoint(**{**item, "methods": tuple(item["methods"])}) for item in data.get("entrypoints", ())),

@@ -121,7 +121,8 @@ class LanguageSpec:
     # ``extends Exception``: the library's, not a repository class of that name elsewhere).
     imports_bind_names: bool = False
     # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
-    # trees), ``go`` (module paths of go.mod files); empty for the generic rules.
+    # trees), ``go`` (module paths of go.mod files), ``es`` (relative specifiers, and bare ones by a
+    # workspace's package names and a tsconfig's paths); empty for the generic rules.
     module_system: str = ""
     # Suffixes of another language's files this one takes when their text matches ``claim_pattern``
     # (C++ takes a ``.h`` header that has templates, classes or ``std::``).

@@ -1,4 +1,5 @@
-"""Imports through the module systems of Rust (Cargo crates and their module trees) and Go (go.mod)."""
+"""Imports through the module systems of Rust (Cargo crates and their module trees), Go (go.mod) and ES modules
+(a workspace's package.json names, a tsconfig's paths)."""
 
 from __future__ import annotations
 
@@ -166,9 +167,55 @@ def test_go_import_paths_resolve_below_the_go_mod_of_their_module():
     }
 
 
+# A TypeScript monorepo: workspace packages imported by name, and paths of the root tsconfig (JSON with a
+# comment and trailing commas, as tsconfig files are written) and of a package's own.
+ES_WORKSPACE: dict[str, str] = {
+    "package.json": '{"name": "acme", "private": true, "workspaces": ["packages/*", "apps/*"]}',
+    "tsconfig.json": (
+        '{\n  // one place for the libraries\n  "compilerOptions": {\n    "baseUrl": ".",\n'
+        '    "paths": {"@lib/*": ["libs/*/src"], "@lib/money/rates": ["libs/money/src/rates/latest.ts"],},\n  },\n}\n'
+    ),
+    "packages/shared/package.json": '{"name": "@acme/shared", "main": "dist/index.js"}',
+    "packages/shared/src/index.ts": "export function formatPrice(cents: number): string {\n  return String(cents)\n}\n",
+    "packages/shared/src/dates.ts": "export function formatDate(d: Date): string {\n  return d.toISOString()\n}\n",
+    "libs/money/src/index.ts": "export function addTax(cents: number): number {\n  return cents * 2\n}\n",
+    "libs/money/src/rates/latest.ts": "export const rate = 2\n",
+    "apps/web/tsconfig.json": '{"compilerOptions": {"paths": {"~/*": ["./src/*"]}}}',
+    "apps/web/src/config.ts": "export function loadConfig() {\n  return {}\n}\n",
+    "apps/web/src/cart.ts": (
+        "import { formatPrice } from '@acme/shared'\nimport { formatDate } from '@acme/shared/dates'\n"
+        "import { addTax } from '@lib/money'\nimport { rate } from '@lib/money/rates'\nimport { loadConfig } from '~/config'\n"
+        "import express from 'express'\nimport { ref } from '@vue/reactivity'\n\n"
+        "export function total(cents: number): string {\n  loadConfig()\n  formatDate(new Date())\n"
+        "  return formatPrice(addTax(cents) * rate)\n}\n"
+    ),
+    # The root tsconfig's ``~/*`` is the web app's own: another folder's file does not see it.
+    "libs/money/src/report.ts": "import { loadConfig } from '~/config'\n",
+}
+
+
+def test_es_imports_by_name_resolve_through_the_workspaces_packages_and_tsconfig_paths():
+    imports = _imports(ES_WORKSPACE)
+
+    cart = "apps/web/src/cart.ts"
+    assert imports[(cart, "@acme/shared")] == "packages.shared.src.index"
+    assert imports[(cart, "@acme/shared/dates")] == "packages.shared.src.dates"
+    assert imports[(cart, "@lib/money")] == "libs.money.src.index"
+    # The pattern without a ``*`` that is the specifier itself wins over ``@lib/*``.
+    assert imports[(cart, "@lib/money/rates")] == "libs.money.src.rates.latest"
+    assert imports[(cart, "~/config")] == "apps.web.src.config"
+    # Packages from the registry stay partial.
+    assert imports[(cart, "express")] is None and imports[(cart, "@vue/reactivity")] is None
+    assert imports[("libs/money/src/report.ts", "~/config")] is None
+
+
 def test_manifest_names_survive_a_stored_analysis():
-    analysis = analyze_repository(WORKSPACE | GO_MODULES).extracted
-    for path, name in (("core/Cargo.toml", "shop_core"), ("services/shop/go.mod", "github.com/acme/shop")):
+    analysis = analyze_repository(WORKSPACE | GO_MODULES | ES_WORKSPACE).extracted
+    for path, name in (
+        ("core/Cargo.toml", "shop_core"), ("services/shop/go.mod", "github.com/acme/shop"), ("packages/shared/package.json", "@acme/shared")
+    ):
         stored = file_analysis_from_dict(file_analysis_to_dict(analysis[path]))
         assert stored is not None and stored.facts is not None
         assert stored.facts.manifest_name == name
+    stored = file_analysis_from_dict(file_analysis_to_dict(analysis["tsconfig.json"]))
+    assert stored.facts.module_paths == (("@lib/*", ("libs/*/src",)), ("@lib/money/rates", ("libs/money/src/rates/latest.ts",)))
