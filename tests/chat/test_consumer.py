@@ -26,6 +26,15 @@ async def ask(communicator, text: str) -> None:
     await communicator.send_json_to({"action": "send", "text": text})
 
 
+async def ask_and_wait(chat: ChatSession, cookie: str, text: str) -> None:
+    """Open the chat's socket, ask, read until the answer is done, and close it."""
+    communicator = socket(chat.pk, cookie)
+    await communicator.connect()
+    await ask(communicator, text)
+    await frames_until_done(communicator)
+    await communicator.disconnect()
+
+
 async def latest_answer(chat: ChatSession) -> Message:
     return await Message.objects.filter(session=chat, role="assistant").alatest("id")
 
@@ -332,11 +341,7 @@ async def test_every_kind_of_message_to_a_lost_chat_closes_the_socket_without_da
 
 async def test_the_answering_call_is_limited_to_the_room_left_for_the_answer(fake_openai, owner_chat, owner_cookie, settings):
     fake_openai.script(Reply.text(ANSWER))
-    communicator = socket(owner_chat.pk, owner_cookie)
-    await communicator.connect()
-    await ask(communicator, "where is the login view?")
-    await frames_until_done(communicator)
-    await communicator.disconnect()
+    await ask_and_wait(owner_chat, owner_cookie, "where is the login view?")
 
     answering = fake_openai.chat_requests[-1].json
     window = settings.LLM["PROVIDERS"]["openai"]["CONTEXT_WINDOWS"]["main"]
@@ -345,11 +350,7 @@ async def test_the_answering_call_is_limited_to_the_room_left_for_the_answer(fak
 
 async def test_an_answer_stopped_at_its_length_limit_says_so(fake_openai, owner_chat, owner_cookie):
     fake_openai.script(Reply.text("The answer goes on and", finish_reason="length"))
-    communicator = socket(owner_chat.pk, owner_cookie)
-    await communicator.connect()
-    await ask(communicator, "explain everything")
-    await frames_until_done(communicator)
-    await communicator.disconnect()
+    await ask_and_wait(owner_chat, owner_cookie, "explain everything")
 
     stored = await stored_answer((await latest_answer(owner_chat)).pk)
     assert stored.content.startswith("The answer goes on and")
@@ -411,11 +412,7 @@ async def test_a_server_that_refuses_json_schema_costs_one_refusal_then_question
 async def test_a_chat_without_a_repository_asks_the_model_only_for_the_answer(fake_openai, owner_chat, owner_cookie):
     # Without a repository there is nothing to route to but the general answer: the first word comes one call sooner.
     fake_openai.script(Reply.text(ANSWER))
-    communicator = socket(owner_chat.pk, owner_cookie)
-    await communicator.connect()
-    await ask(communicator, "Where is the login view?")
-    await frames_until_done(communicator)
-    await communicator.disconnect()
+    await ask_and_wait(owner_chat, owner_cookie, "Where is the login view?")
 
     assert [(r.json.get("response_format") or {}).get("type") for r in fake_openai.chat_requests] == [None]
     answer = await stored_answer((await latest_answer(owner_chat)).pk)
@@ -424,11 +421,7 @@ async def test_a_chat_without_a_repository_asks_the_model_only_for_the_answer(fa
 
 async def test_a_thinking_models_thoughts_are_counted_in_the_answers_metrics(fake_openai, owner_chat, owner_cookie):
     fake_openai.script(Reply.text(ANSWER, usage=(40, 90), reasoning_tokens=70))
-    communicator = socket(owner_chat.pk, owner_cookie)
-    await communicator.connect()
-    await ask(communicator, "where is the login view?")
-    await frames_until_done(communicator)
-    await communicator.disconnect()
+    await ask_and_wait(owner_chat, owner_cookie, "where is the login view?")
 
     metrics = (await stored_answer((await latest_answer(owner_chat)).pk)).metrics
     assert metrics["tokens_thinking"] == 70 and metrics["tokens_out"] >= 90
