@@ -1,9 +1,11 @@
 """Choosing what kind of turn this is: ``general``, ``project_qa``, ``docs`` or ``edits``.
 
-With a model, the ``router_intent`` prompt asks for a JSON object through the
-``json_schema`` contract. An answer that is not valid JSON, or not one of the
-intents, falls back to the keyword router, which is also what runs with the
-offline provider. The keyword router is transparent: it says which rule
+With a model, in a chat with a repository, the ``router_intent`` prompt asks
+for a JSON object through the ``json_schema`` contract. An answer that is not
+valid JSON, or not one of the intents, falls back to the keyword router, which
+is also what runs with the offline provider and in a chat without a repository
+(nothing to choose there but the general answer, or the message that docs and
+edits need one). The keyword router is transparent: it says which rule
 decided, and that reason is shown in the turn's trace.
 """
 
