@@ -11,7 +11,7 @@ import posixpath
 import re
 import tomllib
 
-import json5
+import pyjson5
 
 from rag.analysis.facts import ConsoleScript
 from rag.analysis.filetypes import is_test_path
@@ -168,12 +168,13 @@ def tsconfig_paths(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]], .
     """A ``tsconfig.json``'s (or ``jsconfig.json``'s) ``compilerOptions.paths``, each place taken from the
     repository's root: relative to ``baseUrl``, itself relative to the file's folder (TypeScript's rule,
     the folder itself when there is no ``baseUrl``). The file is JSON with comments and trailing commas
-    (JSON5 reads both); ``extends`` is not followed: a base file's own paths are read from it."""
+    (JSON5 reads both; pyjson5, in C, reads 150 KB in a millisecond and refuses deep nesting at once);
+    ``extends`` is not followed: a base file's own paths are read from it."""
     if len(text) > MAX_TSCONFIG_CHARS:
         return ()
     try:
-        data = json5.loads(text)
-    except (ValueError, RecursionError):
+        data = pyjson5.decode(text)
+    except (pyjson5.Json5Exception, ValueError):
         return ()
     options = data.get("compilerOptions") if isinstance(data, dict) else None
     paths = options.get("paths") if isinstance(options, dict) else None

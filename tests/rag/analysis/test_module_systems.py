@@ -219,3 +219,13 @@ def test_manifest_names_survive_a_stored_analysis():
         assert stored.facts.manifest_name == name
     stored = file_analysis_from_dict(file_analysis_to_dict(analysis["tsconfig.json"]))
     assert stored.facts.module_paths == (("@lib/*", ("libs/*/src",)), ("@lib/money/rates", ("libs/money/src/rates/latest.ts",)))
+
+
+def test_a_tsconfig_that_is_no_configuration_gives_no_paths():
+    from rag.analysis.console_scripts import MAX_TSCONFIG_CHARS, tsconfig_paths
+
+    assert tsconfig_paths("tsconfig.json", "[" * 100_000) == ()  # nested past the parser's limit: refused at once
+    assert tsconfig_paths("tsconfig.json", '{"compilerOptions": {"paths": {"a/*": ["b/*"]}}') == ()  # not closed
+    padded = '{"compilerOptions": {"paths": {"a/*": ["b/*"]}}, "x": "' + "y" * MAX_TSCONFIG_CHARS + '"}'
+    assert tsconfig_paths("tsconfig.json", padded) == ()
+    assert tsconfig_paths("web/tsconfig.json", '{"compilerOptions": {"paths": {"a/*": ["b/*"]}}}') == (("a/*", ("web/b/*",)),)
