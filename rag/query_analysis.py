@@ -247,7 +247,33 @@ def _without_comments(text: str) -> str:
     return " ".join(kept) if len(kept) > 1 else text
 
 
-def without_boilerplate(text: str) -> str:
+# What makes two lines of a template and an issue the same: Markdown's heading, list, quote and emphasis
+# marks around the words, and their case (the template's ``**Describe the bug**``, the issue's
+# ``### Describe the bug``). Lines shorter than this once read so are kept: they say too little to tell.
+_LEADING_MARKS = " \t#>*_`-+"
+_TRAILING_MARKS = " \t*_`:"
+TEMPLATE_LINE_MIN_CHARS = 12
+# Where an issue form (``.github/ISSUE_TEMPLATE/*.yml``) writes the text the issue's page shows.
+_FORM_TEXT = re.compile(r"^\s*+(?:-\s++)?(?:label|description|placeholder|value|about|title|name):\s*+[|>]?[-+]?\s*+(.*)$")
+
+
+def template_line(line: str) -> str:
+    """A line as an issue template and an issue that follows it both write it: without Markdown's marks, lowercase."""
+    return line.lstrip(_LEADING_MARKS).rstrip(_TRAILING_MARKS).lower()
+
+
+def template_lines(text: str) -> frozenset[str]:
+    """The lines of an issue template (Markdown, or an issue form's labels and descriptions) an issue may repeat."""
+    lines = set()
+    for line in text.splitlines():
+        form = _FORM_TEXT.match(line)
+        read = template_line(form.group(1).strip().strip("'\"") if form else line)
+        if len(read) >= TEMPLATE_LINE_MIN_CHARS:
+            lines.add(read)
+    return frozenset(lines)
+
+
+def without_boilerplate(text: str, template: frozenset[str] = frozenset()) -> str:
     """``text`` without what issue texts paste around the problem: reports, banners, prompts.
 
     Version and environment reports (``show_versions()``, ``pip list``,
@@ -260,10 +286,16 @@ def without_boilerplate(text: str) -> str:
     (``In [3]:``, ``Out[3]:``, ``>>>``), whose words would count as the query's.
     So are HTML comments: an issue template's instructions to the reporter
     ("Please check if the issue is resolved after a restart of the browser"),
-    which the issue's page does not show.
+    which the issue's page does not show; and the lines the issue repeats
+    from its repository's issue templates (``template``, from ``template_lines``:
+    "Describe the bug", "Expected behavior", "Environment (please complete the
+    following information)"), which every issue that follows them has.
     """
     text = _PROMPT.sub(r"\1", _without_comments(text[:MAX_ANALYSED_CHARS]))
-    lines = [line for line in text.splitlines() if not _BANNER_LINE.match(line)]
+    lines = [
+        line for line in text.splitlines()
+        if not _BANNER_LINE.match(line) and not (template and template_line(line) in template)
+    ]
     keep = [True] * len(lines)
     start = None
     count = 0

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag.query_analysis import lexical_words, query_hints, without_boilerplate
+from rag.query_analysis import lexical_words, query_hints, template_lines, without_boilerplate
 
 
 @dataclass(frozen=True)
@@ -55,14 +55,19 @@ SHAPES: tuple[HostileShape, ...] = (
     HostileShape("many addresses", "", "https://h/o/r/src/x/a.py#L1 ", ""),
     HostileShape("source lines", "/", "a/", ".rs:"),
     HostileShape("many source lines", "", "(/a/b.go:1) ", ""),
+    HostileShape("spaces inside a line", "**a", " ", "b**"),
     HostileShape("unclosed comments", "", "<!--", ""),
     HostileShape("comments", "", "<!-- a -->", "-->"),
 )
 
 
+# Lines an issue template might have: the hostile shapes are also read as issues written from it.
+_TEMPLATE = template_lines("**Describe the bug**\nA clear and concise description of what the bug is.\n")
+
+
 def analyse(query: str) -> None:
     """Everything retrieval derives from a query's text before it touches the database."""
-    text = without_boilerplate(query) or query
+    text = without_boilerplate(query, _TEMPLATE) or query
     query_hints(text)
     lexical_words(text, repeats=True)
 

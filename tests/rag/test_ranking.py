@@ -6,7 +6,7 @@ import pytest
 
 from rag.models import IndexRun
 from rag.services import RankingParams, SearchResult, rank_files, search, search_files
-from rag.query_analysis import code_host_files, query_hints, without_boilerplate
+from rag.query_analysis import code_host_files, query_hints, template_lines, without_boilerplate
 from rag.terms import is_vendored
 from tests.rag.conftest import index_zip, make_zip
 
@@ -150,6 +150,48 @@ def test_an_issue_templates_comments_are_left_out_of_a_query():
     assert "Parsing fails" in cleaned and "parse_tokens drops tokens" in cleaned and "on empty input" in cleaned
     # A comment that is never closed is no comment the page hides: it stays.
     assert "<!-- unclosed" in cleaned
+
+
+BUG_TEMPLATE = (
+    "---\nname: Bug report\nabout: Create a report to help us improve\n---\n\n**Describe the bug**\n"
+    "A clear and concise description of what the bug is.\n\n**To Reproduce**\nSteps to reproduce the behavior\n\n"
+    "**Expected behavior**\nA clear and concise description of what you expected to happen.\n"
+)
+BUG_FORM = "body:\n  - type: textarea\n    attributes:\n      label: Environment details\n      description: 'Which version, which system?'\n"
+
+
+def test_the_lines_an_issue_repeats_from_its_repositorys_templates_are_left_out_of_it():
+    template = template_lines(BUG_TEMPLATE) | template_lines(BUG_FORM)
+    issue = (
+        "split_tokens drops unicode spaces\n### Describe the bug\nA clear and concise description of what the bug is.\n"
+        "Non-breaking spaces stay inside tokens.\n**Expected behavior**\nThey split.\n## Environment details:\nLinux"
+    )
+
+    cleaned = without_boilerplate(issue, template)
+
+    assert cleaned.splitlines() == ["split_tokens drops unicode spaces", "Non-breaking spaces stay inside tokens.", "They split.", "Linux"]
+    # Short lines say too little to tell a template's from the issue's own.
+    assert without_boilerplate("Steps\nx", template_lines("Steps\n")) == "Steps\nx"
+
+
+def test_an_issue_that_follows_the_repositorys_template_is_not_matched_to_code_that_writes_the_template(owner, upload_dir):
+    files = {
+        **PROJECT,
+        ".github/ISSUE_TEMPLATE/bug_report.md": BUG_TEMPLATE,
+        # A command that files bug reports writes the template's words into the code (go-zero's ``goctl bug``).
+        "lib/bugreport.py": f"TEMPLATE = {BUG_TEMPLATE!r}\n\n\ndef open_bug_report():\n    return TEMPLATE\n",
+    }
+    run = index_zip(owner, make_zip(files), name="templates")
+    issue = (
+        "read_stream loses the last token\n**Describe the bug**\nA clear and concise description of what the bug is.\n"
+        "The stream's last token is dropped.\n**To Reproduce**\nSteps to reproduce the behavior\n"
+        "**Expected behavior**\nA clear and concise description of what you expected to happen.\n"
+    )
+
+    response = search(run.repository, issue, mode="code", limit=20)
+
+    assert "lib/bugreport.py" not in response.file_ranking
+    assert response.file_ranking[0] == "lib/stream.py"
 
 
 def test_links_to_a_file_on_a_code_host_name_the_file_and_its_line():

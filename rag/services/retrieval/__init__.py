@@ -5,8 +5,9 @@ vector similarity through HNSW with the embedder that built the index
 (``vector``), and the code hints of the query: identifiers, dotted names, file
 paths, traceback frames (``symbols``). Their rankings are fused by weighted
 reciprocal rank fusion and adjusted by priors (``fusion``); ``search`` runs a
-query through them. Every weight is in ``RankingParams`` (``params``); what
-comes back is in ``results``.
+query through them, without the lines it repeats from the repository's issue
+templates (``templates``). Every weight is in ``RankingParams`` (``params``);
+what comes back is in ``results``.
 
 May import: Django, ``rag.models``, ``rag.storage``, ``rag.embeddings``,
 ``rag.query_analysis``, ``rag.terms``; nothing of ``rag.services`` outside

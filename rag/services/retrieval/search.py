@@ -31,6 +31,7 @@ from rag.services.retrieval.params import (
 )
 from rag.services.retrieval.results import SearchResponse, SearchResult, WholeFiles
 from rag.services.retrieval.symbols import symbol_matches
+from rag.services.retrieval.templates import issue_template_lines
 from rag.services.retrieval.vector import nearest_items, query_vector
 
 
@@ -165,8 +166,9 @@ def search(
     run = run or repository.active_run
     if run is None:
         return SearchResponse([], mode, (), False, ["the repository has no ready index yet"])
-    # Version and environment reports pasted into issues say nothing about where the problem is.
-    matched_text = (without_boilerplate(query) or query) if params.strip_boilerplate else query
+    # Version and environment reports pasted into issues, and the lines of the repository's issue templates,
+    # say nothing about where the problem is.
+    matched_text = (without_boilerplate(query, issue_template_lines(run)) or query) if params.strip_boilerplate else query
     hints = query_hints(matched_text)
     occurrences = lexical_words(matched_text, limit=params.max_query_words, repeats=True)
     terms = query_terms(matched_text, params.max_query_words, words=occurrences)
