@@ -3,8 +3,8 @@
 An issue filed through a template carries its headings and instructions
 ("Describe the bug", "To Reproduce", "Environment (please complete the
 following information)"): the same words in every such issue, which match the
-code that happens to use them (go-zero's ``goctl bug`` command writes the
-template into a Go file) and not the code the issue is about. The search reads
+code that happens to use them (a command that files bug reports, messages that
+say "expected") and not the code the issue is about. The search reads
 the version's templates once per process (a version never changes) and leaves
 their lines out of the query with the rest of the boilerplate.
 """
