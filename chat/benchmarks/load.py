@@ -1,8 +1,9 @@
 """The chat under load: N concurrent websocket chats against one server process.
 
 The fake model server (``llm.benchmarks.fake_server``, on 127.0.0.1, in its
-own thread) routes every question to ``general`` (the chats have a repository,
-never indexed, so the model is asked) and streams each answer as
+own thread) routes every question to ``general`` (by default the chats have a
+repository, never indexed, so the model is asked; a chat without one is routed
+by keywords, one model call fewer: ``repository=False``) and streams each answer as
 numbered tokens at a set rate after a set time to first token. The server under test is
 a real daphne process on this database, pointed at that model. Each chat is a
 websocket client that sends one question and reads frames until its answer is
@@ -365,6 +366,8 @@ class LoadReport:
     model_ttft_ms: list[float]
     added_ttft_ms: list[float]
     added_phases_ms: dict[str, list[float]] = field(default_factory=dict)
+    # Whether the chats had a repository (the model routed each question) or not (keywords did).
+    with_repository: bool = True
 
     @property
     def tokens_per_s(self) -> float:
@@ -384,7 +387,8 @@ class LoadReport:
 # agent graph, prompt lookup); the router's answer comes back and the answering
 # call goes out (its audit row, the next prompt lookup); the model's first chunk
 # reaches the page (HTTP read, SSE parsing, graph and manager hops, relay, websocket).
-PHASES = ("question stored", "to the router call", "router call to answer call", "first chunk to page")
+# A chat without a repository makes no router call: its answering call follows the stored question.
+PHASES = ("question stored", "to the router call", "router call to answer call", "to the answer call", "first chunk to page")
 
 
 def run_load(
@@ -397,6 +401,7 @@ def run_load(
     conn_max_age: int = 0,
     pin: bool = True,
     timeout: float = 120.0,
+    repository: bool = True,
 ) -> LoadReport:
     """Run the load against a fresh server process; the chats it creates are deleted afterwards.
 
@@ -410,11 +415,11 @@ def run_load(
     import aiohttp
 
     user, _ = get_user_model().objects.get_or_create(username=LOAD_USERNAME)
-    # The chats have a repository (never indexed), so the model routes every question as it routes a team's:
-    # a chat without one is routed by keywords alone, one model call fewer.
-    repository, _ = Repository.objects.get_or_create(owner=user, name=LOAD_REPOSITORY)
-    sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}", repository=repository) for i in range(chats)]
-    warm = ChatSession.objects.create(owner=user, title="load warm-up", repository=repository)
+    # With a repository (never indexed) the model routes every question as it routes a team's; a chat
+    # without one is routed by keywords alone, one model call fewer.
+    attached = Repository.objects.get_or_create(owner=user, name=LOAD_REPOSITORY)[0] if repository else None
+    sessions = [ChatSession.objects.create(owner=user, title=f"load chat {i}", repository=attached) for i in range(chats)]
+    warm = ChatSession.objects.create(owner=user, title="load warm-up", repository=attached)
     cookie = _login_cookie(user)
     cpus = CpuSplit.plan(pin)
     previous_cpus = os.sched_getaffinity(0) if cpus.load else None
@@ -489,11 +494,14 @@ def run_load(
         model_ttft.append(model_ms)
         added.append(page_ms - model_ms)
         stored, routed = answer_stored.get(sessions[r.index].pk), routed_at.get(r.index)
-        if stored is not None and routed is not None:
+        if stored is not None:
             # Wall clocks for the steps inside the server; each chat's phases add up to its added TTFT.
             phases["question stored"].append((stored - r.sent_wall) * 1000)
-            phases["to the router call"].append((routed - stored) * 1000)
-            phases["router call to answer call"].append((stream.arrived_wall - routed) * 1000)
+            if routed is not None:
+                phases["to the router call"].append((routed - stored) * 1000)
+                phases["router call to answer call"].append((stream.arrived_wall - routed) * 1000)
+            else:
+                phases["to the answer call"].append((stream.arrived_wall - stored) * 1000)
             phases["first chunk to page"].append((r.first_token_at - stream.first_sent) * 1000)
     return LoadReport(
         chats=chats,
@@ -515,7 +523,8 @@ def run_load(
         page_ttft_ms=page,
         model_ttft_ms=model_ttft,
         added_ttft_ms=added,
-        added_phases_ms=phases,
+        added_phases_ms={name: values for name, values in phases.items() if values},
+        with_repository=repository,
     )
 
 
@@ -535,7 +544,8 @@ def format_report(report: LoadReport) -> str:
         f"after {report.first_token_delay * 1000:.0f} ms; questions "
         f"{'all at once' if not report.ramp else f'spread over {report.ramp:g} s'} (one daphne process, loopback, "
         f"database connections {'kept ' + str(report.conn_max_age) + ' s' if report.conn_max_age else 'per request'}; "
-        f"{report.cpus.describe()}; load average {report.load_average:.1f} at the start)",
+        f"{report.cpus.describe()}; load average {report.load_average:.1f} at the start; "
+        f"{'chats with a repository, each question routed by the model' if report.with_repository else 'chats without a repository, routed by keywords'})",
         f"delivered tokens/s      {report.tokens_per_s:9.0f}   (at most {report.scheduled_tokens_per_s:.0f}/s on this schedule, "
         f"{nominal:.0f}/s while all chats stream; {report.delivered} tokens in {report.wall_s:.2f} s)",
         f"dropped frames          {report.dropped:9d}   (out of order: {report.out_of_order} chats)",

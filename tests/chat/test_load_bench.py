@@ -43,3 +43,12 @@ def test_the_embedded_postgresql_is_found_with_its_backends(db, settings):
     # The postmaster, its background processes and this test's own backend.
     assert len(pids) >= 3
     assert all(os.path.exists(f"/proc/{pid}") for pid in pids)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_chats_without_a_repository_are_answered_without_a_router_call():
+    report = run_load(chats=2, tokens=4, rate=200.0, first_token_delay=0.05, repository=False)
+
+    assert report.failed_chats == [] and report.delivered == 8 and report.stored_complete == 2
+    assert list(report.added_phases_ms) == ["question stored", "to the answer call", "first chunk to page"]
+    assert "chats without a repository" in format_report(report)

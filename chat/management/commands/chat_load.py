@@ -28,8 +28,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-pin", action="store_true", help="let the server share all CPUs with the clients and the model"
         )
+        parser.add_argument(
+            "--no-repository", action="store_true",
+            help="chats without a repository: questions routed by keywords, one model call fewer (default: the model routes)",
+        )
 
-    def handle(self, *args, chats: int, tokens: int, rate: float, first_token_ms: float, ramp: float, conn_max_age: int, no_pin: bool, **options) -> None:
+    def handle(self, *args, chats: int, tokens: int, rate: float, first_token_ms: float, ramp: float, conn_max_age: int, no_pin: bool, no_repository: bool, **options) -> None:
         if chats < 1 or tokens < 1 or rate <= 0:
             raise CommandError("--chats and --tokens must be at least 1 and --rate above 0")
         report = run_load(
@@ -40,6 +44,7 @@ class Command(BaseCommand):
             ramp=ramp,
             conn_max_age=conn_max_age,
             pin=not no_pin,
+            repository=not no_repository,
         )
         self.stdout.write(format_report(report))
         if report.dropped or report.out_of_order or report.failed_chats:
