@@ -328,6 +328,7 @@ class ImportTargets:
         # paths of each folder that has them (the folder, the pattern, the places it maps to).
         self.npm_packages: dict[str, str] = {}
         self.module_paths: list[tuple[str, str, tuple[str, ...]]] = []
+        self._folder_paths: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         # Rust modules written inline (``mod tests { ... }``): a ``use`` inside one is relative to it.
         self.inline_modules: set[str] = set()
         self._crate_roots: dict[str, str | None] = {}
@@ -423,15 +424,23 @@ class ImportTargets:
                 return self.units[base + suffix]
         return None
 
+    def _paths_above(self, folder: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The tsconfig path patterns that apply in ``folder``, in the order they are tried (the deepest
+        tsconfig first, then the longest pattern); worked out once per folder."""
+        known = self._folder_paths.get(folder)
+        if known is None:
+            applying = [entry for entry in self.module_paths if _contains(entry[0], folder + "/")]
+            applying.sort(key=lambda entry: (-len(entry[0]), -len(entry[1])))
+            known = self._folder_paths[folder] = [(pattern, places) for _, pattern, places in applying]
+        return known
+
     def _bare_specifier(self, raw: str, importer: str) -> str | None:
         """An ES import by name (``@vue/shared``, ``@app/utils/format``): through the paths of the nearest
         tsconfig above the importer that maps it (the longest matching pattern first, as TypeScript
         picks), else a package of the repository's workspace by the name its package.json gives it: its
         ``src/index`` or ``index`` file, or the file a subpath names (``@acme/ui/button``). Packages from
         the registry stay partial."""
-        for _, pattern, places in sorted(
-            (entry for entry in self.module_paths if _contains(entry[0], importer)), key=lambda entry: (-len(entry[0]), -len(entry[1]))
-        ):
+        for pattern, places in self._paths_above(posixpath.dirname(importer)):
             matched = _path_pattern_match(pattern, raw)
             if matched is None:
                 continue
