@@ -390,10 +390,9 @@ class ImportTargets:
             return dotted
         folder = posixpath.dirname(importer.path)
         if raw.startswith(".") or raw.endswith(_INCLUDED_SUFFIXES):
-            base = posixpath.normpath(posixpath.join(folder, raw))
-            for suffix in _IMPORT_SUFFIXES:
-                if base + suffix in self.units:
-                    return self.units[base + suffix]
+            found = self._module_file(posixpath.normpath(posixpath.join(folder, raw)))
+            if found is not None:
+                return found
             ending = [path for path in self.by_basename.get(posixpath.basename(raw), ()) if path.endswith("/" + raw) or path == raw]
             # An include is found in the include folders a build names (``-Iinclude``), which are near
             # the top: of several files that end with it (``include/simdjson.h`` and

@@ -211,7 +211,7 @@ def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
     trace = (
         "at com.google.gson.Gson.fromJson(Gson.java:932)\n"  # Java, Kotlin
         "thread 'main' panicked at src/lib.rs:10:5:\n"  # Rust
-        "/home/ci/app/server/handler.go:123 +0x1d\n"  # Go
+        "/go/src/shop/server/handler.go:123 +0x1d\n"  # Go
         "    at parse (/app/lib/router/index.js:10:5)\n"  # Node
         "   at Shop.Cart.Total() in /src/Shop/Cart.cs:line 12\n"  # C#
         "#0 /var/www/app/Route.php(12): run()\n"  # PHP
@@ -221,7 +221,7 @@ def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
     frames = [(frame.path, frame.line) for frame in query_hints(trace).frames]
 
     assert frames == [
-        ("Gson.java", 932), ("src/lib.rs", 10), ("/home/ci/app/server/handler.go", 123), ("/app/lib/router/index.js", 10),
+        ("Gson.java", 932), ("src/lib.rs", 10), ("/go/src/shop/server/handler.go", 123), ("/app/lib/router/index.js", 10),
         ("/src/Shop/Cart.cs", 12), ("/var/www/app/Route.php", 12),
     ]
 
