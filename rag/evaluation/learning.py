@@ -23,7 +23,7 @@ from ``GRID`` by cross-validation on its own training repositories.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -300,55 +300,94 @@ class FoldResult:
     # and, when chosen, its cross-validated score there (what it was chosen by).
     method: Method = Method()
     train_scores: Scores | None = None
+    # The search configuration whose candidate rows the fold used (``DEFAULT_ROWS`` unless chosen among alternatives).
+    rows: str = "defaults"
+
+
+DEFAULT_ROWS = "defaults"
 
 
 def cross_validate(
     queries: Sequence[Query], folds: int | None, method: Method | None = None, grid: Sequence[Method] = GRID,
-    inner_folds: int | None = None,
+    inner_folds: int | None = None, alternatives: Mapping[str, Sequence[Query]] | None = None,
 ) -> list[FoldResult]:
     """Per fold of whole repositories (``None``: one each): the fused and the learned rankings of its instances.
 
     With ``method`` every fold's model is fitted with it. Without, the cross-validation is nested:
     each fold's method is the one of ``grid`` that ranks best (``SELECTION_CRITERION``) when
     cross-validated by repository (``inner_folds``) on that fold's training repositories alone, so
-    the held-out repositories choose nothing.
+    the held-out repositories choose nothing. ``alternatives`` are the same instances' candidate rows
+    under other search configurations (``rag_eval --features`` with other ranking parameters): each
+    fold then chooses the rows too, by the same nested cross-validation, so a search parameter is
+    chosen with the model that re-ranks what it finds.
     """
-    fits = _FitCache(queries)
+    sets = row_sets(queries, alternatives)
+    fits = {name: _FitCache(rows) for name, rows in sets.items()}
+    methods = [method] if method else list(grid)
     results = []
     for number, held_out in enumerate(assign_folds(_sizes(queries), folds), 1):
         kept = frozenset(held_out)
-        chosen, train_scores = (method, None) if method else choose_method(
-            [q for q in queries if q.repo not in kept], grid, inner_folds, fits
-        )
-        model = fits.model(chosen, kept)
-        tested = [q for q in queries if q.repo in kept]
+        if len(sets) == 1 and method:
+            rows, chosen, train_scores = DEFAULT_ROWS, method, None
+        else:
+            training = {name: [q for q in qs if q.repo not in kept] for name, qs in sets.items()}
+            rows, chosen, train_scores = choose(training, methods, inner_folds, fits)
+        model = fits[rows].model(chosen, kept)
+        tested = [q for q in sets[rows] if q.repo in kept]
         results.append(FoldResult(
             number, tuple(held_out), tuple(q.ranked() for q in tested),
-            tuple(q.ranked(learned_order(model, q)) for q in tested), chosen, train_scores,
+            tuple(q.ranked(learned_order(model, q)) for q in tested), chosen, train_scores, rows,
         ))
     return results
+
+
+def row_sets(queries: Sequence[Query], alternatives: Mapping[str, Sequence[Query]] | None = None) -> dict[str, Sequence[Query]]:
+    """The default rows and the alternatives by name, each checked to hold the same instances."""
+    sets: dict[str, Sequence[Query]] = {DEFAULT_ROWS: queries}
+    wanted = sorted(q.instance_id for q in queries)
+    for name, rows in (alternatives or {}).items():
+        if name in sets:
+            raise LearningError(f"two sets of rows are named {name!r}")
+        if sorted(q.instance_id for q in rows) != wanted:
+            raise LearningError(f"the rows {name!r} are not of the same instances as the default rows")
+        sets[name] = rows
+    return sets
+
+
+def choose(
+    sets: Mapping[str, Sequence[Query]], methods: Sequence[Method], folds: int | None = None,
+    fits: Mapping[str, _FitCache] | None = None,
+) -> tuple[str, Method, Scores]:
+    """The rows and method (every set with every method, the sets in order) whose models rank the sets'
+    instances best when cross-validated by repository, and that score."""
+    if not methods or not sets:
+        raise LearningError("no method to choose from")
+    rankings = {}
+    choices = {}
+    for name, queries in sets.items():
+        cache = (fits or {}).get(name) or _FitCache(queries)
+        repositories = frozenset(q.repo for q in queries)
+        # Repositories outside ``queries`` (a fold held out around them) stay out of every fit.
+        outside = frozenset(cache.repositories - repositories)
+        splits = assign_folds(_sizes(queries), folds)
+        for method in methods:
+            ranked = []
+            for held_out in splits:
+                model = cache.model(method, outside | frozenset(held_out))
+                ranked.extend(q.ranked(learned_order(model, q)) for q in queries if q.repo in held_out)
+            key = f"{name}: {method}"
+            rankings[key] = ranked
+            choices[key] = (name, method)
+    key, scores = choose_candidate(rankings)
+    return (*choices[key], scores)
 
 
 def choose_method(
     queries: Sequence[Query], grid: Sequence[Method] = GRID, folds: int | None = None, fits: _FitCache | None = None
 ) -> tuple[Method, Scores]:
     """The method of ``grid`` whose models rank ``queries`` best when cross-validated by repository, and that score."""
-    if not grid:
-        raise LearningError("no method to choose from")
-    fits = fits or _FitCache(queries)
-    repositories = frozenset(q.repo for q in queries)
-    # Repositories outside ``queries`` (a fold held out around them) stay out of every fit.
-    outside = frozenset(fits.repositories - repositories)
-    splits = assign_folds(_sizes(queries), folds)
-    rankings = {}
-    for method in grid:
-        ranked = []
-        for held_out in splits:
-            model = fits.model(method, outside | frozenset(held_out))
-            ranked.extend(q.ranked(learned_order(model, q)) for q in queries if q.repo in held_out)
-        rankings[str(method)] = ranked
-    name, scores = choose_candidate(rankings)
-    return next(m for m in grid if str(m) == name), scores
+    _, method, scores = choose({DEFAULT_ROWS: queries}, grid, folds, {DEFAULT_ROWS: fits} if fits else None)
+    return method, scores
 
 
 class _FitCache:

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from rag.evaluation.learning import (
+    DEFAULT_ROWS,
     TREE_PARAMS,
     LearningError,
     Method,
@@ -215,6 +216,52 @@ def test_nested_cross_validation_chooses_each_folds_method_without_its_repositor
     assert all(ranked.first_gold_rank != 1 for ranked in held_out_c.learned)
     # Folds that train on c/three choose on it, and do worse there.
     assert folds[("a/one",)].train_scores.mrr < 1.0
+
+
+def _blind(query: Query) -> Query:
+    """The same instance as a search that tells nothing of its gold file would row it: the name is defined elsewhere."""
+    rows = query.rows.copy()
+    rows[:, DEFINES] = np.roll(rows[:, DEFINES], 1)
+    return Query(query.instance_id, query.repo, query.language, query.gold_files, query.paths, rows)
+
+
+def test_each_fold_chooses_the_rows_of_the_search_configuration_that_ranks_its_training_repositories_best():
+    # The default search finds the same candidates but tells nothing about them: the name a gold file
+    # defines is found in another file. The wider search's rows say which file defines it.
+    blind = [_blind(q) for q in QUERIES]
+    blind_alone = cross_validate(blind, None, Method())
+
+    folds = cross_validate(blind, None, Method(), alternatives={"wide": QUERIES})
+
+    assert [fold.rows for fold in folds] == ["wide"] * 3
+    assert all(ranked.all_gold_rank == 1 for fold in folds for ranked in fold.learned)
+    assert not all(ranked.all_gold_rank == 1 for fold in blind_alone for ranked in fold.learned)
+    assert [fold.rows for fold in blind_alone] == [DEFAULT_ROWS] * 3
+
+
+def test_rows_of_other_instances_cannot_be_an_alternative():
+    with pytest.raises(LearningError, match="not of the same instances"):
+        cross_validate(QUERIES, None, Method(), alternatives={"fewer": QUERIES[:-1]})
+
+
+def test_the_command_chooses_among_the_rows_given_and_fits_the_model_on_the_chosen_ones(tmp_path, capsys):
+    blind = [_blind(q) for q in QUERIES]
+    (tmp_path / "blind").mkdir()
+    (tmp_path / "wide").mkdir()
+    default_rows, wide_rows = _rows_file(tmp_path / "blind", blind), _rows_file(tmp_path / "wide", QUERIES)
+    out = tmp_path / "model.json"
+
+    call_command(
+        "rag_train_ranker", str(default_rows), "--alternative", f"candidates=120={wide_rows}", "--l2", "0.05",
+        "--out", str(out),
+    )
+
+    printed = capsys.readouterr().out
+    assert "| **held out** | all | 12 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 |" in printed
+    assert "- fold 1 (a/one): candidates=120" in printed
+    model = FileRankerModel.from_json(json.loads(out.read_text()))
+    assert model.trained_on.endswith("the rows candidates=120, chosen from 2 by cross-validation by repository")
+    assert all(best_first(model.scores(q.rows))[0] == q.paths.index(q.gold_files[0]) for q in QUERIES)
 
 
 TITLE = FEATURES.index("title_match")
