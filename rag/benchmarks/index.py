@@ -297,11 +297,13 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
     embedder = embedder_for_index(run.embedder, run.embedding_dimension)
     dim = run.embedding_dimension
 
+    # The floors read as many rows as each channel does, with the vector channel's search list
+    # (``hnsw.ef_search``): at pgvector's default of 40 a top-60 query returns at most 40 rows.
+    depth = DEFAULT_PARAMS.candidates
+
     def raw(sql: str, params: list) -> Callable[[], object]:
-        # The search list the vector channel uses (``hnsw.ef_search``): at pgvector's default of 40 a
-        # top-60 query returns at most 40 rows, less work than the channel's 60.
         def call():
-            with hnsw_cursor(DEFAULT_PARAMS.candidates) as cursor:
+            with hnsw_cursor(depth) as cursor:
                 cursor.execute(sql, params)
                 return cursor.fetchall()
 
@@ -312,19 +314,19 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
         vectors = embedder.embed(queries)
         hnsw_sql = (
             f"SELECT id FROM rag_item WHERE {version} AND is_doc = false AND embedding IS NOT NULL "
-            f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT 60"
+            f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT {depth}"
         )
-        out.append(time_calls("raw HNSW top-60 (floor)", [raw(hnsw_sql, [*version_args, Vector(v)]) for v in vectors]))
+        out.append(time_calls(f"raw HNSW top-{depth} (floor)", [raw(hnsw_sql, [*version_args, Vector(v)]) for v in vectors]))
         embed = time_calls("query embedding alone", [lambda q=q: embedder.embed([q]) for q in queries])
         out.append(embed)
     fts_sql = (
         f"SELECT id FROM rag_item, websearch_to_tsquery('english', %s) q WHERE {version} AND search @@ q "
-        "ORDER BY ts_rank_cd(search, q) DESC LIMIT 60"
+        f"ORDER BY ts_rank_cd(search, q) DESC LIMIT {depth}"
     )
     # The query's words, as full text sees them: punctuation in a raw text (``a-b-c-d...`` in a docstring)
     # would make phrase searches too deep for PostgreSQL's tsquery stack.
     words = [" ".join(lexical_words(q, limit=64)) for q in queries]
-    out.append(time_calls("raw full-text top-60 (floor)", [raw(fts_sql, [w, *version_args]) for w in words]))
+    out.append(time_calls(f"raw full-text top-{depth} (floor)", [raw(fts_sql, [w, *version_args]) for w in words]))
     return out
 
 

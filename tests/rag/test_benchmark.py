@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from rag.models import Repository
+from rag.services.retrieval import DEFAULT_PARAMS
 from tests.fixtures.projects import SHOPAPP
 
 
@@ -19,7 +20,8 @@ def test_bench_index_prints_indexing_and_latency_figures(db, upload_dir, capsys)
     assert re.search(r"indexed 28 files, \d+ items in [\d.]+ s: \d+ files/s, \d+ C0 chunks/s", out)
     assert "time per stage: extract" in out
     assert re.search(r"reindex of the unchanged tree: .* 28 of 28 file analyses .* 0 computed", out)
-    for name in ("hybrid search (service, limit 8)", "raw HNSW top-60 (floor)", "raw full-text top-60 (floor)"):
+    depth = DEFAULT_PARAMS.candidates
+    for name in ("hybrid search (service, limit 8)", f"raw HNSW top-{depth} (floor)", f"raw full-text top-{depth} (floor)"):
         assert re.search(re.escape(name) + r"\s+[\d.]+ ms /\s+[\d.]+ ms", out), name
     assert "retrieval over 20 queries" in out
     assert not Repository.objects.filter(name="bench-django").exists()  # removed without --keep
