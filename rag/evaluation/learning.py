@@ -17,7 +17,10 @@ teach nothing and are scored as misses.
 fold's own instances, so every reported figure is of a model that never saw
 the instance's repository; the fused order of the same candidates is scored
 beside it. Without a fixed method it is nested: each fold chooses its method
-from ``GRID`` by cross-validation on its own training repositories.
+from ``GRID`` by cross-validation on its own training repositories. Given the
+same instances' rows under other search parameters, each fold chooses among
+them the same way, so a search parameter is chosen with the model that
+re-ranks what it finds.
 """
 
 from __future__ import annotations
@@ -290,6 +293,10 @@ def learned_order(model: FileRankerModel, query: Query) -> list[int]:
     return best_first(model.column_scores(query.columns(model.relative)))
 
 
+# The name of the rows given first: the search as it is configured (other rows are alternatives to it).
+DEFAULT_ROWS = "defaults"
+
+
 @dataclass(frozen=True)
 class FoldResult:
     number: int
@@ -301,10 +308,7 @@ class FoldResult:
     method: Method = Method()
     train_scores: Scores | None = None
     # The search configuration whose candidate rows the fold used (``DEFAULT_ROWS`` unless chosen among alternatives).
-    rows: str = "defaults"
-
-
-DEFAULT_ROWS = "defaults"
+    rows: str = DEFAULT_ROWS
 
 
 def cross_validate(
