@@ -30,6 +30,9 @@ class Instance:
     mirror: str
     created_at: str = ""
     language: str = ""
+    # The fix edits lines inside an existing function or class (the dataset's ``gold_symbols`` is not
+    # empty); None when the dataset does not say.
+    edits_function: bool | None = None
 
     @property
     def language_name(self) -> str:
@@ -68,6 +71,9 @@ def load_dataset(path: str | Path) -> list[Instance]:
             raise DatasetError(f"line {number}: gold_files must be a non-empty list of paths")
         if not isinstance(record.get("language", ""), str):
             raise DatasetError(f"line {number}: language must be a string")
+        symbols = record.get("gold_symbols")
+        if symbols is not None and not isinstance(symbols, list):
+            raise DatasetError(f"line {number}: gold_symbols must be a list")
         if record["instance_id"] in seen:
             raise DatasetError(f"line {number}: duplicate instance_id {record['instance_id']}")
         seen.add(record["instance_id"])
@@ -81,6 +87,7 @@ def load_dataset(path: str | Path) -> list[Instance]:
                 mirror=str(record["mirror"]),
                 created_at=str(record.get("created_at") or ""),
                 language=record.get("language") or "",
+                edits_function=None if symbols is None else bool(symbols),
             )
         )
     return instances

@@ -55,6 +55,7 @@ class Query:
     gold_files: tuple[str, ...]
     paths: tuple[str, ...]  # candidate files in the fused ranking's order
     rows: np.ndarray  # one row of features per candidate
+    edits_function: bool | None = None  # the fix edits an existing function or class (None: not known)
     # The rows in each relative view asked for, computed once (cross-validation fits many models on them).
     _columns: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
@@ -71,7 +72,7 @@ class Query:
 
     def ranked(self, order: Sequence[int] | None = None) -> Ranked:
         paths = self.paths if order is None else [self.paths[i] for i in order]
-        return Ranked(self.repo, gold_ranks(list(paths)[:SCORED_FILES], self.gold_files), self.language)
+        return Ranked(self.repo, gold_ranks(list(paths)[:SCORED_FILES], self.gold_files), self.language, self.edits_function)
 
 
 def load_queries(paths: Iterable[str | Path]) -> list[Query]:
@@ -87,7 +88,7 @@ def load_queries(paths: Iterable[str | Path]) -> list[Query]:
                     rows = np.array([row for _, row in record["candidates"]], dtype=float).reshape(-1, len(FEATURES))
                     query = Query(
                         record["instance_id"], record["repo"], record.get("language", ""), tuple(record["gold_files"]),
-                        tuple(p for p, _ in record["candidates"]), rows,
+                        tuple(p for p, _ in record["candidates"]), rows, record.get("edits_function"),
                     )
                 except (ValueError, KeyError, TypeError) as exc:
                     raise LearningError(f"{path}:{number}: not a feature row of this ranker ({exc})") from exc

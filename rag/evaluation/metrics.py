@@ -19,6 +19,8 @@ class Ranked:
     repo: str
     gold_ranks: dict[str, int | None]
     language: str = ""
+    # Whether the instance's fix edits an existing function or class (``Instance.edits_function``); None: not known.
+    edits_function: bool | None = None
 
     @property
     def all_gold_rank(self) -> int | None:
@@ -32,6 +34,12 @@ class Ranked:
     def first_gold_rank(self) -> int | None:
         found = [rank for rank in self.gold_ranks.values() if rank is not None]
         return min(found) if found else None
+
+
+def editing_functions(ranked: Iterable[Ranked]) -> list[Ranked]:
+    """The rankings of instances whose fix edits an existing function or class: the subset SweRank and
+    LocAgent report SWE-bench Lite on."""
+    return [r for r in ranked if r.edits_function]
 
 
 @dataclass(frozen=True)

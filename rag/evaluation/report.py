@@ -8,10 +8,15 @@ from typing import IO
 
 from rag.evaluation.crossval import SELECTION_CRITERION, Fold
 from rag.evaluation.learning import FoldResult
-from rag.evaluation.metrics import CUTOFFS, Ranked, Scores, score, score_by_language, score_by_repository
+from rag.evaluation.metrics import (
+    CUTOFFS, Ranked, Scores, editing_functions, score, score_by_language, score_by_repository,
+)
 from rag.evaluation.runner import InstanceResult
 
 _CUTOFF_NAMES = "/".join(str(k) for k in CUTOFFS)
+
+# The subset of SWE-bench Lite that SweRank and LocAgent report (``editing_functions``).
+EDITS_FUNCTION = "fix edits an existing function"
 
 
 def _cells(scores: Scores) -> str:
@@ -53,6 +58,9 @@ def summary_table(results: Sequence[InstanceResult]) -> str:
     baseline = _baseline_rankings(results)
     lines = _header(["repository"], baseline is not None)
     lines.append(_row(["**overall**"], score(ranked), score(baseline) if baseline is not None else None))
+    if editing_functions(ranked):
+        subset_baseline = score(editing_functions(baseline)) if baseline is not None else None
+        lines.append(_row([f"**{EDITS_FUNCTION}**"], score(editing_functions(ranked)), subset_baseline))
     baseline_repos = score_by_repository(baseline) if baseline is not None else {}
     for name, scores in score_by_repository(ranked).items():
         lines.append(_row([name], scores, baseline_repos.get(name)))
@@ -112,7 +120,7 @@ def write_features(results: Sequence[InstanceResult], out: IO[str]) -> None:
         instance = result.instance
         out.write(json.dumps({
             "instance_id": instance.instance_id, "repo": instance.repo, "language": instance.language_name,
-            "gold_files": list(instance.gold_files),
+            "gold_files": list(instance.gold_files), "edits_function": instance.edits_function,
             "candidates": [[path, [round(value, 6) for value in row]] for path, row in result.file_features],
         }, sort_keys=True) + "\n")
 
@@ -159,6 +167,12 @@ def learned_ranking_table(folds: Sequence[FoldResult]) -> str:
         fused.extend(fold.fused)
         lines.append(f"| {fold.number} | {', '.join(fold.held_out)} | {len(fold.learned)} | {_cells(score(fold.learned))} | {_cells(score(fold.fused))} |")
     lines.append(f"| **held out** | all | {len(learned)} | {_cells(score(learned))} | {_cells(score(fused))} |")
+    if editing_functions(learned):
+        subset = editing_functions(learned)
+        lines.append(
+            f"| **held out** | {EDITS_FUNCTION} | {len(subset)} | {_cells(score(subset))} "
+            f"| {_cells(score(editing_functions(fused)))} |"
+        )
     lines += ["", "| language " + columns, "|---|" + rule]
     fused_languages = score_by_language(fused)
     for name, scores in score_by_language(learned).items():

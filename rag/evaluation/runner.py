@@ -75,7 +75,7 @@ class InstanceResult:
 
     def _ranked(self, files: Sequence[str]) -> Ranked:
         instance = self.instance
-        return Ranked(instance.repo, gold_ranks(files, instance.gold_files), instance.language_name)
+        return Ranked(instance.repo, gold_ranks(files, instance.gold_files), instance.language_name, instance.edits_function)
 
     def as_record(self) -> dict[str, Any]:
         ranked = self.ranked()

@@ -92,3 +92,19 @@ def test_the_language_is_the_datasets_or_else_that_of_the_gold_files(tmp_path):
 def test_it_rejects_a_language_that_is_not_a_string(tmp_path):
     with pytest.raises(DatasetError, match="line 1: language must be a string"):
         load_dataset(_write(tmp_path, [_record("widgets-1", language=["Go"])]))
+
+
+def test_whether_the_fix_edits_an_existing_function_is_read_from_the_gold_symbols(tmp_path):
+    instances = load_dataset(
+        _write(
+            tmp_path,
+            [
+                _record("widgets-1", gold_symbols=["widgets/render.py:Widget.render"]),
+                _record("widgets-2", gold_symbols=[]),
+                _record("widgets-3"),
+            ],
+        )
+    )
+    assert [instance.edits_function for instance in instances] == [True, False, None]
+    with pytest.raises(DatasetError, match="line 1: gold_symbols must be a list"):
+        load_dataset(_write(tmp_path, [_record("widgets-1", gold_symbols="Widget.render")]))

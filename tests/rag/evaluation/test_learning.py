@@ -80,6 +80,7 @@ def _rows_file(folder, queries: list[Query]):
     rows = folder / "features.jsonl"
     rows.write_text("".join(
         json.dumps({"instance_id": q.instance_id, "repo": q.repo, "language": q.language, "gold_files": list(q.gold_files),
+                    "edits_function": q.edits_function,
                     "candidates": [[p, list(r)] for p, r in zip(q.paths, q.rows.tolist())]}) + "\n"
         for q in queries
     ))
@@ -98,6 +99,20 @@ def test_the_command_prints_held_out_figures_and_writes_a_model_the_product_read
     model = FileRankerModel.from_json(json.loads(out.read_text()))
     assert model.trained_on.startswith("12 instances of 3 repositories; pointwise, relative none, L2 0.05 (given)")
     assert len(load_queries([rows])) == 12
+
+
+def test_the_held_out_figures_of_instances_whose_fix_edits_a_function_are_printed_apart(tmp_path, capsys):
+    # The first instance of each repository is known to add code only: it is left out of the subset's line.
+    queries = [
+        Query(q.instance_id, q.repo, q.language, q.gold_files, q.paths, q.rows, not q.instance_id.endswith("-0"))
+        for q in QUERIES
+    ]
+    rows = _rows_file(tmp_path, queries)
+
+    call_command("rag_train_ranker", str(rows), "--cv", "loo")
+
+    assert "| **held out** | fix edits an existing function | 9 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 |" in capsys.readouterr().out
+    assert [q.edits_function for q in load_queries([rows])].count(False) == 3
 
 
 def test_a_files_name_and_folders_count_by_the_share_of_their_words_the_query_uses():

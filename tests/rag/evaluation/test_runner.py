@@ -104,7 +104,9 @@ def test_the_command_prints_the_table_and_writes_deterministic_json_lines(db, up
     dataset.write_text(
         "\n".join(
             json.dumps({"instance_id": i.instance_id, "repo": i.repo, "base_commit": i.base_commit, "query": i.query,
-                        "gold_files": list(i.gold_files), "mirror": i.mirror})
+                        "gold_files": list(i.gold_files), "mirror": i.mirror,
+                        # store-2's fix adds a method: it edits no function that was there.
+                        "gold_symbols": [] if i.instance_id == "store-2" else ["compute_invoice_total"]})
             for i in _instances(first, second)
         )
     )
@@ -118,6 +120,8 @@ def test_the_command_prints_the_table_and_writes_deterministic_json_lines(db, up
     assert [line["instance_id"] for line in lines] == ["store-1", "store-2"]
     printed = capsys.readouterr().out
     assert "| **overall** | 2 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 |" in printed
+    # The subset SweRank and LocAgent report, BM25's figures beside the product's.
+    assert "| **fix edits an existing function** | 1 | 100.0 / 100.0 / 100.0 / 100.0 | 1.000 | 100.0" in printed
 
 
 def test_features_are_kept_for_every_candidate_file_in_the_fused_order(db, upload_dir, mirrors, tmp_path):
