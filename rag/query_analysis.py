@@ -76,7 +76,8 @@ _URL_LINE = re.compile(r"(?:L|lines-)(\d{1,9})")
 _MAX_URLS = 50
 # "for example" is prose: only words and paths that point at such folders count.
 EXAMPLE_WORDS = re.compile(
-    r"\b(?:tutorials?|galler(?:y|ies)|docs|documentation|benchmarks?)\b|\b(?:examples?|tutorials?|galler(?:y|ies)|docs?)/",
+    r"\b(?:tutorials?|galler(?:y|ies)|docs|documentation|benchmarks?)\b"
+    r"|\b(?:examples?|samples?|demos?|tutorials?|galler(?:y|ies)|docs?)/",
     re.IGNORECASE,
 )
 TEST_WORDS = re.compile(r"\b(tests?|testing|pytest|unittest|test_\w+|\w+_test|fixtures?|conftest)\b", re.IGNORECASE)

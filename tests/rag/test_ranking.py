@@ -462,3 +462,26 @@ def test_a_question_of_common_words_only_still_ranks_the_file_that_is_about_them
     files = [f.path for f in search_files(run.repository, "where are hyperlinks in the output formatted", limit=5)]
 
     assert "printer/hyperlink/mod.rs" in files[:3]
+
+
+@pytest.mark.parametrize(
+    ("path", "auxiliary"),
+    [
+        ("examples/palettes.py", True),
+        ("samples/MediatR.Examples.PublishStrategies/Publisher.cs", True),
+        ("packages/site/demo/App.vue", True),
+        ("src/sampler/random.py", False),
+        ("src/MediatR/NotificationPublishers/TaskWhenAllPublisher.cs", False),
+        ("lib/demos.py", False),
+    ],
+)
+def test_examples_are_told_by_the_folders_each_ecosystem_keeps_them_in(path, auxiliary):
+    from rag.services.retrieval import AUXILIARY_FOLDERS
+
+    assert bool(AUXILIARY_FOLDERS.search(path)) is auxiliary
+
+
+def test_a_query_is_about_examples_when_it_names_their_folder_not_when_it_says_sample():
+    assert query_hints("the publisher in samples/Publisher.cs runs handlers twice").about_examples
+    assert query_hints("demo/App.vue does not render").about_examples
+    assert not query_hints("a sample of the stream is dropped; see the demo below").about_examples

@@ -19,7 +19,11 @@ ChannelRows = Sequence[tuple[int, str, bool]]
 
 
 # Folders of examples, tutorials, documentation and benchmarks: code, but not the project's own.
-AUXILIARY_FOLDERS = re.compile(r"(?:^|/)(?:examples?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE)
+# Code that shows or measures the project rather than being it: examples (``samples/`` in .NET and many
+# SDKs, ``demo/`` in front-end projects), tutorials, galleries, docs and benchmarks.
+AUXILIARY_FOLDERS = re.compile(
+    r"(?:^|/)(?:examples?|samples?|demos?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE
+)
 
 
 def path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams, *, auxiliary: bool | None = None) -> float:
