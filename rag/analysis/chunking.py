@@ -146,16 +146,23 @@ def symbol_chunks(path: str, lines: list[str], unit: str, artifact: str, blocks:
         # A block's doc comment may start on the line that ends the one before: no line is chunked twice.
         start = max(block.start, cursor)
         builder.add_gap(cursor, start - 1)
-        if block.members and block.end - start + 1 > LARGE_CLASS_LINES:
-            inner = start
-            for member in block.members:
-                member_start = max(member.start, inner)
-                builder.add_gap(inner, member_start - 1, symbol=block)
-                builder.add_symbol_block(member_start, member.end, member.title, member.qname)
-                inner = member.end + 1
-            builder.add_gap(inner, block.end, symbol=block)
-        else:
-            builder.add_symbol_block(start, block.end, block.title, block.qname)
+        _add_block(builder, block, start)
         cursor = block.end + 1
     builder.add_gap(cursor, len(lines))
     return builder.chunks
+
+
+def _add_block(builder: ChunkBuilder, block: Block, start: int) -> None:
+    """A block as one chunk, or, when it is large and has members, split by member at every depth: a
+    class inside a module (Ruby's ``module Sinatra; class Base``) or inside another class is split
+    by its own members too, not cut into windows."""
+    if not (block.members and block.end - start + 1 > LARGE_CLASS_LINES):
+        builder.add_symbol_block(start, block.end, block.title, block.qname)
+        return
+    inner = start
+    for member in block.members:
+        member_start = max(member.start, inner)
+        builder.add_gap(inner, member_start - 1, symbol=block)
+        _add_block(builder, member, member_start)
+        inner = member.end + 1
+    builder.add_gap(inner, block.end, symbol=block)

@@ -1445,3 +1445,21 @@ def test_cargo_bins_aim_at_their_files_main_functions():
 ])
 def test_a_qualified_name_is_written_in_its_languages_own_form(qname, module, path, kind, written):
     assert written_name(qname, module, path, kind) == written
+
+
+def test_a_large_class_inside_a_module_or_another_class_is_split_by_its_own_methods():
+    methods = "".join(f"    def step_{n}\n" + "      work\n" * 8 + "    end\n\n" for n in range(14))
+    ruby = "module Shop\n  class Checkout\n" + methods + "  end\nend\n"
+    java_methods = "".join(f"        void step{n}() {{\n" + "            work();\n" * 8 + "        }\n\n" for n in range(14))
+    java = "package shop;\n\npublic class Outer {\n    static class Checkout {\n" + java_methods + "    }\n}\n"
+
+    analysis = analyze_repository({"lib/shop/checkout.rb": ruby, "src/shop/Outer.java": java})
+
+    for path, step in (("lib/shop/checkout.rb", "step_"), ("src/shop/Outer.java", "step")):
+        chunks = analysis.files[path].chunks
+        titles = [chunk.title for chunk in chunks]
+        assert [t for t in titles if step in t] == [f"Checkout.{step}{n}" for n in range(14)]
+        # Each method's chunk is the method: its first line declares it, and no chunk is a window.
+        first = next(c for c in chunks if c.title == f"Checkout.{step}3")
+        assert f"{step}3" in first.content.splitlines()[0]
+        assert all(c.metadata["chunk_type"] != "window" for c in chunks)
