@@ -25,6 +25,7 @@ from procrastinate.exceptions import AlreadyEnqueued
 from rag.intake import IntakeError
 from rag.models import GitRemote, IndexRun, Repository
 from rag.services import jobs
+from rag.services.index_items import ITEM_FORMAT
 from rag.services.indexing import run_index
 from rag.services.repositories import clean_repository_name
 from rag.sources.credentials import CredentialUnreadable, decrypt_secret, encrypt_secret
@@ -131,10 +132,14 @@ UNATTENDED = (IndexRun.Trigger.WEBHOOK, IndexRun.Trigger.SCHEDULE)
 def _needs_version(repository: Repository, sha: str, trigger: str) -> bool:
     """Whether the head needs a new version: it is not the serving one and none is being built.
 
-    A head that served before and was superseded (a force-push back to it) is built again.
+    A head that served before and was superseded (a force-push back to it) is built again, and so is
+    the serving head when its version was derived by an earlier release of the analysis
+    (``ITEM_FORMAT``): after an upgrade, the next sync brings the repository's index up to it.
     """
-    active = Repository.objects.filter(pk=repository.pk).values_list("active_run__commit_sha", flat=True).first()
-    if active == sha:
+    active = Repository.objects.filter(pk=repository.pk).values_list(
+        "active_run__commit_sha", "active_run__item_format"
+    ).first()
+    if active == (sha, ITEM_FORMAT):
         return False
     latest = repository.runs.filter(commit_sha=sha).order_by("-id").first()
     if latest is None:

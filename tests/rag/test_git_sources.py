@@ -546,6 +546,25 @@ def test_zip_and_git_yield_the_same_files_for_the_same_tree(upstream, owner, tmp
     assert [path for path, _ in shape(from_git)[0]] == [".gitignore", "README.md", "generated/out.py", "shop/models.py"]
 
 
+def test_a_sync_after_an_upgrade_of_the_analysis_builds_the_serving_commit_again(upstream, owner):
+    from rag.services.index_items import ITEM_FORMAT
+
+    sha = _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    first = sync_repository(repository).run
+    assert sync_repository(repository).up_to_date
+    # The serving version as an earlier release of the analysis wrote it.
+    IndexRun.objects.filter(pk=first.pk).update(item_format="0" * 32)
+
+    rebuilt = sync_repository(repository).run
+
+    assert rebuilt is not None and rebuilt.status == IndexRun.Status.READY, rebuilt and rebuilt.error
+    assert rebuilt.commit_sha == sha and rebuilt.pk != first.pk and rebuilt.item_format == ITEM_FORMAT
+    repository.refresh_from_db()
+    assert repository.active_run_id == rebuilt.pk
+    assert sync_repository(repository).up_to_date
+
+
 def test_reindexing_a_git_repository_builds_its_commit_again(upstream, owner):
     from rag.services import reindex, run_index
 
