@@ -240,6 +240,16 @@ def _kill_group(process: subprocess.Popen) -> None:
 _ACCESS_REFUSED = ("could not read Username", "Authentication failed", "Permission denied", "terminal prompts disabled")
 
 
+# A terminal's control sequences (``ESC [ K`` ends git's progress lines) and any other character a
+# message cannot show: a remote that breaks off its pack sends a NUL, which the database refuses to store.
+_CONTROL_SEQUENCE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _printable(line: str) -> str:
+    shown = "".join(ch if ch.isprintable() else " " for ch in _CONTROL_SEQUENCE.sub("", line))
+    return " ".join(shown.split())
+
+
 def run_git(
     args: list[str], *, cwd: str | os.PathLike[str] | None = None, transport: str = "file",
     env: Mapping[str, str] | None = None, what: str = "git", input: bytes | None = None,
@@ -270,8 +280,8 @@ def run_git(
         raise
     if process.returncode != 0:
         text = stderr.decode("utf-8", "replace")
-        lines = [line for line in text.splitlines() if line.strip()]
-        detail = " ".join(lines[-3:])[:500] or f"exit status {process.returncode}"
+        lines = [_printable(line) for line in text.splitlines()]
+        detail = " ".join([line for line in lines if line][-3:])[:500] or f"exit status {process.returncode}"
         if any(sign in text for sign in _ACCESS_REFUSED):
             raise GitError(f"{what} failed: the remote refused access; check the token or deploy key ({detail})")
         raise GitError(f"{what} failed: {detail}")

@@ -546,6 +546,26 @@ def test_zip_and_git_yield_the_same_files_for_the_same_tree(upstream, owner, tmp
     assert [path for path, _ in shape(from_git)[0]] == [".gitignore", "README.md", "generated/out.py", "shop/models.py"]
 
 
+def test_a_remote_that_breaks_off_its_pack_fails_the_sync_with_a_plain_message_and_the_version_keeps_serving(
+    upstream, owner
+):
+    _first_commit(upstream)
+    repository = connect_git_repository(owner=owner, name="shop", url=upstream.url, defer=False)
+    serving = sync_repository(repository).run
+    second = upstream.commit("Payments", write={"shop/payments.py": PAYMENTS})
+    # The new file's content is missing on the remote: git aborts the pack, and its message has a NUL byte in it.
+    blob = git("rev-parse", f"{second}:shop/payments.py", cwd=upstream.bare)
+    (upstream.bare / "objects" / blob[:2] / blob[2:]).unlink()
+
+    result = sync_repository(repository)
+
+    assert "repository corruption on the remote side" in result.error
+    assert result.error.isprintable()
+    assert GitRemote.objects.get(repository=repository).last_error == result.error
+    repository.refresh_from_db()
+    assert repository.active_run_id == serving.pk
+
+
 def test_a_sync_after_an_upgrade_of_the_analysis_builds_the_serving_commit_again(upstream, owner):
     from rag.services.index_items import ITEM_FORMAT
 
