@@ -55,6 +55,10 @@ _RUST_ROOTS = ("std", "crate", "self", "super")
 # A word of letters and digits; it is a CamelCase name when it has a lower-case letter and a capital
 # after its first character (``HttpResponse``, ``getUser``, and acronym-led ``URLField``, ``IOError``).
 WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9]*+\b")
+# A capitalised word inside a sentence of a one-line question: "how does Send find the handler?",
+# "what does Mediator do" (C#, Go and Java name methods and types so). Not the first word of a
+# sentence, which English capitalises anyway; in an issue's text such words are mostly prose.
+CAPITALISED_INSIDE_SENTENCE = re.compile(r"(?<=[A-Za-z0-9,;:)\]'\"`] )[A-Z][a-z0-9]++\b")
 _CAPITAL_INSIDE = re.compile(r".[A-Z]")
 _LOWER = re.compile(r"[a-z]")
 SNAKE_CASE = re.compile(r"\b_{0,2}[a-z][a-z0-9]*+(?:_[a-z0-9]++)++_{0,2}\b")
@@ -149,6 +153,8 @@ def query_hints(query: str) -> QueryHints:
         word = match.group(0)
         if _CAPITAL_INSIDE.search(word) and _LOWER.search(word):
             hints.names.add(word)
+    if "\n" not in query.strip():
+        hints.names.update(m.group(0) for m in CAPITALISED_INSIDE_SENTENCE.finditer(query))
     hints.names.update(m.group(0) for m in SNAKE_CASE.finditer(query))
     hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)
     hints.names = {n for n in hints.names if len(n) > 2 and n.lower() not in STOP_WORDS}

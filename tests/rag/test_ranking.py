@@ -485,3 +485,35 @@ def test_a_query_is_about_examples_when_it_names_their_folder_not_when_it_says_s
     assert query_hints("the publisher in samples/Publisher.cs runs handlers twice").about_examples
     assert query_hints("demo/App.vue does not render").about_examples
     assert not query_hints("a sample of the stream is dropped; see the demo below").about_examples
+
+
+# A question that names a method as C# writes it, among files full of its other words.
+SENDER_PROJECT: dict[str, str] = {
+    "src/Mediator.cs": (
+        "namespace Bus;\n\npublic class Mediator\n{\n"
+        "    public object Send(object message)\n    {\n        return Dispatch(message);\n    }\n\n"
+        "    private object Dispatch(object message)\n    {\n        return message;\n    }\n}\n"
+    ),
+    **{
+        f"src/Registration/{name}.cs": (
+            f"namespace Bus.Registration;\n\n/// <summary>Find the handler of a request type.</summary>\npublic static class {name}\n{{\n"
+            f"    /// <summary>Find the handler for a request, or the handlers of a request's base types.</summary>\n"
+            f"    public static object FindHandlerFor{name}(object request) {{ return FindRequestHandler(request); }}\n"
+            f"    static object FindRequestHandler(object request) {{ return request; }}\n}}\n"
+        )
+        for name in ("HandlerFinder", "RequestScanner", "TypeRegistry")
+    },
+}
+
+
+def test_a_method_a_question_capitalises_inside_its_sentence_is_looked_up_by_name(owner, upload_dir):
+    run = index_zip(owner, make_zip(SENDER_PROJECT), name="bus")
+    assert run.status == IndexRun.Status.READY, run.error
+
+    files = [f.path for f in search_files(run.repository, "how does Send find the handler for a request", limit=3)]
+
+    assert files[0] == "src/Mediator.cs"
+    assert query_hints("how does Send find the handler for a request").names == {"Send"}
+    # The first word of a sentence is capitalised anyway, and an issue's text is prose.
+    assert query_hints("Send the request twice. Then Publish it").names == {"Publish"}
+    assert "Send" not in query_hints("Handler lookup\nhow does Send find the handler").names
