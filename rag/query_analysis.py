@@ -57,7 +57,8 @@ _RUST_ROOTS = ("std", "crate", "self", "super")
 WORD = re.compile(r"\b[A-Za-z][A-Za-z0-9]*+\b")
 # A capitalised word inside a sentence of a one-line question: "how does Send find the handler?",
 # "what does Mediator do" (C#, Go and Java name methods and types so). Not the first word of a
-# sentence, which English capitalises anyway; in an issue's text such words are mostly prose.
+# sentence, which English capitalises anyway, nor a word of a run of them, which is a title ("405
+# Method Not Allowed"); in an issue's text such words are mostly prose.
 CAPITALISED_INSIDE_SENTENCE = re.compile(r"(?<=[A-Za-z0-9,;:)\]'\"`] )[A-Z][a-z0-9]++\b")
 _CAPITAL_INSIDE = re.compile(r".[A-Z]")
 _LOWER = re.compile(r"[a-z]")
@@ -154,11 +155,24 @@ def query_hints(query: str) -> QueryHints:
         if _CAPITAL_INSIDE.search(word) and _LOWER.search(word):
             hints.names.add(word)
     if "\n" not in query.strip():
-        hints.names.update(m.group(0) for m in CAPITALISED_INSIDE_SENTENCE.finditer(query))
+        hints.names.update(_capitalised_names(query))
     hints.names.update(m.group(0) for m in SNAKE_CASE.finditer(query))
     hints.names.update(m.group(1) for m in CALL.finditer(query) if m.group(1) not in STOP_WORDS)
     hints.names = {n for n in hints.names if len(n) > 2 and n.lower() not in STOP_WORDS}
     return hints
+
+
+def _capitalised_names(line: str) -> list[str]:
+    """The words ``CAPITALISED_INSIDE_SENTENCE`` finds whose neighbouring words it does not find too."""
+    matches = list(CAPITALISED_INSIDE_SENTENCE.finditer(line))
+    found = []
+    for i, match in enumerate(matches):
+        # The words next to it in the line, when they are such words too: a run of them is a title.
+        before = i > 0 and not line[matches[i - 1].end() : match.start()].strip()
+        after = i + 1 < len(matches) and not line[match.end() : matches[i + 1].start()].strip()
+        if not (before or after):
+            found.append(match.group(0))
+    return found
 
 
 def code_host_files(query: str) -> list[tuple[str, int | None]]:

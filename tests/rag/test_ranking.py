@@ -516,4 +516,6 @@ def test_a_method_a_question_capitalises_inside_its_sentence_is_looked_up_by_nam
     assert query_hints("how does Send find the handler for a request").names == {"Send"}
     # The first word of a sentence is capitalised anyway, and an issue's text is prose.
     assert query_hints("Send the request twice. Then Publish it").names == {"Publish"}
+    # A run of capitalised words is a title, not names.
+    assert query_hints("where is the 405 Method Not Allowed response built").names == set()
     assert "Send" not in query_hints("Handler lookup\nhow does Send find the handler").names
