@@ -79,10 +79,12 @@ _REF_KINDS = frozenset({"branch", "tag", "commit"})
 _URL_LINE = re.compile(r"(?:L|lines-)(\d{1,9})")
 # At most this many addresses of a query are read for files.
 _MAX_URLS = 50
+# Folders of code that shows or measures the project rather than being it: examples (``samples/`` in
+# .NET and many SDKs, ``demo/`` in front-end projects), tutorials, galleries, docs and benchmarks.
+AUXILIARY_FOLDER_NAMES = r"examples?|samples?|demos?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench"
 # "for example" is prose: only words and paths that point at such folders count.
 EXAMPLE_WORDS = re.compile(
-    r"\b(?:tutorials?|galler(?:y|ies)|docs|documentation|benchmarks?)\b"
-    r"|\b(?:examples?|samples?|demos?|tutorials?|galler(?:y|ies)|docs?)/",
+    rf"\b(?:tutorials?|galler(?:y|ies)|docs|documentation|benchmarks?)\b|\b(?:{AUXILIARY_FOLDER_NAMES})/",
     re.IGNORECASE,
 )
 TEST_WORDS = re.compile(r"\b(tests?|testing|pytest|unittest|test_\w+|\w+_test|fixtures?|conftest)\b", re.IGNORECASE)

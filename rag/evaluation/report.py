@@ -58,9 +58,10 @@ def summary_table(results: Sequence[InstanceResult]) -> str:
     baseline = _baseline_rankings(results)
     lines = _header(["repository"], baseline is not None)
     lines.append(_row(["**overall**"], score(ranked), score(baseline) if baseline is not None else None))
-    if editing_functions(ranked):
+    subset = editing_functions(ranked)
+    if subset:
         subset_baseline = score(editing_functions(baseline)) if baseline is not None else None
-        lines.append(_row([f"**{EDITS_FUNCTION}**"], score(editing_functions(ranked)), subset_baseline))
+        lines.append(_row([f"**{EDITS_FUNCTION}**"], score(subset), subset_baseline))
     baseline_repos = score_by_repository(baseline) if baseline is not None else {}
     for name, scores in score_by_repository(ranked).items():
         lines.append(_row([name], scores, baseline_repos.get(name)))
@@ -167,8 +168,8 @@ def learned_ranking_table(folds: Sequence[FoldResult]) -> str:
         fused.extend(fold.fused)
         lines.append(f"| {fold.number} | {', '.join(fold.held_out)} | {len(fold.learned)} | {_cells(score(fold.learned))} | {_cells(score(fold.fused))} |")
     lines.append(f"| **held out** | all | {len(learned)} | {_cells(score(learned))} | {_cells(score(fused))} |")
-    if editing_functions(learned):
-        subset = editing_functions(learned)
+    subset = editing_functions(learned)
+    if subset:
         lines.append(
             f"| **held out** | {EDITS_FUNCTION} | {len(subset)} | {_cells(score(subset))} "
             f"| {_cells(score(editing_functions(fused)))} |"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from rag.query_analysis import QueryHints
+from rag.query_analysis import AUXILIARY_FOLDER_NAMES, QueryHints
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams
 from rag.services.retrieval.results import FileScore, SearchResult
 
@@ -18,12 +18,8 @@ from rag.services.retrieval.results import FileScore, SearchResult
 ChannelRows = Sequence[tuple[int, str, bool]]
 
 
-# Folders of examples, tutorials, documentation and benchmarks: code, but not the project's own.
-# Code that shows or measures the project rather than being it: examples (``samples/`` in .NET and many
-# SDKs, ``demo/`` in front-end projects), tutorials, galleries, docs and benchmarks.
-AUXILIARY_FOLDERS = re.compile(
-    r"(?:^|/)(?:examples?|samples?|demos?|tutorials?|galler(?:y|ies)|docs?|benchmarks?|asv_bench)/", re.IGNORECASE
-)
+# Files in folders of examples, tutorials, documentation and benchmarks: code, but not the project's own.
+AUXILIARY_FOLDERS = re.compile(rf"(?:^|/)(?:{AUXILIARY_FOLDER_NAMES})/", re.IGNORECASE)
 
 
 def path_prior(path: str, window: bool, hints: QueryHints, params: RankingParams, *, auxiliary: bool | None = None) -> float:
