@@ -143,6 +143,8 @@ def symbol_chunks(path: str, lines: list[str], unit: str, artifact: str, blocks:
     builder = ChunkBuilder(path, lines, unit, artifact)
     cursor = 1
     for block in blocks:
+        if block.end < cursor:
+            continue  # inside the block before (a method of an object expression a property holds): chunked with it
         # A block's doc comment may start on the line that ends the one before: no line is chunked twice.
         start = max(block.start, cursor)
         builder.add_gap(cursor, start - 1)
@@ -161,6 +163,8 @@ def _add_block(builder: ChunkBuilder, block: Block, start: int) -> None:
         return
     inner = start
     for member in block.members:
+        if member.end < inner:
+            continue  # inside the member before: chunked with it
         member_start = max(member.start, inner)
         builder.add_gap(inner, member_start - 1, symbol=block)
         _add_block(builder, member, member_start)

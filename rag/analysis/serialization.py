@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 27
+ANALYSIS_VERSION = 28
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -57,7 +57,8 @@ Kotlin and C# properties, PHP enums and Ruby attributes are symbols, C# generic 
 references, PHP's ``use`` binds names, Ruby constants record their lexical scope, a test file has no entrypoints, and
 a one-line property is no chunk of its own; 25: CMake's ``add_executable`` and Automake's ``bin_PROGRAMS`` are
 programs aimed at their first source's ``main``; 26: ES imports by package name resolve; 27: a large class inside a
-module or another class is split by its own members, at every depth)."""
+module or another class is split by its own members, at every depth; 28: a member inside the member before it, a method
+of an object expression a property holds, adds no chunk of its own)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

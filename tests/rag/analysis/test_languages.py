@@ -1463,3 +1463,19 @@ def test_a_large_class_inside_a_module_or_another_class_is_split_by_its_own_meth
         first = next(c for c in chunks if c.title == f"Checkout.{step}3")
         assert f"{step}3" in first.content.splitlines()[0]
         assert all(c.metadata["chunk_type"] != "window" for c in chunks)
+
+
+def test_a_method_of_an_object_a_property_holds_is_chunked_with_the_property():
+    methods = "".join(f"  fun step{n}() {{\n" + "    work()\n" * 8 + "  }\n\n" for n in range(14))
+    kotlin = (
+        "package shop\n\nclass Checkout {\n  private val timeout =\n    object : Timer() {\n"
+        "      override fun timedOut() {\n        cancel()\n      }\n    }.apply {\n      start()\n    }\n\n"
+        + methods + "}\n"
+    )
+
+    chunks = analyze_repository({"src/main/kotlin/shop/Checkout.kt": kotlin}).files["src/main/kotlin/shop/Checkout.kt"].chunks
+
+    assert all(chunk.start_line <= chunk.end_line for chunk in chunks)
+    (timeout,) = [chunk for chunk in chunks if chunk.start_line <= 6 <= chunk.end_line]
+    assert (timeout.start_line, timeout.end_line) == (4, 11)
+    assert [c.title for c in chunks if "step" in c.title] == [f"Checkout.step{n}" for n in range(14)]
