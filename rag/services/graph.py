@@ -131,6 +131,14 @@ class EntrypointInfo:
     end_line: int
     handler_raw: str = ""  # as written, kept when it does not resolve too (``block at app.rb:12``)
 
+    @property
+    def unresolved_handler(self) -> str:
+        """What is known of a handler that is no symbol of the index: a block written in place (the
+        entrypoint's lines hold it), a name as written, or nothing."""
+        if self.handler_raw.startswith("block at "):
+            return "the block written in place"
+        return f"{self.handler_raw} (unresolved)" if self.handler_raw else "unresolved handler"
+
 
 def _run(repository: Repository, run: IndexRun | None) -> IndexRun | None:
     return run or repository.active_run

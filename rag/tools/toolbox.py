@@ -351,7 +351,7 @@ class RepositoryToolbox:
         spans = []
         for entry in shown:
             methods = f" {','.join(entry.methods)}" if entry.methods else ""
-            handler = handlers.get(entry.handler, entry.handler) if entry.handler else _unresolved_handler(entry.handler_raw)
+            handler = handlers.get(entry.handler, entry.handler) if entry.handler else entry.unresolved_handler
             lines.append(
                 f"- {entry.entry_type} ({entry.framework}){methods} {entry.route_or_command} -> {handler} "
                 f"at {entry.path}:{entry.start_line}-{entry.end_line}"
@@ -372,14 +372,6 @@ def in_file_order(items: Sequence[rag.SearchResult], files: Sequence[rag.FileSco
         seen[item.path] = seen.get(item.path, 0) + 1
         keyed.append(((seen[item.path] > RESULTS_PER_FILE, place.get(item.path, len(place))), item))
     return [item for _, item in sorted(keyed, key=lambda pair: pair[0])]
-
-
-def _unresolved_handler(written: str) -> str:
-    """A handler that is no symbol of the index: a block written in place (the entrypoint's lines hold it),
-    a name as written, or nothing known."""
-    if written.startswith("block at "):
-        return "the block written in place"
-    return f"{written} (unresolved)" if written else "unresolved handler"
 
 
 def _counted(count: int, noun: str) -> str:

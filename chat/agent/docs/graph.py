@@ -82,7 +82,9 @@ from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.retry import LLMError
 from llm.types import ChatRequest, Message
-from rag.analysis.filetypes import module_name
+from rag import services as rag
+from rag.analysis.filetypes import is_test_path, module_name
+from rag.query_analysis import query_hints
 
 MAX_SECTIONS = 8
 # Sections written (and checked) at the same time: a document's latency is then
@@ -195,8 +197,24 @@ def _indexed_modules(view: IndexView) -> dict[str, str]:
     return modules
 
 
+# Names of a request looked up in the symbol catalog, longest first: a long request is not a search.
+MAX_LOOKED_UP_NAMES = 8
+
+
+def _named_definition(text: str, view: IndexView) -> rag.SymbolInfo | None:
+    """The definition a request names in its language's form (``Jekyll::Commands::Build``,
+    ``okhttp3.Dispatcher``, a ``CamelCase`` name), when the code defines it in one file only."""
+    hints = query_hints(text)
+    names = sorted(hints.dotted, key=len, reverse=True) + sorted(hints.names - hints.dotted, key=len, reverse=True)
+    for name in names[:MAX_LOOKED_UP_NAMES]:
+        found = [s for s in rag.find_symbol(view.repository, name, run=view.run) if not is_test_path(s.path)]
+        if found and len({s.path for s in found}) == 1:
+            return found[0]
+    return None
+
+
 def keyword_request(text: str, view: IndexView) -> DocsRequest:
-    """What is asked, from the words of the request alone."""
+    """What is asked, from the words of the request and the names of the index (reads the database)."""
     if _README.search(text):
         return DocsRequest("readme", "", view.name, "keywords", "mentions a README")
     mentioned_path = next((path for path in view.line_counts if path in text), None)
@@ -207,6 +225,12 @@ def keyword_request(text: str, view: IndexView) -> DocsRequest:
     named = sorted((m for m in modules if m in words), key=len, reverse=True)
     if named:
         return DocsRequest("module", modules[named[0]], f"The {named[0]} module", "keywords", f"names the module {named[0]}")
+    definition = _named_definition(text, view)
+    if definition is not None:
+        return DocsRequest(
+            "module", definition.path, f"The {definition.written} {definition.kind_word}", "keywords",
+            f"names the {definition.kind_word} {definition.written}, defined in {definition.path}",
+        )
     if _API.search(text):
         return DocsRequest("api_reference", "", f"{view.name} API reference", "keywords", "asks for a reference")
     if _WHOLE.search(text):
@@ -223,7 +247,7 @@ async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) ->
         view = await in_database_pool(open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(docs_route="unavailable", docs_problem=f"Documentation needs an index: {exc}.")
-    fallback = keyword_request(ctx.input, view)
+    fallback = await in_database_pool(keyword_request)(ctx.input, view)
     if services.offline:
         return ctx.with_state(docs_route="reference", docs=DocsRun(view=view, request=fallback))
     catalog = await in_database_pool(material.module_catalog_summary)(view, ctx.input)

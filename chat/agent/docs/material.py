@@ -26,6 +26,7 @@ from chat.agent.writing import SOURCE_MAX_LINES, IndexView, file_texts, numbered
 from rag import services as rag
 from rag.analysis.filetypes import is_test_path
 from rag.models import Symbol
+from rag.terms import is_vendored
 
 CATALOG_CHARS = 4000
 POLICY_CHARS = 4000
@@ -76,7 +77,7 @@ def module_catalog_summary(view: IndexView, query: str, *, cap: int = CATALOG_CH
     )
     modules: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: {"class": [], "function": []})
     for module, path, kind, name, qname in rows.order_by("path", "start_line"):
-        if qname == f"{module}.{name}":
+        if qname == f"{module}.{name}" and not is_vendored(path):
             modules[(module, path)][kind].append(name)
     if not modules:
         return ""
@@ -166,6 +167,7 @@ def reference_material(
             parent=s.parent, is_async=s.is_async, is_entry_candidate=s.is_entry_candidate,
         )
         for s in Symbol.objects.in_version(view.run).filter(kind__in=("class", "function", "method")).order_by("path", "start_line")
+        if not is_vendored(s.path)  # code the project carries but did not write (``html5shiv.min.js``)
     ]
     entrypoints = rag.list_entrypoints(view.repository, limit=5000, run=view.run)
     if only is not None:

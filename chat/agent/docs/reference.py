@@ -84,7 +84,7 @@ def entrypoint_tables(entrypoints: Iterable[EntrypointInfo], *, level: int) -> l
 
 
 def _handler(entry: EntrypointInfo) -> str:
-    return f"`{_cell(entry.handler)}`" if entry.handler else "(not resolved)"
+    return f"`{_cell(entry.handler)}`" if entry.handler else _cell(entry.unresolved_handler)
 
 
 def _symbol_line(symbol: SymbolInfo, indent: str = "") -> str:

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 EXPECTED_ROUTES = {
     ("GET, POST", "/accounts/login/", "djshop.orders.views.login_view"),
-    ("any", "/admin/", "(not resolved)"),
+    ("any", "/admin/", "admin.site.urls (unresolved)"),
     ("GET", "/health/", "djshop.orders.views.health"),
     ("POST", "/orders", "shopapp.api.create_order"),
     ("GET", "/orders/", "djshop.orders.views.OrderListView"),
@@ -123,3 +123,39 @@ def test_offline_a_request_naming_a_file_gets_the_reference_of_that_file(shopapp
         "shopapp.web.routes": {"classes": set(), "functions": {"cart", "order_detail", "checkout"}}
     }
     assert "## CLI commands" not in document
+
+
+SHOP_RUBY = {
+    "lib/shop/checkout.rb": "module Shop\n  class Checkout\n    # Pays the cart.\n    def pay(cart)\n      cart.total\n    end\n  end\nend\n",
+    "lib/shop/commands.rb": (
+        "module Shop\n  class Commands\n    def self.init_with_program(prog)\n      prog.command(:pay) do |c|\n"
+        "        c.action do |args, options|\n          Checkout.new.pay(args)\n        end\n      end\n    end\n  end\nend\n"
+    ),
+    "assets/jquery.min.js": "function jq(a){return a}\n",
+}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_offline_a_request_naming_a_definition_in_its_languages_form_gets_the_reference_of_its_file(index_files, settings):
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+    repository = index_files(SHOP_RUBY, "shop")
+
+    final, events = run_graph(DOCS_GRAPH, "Write documentation for the Shop::Checkout class", repository)
+
+    document = texts(events)
+    assert document.startswith("# shop: lib/shop/checkout.rb: reference\n")
+    assert "  - `def pay(cart)` (lib/shop/checkout.rb:4-6): Pays the cart." in document
+    assert "Commands" not in document
+
+
+@pytest.mark.django_db(transaction=True)
+def test_offline_reference_names_a_handler_written_in_place_and_leaves_vendored_code_out(index_files, settings):
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+    repository = index_files(SHOP_RUBY, "shop")
+
+    final, events = run_graph(DOCS_GRAPH, "Write documentation for the whole repository", repository)
+
+    document = texts(events)
+    assert "| `pay` | the block written in place | mercenary | `lib/shop/commands.rb:4-8` |" in document
+    assert "### `lib.shop.checkout`" in document
+    assert "jquery" not in document
