@@ -7,6 +7,7 @@ them, so AST line numbers and chunk spans agree.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rag.analysis.records import Chunk
@@ -54,6 +55,11 @@ class Block:
     qname: str
     title: str
     members: list[Block] = field(default_factory=list)
+
+
+# A line that holds no code worth a chunk: blank, punctuation, or a keyword that closes a block or
+# only sets the visibility of what follows (``end``, ``private``) with its punctuation.
+_NO_CODE_LINE = re.compile(r"[\W_]*+(?:(?:end|private|protected|public|module_function)\b[\W_]*+)?")
 
 
 def _is_blank(line: str) -> bool:
@@ -116,10 +122,11 @@ class ChunkBuilder:
             self.add(first, last, chunk_type, f"{self.path}:{first}-{last}")
 
     def add_gap(self, start: int, end: int, symbol: Block | None = None) -> None:
-        """Code between symbols: one chunk, or windows when it is long; gaps of blanks and
-        punctuation alone (the ``)`` closing a group of declarations) give nothing."""
+        """Code between symbols: one chunk, or windows when it is long; gaps of blanks, punctuation
+        (the ``)`` closing a group of declarations) and bare keywords (Ruby's ``end`` and ``private``)
+        alone give nothing."""
         span = _trim(self.lines, start, end)
-        if span is None or not any(character.isalnum() for line in self.lines[span[0] - 1 : span[1]] for character in line):
+        if span is None or all(_NO_CODE_LINE.fullmatch(line) for line in self.lines[span[0] - 1 : span[1]]):
             return
         first, last = span
         if symbol is not None:

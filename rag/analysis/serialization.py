@@ -58,7 +58,8 @@ references, PHP's ``use`` binds names, Ruby constants record their lexical scope
 a one-line property is no chunk of its own; 25: CMake's ``add_executable`` and Automake's ``bin_PROGRAMS`` are
 programs aimed at their first source's ``main``; 26: ES imports by package name resolve; 27: a large class inside a
 module or another class is split by its own members, at every depth; 28: a member inside the member before it, a method
-of an object expression a property holds, adds no chunk of its own)."""
+of an object expression a property holds, adds no chunk of its own, and a gap of Ruby's ``end`` and ``private`` or C++'s
+``public:`` alone is no chunk)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -1479,3 +1479,18 @@ def test_a_method_of_an_object_a_property_holds_is_chunked_with_the_property():
     (timeout,) = [chunk for chunk in chunks if chunk.start_line <= 6 <= chunk.end_line]
     assert (timeout.start_line, timeout.end_line) == (4, 11)
     assert [c.title for c in chunks if "step" in c.title] == [f"Checkout.step{n}" for n in range(14)]
+
+
+def test_a_gap_of_closing_ends_and_visibility_keywords_alone_is_no_chunk():
+    methods = "".join(f"    def step_{n}\n" + "      work\n" * 8 + "    end\n\n" for n in range(14))
+    ruby = "module Shop\n  class Checkout\n" + methods + "    private\n\n" + methods.replace("step_", "inner_") + "  end\nend\n"
+    cpp_methods = "".join(f"    void step{n}() {{\n" + "        work();\n" * 8 + "    }\n\n" for n in range(14))
+    cpp = "class Checkout {\n  public:\n" + cpp_methods + "  private:\n    int total;\n};\n"
+
+    analysis = analyze_repository({"lib/shop/checkout.rb": ruby, "src/checkout.hpp": cpp})
+
+    for path in ("lib/shop/checkout.rb", "src/checkout.hpp"):
+        bare = [c.content for c in analysis.files[path].chunks if all(
+            line.strip() in ("", "end", "private", "public:", "private:", "};") for line in c.content.splitlines()
+        )]
+        assert bare == []
