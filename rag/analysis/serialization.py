@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 28
+ANALYSIS_VERSION = 29
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -59,7 +59,8 @@ a one-line property is no chunk of its own; 25: CMake's ``add_executable`` and A
 programs aimed at their first source's ``main``; 26: ES imports by package name resolve; 27: a large class inside a
 module or another class is split by its own members, at every depth; 28: a member inside the member before it, a method
 of an object expression a property holds, adds no chunk of its own, and a gap of Ruby's ``end`` and ``private`` or C++'s
-``public:`` alone is no chunk)."""
+``public:`` alone is no chunk; 29: routes called on a route group bound to a name (ASP.NET's ``MapGroup``, gin's
+``Group``) are under its prefix, and ASP.NET's minimal API templates need no leading slash)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -36,6 +36,9 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 - ``@command.<framework>``: a CLI command, named by its ``@path`` (first word) or else by the program;
 - ``@prefix`` inside a ``@prefixed`` node: a path prefix of every route within that node (a class's
   ``@RequestMapping``, NestJS ``@Controller``, Ktor ``route("/v1") { }``, Rails ``namespace``);
+- ``@group`` with its ``@prefix``: a call making a group of routes under a prefix whose value is bound to a
+  name (ASP.NET's ``var api = app.MapGroup("api/orders")``, gin's ``v1 := r.Group("/v1")``): the routes
+  called on that name in the same definition are under the prefix, and so are the groups made from it;
 - ``@uses.<framework>``: the file uses that framework; a pattern with ``(#set! when_used "rocket")``
   is of that framework in such a file (``#[get("/")]`` is actix or rocket), and one with
   ``(#set! requires "http")`` is an entrypoint only in a file with ``@uses.http`` (a Go router's
@@ -802,6 +805,8 @@ def _entrypoints(
     for definition in definitions.values():
         by_name.setdefault(definition.name, definition.qname)
     prefixes: dict[tuple[int, int], str] = {}
+    # (the definition around it, the name a group is bound to) -> (its prefix, the name it was made from)
+    groups: dict[tuple[str, str], tuple[str, str | None]] = {}
     used: set[str] = set()
     # The matches of each node and kind, read together: the one with the most captures (a route with its
     # path over one without) names the pattern whose settings apply, the others add what it lacks (each of
@@ -811,6 +816,12 @@ def _entrypoints(
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]
             prefixes[(node.start_byte, node.end_byte)] = _literal(captures["prefix"][0])
+            continue
+        if "prefix" in captures and "group" in captures:
+            node = captures["group"][0]
+            bound = _bound_name(node)
+            if bound is not None:
+                groups[(_scope(node, definitions, unit), bound)] = (_literal(captures["prefix"][0]), _call_receiver(node))
             continue
         used.update(name.split(".", 1)[1] for name in captures if name.startswith("uses."))
         kind = next((name for name in captures if name == "main" or name.split(".", 1)[0] in ("route", "resource", "command")), None)
@@ -882,7 +893,7 @@ def _entrypoints(
                 handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
             ))
             continue
-        outer = _prefixes(node, prefixes)
+        outer = _prefixes(node, prefixes) + _group_prefixes(_call_receiver(node), _scope(node, definitions, unit), groups)
         if role == "resource":
             name = route.rsplit("/", 1)[-1]
             controller = written or name
@@ -935,6 +946,44 @@ def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> l
             found.insert(0, prefix)
         seen.add(span)
         current = current.parent
+    return found
+
+
+# The nodes of a chain of calls (``app.MapGroup("x").WithTags("y")``) and of the right side of a binding.
+_CHAIN = frozenset({
+    "invocation_expression", "member_access_expression", "call_expression", "selector_expression", "member_expression",
+    "expression_list", "equals_value_clause",
+})
+
+
+def _bound_name(node: tree_sitter.Node) -> str | None:
+    """The name the value of a chain of calls starting with ``node`` is bound to: ``api`` of C#'s
+    ``var api = app.MapGroup("x").HasApiVersion(1.0)``, ``v1`` of Go's ``v1 := r.Group("/v1")``."""
+    current = node
+    while current.parent is not None and current.parent.type in _CHAIN:
+        current = current.parent
+    holder = current.parent
+    target = None if holder is None else holder.child_by_field_name("name") or holder.child_by_field_name("left")
+    if target is not None and target.type == "expression_list":
+        target = target.named_children[0] if target.named_children else None
+    return _text(target) if target is not None and target.type == "identifier" else None
+
+
+def _call_receiver(node: tree_sitter.Node) -> str | None:
+    """The name a call is made on: ``api`` of ``api.MapGet("/x", h)``; None for anything else."""
+    function = node.child_by_field_name("function")
+    target = function.named_children[0] if function is not None and function.named_children else None
+    return _text(target) if target is not None and target.type == "identifier" else None
+
+
+def _group_prefixes(receiver: str | None, scope: str, groups: dict[tuple[str, str], tuple[str, str | None]]) -> list[str]:
+    """The prefixes of the group a route is called on and of the groups it was made from, outermost first."""
+    found: list[str] = []
+    seen: set[str] = set()
+    while receiver is not None and receiver not in seen and (scope, receiver) in groups:
+        seen.add(receiver)
+        prefix, receiver = groups[(scope, receiver)]
+        found.insert(0, prefix)
     return found
 
 

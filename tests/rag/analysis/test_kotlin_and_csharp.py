@@ -218,6 +218,28 @@ def test_csharp_top_level_statements_are_a_program_and_minimal_api_lambdas_their
     }
 
 
+def test_aspnet_minimal_api_routes_called_on_a_route_group_are_under_its_prefix():
+    found = _entries({
+        "src/Ordering.API/Apis/OrdersApi.cs": (
+            "namespace Shop.Ordering;\n\npublic static class OrdersApi\n{\n"
+            "    public static RouteGroupBuilder MapOrdersApi(this IEndpointRouteBuilder app)\n    {\n"
+            "        var api = app.MapGroup(\"api/orders\").HasApiVersion(1.0);\n"
+            "        var admin = api.MapGroup(\"/admin\");\n"
+            "        api.MapGet(\"{orderId:int}\", GetOrder);\n"
+            "        admin.MapPost(\"/refunds\", Refund);\n"
+            "        api.MapMethods(\"/check\", [HttpMethods.Options], () => 1);\n"
+            "        return api;\n    }\n\n"
+            "    public static int GetOrder(int orderId) => orderId;\n\n    public static int Refund() => 0;\n}\n"
+        ),
+    })
+
+    assert {(route, handler, written) for _, route, _, handler, written in found} == {
+        ("/api/orders/{orderId:int}", "Shop.Ordering.OrdersApi.GetOrder", "GetOrder"),
+        ("/api/orders/admin/refunds", "Shop.Ordering.OrdersApi.Refund", "Refund"),
+        ("/api/orders/check", None, "block at src/Ordering.API/Apis/OrdersApi.cs:11"),
+    }
+
+
 def test_ktor_routes_are_handled_by_their_blocks():
     found = _entries({
         "src/main/kotlin/com/shop/Application.kt": (

@@ -1013,6 +1013,23 @@ def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_ht
     assert raws == {"api": "main", "/ping": "block at cmd/api/main.go:6"}
 
 
+def test_a_gin_route_called_on_a_route_group_is_under_the_groups_prefix():
+    found = _entries({
+        "cmd/api/main.go": (
+            'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc main() {\n\tr := gin.Default()\n'
+            '\tv1 := r.Group("/v1")\n\tadmin := v1.Group("/admin", auth)\n\tv1.GET("/items", listItems)\n'
+            '\tadmin.DELETE("/items/:id", deleteItem)\n\tr.GET("/health", health)\n}\n\n'
+            'func listItems(c *gin.Context) {}\n\nfunc deleteItem(c *gin.Context) {}\n\nfunc health(c *gin.Context) {}\n'
+        ),
+    })
+
+    assert {(route, methods, handler) for kind, _, route, methods, handler in found if kind == "http_route"} == {
+        ("/v1/items", ("GET",), "cmd.api.listItems"),
+        ("/v1/admin/items/:id", ("DELETE",), "cmd.api.deleteItem"),
+        ("/health", ("GET",), "cmd.api.health"),
+    }
+
+
 def test_a_grpc_service_is_an_rpc_service_handled_by_the_registered_implementation():
     found = _entries({
         "cmd/greeter/main.go": (

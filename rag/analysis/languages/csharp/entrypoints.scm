@@ -24,20 +24,31 @@
 (class_declaration
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @prefix))))
   (#eq? @_route "Route")) @prefixed
-; ASP.NET minimal APIs: app.MapGet("/path", handler)
+; ASP.NET minimal APIs: app.MapGet("/path", handler), a template with or without its leading slash
 (invocation_expression
   function: (member_access_expression name: (identifier) @method)
   arguments: (argument_list . (argument (string_literal) @path))
-  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
-  (#match? @path "^\"/")) @route.aspnet
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")) @route.aspnet
 (invocation_expression
   function: (member_access_expression name: (identifier) @method)
   arguments: (argument_list . (argument (string_literal) @path) . (argument (identifier) @handler))
-  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
-  (#match? @path "^\"/")) @route.aspnet
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")) @route.aspnet
 ; A lambda written in the call is the route's own handler: app.MapGet("/path", () => ...)
 (invocation_expression
   function: (member_access_expression name: (identifier) @method)
   arguments: (argument_list . (argument (string_literal) @path) . (argument (lambda_expression) @block))
-  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")
-  (#match? @path "^\"/")) @route.aspnet
+  (#match? @method "^Map(Get|Post|Put|Patch|Delete|Methods)$")) @route.aspnet
+; app.MapMethods("/path", [HttpMethods.Options], handler): the methods come before the handler
+(invocation_expression
+  function: (member_access_expression name: (identifier) @method)
+  arguments: (argument_list . (argument (string_literal) @path) . (argument) . (argument (identifier) @handler))
+  (#eq? @method "MapMethods")) @route.aspnet
+(invocation_expression
+  function: (member_access_expression name: (identifier) @method)
+  arguments: (argument_list . (argument (string_literal) @path) . (argument) . (argument (lambda_expression) @block))
+  (#eq? @method "MapMethods")) @route.aspnet
+; ... called on a route group: var api = app.MapGroup("api/orders"); api.MapGet("{id:int}", GetOrder)
+(invocation_expression
+  function: (member_access_expression name: (identifier) @_map_group)
+  arguments: (argument_list . (argument (string_literal) @prefix))
+  (#eq? @_map_group "MapGroup")) @group

@@ -20,6 +20,12 @@
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
   (#match? @path "^\"([A-Z]+ +)?/")
   (#set! requires "http")) @route.go
+; gin's, echo's and fiber's route groups: v1 := r.Group("/v1"); v1.GET("/items", h) serves /v1/items
+(call_expression
+  function: (selector_expression field: (field_identifier) @_group)
+  arguments: (argument_list . (interpreted_string_literal) @prefix)
+  (#eq? @_group "Group")
+  (#match? @prefix "^\"/")) @group
 ; go-zero: rest.Route{Method: http.MethodGet, Path: "/x", Handler: h}, in AddRoutes([]rest.Route{...}) or
 ; alone; a route only with all three fields (one pattern per field, read together: fields come in any
 ; order). A path that is no literal is a route only in the literal given to AddRoute/AddRoutes itself
