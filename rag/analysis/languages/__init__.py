@@ -830,6 +830,8 @@ def _entrypoints(
         node = captures[kind][0]
         found_at.setdefault((node.start_byte, node.end_byte, kind), []).append((pattern, captures))
     best = {}
+    # The other paths of a list of them (Spring's ``@GetMapping({"/vets", "/vets.html"})``): one route each.
+    more_paths: dict[tuple[int, int, str], list[tree_sitter.Node]] = {}
     for key, found_matches in found_at.items():
         found_matches.sort(key=lambda match: -len(match[1]))
         merged: dict[str, list[tree_sitter.Node]] = {}
@@ -837,10 +839,18 @@ def _entrypoints(
             for name, nodes in captures.items():
                 merged.setdefault(name, nodes)
         best[key] = (found_matches[0][0], merged)
+        if "path" in merged:
+            first = merged["path"][0]
+            siblings = {
+                (other.start_byte, other.end_byte): other for _, captures in found_matches for other in captures.get("path", ())
+                if other.parent is not None and first.parent is not None and other.parent.id == first.parent.id and other.id != first.id
+            }
+            more_paths[key] = [siblings[span] for span in sorted(siblings)]
     file_route = _file_route(path, spec)
     declared_in = dict(spec.framework_files)
     found: list[Entrypoint] = []
-    for (_start, _end, kind), (pattern, captures) in sorted(best.items()):
+    for key, (pattern, captures) in sorted(best.items()):
+        kind, siblings = key[2], more_paths.get(key, [])
         settings = query.pattern_settings(pattern)
         node = captures[kind][0]
         lines = {"path": path, "start_line": node.start_point[0] + 1, "end_line": node.end_point[0] + 1}
@@ -908,12 +918,15 @@ def _entrypoints(
             if file_route is None or file_route[0] != framework:
                 continue
             route = file_route[1]
-        found.append(Entrypoint(
-            entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
-            framework=framework, route_or_command=_named_by_handler(_join(outer, route), handler_or_none, spec),
-            handler=handler_or_none, methods=method,
-            handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
-        ))
+        found.extend(
+            Entrypoint(
+                entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
+                framework=framework, route_or_command=_named_by_handler(_join(outer, each), handler_or_none, spec),
+                handler=handler_or_none, methods=method,
+                handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
+            )
+            for each in [route, *(_literal(other) for other in siblings)]
+        )
     if file_route is not None and not any(entry.framework == file_route[0] for entry in found):
         # A file route with no handler per method (a Next.js API route's default export) serves every method.
         found.append(Entrypoint(

@@ -1125,6 +1125,22 @@ def test_spring_and_jaxrs_routes_join_the_class_prefix():
     }
 
 
+def test_a_spring_mapping_of_a_list_of_paths_is_a_route_for_each():
+    found = _entries({
+        "src/main/java/com/shop/VetController.java": (
+            "package com.shop;\n@Controller\n@RequestMapping({ \"/clinic\" })\npublic class VetController {\n"
+            "  @GetMapping({ \"/vets\", \"/vets.html\" })\n  public String list() { return null; }\n"
+            "  @PostMapping(path = { \"/vets/new\" })\n  public void make() {}\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "spring", "/clinic/vets", ("GET",), "com.shop.VetController.list"),
+        ("http_route", "spring", "/clinic/vets.html", ("GET",), "com.shop.VetController.list"),
+        ("http_route", "spring", "/clinic/vets/new", ("POST",), "com.shop.VetController.make"),
+    }
+
+
 def test_kotlin_spring_ktor_routes_and_main_are_entrypoints():
     found = _entries({
         "src/main/kotlin/com/shop/OrderController.kt": (

@@ -7,6 +7,15 @@
   (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list
     (element_value_pair key: (identifier) @_key value: (string_literal) @path))))
   (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$") (#match? @_key "^(value|path)$")) @route.spring
+; ... or a list of paths, each a route: @GetMapping({"/vets", "/vets.html"}), @GetMapping(path = {"/a", "/b"})
+(method_declaration
+  (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list
+    . (element_value_array_initializer (string_literal) @path))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @route.spring
+(method_declaration
+  (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: (element_value_array_initializer (string_literal) @path)))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$") (#match? @_key "^(value|path)$")) @route.spring
 (method_declaration
   (modifiers [(marker_annotation name: (identifier) @method) (annotation name: (identifier) @method)])
   (#match? @method "^(Get|Post|Put|Patch|Delete)Mapping$")) @route.spring
@@ -17,6 +26,10 @@
   (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
     (element_value_pair key: (identifier) @_key value: (string_literal) @prefix))))
   (#eq? @_mapping "RequestMapping") (#match? @_key "^(value|path)$")) @prefixed
+(class_declaration
+  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
+    . (element_value_array_initializer . (string_literal) @prefix))))
+  (#eq? @_mapping "RequestMapping")) @prefixed
 ; JAX-RS: @GET with an optional @Path("{id}") on a method, under the class's @Path("/orders")
 (method_declaration
   (modifiers (marker_annotation name: (identifier) @method))
