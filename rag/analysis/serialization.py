@@ -60,8 +60,8 @@ programs aimed at their first source's ``main``; 26: ES imports by package name 
 module or another class is split by its own members, at every depth; 28: a member inside the member before it, a method
 of an object expression a property holds, adds no chunk of its own, and a gap of Ruby's ``end`` and ``private`` or C++'s
 ``public:`` alone is no chunk; 29: routes called on a route group bound to a name (ASP.NET's ``MapGroup``, gin's
-``Group``) are under its prefix, ASP.NET's minimal API templates need no leading slash, and a Spring mapping of a list of
-paths is a route for each)."""
+``Group``) are under its prefix, ASP.NET's minimal API templates need no leading slash, a Spring mapping of a list of
+paths is a route for each, and a Ktor route's path needs no leading slash)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

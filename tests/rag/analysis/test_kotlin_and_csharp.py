@@ -244,12 +244,14 @@ def test_ktor_routes_are_handled_by_their_blocks():
     found = _entries({
         "src/main/kotlin/com/shop/Application.kt": (
             "package com.shop\n\nfun Application.module() {\n    routing {\n"
-            "        get(\"/health\") { call.respondText(\"ok\") }\n        post { }\n    }\n}\n"
+            "        get(\"/health\") { call.respondText(\"ok\") }\n        post { }\n"
+            "        route(\"/items\") {\n            get(\"{id}\") { call.respondText(\"item\") }\n        }\n    }\n}\n"
         ),
     })
 
     assert found == {
         ("http_route", "/health", ("GET",), None, "block at src/main/kotlin/com/shop/Application.kt:5"),
+        ("http_route", "/items/{id}", ("GET",), None, "block at src/main/kotlin/com/shop/Application.kt:8"),
     }
 
 

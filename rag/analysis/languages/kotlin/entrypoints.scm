@@ -11,12 +11,12 @@
   (modifiers (annotation (constructor_invocation (user_type (identifier) @_mapping)
     (value_arguments . (value_argument (string_literal) @prefix)))))
   (#eq? @_mapping "RequestMapping")) @prefixed
-; Ktor: get("/path") { } inside routing { }, under route("/prefix") { }; the block is the route's handler
+; Ktor: get("/path") { } inside routing { }, under route("/prefix") { } (where a path needs no leading
+; slash: get("{id}") { }); the block is the route's handler
 (call_expression
   (call_expression (identifier) @method (value_arguments . (value_argument (string_literal) @path)))
   (annotated_lambda) @block
-  (#match? @method "^(get|post|put|patch|delete|head|options)$")
-  (#match? @path "^\"/")) @route.ktor
+  (#match? @method "^(get|post|put|patch|delete|head|options)$")) @route.ktor
 (call_expression
   . (identifier) @method . (annotated_lambda) @block
   (#match? @method "^(get|post|put|patch|delete|head|options)$")) @route.ktor
