@@ -61,7 +61,8 @@ module or another class is split by its own members, at every depth; 28: a membe
 of an object expression a property holds, adds no chunk of its own, and a gap of Ruby's ``end`` and ``private`` or C++'s
 ``public:`` alone is no chunk; 29: routes called on a route group bound to a name (ASP.NET's ``MapGroup``, gin's
 ``Group``) are under its prefix, ASP.NET's minimal API templates need no leading slash, a Spring mapping of a list of
-paths is a route for each, and a Ktor route's path needs no leading slash)."""
+paths is a route for each, a Ktor route's path needs no leading slash, an axum route names its method and handler,
+and a route registered by a call in a chain starts at its path's line)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -853,7 +853,12 @@ def _entrypoints(
         kind, siblings = key[2], more_paths.get(key, [])
         settings = query.pattern_settings(pattern)
         node = captures[kind][0]
-        lines = {"path": path, "start_line": node.start_point[0] + 1, "end_line": node.end_point[0] + 1}
+        start = node.start_point[0]
+        if "path" in captures and node.child_by_field_name("function") is not None:
+            # A call in a chain starts where the chain does (``Router::new()`` above ``.route("/x", ...)``): the
+            # route's own lines start at its path.
+            start = max(start, captures["path"][0].start_point[0])
+        lines = {"path": path, "start_line": start + 1, "end_line": node.end_point[0] + 1}
         owner = definitions.get((node.start_byte, node.end_byte))
         if kind == "main":
             # A main that is no definition (C#'s top-level statements) is the code written in place.

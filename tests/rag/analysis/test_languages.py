@@ -785,10 +785,26 @@ def test_routes_and_main_functions_of_common_frameworks_are_entrypoints():
         ("go", "/orders/:id", ("GET",), None),
         ("spring", "/orders/{id}", ("GET",), "com.shop.OrderController.show"),
         ("express", "/checkout", ("POST",), None),
-        ("axum", "/health", (), "src.main.main"),
+        ("axum", "/health", ("GET",), None),
         ("aspnet", "orders", ("GET",), "Controllers.OrdersController.OrdersController.List"),
         ("laravel", "/cart", ("GET",), None),
         ("rails", "/products", ("GET",), None),
+    }
+
+
+def test_an_axum_route_names_its_method_and_handler_and_starts_at_its_own_line():
+    text = (
+        "use axum::{routing::get, Router};\n\nasync fn list() {}\nasync fn create() {}\nasync fn health() {}\n\n"
+        "fn app() -> Router {\n    Router::new()\n        .route(\"/health\", get(health))\n"
+        "        .route(\"/todos\", get(list).post(create))\n        .route(\"/\", get(|| async { \"ok\" }))\n}\n"
+    )
+
+    entries = analyze_repository({"src/main.rs": text}).files["src/main.rs"].entrypoints
+
+    assert {(e.route_or_command, e.methods, e.handler, e.handler_raw, e.start_line) for e in entries if e.entry_type == "http_route"} == {
+        ("/health", ("GET",), "src.main.health", "health", 9),
+        ("/todos", ("GET",), "src.main.list", "list", 10),
+        ("/", ("GET",), None, "block at src/main.rs:11", 11),
     }
 
 

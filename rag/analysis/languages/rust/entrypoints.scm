@@ -1,9 +1,32 @@
 (function_item name: (identifier) @name (#eq? @name "main")) @main
-; axum: Router::new().route("/path", get(handler))
+; axum: Router::new().route("/path", get(handler)); the method router's first method and handler
+; (get(list).post(create): GET by list), or the closure written there: get(|| async { "ok" })
 (call_expression
   function: (field_expression field: (field_identifier) @method)
   arguments: (arguments . (string_literal) @path)
   (#eq? @method "route")
+  (#match? @path "^\"/")) @route.axum
+(call_expression
+  function: (field_expression field: (field_identifier) @_route)
+  arguments: (arguments . (string_literal) @path .
+    (call_expression function: (identifier) @method arguments: (arguments . [(identifier) (scoped_identifier)] @handler .)) .)
+  (#eq? @_route "route")
+  (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
+  (#match? @path "^\"/")) @route.axum
+(call_expression
+  function: (field_expression field: (field_identifier) @_route)
+  arguments: (arguments . (string_literal) @path .
+    (call_expression function: (identifier) @method arguments: (arguments . (closure_expression) @block .)) .)
+  (#eq? @_route "route")
+  (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
+  (#match? @path "^\"/")) @route.axum
+(call_expression
+  function: (field_expression field: (field_identifier) @_route)
+  arguments: (arguments . (string_literal) @path .
+    (call_expression function: (field_expression value: (call_expression function: (identifier) @method
+      arguments: (arguments . [(identifier) (scoped_identifier)] @handler .)))) .)
+  (#eq? @_route "route")
+  (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
   (#match? @path "^\"/")) @route.axum
 ; actix-web and rocket: #[get("/path")] on a handler function; rocket's in a file that uses rocket
 (
