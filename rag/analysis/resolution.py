@@ -1073,6 +1073,7 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
 
 
 # A handler written as a class and its method: ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``.
+_MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
 _CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
 
 
@@ -1097,15 +1098,24 @@ class RepositoryEdges:
     def named_handler(self, language: str, written: str) -> str | None:
         """The method a route's handler written as a class and a method names (Laravel's
         ``[UserController::class, 'index']`` and ``'UserController@store'``, Slim's ``'HomeController:home'``):
-        the one method of that name in a class of that name in the repository's files of the language."""
+        the one method of that name in a class of that name in the repository's files of the language; or
+        the function a handler written as a module and a name names (Express's ``app.get('/users',
+        user.list)`` with ``user = require('./user')``): the one of that name in a module of that name."""
         named = _CLASS_AND_METHOD.fullmatch(written.strip())
-        if named is None:
+        if named is not None:
+            owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
+            found = {
+                s.qname for s in self.by_name.get((language, method), ())
+                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
+            }
+        elif (dotted := _MODULE_AND_NAME.fullmatch(written.strip())) is not None:
+            owner, name = dotted.groups()
+            found = {
+                s.qname for s in self.by_name.get((language, name), ())
+                if s.kind == "function" and s.parent is None and s.module.rsplit(".", 1)[-1] == owner
+            }
+        else:
             return None
-        owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
-        found = {
-            s.qname for s in self.by_name.get((language, method), ())
-            if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
-        }
         return found.pop() if len(found) == 1 else None
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:

@@ -62,7 +62,8 @@ of an object expression a property holds, adds no chunk of its own, and a gap of
 ``public:`` alone is no chunk; 29: routes called on a route group bound to a name (ASP.NET's ``MapGroup``, gin's
 ``Group``) are under its prefix, ASP.NET's minimal API templates need no leading slash, a Spring mapping of a list of
 paths is a route for each, a Ktor route's path needs no leading slash, an axum route names its method and handler,
-and a route registered by a call in a chain starts at its path's line)."""
+a route registered by a call in a chain starts at its path's line, and an Express route's handler is
+recorded as written, a module's function or a function written in place)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -1366,6 +1366,30 @@ def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_
     }
 
 
+def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one_written_in_place_its_block():
+    found = {
+        (entry.route_or_command, entry.handler, entry.handler_raw)
+        for file in analyze_repository({
+            "web/index.js": (
+                "var express = require('express');\nvar user = require('./user');\nvar app = express();\n"
+                "app.get('/users', user.list);\napp.get('/users/:id', auth, user.show);\n"
+                "app.get('/orders', orders.list);\napp.get('/', function (req, res) { res.send('hi'); });\n"
+            ),
+            "web/user.js": "exports.list = function (req, res) {};\nexports.show = function (req, res) {};\n",
+            # Another module's list is not the user module's.
+            "web/orders_store.js": "exports.list = function () {};\n",
+        }).files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found == {
+        ("/users", "web.user.list", "user.list"),
+        ("/users/:id", "web.user.show", "user.show"),
+        ("/orders", None, "orders.list"),
+        ("/", None, "block at web/index.js:7"),
+    }
+
+
 def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
     found = _entries({
         "app/Console/Commands/SendMail.php": (
