@@ -135,14 +135,17 @@ SHOP_RUBY = {
 }
 
 
+def offline_document(index_files, settings, request: str) -> str:
+    """The offline docs graph's document for ``request`` on the ``SHOP_RUBY`` project."""
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+    _, events = run_graph(DOCS_GRAPH, request, index_files(SHOP_RUBY, "shop"))
+    return texts(events)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_offline_a_request_naming_a_definition_in_its_languages_form_gets_the_reference_of_its_file(index_files, settings):
-    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
-    repository = index_files(SHOP_RUBY, "shop")
+    document = offline_document(index_files, settings, "Write documentation for the Shop::Checkout class")
 
-    final, events = run_graph(DOCS_GRAPH, "Write documentation for the Shop::Checkout class", repository)
-
-    document = texts(events)
     assert document.startswith("# shop: lib/shop/checkout.rb: reference\n")
     assert "  - `def pay(cart)` (lib/shop/checkout.rb:4-6): Pays the cart." in document
     assert "Commands" not in document
@@ -150,12 +153,8 @@ def test_offline_a_request_naming_a_definition_in_its_languages_form_gets_the_re
 
 @pytest.mark.django_db(transaction=True)
 def test_offline_reference_names_a_handler_written_in_place_and_leaves_vendored_code_out(index_files, settings):
-    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
-    repository = index_files(SHOP_RUBY, "shop")
+    document = offline_document(index_files, settings, "Write documentation for the whole repository")
 
-    final, events = run_graph(DOCS_GRAPH, "Write documentation for the whole repository", repository)
-
-    document = texts(events)
     assert "| `pay` | the block written in place | mercenary | `lib/shop/commands.rb:4-8` |" in document
     assert "### `lib.shop.checkout`" in document
     assert "jquery" not in document

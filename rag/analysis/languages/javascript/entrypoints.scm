@@ -11,14 +11,8 @@
 ; or written there: app.get('/', function (req, res) { ... }), app.get('/', (req, res) => ...)
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
-  arguments: (arguments . (string (string_fragment) @path) [(identifier) (member_expression)] @handler .)
-  (#match? @app "^(app|router|server|api|routes|r)$")
-  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
-  (#match? @path "^/")
-  (#set! when_used "koa")) @route.express
-(call_expression
-  function: (member_expression object: (identifier) @app property: (property_identifier) @method)
-  arguments: (arguments . (string (string_fragment) @path) [(function_expression) (arrow_function)] @block .)
+  arguments: (arguments . (string (string_fragment) @path)
+    [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
   (#match? @app "^(app|router|server|api|routes|r)$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")

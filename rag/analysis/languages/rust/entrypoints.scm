@@ -8,15 +8,8 @@
   (#match? @path "^\"/")) @route.axum
 (call_expression
   function: (field_expression field: (field_identifier) @_route)
-  arguments: (arguments . (string_literal) @path .
-    (call_expression function: (identifier) @method arguments: (arguments . [(identifier) (scoped_identifier)] @handler .)) .)
-  (#eq? @_route "route")
-  (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
-  (#match? @path "^\"/")) @route.axum
-(call_expression
-  function: (field_expression field: (field_identifier) @_route)
-  arguments: (arguments . (string_literal) @path .
-    (call_expression function: (identifier) @method arguments: (arguments . (closure_expression) @block .)) .)
+  arguments: (arguments . (string_literal) @path . (call_expression function: (identifier) @method
+    arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler (closure_expression) @block] .)) .)
   (#eq? @_route "route")
   (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
   (#match? @path "^\"/")) @route.axum
