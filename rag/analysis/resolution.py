@@ -1073,6 +1073,7 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
 
 
 # A handler written as a class and its method: ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``.
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
 _CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
 
@@ -1107,6 +1108,12 @@ class RepositoryEdges:
             found = {
                 s.qname for s in self.by_name.get((language, method), ())
                 if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
+            }
+        elif _NAME.fullmatch(written.strip()):
+            # A class as the handler (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``.
+            found = {
+                s.qname for s in self.by_name.get((language, "__invoke"), ())
+                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == written.strip()
             }
         elif (dotted := _MODULE_AND_NAME.fullmatch(written.strip())) is not None:
             owner, name = dotted.groups()

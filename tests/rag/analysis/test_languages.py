@@ -1390,6 +1390,33 @@ def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one
     }
 
 
+def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
+    found = {
+        (entry.route_or_command, entry.handler, entry.handler_raw)
+        for file in analyze_repository({
+            "routes/api.php": (
+                "<?php\nuse Illuminate\\Support\\Facades\\Route;\n"
+                "Route::prefix('api')->middleware('api')->group(static function (): void {\n"
+                "    Route::get('ping', static fn () => null);\n"
+                "    Route::middleware('auth')->prefix('admin')->group(function () {\n"
+                "        Route::post('songs', PlayController::class);\n    });\n});\n"
+                "Route::group(['prefix' => 'legacy'], function () {\n    Route::get('old', PlayController::class);\n});\n"
+            ),
+            "app/Http/Controllers/PlayController.php": (
+                "<?php\nnamespace App\\Http\\Controllers;\nclass PlayController {\n    public function __invoke() {}\n}\n"
+            ),
+        }).files.values()
+        for entry in file.entrypoints
+        if entry.entry_type == "http_route"
+    }
+
+    assert found == {
+        ("/api/ping", None, "block at routes/api.php:4"),
+        ("/api/admin/songs", "App.Http.Controllers.PlayController.__invoke", "PlayController"),
+        ("/legacy/old", "App.Http.Controllers.PlayController.__invoke", "PlayController"),
+    }
+
+
 def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
     found = _entries({
         "app/Console/Commands/SendMail.php": (

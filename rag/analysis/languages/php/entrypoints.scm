@@ -6,8 +6,12 @@
 (scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (string) @handler))
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
-; the handler [UserController::class, 'index'] as written
-(scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument (array_creation_expression . (array_element_initializer (class_constant_access_expression))) @handler))
+; the handler [UserController::class, 'index'] as written, an invokable controller (PlayController::class),
+; or the closure written there
+(scoped_call_expression scope: (name) @scope name: (name) @method arguments: (arguments . (argument (string) @path) . (argument [
+    (array_creation_expression . (array_element_initializer (class_constant_access_expression))) @handler
+    (class_constant_access_expression . (name) @handler)
+    (anonymous_function) @block (arrow_function) @block]))
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
 ; Route::resource('photos', PhotoController::class): index, create, show, update and destroy
@@ -18,6 +22,27 @@
   object: (scoped_call_expression scope: (name) @_route name: (name) @_prefix arguments: (arguments . (argument (string) @prefix)))
   name: (name) @_group
   (#eq? @_route "Route") (#eq? @_prefix "prefix") (#eq? @_group "group")) @prefixed
+; ... with other settings before or after the prefix: Route::prefix('api')->middleware('api')->group(...),
+; Route::middleware('auth')->prefix('admin')->group(...)
+(member_call_expression
+  object: (member_call_expression
+    object: (scoped_call_expression scope: (name) @_route name: (name) @_prefix arguments: (arguments . (argument (string) @prefix))))
+  name: (name) @_group
+  (#eq? @_route "Route") (#eq? @_prefix "prefix") (#eq? @_group "group")) @prefixed
+(member_call_expression
+  object: (member_call_expression object: (member_call_expression
+    object: (scoped_call_expression scope: (name) @_route name: (name) @_prefix arguments: (arguments . (argument (string) @prefix)))))
+  name: (name) @_group
+  (#eq? @_route "Route") (#eq? @_prefix "prefix") (#eq? @_group "group")) @prefixed
+(member_call_expression
+  object: (member_call_expression object: (scoped_call_expression scope: (name) @_route)
+    name: (name) @_prefix arguments: (arguments . (argument (string) @prefix)))
+  name: (name) @_group
+  (#eq? @_route "Route") (#eq? @_prefix "prefix") (#eq? @_group "group")) @prefixed
+; ... or Route::group(['prefix' => 'admin'], function () { ... })
+(scoped_call_expression scope: (name) @_route name: (name) @_group
+  arguments: (arguments . (argument (array_creation_expression (array_element_initializer (string) @_key . (string) @prefix))))
+  (#eq? @_route "Route") (#eq? @_group "group") (#match? @_key "^.prefix.$")) @prefixed
 ; Slim: $app->get('/path', handler) in a file that uses Slim, under $app->group('/api', function ($group) { ... });
 ; the handler a class (Action::class), a 'Controller:method' string, or the closure written there
 (namespace_use_clause (qualified_name) @uses.slim (#match? @uses.slim "^\\\\?Slim\\\\"))
