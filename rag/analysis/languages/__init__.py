@@ -764,10 +764,11 @@ def _methods(method: str) -> tuple[str, ...]:
     return (verb,) if verb in _VERBS else ()
 
 
-def _join(prefixes: list[str], path: str) -> str:
-    """A route under its prefixes, outermost first; a route without prefixes stays as written."""
+def _join(prefixes: list[str], path: str, *, rooted: bool = False) -> str:
+    """A route under its prefixes, outermost first; a route without prefixes stays as written, but for the
+    leading slash an HTTP route always has (``rooted``: NestJS's ``@Get('user')`` serves ``/user``)."""
     if not prefixes:
-        return path
+        return "/" + path if rooted and not path.startswith("/") else path
     parts = [part.strip("/") for part in (*prefixes, path)]
     return "/" + "/".join(part for part in parts if part)
 
@@ -923,10 +924,12 @@ def _entrypoints(
             if file_route is None or file_route[0] != framework:
                 continue
             route = file_route[1]
+        entry_type = settings.get("entry_type") or "http_route"
         found.extend(
             Entrypoint(
-                entry_type=settings.get("entry_type") or "http_route",  # type: ignore[arg-type]
-                framework=framework, route_or_command=_named_by_handler(_join(outer, each), handler_or_none, spec),
+                entry_type=entry_type,  # type: ignore[arg-type]
+                framework=framework,
+                route_or_command=_named_by_handler(_join(outer, each, rooted=entry_type == "http_route"), handler_or_none, spec),
                 handler=handler_or_none, methods=method,
                 handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
             )

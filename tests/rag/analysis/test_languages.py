@@ -786,7 +786,7 @@ def test_routes_and_main_functions_of_common_frameworks_are_entrypoints():
         ("spring", "/orders/{id}", ("GET",), "com.shop.OrderController.show"),
         ("express", "/checkout", ("POST",), None),
         ("axum", "/health", ("GET",), None),
-        ("aspnet", "orders", ("GET",), "Controllers.OrdersController.OrdersController.List"),
+        ("aspnet", "/orders", ("GET",), "Controllers.OrdersController.OrdersController.List"),
         ("laravel", "/cart", ("GET",), None),
         ("rails", "/products", ("GET",), None),
     }
@@ -954,11 +954,14 @@ def test_nestjs_routes_join_the_controller_prefix_and_the_method_decorator():
             "@Controller('cats')\nexport class CatsController {\n  @Get(':id')\n  @HttpCode(200)\n"
             "  findOne(id: string) { return id; }\n  @Post()\n  create() {}\n  helper() {}\n}\n"
         ),
+        # A controller without a prefix: its routes are still paths from the root.
+        "src/user.controller.ts": "@Controller()\nexport class UserController {\n  @Get('user')\n  findMe() {}\n}\n",
     })
 
     assert found == {
         ("http_route", "nestjs", "/cats/:id", ("GET",), "src.cats.controller.CatsController.findOne"),
         ("http_route", "nestjs", "/cats", ("POST",), "src.cats.controller.CatsController.create"),
+        ("http_route", "nestjs", "/user", ("GET",), "src.user.controller.UserController.findMe"),
     }
 
 
@@ -1103,7 +1106,7 @@ def test_go_zero_rest_routes_are_entrypoints_with_their_prefix():
     assert found == {
         ("go-zero", "/api/v1/from/:name", ("GET",), "internal.handler.GreetHandler", "GreetHandler(serverCtx)", 12),
         ("go-zero", "/api/v1/ping", ("POST",), None, "PingHandler", 17),
-        ("go-zero", "endpoint", ("GET",), None, "handler.ServeHTTP", 6),
+        ("go-zero", "/endpoint", ("GET",), None, "handler.ServeHTTP", 6),
     }
 
 
