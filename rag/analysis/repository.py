@@ -193,7 +193,7 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
     repository has (a route's controller action: ``[UserController::class, 'index']``)."""
     if entry.handler is not None or not entry.handler_raw:
         return entry
-    handler = edges.named_handler(language, entry.handler_raw)
+    handler = edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
 
 

@@ -1096,12 +1096,15 @@ class RepositoryEdges:
                         mixins.setdefault(analysis.language, set()).add(reference.raw)
         self.top_level_mixins = {language: frozenset(names) for language, names in mixins.items()}
 
-    def named_handler(self, language: str, written: str) -> str | None:
+    def named_handler(self, language: str, written: str, path: str = "") -> str | None:
         """The method a route's handler written as a class and a method names (Laravel's
         ``[UserController::class, 'index']`` and ``'UserController@store'``, Slim's ``'HomeController:home'``):
         the one method of that name in a class of that name in the repository's files of the language; or
         the function a handler written as a module and a name names (Express's ``app.get('/users',
-        user.list)`` with ``user = require('./user')``): the one of that name in a module of that name."""
+        user.list)`` with ``user = require('./user')``): the one of that name in a module of that name; a
+        class alone, its ``__invoke``; a bare name, where the language's bare names reach the whole
+        package (Go: ``router.GET("/", index)`` with ``index`` in another file of the folder at ``path``),
+        the function of that name there."""
         named = _CLASS_AND_METHOD.fullmatch(written.strip())
         if named is not None:
             owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
@@ -1110,11 +1113,19 @@ class RepositoryEdges:
                 if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
             }
         elif _NAME.fullmatch(written.strip()):
+            name = written.strip()
             # A class as the handler (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``.
             found = {
                 s.qname for s in self.by_name.get((language, "__invoke"), ())
-                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == written.strip()
+                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == name
             }
+            spec = spec_named(language)
+            if not found and spec is not None and spec.bare_calls == "package":
+                folder = posixpath.dirname(path)
+                found = {
+                    s.qname for s in self.by_name.get((language, name), ())
+                    if s.kind == "function" and posixpath.dirname(s.path) == folder
+                }
         elif (dotted := _MODULE_AND_NAME.fullmatch(written.strip())) is not None:
             owner, name = dotted.groups()
             found = {

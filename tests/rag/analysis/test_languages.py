@@ -1049,6 +1049,23 @@ def test_a_gin_route_called_on_a_route_group_is_under_the_groups_prefix():
     }
 
 
+def test_a_go_handler_named_bare_is_the_function_of_that_name_in_the_package_and_not_in_another():
+    found = _entries({
+        "web/main.go": (
+            'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc main() {\n\tr := gin.Default()\n'
+            '\tr.GET("/", index)\n\tr.GET("/about", about)\n}\n'
+        ),
+        "web/handlers.go": 'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc index(c *gin.Context) {}\n',
+        # Another package's about is not this package's.
+        "admin/handlers.go": 'package admin\n\nimport "github.com/gin-gonic/gin"\n\nfunc about(c *gin.Context) {}\n',
+    })
+
+    assert {(route, handler) for kind, _, route, _, handler in found if kind == "http_route"} == {
+        ("/", "web.index"),
+        ("/about", None),
+    }
+
+
 def test_a_grpc_service_is_an_rpc_service_handled_by_the_registered_implementation():
     found = _entries({
         "cmd/greeter/main.go": (
