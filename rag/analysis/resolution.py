@@ -1073,6 +1073,7 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
 
 
 # A handler written as a class and its method: ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``.
+_CONTROLLER_ACTION = re.compile(r"([a-z][\w/]*)#(\w+[?!]?)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
 _CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
@@ -1097,7 +1098,7 @@ class RepositoryEdges:
         self.top_level_mixins = {language: frozenset(names) for language, names in mixins.items()}
 
     def named_handler(self, language: str, written: str, path: str = "") -> str | None:
-        """The method a route's handler written as a class and a method names (Laravel's
+        """The method a route's handler written as a class and a method names (Rails' ``articles#show``, Laravel's
         ``[UserController::class, 'index']`` and ``'UserController@store'``, Slim's ``'HomeController:home'``):
         the one method of that name in a class of that name in the repository's files of the language; or
         the function a handler written as a module and a name names (Express's ``app.get('/users',
@@ -1106,7 +1107,15 @@ class RepositoryEdges:
         package (Go: ``router.GET("/", index)`` with ``index`` in another file of the folder at ``path``),
         the function of that name there."""
         named = _CLASS_AND_METHOD.fullmatch(written.strip())
-        if named is not None:
+        rails = _CONTROLLER_ACTION.fullmatch(written.strip())
+        if rails is not None:
+            # Rails' ``admin/articles#show``: ``show`` of ``ArticlesController``.
+            owner = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_")) + "Controller"
+            found = {
+                s.qname for s in self.by_name.get((language, rails.group(2)), ())
+                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
+            }
+        elif named is not None:
             owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
             found = {
                 s.qname for s in self.by_name.get((language, method), ())

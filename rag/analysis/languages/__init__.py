@@ -737,6 +737,8 @@ def extract_tree_sitter(
 
 _VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD")
 # The conventional routes of a REST resource: (action, methods, suffix; ``{param}`` is the member id).
+# Captures that name several things at once, gathered from every match of a node.
+_LIST_CAPTURES = frozenset({"only", "except"})
 _RESOURCE_ROUTES = (
     ("index", ("GET",), ""),
     ("create", ("POST",), ""),
@@ -806,6 +808,8 @@ def _entrypoints(
     for definition in definitions.values():
         by_name.setdefault(definition.name, definition.qname)
     prefixes: dict[tuple[int, int], str] = {}
+    # Rails' resources whose blocks nest routes, by the span of the call: their paths (``_Nesting``).
+    nestings: dict[tuple[int, int], _Nesting] = {}
     # (the definition around it, the name a group is bound to) -> (its prefix, the name it was made from)
     groups: dict[tuple[str, str], tuple[str, str | None]] = {}
     used: set[str] = set()
@@ -816,7 +820,17 @@ def _entrypoints(
     for pattern, captures in matches:
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]
-            prefixes[(node.start_byte, node.end_byte)] = _literal(captures["prefix"][0])
+            span = (node.start_byte, node.end_byte)
+            if "resource_kind" in captures:
+                # A resource's block: the match that names its ``param:`` wins over the one that does not.
+                if span not in nestings or "param" in captures:
+                    nestings[span] = _Nesting.of(
+                        _literal(captures["prefix"][0]), _text(captures["resource_kind"][0]) == "resource",
+                        _literal(captures["param"][0]) if "param" in captures else "",
+                    )
+                    prefixes[span] = nestings[span].nested
+            else:
+                prefixes[span] = _literal(captures["prefix"][0])
             continue
         if "prefix" in captures and "group" in captures:
             node = captures["group"][0]
@@ -838,7 +852,11 @@ def _entrypoints(
         merged: dict[str, list[tree_sitter.Node]] = {}
         for _, captures in found_matches:
             for name, nodes in captures.items():
-                merged.setdefault(name, nodes)
+                if name in _LIST_CAPTURES:
+                    # Each element of a list (Rails' ``only: [:show, :update]``) may come in a match of its own.
+                    merged[name] = list({n.id: n for n in (*merged.get(name, ()), *nodes)}.values())
+                else:
+                    merged.setdefault(name, nodes)
         best[key] = (found_matches[0][0], merged)
         if "path" in merged:
             first = merged["path"][0]
@@ -909,14 +927,28 @@ def _entrypoints(
                 handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
             ))
             continue
-        outer = _prefixes(node, prefixes) + _group_prefixes(_call_receiver(node), _scope(node, definitions, unit), groups)
+        spans = _prefix_spans(node, prefixes)
+        outer = [prefixes[span] for span in spans]
+        nesting = nestings.get(spans[-1]) if spans else None
+        if nesting is not None and role == "route":
+            # Rails' ``get :feed`` in a resource's block: on its collection, on a member, or nested (the default).
+            on = _literal(captures["on"][0]) if "on" in captures else ""
+            outer[-1] = {"collection": nesting.collection, "member": nesting.member}.get(on, nesting.nested)
+            written = written or f"{nesting.controller}#{route}"
+        outer += _group_prefixes(_call_receiver(node), _scope(node, definitions, unit), groups)
         if role == "resource":
             name = route.rsplit("/", 1)[-1]
-            controller = written or name
+            singular = "resource_kind" in captures and _text(captures["resource_kind"][0]) == "resource"
+            param = f":{_literal(captures['param'][0])}" if "param" in captures else str(settings.get("param") or ":id")
+            only = {_literal(option) for option in captures.get("only", ())}
+            excluded = {_literal(option) for option in captures.get("except", ())}
+            controller = written or (_plural(name) if singular else name)
             for action, methods, suffix in _RESOURCE_ROUTES:
+                if (only and action not in only) or action in excluded or (singular and action == "index"):
+                    continue
                 found.append(Entrypoint(
                     entry_type="http_route", framework=framework,
-                    route_or_command=_join([*outer, "/"], route + suffix.format(param=settings.get("param") or ":id")),
+                    route_or_command=_join([*outer, "/"], route + ("" if singular else suffix.format(param=param))),
                     handler=None, methods=methods, handler_raw=f"{controller}#{action}", **lines,
                 ))
             continue
@@ -954,20 +986,53 @@ def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> st
     return route
 
 
-def _prefixes(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> list[str]:
-    """The path prefixes of the nodes around ``node``, outermost first."""
-    found: list[str] = []
+def _prefix_spans(node: tree_sitter.Node, prefixes: dict[tuple[int, int], str]) -> list[tuple[int, int]]:
+    """The spans of the nodes around ``node`` that set a path prefix, outermost first."""
+    found: list[tuple[int, int]] = []
     current = node.parent
-    seen: set[tuple[int, int]] = set()
     while current is not None:
         span = (current.start_byte, current.end_byte)
-        prefix = prefixes.get(span)
         # A node and the one that wraps it alone (a Go call and its statement) share a span: one prefix.
-        if prefix is not None and span not in seen:
-            found.insert(0, prefix)
-        seen.add(span)
+        if span in prefixes and span not in found:
+            found.insert(0, span)
         current = current.parent
     return found
+
+
+@dataclass(frozen=True)
+class _Nesting:
+    """The paths of a Rails resource whose block nests routes (``resources :articles, param: :slug do``):
+    its ``collection`` (``articles``), a ``member`` (``articles/:slug``) and what its block nests under
+    (``articles/:article_slug``); a singular resource (``resource :profile``) has one path for all three."""
+
+    collection: str
+    member: str
+    nested: str
+    controller: str
+
+    @classmethod
+    def of(cls, name: str, singular: bool, param: str) -> _Nesting:
+        if singular:
+            return cls(name, name, name, _plural(name))
+        return cls(name, f"{name}/:{param or 'id'}", f"{name}/:{_singular(name)}_{param or 'id'}", name)
+
+
+def _singular(word: str) -> str:
+    """English's regular singular: ``categories`` -> ``category``, ``boxes`` -> ``box``, ``articles`` -> ``article``."""
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if re.search(r"(?:s|x|z|ch|sh)es$", word):
+        return word[:-2]
+    return word.removesuffix("s")
+
+
+def _plural(word: str) -> str:
+    """English's regular plural: ``category`` -> ``categories``, ``box`` -> ``boxes``, ``user`` -> ``users``."""
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(?:s|x|z|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
 
 
 # The nodes of a chain of calls (``app.MapGroup("x").WithTags("y")``) and of the right side of a binding.

@@ -1294,6 +1294,37 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
     }
 
 
+def test_rails_resources_read_only_except_param_singular_and_nested_resources_and_their_actions():
+    found = {
+        (entry.route_or_command, entry.methods, entry.handler)
+        for file in analyze_repository({
+            "config/routes.rb": (
+                "Rails.application.routes.draw do\n  scope :api do\n    resource :user, only: [:show, :update]\n"
+                "    resources :articles, param: :slug, except: [:edit, :new, :destroy] do\n"
+                "      resource :favorite, only: :create\n      resources :comments, only: [:index]\n"
+                "      get :feed, on: :collection\n      get :preview, on: :member\n    end\n  end\nend\n"
+            ),
+            "app/controllers/articles_controller.rb": (
+                "class ArticlesController < ApplicationController\n  def index; end\n  def feed; end\nend\n"
+            ),
+        }).files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found == {
+        ("/api/user", ("GET",), None),
+        ("/api/user", ("PUT", "PATCH"), None),
+        ("/api/articles", ("GET",), "app.controllers.articles_controller.ArticlesController.index"),
+        ("/api/articles", ("POST",), None),
+        ("/api/articles/:slug", ("GET",), None),
+        ("/api/articles/:slug", ("PUT", "PATCH"), None),
+        ("/api/articles/:article_slug/favorite", ("POST",), None),
+        ("/api/articles/:article_slug/comments", ("GET",), None),
+        ("/api/articles/feed", ("GET",), "app.controllers.articles_controller.ArticlesController.feed"),
+        ("/api/articles/:slug/preview", ("GET",), None),
+    }
+
+
 def test_mercenary_commands_are_cli_commands_handled_by_their_action_block():
     analysis = analyze_repository({
         "lib/jekyll/commands/build.rb": (

@@ -10,12 +10,35 @@
 (call !receiver method: (identifier) @method arguments: (argument_list . (pair key: (string) @path value: (string) @handler))
   !block
   (#match? @method "^(get|post|put|patch|delete|match)$")) @route.rails
-; resources :photos: index, create, show, update and destroy
-(call !receiver method: (identifier) @_resources arguments: (argument_list . (simple_symbol) @path)
-  (#eq? @_resources "resources")) @resource.rails
+; resources :photos: index, create, show, update and destroy; resource :profile, a singular resource: show,
+; create, update and destroy, with no id; but the actions of `only:`, less those of `except:`, the member's
+; parameter named by `param:` (one pattern per option, read together)
+(call !receiver method: (identifier) @resource_kind arguments: (argument_list . (simple_symbol) @path)
+  (#match? @resource_kind "^resources?$")) @resource.rails
+(call !receiver method: (identifier) @resource_kind arguments: (argument_list . (simple_symbol) @path
+    (pair key: (hash_key_symbol) @_only value: [(array (simple_symbol)* @only) (simple_symbol) @only]))
+  (#match? @resource_kind "^resources?$") (#eq? @_only "only")) @resource.rails
+(call !receiver method: (identifier) @resource_kind arguments: (argument_list . (simple_symbol) @path
+    (pair key: (hash_key_symbol) @_except value: [(array (simple_symbol)* @except) (simple_symbol) @except]))
+  (#match? @resource_kind "^resources?$") (#eq? @_except "except")) @resource.rails
+(call !receiver method: (identifier) @resource_kind arguments: (argument_list . (simple_symbol) @path
+    (pair key: (hash_key_symbol) @_param value: (simple_symbol) @param))
+  (#match? @resource_kind "^resources?$") (#eq? @_param "param")) @resource.rails
 (call !receiver method: (identifier) @_scope arguments: (argument_list . [(simple_symbol) (string)] @prefix) block: (do_block)
   (#match? @_scope "^(namespace|scope)$")) @prefixed
-; resources :photos do ... end nests its member routes under /photos/:photo_id
+; resources :articles do ... end nests the routes of its block under /articles/:article_id (a singular
+; resource's under /profile): get :feed there is /articles/:article_id/feed, with on: :member
+; /articles/:id/feed, with on: :collection /articles/feed
+(call !receiver method: (identifier) @resource_kind arguments: (argument_list . (simple_symbol) @prefix) block: (do_block)
+  (#match? @resource_kind "^resources?$")) @prefixed
+(call !receiver method: (identifier) @resource_kind arguments: (argument_list . (simple_symbol) @prefix
+    (pair key: (hash_key_symbol) @_param value: (simple_symbol) @param)) block: (do_block)
+  (#match? @resource_kind "^resources?$") (#eq? @_param "param")) @prefixed
+(call !receiver method: (identifier) @method arguments: (argument_list . (simple_symbol) @path) !block
+  (#match? @method "^(get|post|put|patch|delete)$")) @route.rails
+(call !receiver method: (identifier) @method
+  arguments: (argument_list . (simple_symbol) @path (pair key: (hash_key_symbol) @_on value: (simple_symbol) @on)) !block
+  (#match? @method "^(get|post|put|patch|delete)$") (#eq? @_on "on")) @route.rails
 ; Sinatra: get '/path' do ... end, the block its handler
 (call !receiver method: (identifier) @method arguments: (argument_list . (string) @path) block: (_) @block
   (#match? @method "^(get|post|put|patch|delete|options)$")
