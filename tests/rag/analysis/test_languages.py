@@ -1168,12 +1168,18 @@ def test_a_spring_mapping_of_a_list_of_paths_is_a_route_for_each():
             "  @GetMapping({ \"/vets\", \"/vets.html\" })\n  public String list() { return null; }\n"
             "  @PostMapping(path = { \"/vets/new\" })\n  public void make() {}\n}\n"
         ),
+        "src/main/kotlin/com/shop/PetController.kt": (
+            "package com.shop\n\n@RestController\nclass PetController {\n    @GetMapping([\"/pets\", \"/pets.html\"])\n"
+            "    fun list(): String = \"\"\n}\n"
+        ),
     })
 
     assert found == {
         ("http_route", "spring", "/clinic/vets", ("GET",), "com.shop.VetController.list"),
         ("http_route", "spring", "/clinic/vets.html", ("GET",), "com.shop.VetController.list"),
         ("http_route", "spring", "/clinic/vets/new", ("POST",), "com.shop.VetController.make"),
+        ("http_route", "spring", "/pets", ("GET",), "com.shop.PetController.list"),
+        ("http_route", "spring", "/pets.html", ("GET",), "com.shop.PetController.list"),
     }
 
 

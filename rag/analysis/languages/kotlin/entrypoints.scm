@@ -4,6 +4,11 @@
   (modifiers (annotation (constructor_invocation (user_type (identifier) @method)
     (value_arguments . (value_argument (string_literal) @path)))))
   (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @route.spring
+; ... or a list of paths, each a route: @GetMapping(["/vets", "/vets.html"]), @GetMapping(value = ["/a"])
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @method)
+    (value_arguments . (value_argument (collection_literal (string_literal) @path))))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Request)Mapping$")) @route.spring
 (function_declaration
   (modifiers (annotation (user_type (identifier) @method)))
   (#match? @method "^(Get|Post|Put|Patch|Delete)Mapping$")) @route.spring
