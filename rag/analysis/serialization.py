@@ -67,7 +67,8 @@ recorded as written, a module's function or a function written in place, and Lar
 controller, a closure, and a prefix set beside other settings or in a group's options, and every HTTP route is a path
 from the root: NestJS's ``@Get('user')`` under ``@Controller()`` is ``/user``, and a Go route's handler named bare is the
 function of that name in its package, and Rails resources read ``only:``, ``except:`` and ``param:``, singular and nested
-resources, and the routes of a resource's block)."""
+resources, and the routes of a resource's block, and a Next.js page, ``app/**/page.tsx``, is a route shown by its default
+export)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

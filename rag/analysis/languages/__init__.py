@@ -50,7 +50,8 @@ is the ``Greeter`` service), ``(#set! entry_type "rpc_service")`` overrides the 
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
-route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**`` and ``app/**/route.ts``) is no route.
+route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``, with
+the methods such a file serves when its code names none) is no route.
 A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``).
 Files matching ``build_scripts`` (Cargo's ``build.rs``) are run by the build, not by users: no entrypoints.
 """
@@ -109,8 +110,9 @@ class LanguageSpec:
     test_paths: tuple[str, ...] = ()
     # Folders whose queries this language also reads (TypeScript reads JavaScript's).
     extends: tuple[str, ...] = ()
-    # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route).
-    file_routes: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route, the
+    # methods the file serves when its code does not say: none for every method).
+    file_routes: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = ()
     # Frameworks whose routes are declared only in files whose path matches (Rails: ``config/routes.rb``;
     # elsewhere ``get '/cart'`` is a test's request).
     framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -198,7 +200,10 @@ class LanguageSpec:
         extends = tuple(table.get("extends", ()))
         # What the folders it extends say holds for it too (TypeScript's routes, globals and built-in methods).
         sources = [table, *(tomllib.loads((folder.parent / other / "language.toml").read_text()) for other in extends)]
-        file_routes = [(rule["framework"], re.compile(rule["pattern"])) for source in sources for rule in source.get("file_routes", ())]
+        file_routes = [
+            (rule["framework"], re.compile(rule["pattern"]), tuple(rule.get("methods", ())))
+            for source in sources for rule in source.get("file_routes", ())
+        ]
         return cls(
             name=folder.name,
             suffixes=tuple(table["suffixes"]),
@@ -775,13 +780,13 @@ def _join(prefixes: list[str], path: str, *, rooted: bool = False) -> str:
     return "/" + "/".join(part for part in parts if part)
 
 
-def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str] | None:
-    """(framework, route) when the file's path is its route: ``app/users/[id]/route.ts`` -> ``/users/[id]``."""
-    for framework, pattern in spec.file_routes:
+def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str, tuple[str, ...]] | None:
+    """(framework, route, methods) when the file's path is its route: ``app/users/[id]/route.ts`` -> ``/users/[id]``."""
+    for framework, pattern, methods in spec.file_routes:
         found = pattern.search(path)
         if found is not None:
             route = re.sub(r"/\([^/]*\)", "", found.group(1)).removesuffix("/index")
-            return framework, route or "/"
+            return framework, route or "/", methods
     return None
 
 
@@ -955,7 +960,7 @@ def _entrypoints(
         if "path" not in captures and not outer:
             if file_route is None or file_route[0] != framework:
                 continue
-            route = file_route[1]
+            route, method = file_route[1], method or file_route[2]
         entry_type = settings.get("entry_type") or "http_route"
         found.extend(
             Entrypoint(
@@ -968,10 +973,10 @@ def _entrypoints(
             for each in [route, *(_literal(other) for other in siblings)]
         )
     if file_route is not None and not any(entry.framework == file_route[0] for entry in found):
-        # A file route with no handler per method (a Next.js API route's default export) serves every method.
+        # A file route with no handler found in it serves the methods its rule says (every method when none).
         found.append(Entrypoint(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
-            path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
+            methods=file_route[2], path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
     return tuple(found)
 

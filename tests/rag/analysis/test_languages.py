@@ -971,14 +971,19 @@ def test_nextjs_routes_come_from_the_files_paths():
         "src/app/(shop)/cart/route.js": "export function DELETE() {}\n",
         "pages/api/hello.ts": "export default function handler(req, res) {}\n",
         "app/page.tsx": "export default function Page() { return <div />; }\n",
+        "app/(shop)/product/[handle]/page.tsx": "function ProductPage() { return <div />; }\nexport default ProductPage;\n",
         "lib/http.ts": "export function GET() {}\n",
+        # A component's default export elsewhere is no page.
+        "components/button.tsx": "export default function Button() { return <button />; }\n",
     })
 
     assert found == {
         ("http_route", "nextjs", "/api/users/[id]", ("GET",), "app.api.users.[id].route.GET"),
         ("http_route", "nextjs", "/api/users/[id]", ("POST",), "app.api.users.[id].route.POST"),
         ("http_route", "nextjs", "/cart", ("DELETE",), "src.app.(shop).cart.route.DELETE"),
-        ("http_route", "nextjs", "/api/hello", (), None),
+        ("http_route", "nextjs", "/api/hello", (), "pages.api.hello.handler"),
+        ("http_route", "nextjs", "/", ("GET",), "app.page.Page"),
+        ("http_route", "nextjs", "/product/[handle]", ("GET",), "app.(shop).product.[handle].page.ProductPage"),
     }
 
 

@@ -58,3 +58,7 @@
 (export_statement
   declaration: (lexical_declaration (variable_declarator name: (identifier) @method @handler))
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.nextjs
+; ... and a file route's default export: the page of app/**/page.tsx, the handler of pages/api/** (in any
+; other file no route: it has no path)
+(export_statement "default" declaration: (function_declaration name: (identifier) @handler)) @route.nextjs
+(export_statement "default" value: (identifier) @handler) @route.nextjs
