@@ -1072,7 +1072,8 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
     return names
 
 
-# A handler written as a class and its method: ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``.
+# Handlers as routes name them (``RepositoryEdges.named_handler``): Rails' ``admin/articles#show``; a
+# class and its method, ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``; a name; a module and a name.
 _CONTROLLER_ACTION = re.compile(r"([a-z][\w/]*)#(\w+[?!]?)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
@@ -1098,52 +1099,47 @@ class RepositoryEdges:
         self.top_level_mixins = {language: frozenset(names) for language, names in mixins.items()}
 
     def named_handler(self, language: str, written: str, path: str = "") -> str | None:
-        """The method a route's handler written as a class and a method names (Rails' ``articles#show``, Laravel's
-        ``[UserController::class, 'index']`` and ``'UserController@store'``, Slim's ``'HomeController:home'``):
-        the one method of that name in a class of that name in the repository's files of the language; or
-        the function a handler written as a module and a name names (Express's ``app.get('/users',
-        user.list)`` with ``user = require('./user')``): the one of that name in a module of that name; a
-        class alone, its ``__invoke``; a bare name, where the language's bare names reach the whole
-        package (Go: ``router.GET("/", index)`` with ``index`` in another file of the folder at ``path``),
-        the function of that name there."""
-        named = _CLASS_AND_METHOD.fullmatch(written.strip())
-        rails = _CONTROLLER_ACTION.fullmatch(written.strip())
-        if rails is not None:
-            # Rails' ``admin/articles#show``: ``show`` of ``ArticlesController``.
-            owner = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_")) + "Controller"
-            found = {
-                s.qname for s in self.by_name.get((language, rails.group(2)), ())
-                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
-            }
-        elif named is not None:
-            owner, method = named.group(1).rsplit("\\", 1)[-1], named.group(2)
-            found = {
-                s.qname for s in self.by_name.get((language, method), ())
-                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
-            }
-        elif _NAME.fullmatch(written.strip()):
-            name = written.strip()
-            # A class as the handler (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``.
-            found = {
-                s.qname for s in self.by_name.get((language, "__invoke"), ())
-                if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == name
-            }
+        """The definition a route's handler names when the route's file does not define it, if the
+        repository's files of the language have exactly one such:
+
+        - a class and its method (Laravel's ``[UserController::class, 'index']`` and ``'UserController@store'``,
+          Slim's ``'HomeController:home'``, Rails' ``articles#show`` of ``ArticlesController``): that method;
+        - a class alone (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``;
+        - a name bare, where the language's bare names reach the whole package (Go's ``router.GET("/",
+          index)`` with ``index`` in another file of the folder of ``path``): the function there;
+        - a module and a name (Express's ``user.list`` with ``user = require('./user')``): the function of
+          that name in a module of that name.
+        """
+        written = written.strip()
+        if (rails := _CONTROLLER_ACTION.fullmatch(written)) is not None:
+            controller = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_"))
+            found = self._methods(language, rails.group(2), controller + "Controller")
+        elif (named := _CLASS_AND_METHOD.fullmatch(written)) is not None:
+            found = self._methods(language, named.group(2), named.group(1).rsplit("\\", 1)[-1])
+        elif _NAME.fullmatch(written):
+            found = self._methods(language, "__invoke", written)
             spec = spec_named(language)
             if not found and spec is not None and spec.bare_calls == "package":
-                folder = posixpath.dirname(path)
                 found = {
-                    s.qname for s in self.by_name.get((language, name), ())
-                    if s.kind == "function" and posixpath.dirname(s.path) == folder
+                    s.qname for s in self.by_name.get((language, written), ())
+                    if s.kind == "function" and posixpath.dirname(s.path) == posixpath.dirname(path)
                 }
-        elif (dotted := _MODULE_AND_NAME.fullmatch(written.strip())) is not None:
-            owner, name = dotted.groups()
+        elif (dotted := _MODULE_AND_NAME.fullmatch(written)) is not None:
+            module, name = dotted.groups()
             found = {
                 s.qname for s in self.by_name.get((language, name), ())
-                if s.kind == "function" and s.parent is None and s.module.rsplit(".", 1)[-1] == owner
+                if s.kind == "function" and s.parent is None and s.module.rsplit(".", 1)[-1] == module
             }
         else:
             return None
         return found.pop() if len(found) == 1 else None
+
+    def _methods(self, language: str, method: str, owner: str) -> set[str]:
+        """The methods named ``method`` of the classes named ``owner`` (their last part)."""
+        return {
+            s.qname for s in self.by_name.get((language, method), ())
+            if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
+        }
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":

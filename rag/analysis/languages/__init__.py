@@ -741,9 +741,9 @@ def extract_tree_sitter(
 
 
 _VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD")
-# The conventional routes of a REST resource: (action, methods, suffix; ``{param}`` is the member id).
 # Captures that name several things at once, gathered from every match of a node.
 _LIST_CAPTURES = frozenset({"only", "except"})
+# The conventional routes of a REST resource: (action, methods, suffix; ``{param}`` is the member id).
 _RESOURCE_ROUTES = (
     ("index", ("GET",), ""),
     ("create", ("POST",), ""),
