@@ -225,7 +225,8 @@ def _walk(repository: Repository, symbol: str, depth: int, limit: int, run: Inde
         cursor.execute(_WALK_SQL.format(near=near, far=far), {"store": run.store_id, "run": run.pk, "start": start, "depth": depth})
         rows = cursor.fetchall()
     edges = [GraphEdge(src=r[0], dst=r[1], raw=r[2], resolution=r[3], path=r[4], line=r[5], depth=r[6]) for r in rows]
-    edges.sort(key=lambda e: (e.depth, e.path, e.line, e.src))
+    # Nearest first; at each depth the code before its tests.
+    edges.sort(key=lambda e: (e.depth, looks_like_test_path(e.path), e.path, e.line, e.src))
     return edges[:limit]
 
 
@@ -239,20 +240,27 @@ def callees(repository: Repository, symbol: str, *, depth: int = 1, limit: int =
     return _walk(repository, symbol, depth, limit, run, "callees")
 
 
+# References read to put a symbol's uses in its code before those in its tests.
+REFERENCES_ORDERED = 2000
+
+
 def _reference_rows(run: IndexRun, symbol: str):
     return Edge.objects.in_version(run).filter(dst__in=_resolve_qnames(run, symbol.strip()))
 
 
 def references(repository: Repository, symbol: str, *, limit: int = 200, run: IndexRun | None = None) -> list[GraphEdge]:
-    """Every edge that points at ``symbol``: its calls, imports and subclasses (``src`` is where the reference is)."""
+    """Every edge that points at ``symbol``: its calls, imports and subclasses (``src`` is where the reference is),
+    of each kind the code's before its tests' (among the first ``REFERENCES_ORDERED`` the database lists)."""
     run = _run(repository, run)
     if run is None or not symbol.strip():
         return []
-    found = _reference_rows(run, symbol).order_by("kind", "path", "line", "src")[:limit]
-    return [
+    found = _reference_rows(run, symbol).order_by("kind", "path", "line", "src")[: max(limit, REFERENCES_ORDERED)]
+    edges = [
         GraphEdge(src=e.src, dst=e.dst, raw=e.raw, resolution=e.resolution, path=e.path, line=e.line, depth=1, kind=e.kind)
         for e in found
     ]
+    edges.sort(key=lambda e: (e.kind, looks_like_test_path(e.path), e.path, e.line, e.src))
+    return edges[:limit]
 
 
 def count_references(repository: Repository, symbol: str, *, run: IndexRun | None = None) -> int:

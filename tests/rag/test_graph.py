@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag.models import Edge, Entrypoint, Symbol
-from rag.services import callees, callers, find_symbol, list_entrypoints, read_source, search, symbols_at
+from rag.services import callees, callers, find_symbol, list_entrypoints, read_source, references, search, symbols_at
 from tests.fixtures.projects import zip_project
 from tests.rag.analysis.test_fixture_project import CROSS_FILE_EDGES, ENTRYPOINTS, SYMBOLS
 from tests.rag.conftest import index_zip, make_zip
@@ -167,3 +167,20 @@ def test_a_symbol_is_shown_by_the_name_its_language_writes(owner, upload_dir):
         "Slim.Routing.Route.run": "Slim\\Routing\\Route::run",
         "Slim.Routing.Route": "Slim\\Routing\\Route",
     }
+
+
+def test_the_references_and_callers_in_the_code_come_before_those_in_its_tests(owner, upload_dir):
+    files = {
+        "src/cart.js": "export function total(items) { return items.length; }\n",
+        "src/checkout.js": "import { total } from './cart';\nexport function pay(items) { return total(items); }\n",
+        # Its path sorts before the code's.
+        "__tests__/cart.test.js": "import { total } from '../src/cart';\ntest('total', () => { total([]); });\n",
+    }
+    run = index_zip(owner, make_zip(files), name="cart")
+    assert run.status == "ready", run.error
+
+    calls = [e.path for e in references(run.repository, "src.cart.total") if e.kind == "calls"]
+    callers_of = [e.path for e in callers(run.repository, "src.cart.total")]
+
+    assert calls == ["src/checkout.js", "__tests__/cart.test.js"]
+    assert callers_of == ["src/checkout.js", "__tests__/cart.test.js"]
