@@ -144,6 +144,23 @@ _DO_NOT_EDIT = re.compile(r"\b(?:do not|don't|must not|should not) (?:edit|modif
 GENERATED_HEADER_LINES = 15
 
 
+# Minified code (Linguist's rule): a JavaScript or CSS file whose lines average more than this many characters.
+MINIFIED_LINE_CHARS = 110
+_MINIFIABLE = (".js", ".mjs", ".cjs", ".css")
+
+
+def is_minified(path: str, text: str) -> bool:
+    """Whether the file is minified JavaScript or CSS: named ``*.min.js``, or written in lines too long
+    to be a person's (a bundler's output, compiled Kotlin/JS): code a tool wrote, searched as vendored code."""
+    name = posixpath.basename(path).lower()
+    if not name.endswith(_MINIFIABLE):
+        return False
+    if ".min." in name:
+        return True
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and sum(map(len, lines)) / len(lines) > MINIFIED_LINE_CHARS
+
+
 def is_generated(text: str) -> bool:
     """Whether the file's first lines say a tool wrote it and it is not to be edited by hand."""
     header = "\n".join(text[:4000].splitlines()[:GENERATED_HEADER_LINES])

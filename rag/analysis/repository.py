@@ -33,7 +33,7 @@ from rag.analysis.console_scripts import (
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
 from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
-from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, module_name
+from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.records import Entrypoint
@@ -62,7 +62,7 @@ def extract_file(path: str, text: str) -> FileAnalysis:
     artifact = artifact_type(path, language)
     analysis = FileAnalysis(
         path=path, content_hash=content_hash(text), language=language, artifact_type=artifact,
-        generated=is_generated(text),
+        generated=is_minified(path, text) or is_generated(text),
     )
     text = text.removeprefix("\ufeff")  # a byte order mark decoded as text; Python's parser refuses it
     lines = split_lines(text)

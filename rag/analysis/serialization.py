@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 29
+ANALYSIS_VERSION = 30
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -68,7 +68,7 @@ controller, a closure, and a prefix set beside other settings or in a group's op
 from the root: NestJS's ``@Get('user')`` under ``@Controller()`` is ``/user``, and a Go route's handler named bare is the
 function of that name in its package, and Rails resources read ``only:``, ``except:`` and ``param:``, singular and nested
 resources, and the routes of a resource's block, and a Next.js page, ``app/**/page.tsx``, is a route shown by its default
-export)."""
+export; 30: minified JavaScript and CSS, ``*.min.js`` or of lines averaging over 110 characters, is generated)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

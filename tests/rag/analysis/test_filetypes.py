@@ -88,3 +88,21 @@ def test_a_file_a_tool_wrote_is_told_by_its_first_lines(path, header, generated)
     analysis = analyze_file(path, header)
 
     assert analysis.generated is generated
+
+
+BUNDLE = "var a=function(b){return b};" * 8 + "function c(d,e){return d+e}" + ";var f=c(1,2);" * 8 + "\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "minified"),
+    [
+        ("static/js/app.bundle.js", BUNDLE, True),
+        ("docs/js/html5shiv.min.js", "function c(a,b){return a}\nfunction d(){}\n", True),
+        ("static/css/site.css", ".a{color:red}" * 20 + "\n", True),
+        ("web/cart.js", "export function total(items) {\n  return items.length;\n}\n", False),
+        # A long line in a file of a person's lines is no bundle.
+        ("web/table.js", "export const ROWS = [" + "1, " * 60 + "];\n" + "export function row(i) {\n  return ROWS[i];\n}\n" * 3, False),
+    ],
+)
+def test_minified_code_is_told_from_its_lines_and_searched_as_code_a_tool_wrote(path, text, minified):
+    assert analyze_file(path, text).generated is minified
