@@ -1037,7 +1037,7 @@ def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_ht
     assert raws == {"api": "main", "/ping": "block at cmd/api/main.go:6"}
 
 
-def test_a_gin_route_called_on_a_route_group_is_under_the_groups_prefix():
+def test_a_gin_route_called_on_a_route_group_and_a_chi_route_in_a_sub_router_are_under_their_prefix():
     found = _entries({
         "cmd/api/main.go": (
             'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc main() {\n\tr := gin.Default()\n'
@@ -1045,12 +1045,18 @@ def test_a_gin_route_called_on_a_route_group_is_under_the_groups_prefix():
             '\tadmin.DELETE("/items/:id", deleteItem)\n\tr.GET("/health", health)\n}\n\n'
             'func listItems(c *gin.Context) {}\n\nfunc deleteItem(c *gin.Context) {}\n\nfunc health(c *gin.Context) {}\n'
         ),
+        "cmd/blog/main.go": (
+            'package main\n\nimport "github.com/go-chi/chi/v5"\n\nfunc main() {\n\tr := chi.NewRouter()\n'
+            '\tr.Route("/articles", func(r chi.Router) {\n\t\tr.Get("/{id}", showArticle)\n\t})\n}\n\n'
+            'func showArticle(w http.ResponseWriter, r *http.Request) {}\n'
+        ),
     })
 
     assert {(route, methods, handler) for kind, _, route, methods, handler in found if kind == "http_route"} == {
         ("/v1/items", ("GET",), "cmd.api.listItems"),
         ("/v1/admin/items/:id", ("DELETE",), "cmd.api.deleteItem"),
         ("/health", ("GET",), "cmd.api.health"),
+        ("/articles/{id}", ("GET",), "cmd.blog.showArticle"),
     }
 
 

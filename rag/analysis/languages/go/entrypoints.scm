@@ -20,6 +20,12 @@
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
   (#match? @path "^\"([A-Z]+ +)?/")
   (#set! requires "http")) @route.go
+; chi's sub-routers: r.Route("/articles", func(r chi.Router) { r.Get("/", list) }) serves /articles/
+(call_expression
+  function: (selector_expression field: (field_identifier) @_route)
+  arguments: (argument_list . (interpreted_string_literal) @prefix . (func_literal) .)
+  (#eq? @_route "Route")
+  (#match? @prefix "^\"/")) @prefixed
 ; gin's, echo's and fiber's route groups: v1 := r.Group("/v1"); v1.GET("/items", h) serves /v1/items
 (call_expression
   function: (selector_expression field: (field_identifier) @_group)
