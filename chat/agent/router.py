@@ -44,6 +44,14 @@ EDIT_WORDS = re.compile(
     r"make (?:it|the \w+) (?:use|support|return|accept))\b",
     re.IGNORECASE,
 )
+# A request that starts by telling what to do to the code ("Change GetItemById to return NotFound ...",
+# "Remove the retry loop", "Make the parser accept tabs"): an edit, unless it asks a question or is about
+# documentation.
+EDIT_IMPERATIVE = re.compile(
+    r"^\W*+(?:please\s++)?(change|replace|remove|delete|extract|convert|move|add|update|make|raise|return|handle|"
+    r"support|use|switch|drop|split|merge|inline|wrap)\s++(?!(?:me|us)\b)(?=\S)",
+    re.IGNORECASE,
+)
 DOC_WORDS = re.compile(
     r"\b(document(?:ation)?|docs|readme|docstrings?|write (?:a |the )?(?:guide|tutorial|overview|changelog))\b",
     re.IGNORECASE,
@@ -88,7 +96,10 @@ def keyword_intent(text: str, *, has_repository: bool) -> RouteDecision:
     """
     if match := EDIT_WORDS.search(text):
         return RouteDecision("edits", "keywords", f"asks to change code ({match.group(0)!r})")
-    if match := DOC_WORDS.search(text):
+    docs = DOC_WORDS.search(text)
+    if docs is None and has_repository and "?" not in text and (match := EDIT_IMPERATIVE.match(text)):
+        return RouteDecision("edits", "keywords", f"tells what to change ({match.group(1)!r})")
+    if match := docs:
         return RouteDecision("docs", "keywords", f"asks for documentation ({match.group(0)!r})")
     if not has_repository:
         return RouteDecision("general", "keywords", "the chat has no repository")

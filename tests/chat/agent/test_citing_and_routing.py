@@ -56,6 +56,13 @@ def test_a_citation_is_clamped_to_the_lines_that_were_seen():
         ("Write a README for this project", True, "docs"),
         ("Please fix the tax rounding bug", True, "edits"),
         ("Rename compute_tax to tax_for", False, "edits"),
+        ("Change GetItemById to return NotFound when the id is negative", True, "edits"),
+        ("Please remove the retry loop from the client", True, "edits"),
+        ("Add a --verbose option", True, "edits"),
+        ("Update the README with the new install steps", True, "docs"),
+        ("Make sure I understand: how is the tax computed?", True, "project_qa"),
+        ("Use of the cache: where is it read?", True, "project_qa"),
+        ("Change the docs to mention Python 3.12", True, "docs"),
     ],
 )
 def test_the_keyword_router(text, has_repository, intent):
