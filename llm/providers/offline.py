@@ -14,11 +14,11 @@ from llm import audit
 from llm.providers.base import Provider
 from llm.types import ChatRequest, StreamEvent, Usage
 
-NO_MODEL_TEXT = (
-    "No language model is configured, so no answer was generated. "
+CONFIGURE_MODEL_TEXT = (
     "Set LLM_PROVIDER and the provider's credentials (GIGACHAT_TOKEN, OPENAI_API_KEY "
     "or OPENAI_BASE_URL, or GEMINI_API_KEY) to get generated answers."
 )
+NO_MODEL_TEXT = f"No language model is configured, so no answer was generated. {CONFIGURE_MODEL_TEXT}"
 
 MODEL_NAME = "offline"
 

@@ -70,7 +70,7 @@ from chat.agent.writing import (
 )
 from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
-from llm.providers.offline import NO_MODEL_TEXT
+from llm.providers.offline import CONFIGURE_MODEL_TEXT
 
 # Tries per file: the first diff plus regenerations of what failed.
 MAX_ATTEMPTS = 3
@@ -83,7 +83,7 @@ OFFLINE_PLACES = 5
 
 NEEDS_MODEL_TEXT = (
     "Proposing code changes needs a language model, and none is configured, so no patch was written. "
-    f"{NO_MODEL_TEXT}"
+    f"{CONFIGURE_MODEL_TEXT}"
 )
 NO_REPOSITORY_TEXT = (
     "Code changes are written against a repository's index, and this chat has no repository. "

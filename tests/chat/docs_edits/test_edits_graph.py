@@ -207,6 +207,8 @@ def test_with_the_offline_provider_it_says_edits_need_a_model(shopapp, settings)
 
     answer = texts(events)
     assert answer.startswith("Proposing code changes needs a language model, and none is configured")
+    # It says so once.
+    assert answer.count("configured") == 1
     assert "The code the index finds for this request:\n\n- `src/shopapp/pricing.py:10-11`: `def compute_tax(" in answer
     assert artifacts(events) == []
     [cited] = [event.citations for event in events if event.type == "citations"]
