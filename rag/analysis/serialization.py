@@ -68,8 +68,8 @@ controller, a closure, and a prefix set beside other settings or in a group's op
 from the root: NestJS's ``@Get('user')`` under ``@Controller()`` is ``/user``, and a Go route's handler named bare is the
 function of that name in its package, and Rails resources read ``only:``, ``except:`` and ``param:``, singular and nested
 resources, and the routes of a resource's block, and a Next.js page, ``app/**/page.tsx``, is a route shown by its default
-export; 30: minified JavaScript and CSS, ``*.min.js`` or of lines averaging over 110 characters, is generated, and a chi
-sub-router's routes are under its ``Route`` prefix)."""
+export; 30: minified JavaScript and CSS, ``*.min.js`` or of lines averaging over 110 characters, is generated, a chi
+sub-router's routes are under its ``Route`` prefix, and an Express router may be named for what it routes: ``userRouter``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

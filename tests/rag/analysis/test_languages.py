@@ -1458,6 +1458,23 @@ def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one
     }
 
 
+def test_an_express_router_named_for_what_it_routes_has_routes_and_a_map_does_not():
+    found = {
+        (entry.route_or_command, entry.methods, entry.handler)
+        for file in analyze_repository({
+            "src/routes/users.ts": (
+                "import { Router } from 'express';\nimport * as users from '../controllers/users';\n"
+                "const userRouter = Router();\nuserRouter.get('/users/:id', users.show);\nexport default userRouter;\n"
+            ),
+            "src/controllers/users.ts": "export function show(req, res) {}\n",
+            "src/cache.ts": "const store = new Map();\nexport function read(key) { return store.get('/users', key); }\n",
+        }).files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found == {("/users/:id", ("GET",), "src.controllers.users.show")}
+
+
 def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
     found = {
         (entry.route_or_command, entry.handler, entry.handler_raw)

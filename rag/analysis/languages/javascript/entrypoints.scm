@@ -1,9 +1,10 @@
-; Express and Koa routers: app.get('/path', handler) on an app or router object, a path from the root;
+; Express and Koa routers: app.get('/path', handler) on an app or router object (app, router, api, or a name
+; ending in Router or Routes: userRouter, authRoutes), a path from the root;
 ; Koa's in a file that imports koa, @koa/router or koa-router
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
   arguments: (arguments . (string (string_fragment) @path))
-  (#match? @app "^(app|router|server|api|routes|r)$")
+  (#match? @app "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! when_used "koa")) @route.express
@@ -13,7 +14,7 @@
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
   arguments: (arguments . (string (string_fragment) @path)
     [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
-  (#match? @app "^(app|router|server|api|routes|r)$")
+  (#match? @app "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! when_used "koa")) @route.express
