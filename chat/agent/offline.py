@@ -143,6 +143,12 @@ def _candidates(toolbox: ProjectToolbox, question: str, words: list[str], found:
     return list(by_qname.values()), {name.rsplit(".", 1)[-1] for name in spelled}
 
 
+def _in_tests(definition: _Definition) -> bool:
+    """Whether a definition is test code: in a test file, or in a module of tests inside a source file
+    (Rust's ``#[cfg(test)] mod tests``: ``crate::assets::tests::SyntaxDetectionTest``)."""
+    return looks_like_test_path(definition.path) or "tests" in definition.qname.split(".")[:-1]
+
+
 def _ranked(
     candidates: list[_Definition], names: set[str], words: list[str], files: list[str], *, about_tests: bool
 ) -> list[_Definition]:
@@ -157,7 +163,7 @@ def _ranked(
     ranked = sorted(
         candidates,
         key=lambda d: (
-            d.qname.rsplit(".", 1)[-1] not in names, looks_like_test_path(d.path) != about_tests,
+            d.qname.rsplit(".", 1)[-1] not in names, _in_tests(d) != about_tests,
             position.get(d.path, len(position)), -d.score, d.path, d.start_line,
         ),
     )

@@ -243,3 +243,31 @@ def test_a_definition_found_by_its_code_alone_can_be_the_best_match(tool):
 
     # ``load``'s name, signature and doc hold none of the question's words; its code does.
     assert "The best match is the function `tool.settings.load`, defined in `tool/settings.py:1-7`" in text
+
+
+# A Rust source file with its tests in a module of their own, as Rust writes them: the tests' helper
+# is named and documented in the question's words.
+RUST_TESTS_INSIDE = {
+    "Cargo.toml": '[package]\nname = "detect"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod detect;\n",
+    "src/detect.rs": (
+        "/// The language a path is written in.\npub fn language_of(path: &str) -> String {\n    path.to_string()\n}\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    struct SyntaxDetection;\n\n    impl SyntaxDetection {\n"
+        "        /// Detects the syntax for a file name.\n"
+        "        fn detects_syntax_for_file(&self, name: &str) -> String {\n            language_of(name)\n        }\n    }\n\n"
+        "    #[test]\n    fn by_name() {\n        assert_eq!(SyntaxDetection.detects_syntax_for_file(\"a\"), \"a\");\n    }\n}\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def rust_tests_inside(django_db_setup, django_db_blocker, tmp_path_factory):
+    with _indexed(RUST_TESTS_INSIDE, "detect", tmp_path_factory, django_db_blocker) as repository:
+        yield repository
+
+
+def test_a_helper_in_a_module_of_tests_inside_a_source_file_is_no_best_match_for_a_question_about_the_code(rust_tests_inside):
+    text = answer_text(run_turn_to_end(make_turn("Which function detects the syntax for a file name?", rust_tests_inside)))
+
+    assert "The best match is the method `crate::detect::tests::SyntaxDetection::detects_syntax_for_file`" not in text
+    assert "- method `crate::detect::tests::SyntaxDetection::detects_syntax_for_file`" in text
