@@ -1114,6 +1114,12 @@ class RepositoryEdges:
         if (rails := _CONTROLLER_ACTION.fullmatch(written)) is not None:
             controller = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_"))
             found = self._methods(language, rails.group(2), controller + "Controller")
+            # Rails loads ``admin/photos`` from ``app/controllers/admin/photos_controller.rb``: of several, that file's.
+            conventional = {
+                s.qname for s in self.by_name.get((language, rails.group(2)), ())
+                if s.qname in found and s.path.endswith(f"controllers/{rails.group(1)}_controller.rb")
+            }
+            found = conventional or found
         elif (named := _CLASS_AND_METHOD.fullmatch(written)) is not None:
             found = self._methods(language, named.group(2), named.group(1).rsplit("\\", 1)[-1])
         elif _NAME.fullmatch(written):

@@ -815,6 +815,8 @@ def _entrypoints(
     prefixes: dict[tuple[int, int], str] = {}
     # Rails' resources whose blocks nest routes, by the span of the call: their paths (``_Nesting``).
     nestings: dict[tuple[int, int], _Nesting] = {}
+    # Rails' namespaces, by the span of the call: the module of the controllers of the routes in it.
+    modules: dict[tuple[int, int], str] = {}
     # (the definition around it, the name a group is bound to) -> (its prefix, the name it was made from)
     groups: dict[tuple[str, str], tuple[str, str | None]] = {}
     used: set[str] = set()
@@ -836,6 +838,8 @@ def _entrypoints(
                     prefixes[span] = nestings[span].nested
             else:
                 prefixes[span] = _literal(captures["prefix"][0])
+                if "module" in captures:
+                    modules[span] = _literal(captures["module"][0]).strip("/")
             continue
         if "prefix" in captures and "group" in captures:
             node = captures["group"][0]
@@ -934,12 +938,14 @@ def _entrypoints(
             continue
         spans = _prefix_spans(node, prefixes)
         outer = [prefixes[span] for span in spans]
+        # Rails' controllers in a namespace are in its module: ``admin/photos#index``.
+        module = "".join(f"{modules[span]}/" for span in spans if span in modules)
         nesting = nestings.get(spans[-1]) if spans else None
         if nesting is not None and role == "route":
             # Rails' ``get :feed`` in a resource's block: on its collection, on a member, or nested (the default).
             on = _literal(captures["on"][0]) if "on" in captures else ""
             outer[-1] = {"collection": nesting.collection, "member": nesting.member}.get(on, nesting.nested)
-            written = written or f"{nesting.controller}#{route}"
+            written = written or f"{module}{nesting.controller}#{route}"
         outer += _group_prefixes(_call_receiver(node), _scope(node, definitions, unit), groups)
         if role == "resource":
             name = route.rsplit("/", 1)[-1]
@@ -947,7 +953,7 @@ def _entrypoints(
             param = f":{_literal(captures['param'][0])}" if "param" in captures else str(settings.get("param") or ":id")
             only = {_literal(option) for option in captures.get("only", ())}
             excluded = {_literal(option) for option in captures.get("except", ())}
-            controller = written or (_plural(name) if singular else name)
+            controller = written or module + (_plural(name) if singular else name)
             for action, methods, suffix in _RESOURCE_ROUTES:
                 if (only and action not in only) or action in excluded or (singular and action == "index"):
                     continue

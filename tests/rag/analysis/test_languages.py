@@ -1302,11 +1302,11 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
 
     assert found == {
         ("rails", "/products", ("GET",), "products#index"),
-        ("rails", "/admin/photos", ("GET",), "photos#index"),
-        ("rails", "/admin/photos", ("POST",), "photos#create"),
-        ("rails", "/admin/photos/:id", ("GET",), "photos#show"),
-        ("rails", "/admin/photos/:id", ("PUT", "PATCH"), "photos#update"),
-        ("rails", "/admin/photos/:id", ("DELETE",), "photos#destroy"),
+        ("rails", "/admin/photos", ("GET",), "admin/photos#index"),
+        ("rails", "/admin/photos", ("POST",), "admin/photos#create"),
+        ("rails", "/admin/photos/:id", ("GET",), "admin/photos#show"),
+        ("rails", "/admin/photos/:id", ("PUT", "PATCH"), "admin/photos#update"),
+        ("rails", "/admin/photos/:id", ("DELETE",), "admin/photos#destroy"),
         ("sinatra", "/hi", ("GET",), "block at app.rb:3"),
     }
 
@@ -1339,6 +1339,28 @@ def test_rails_resources_read_only_except_param_singular_and_nested_resources_an
         ("/api/articles/:article_slug/comments", ("GET",), None),
         ("/api/articles/feed", ("GET",), "app.controllers.articles_controller.ArticlesController.feed"),
         ("/api/articles/:slug/preview", ("GET",), None),
+    }
+
+
+def test_a_rails_route_in_a_namespace_is_handled_by_the_controller_of_that_module():
+    found = {
+        (entry.route_or_command, entry.handler_raw, entry.handler)
+        for file in analyze_repository({
+            "config/routes.rb": (
+                "Rails.application.routes.draw do\n  resources :photos, only: [:index]\n"
+                "  namespace :admin do\n    resources :photos, only: [:index]\n  end\nend\n"
+            ),
+            "app/controllers/photos_controller.rb": "class PhotosController < ApplicationController\n  def index; end\nend\n",
+            "app/controllers/admin/photos_controller.rb": (
+                "class Admin::PhotosController < ApplicationController\n  def index; end\nend\n"
+            ),
+        }).files.values()
+        for entry in file.entrypoints
+    }
+
+    assert found == {
+        ("/photos", "photos#index", "app.controllers.photos_controller.PhotosController.index"),
+        ("/admin/photos", "admin/photos#index", "app.controllers.admin.photos_controller.PhotosController.index"),
     }
 
 

@@ -25,7 +25,10 @@
     (pair key: (hash_key_symbol) @_param value: (simple_symbol) @param))
   (#match? @resource_kind "^resources?$") (#eq? @_param "param")) @resource.rails
 (call !receiver method: (identifier) @_scope arguments: (argument_list . [(simple_symbol) (string)] @prefix) block: (do_block)
-  (#match? @_scope "^(namespace|scope)$")) @prefixed
+  (#eq? @_scope "scope")) @prefixed
+; namespace :admin is a path prefix and the module of its controllers too (admin/photos#index: Admin::PhotosController)
+(call !receiver method: (identifier) @_namespace arguments: (argument_list . [(simple_symbol) (string)] @prefix @module) block: (do_block)
+  (#eq? @_namespace "namespace")) @prefixed
 ; resources :articles do ... end nests the routes of its block under /articles/:article_id (a singular
 ; resource's under /profile): get :feed there is /articles/:article_id/feed, with on: :member
 ; /articles/:id/feed, with on: :collection /articles/feed
