@@ -802,59 +802,63 @@ def _program(path: str, spec: LanguageSpec) -> str:
     return named[-1] if named else stem
 
 
-def _entrypoints(
-    path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
-) -> tuple[Entrypoint, ...]:
-    query = _entrypoints_query(spec)
-    if query is None or (spec.build_scripts is not None and spec.build_scripts.search(path)):
-        return ()
-    matches = _matches(query, root)
-    by_name: dict[str, str] = {}
-    for definition in definitions.values():
-        by_name.setdefault(definition.name, definition.qname)
-    prefixes: dict[tuple[int, int], str] = {}
-    # Rails' resources whose blocks nest routes, by the span of the call: their paths (``_Nesting``).
-    nestings: dict[tuple[int, int], _Nesting] = {}
-    # Rails' namespaces, by the span of the call: the module of the controllers of the routes in it.
-    modules: dict[tuple[int, int], str] = {}
+@dataclass
+class _Around:
+    """What sets the paths of the routes within or on it: path prefixes by the span of the node that sets
+    them (``@prefixed``), Rails' resource blocks (``_Nesting``) and namespaces (their controllers' module),
+    and route groups bound to a name (``@group``), by the definition around them and that name."""
+
+    prefixes: dict[tuple[int, int], str] = field(default_factory=dict)
+    nestings: dict[tuple[int, int], _Nesting] = field(default_factory=dict)
+    modules: dict[tuple[int, int], str] = field(default_factory=dict)
     # (the definition around it, the name a group is bound to) -> (its prefix, the name it was made from)
-    groups: dict[tuple[str, str], tuple[str, str | None]] = {}
-    used: set[str] = set()
-    # The matches of each node and kind, read together: the one with the most captures (a route with its
-    # path over one without) names the pattern whose settings apply, the others add what it lacks (each of
-    # Fastify's route options is a pattern of its own).
-    found_at: dict[tuple[int, int, str], list[tuple[int, dict[str, list[tree_sitter.Node]]]]] = {}
-    for pattern, captures in matches:
+    groups: dict[tuple[str, str], tuple[str, str | None]] = field(default_factory=dict)
+
+    def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: dict[tuple[int, int], _Definition], unit: str) -> bool:
+        """Takes in a match that sets a prefix or makes a group; whether it was one."""
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]
             span = (node.start_byte, node.end_byte)
             if "resource_kind" in captures:
                 # A resource's block: the match that names its ``param:`` wins over the one that does not.
-                if span not in nestings or "param" in captures:
-                    nestings[span] = _Nesting.of(
+                if span not in self.nestings or "param" in captures:
+                    self.nestings[span] = _Nesting.of(
                         _literal(captures["prefix"][0]), _text(captures["resource_kind"][0]) == "resource",
                         _literal(captures["param"][0]) if "param" in captures else "",
                     )
-                    prefixes[span] = nestings[span].nested
+                    self.prefixes[span] = self.nestings[span].nested
             else:
-                prefixes[span] = _literal(captures["prefix"][0])
+                self.prefixes[span] = _literal(captures["prefix"][0])
                 if "module" in captures:
-                    modules[span] = _literal(captures["module"][0]).strip("/")
-            continue
+                    self.modules[span] = _literal(captures["module"][0]).strip("/")
+            return True
         if "prefix" in captures and "group" in captures:
             node = captures["group"][0]
             bound = _bound_name(node)
             if bound is not None:
-                groups[(_scope(node, definitions, unit), bound)] = (_literal(captures["prefix"][0]), _call_receiver(node))
-            continue
-        used.update(name.split(".", 1)[1] for name in captures if name.startswith("uses."))
-        kind = next((name for name in captures if name == "main" or name.split(".", 1)[0] in ("route", "resource", "command")), None)
-        if kind is None:
-            continue
-        node = captures[kind][0]
-        found_at.setdefault((node.start_byte, node.end_byte, kind), []).append((pattern, captures))
-    best = {}
-    # The other paths of a list of them (Spring's ``@GetMapping({"/vets", "/vets.html"})``): one route each.
+                self.groups[(_scope(node, definitions, unit), bound)] = (_literal(captures["prefix"][0]), _call_receiver(node))
+            return True
+        return False
+
+    def prefixes_of(self, node: tree_sitter.Node, scope: str, on: str) -> tuple[list[str], str, _Nesting | None]:
+        """The path prefixes of a route at ``node`` (outermost first), the module of its Rails controller
+        (``admin/``) and the resource whose block holds it; ``on`` is Rails' ``on:`` (``collection``, ``member``)."""
+        spans = _prefix_spans(node, self.prefixes)
+        outer = [self.prefixes[span] for span in spans]
+        module = "".join(f"{self.modules[span]}/" for span in spans if span in self.modules)
+        nesting = self.nestings.get(spans[-1]) if spans else None
+        if nesting is not None:
+            # Rails' ``get :feed`` in a resource's block: on its collection, on a member, or nested (the default).
+            outer[-1] = {"collection": nesting.collection, "member": nesting.member}.get(on, nesting.nested)
+        return outer + _group_prefixes(_call_receiver(node), scope, self.groups), module, nesting
+
+
+def _merged(found_at: dict[tuple[int, int, str], list[tuple[int, dict[str, list[tree_sitter.Node]]]]]):
+    """Per node and kind, the pattern of the match with the most captures and the captures of all its matches
+    merged (each of Fastify's route options is a pattern of its own; each element of Rails' ``only: [...]``
+    may come in a match of its own), and the other paths of a list of them (Spring's
+    ``@GetMapping({"/vets", "/vets.html"})``: a route each)."""
+    best: dict[tuple[int, int, str], tuple[int, dict[str, list[tree_sitter.Node]]]] = {}
     more_paths: dict[tuple[int, int, str], list[tree_sitter.Node]] = {}
     for key, found_matches in found_at.items():
         found_matches.sort(key=lambda match: -len(match[1]))
@@ -862,7 +866,6 @@ def _entrypoints(
         for _, captures in found_matches:
             for name, nodes in captures.items():
                 if name in _LIST_CAPTURES:
-                    # Each element of a list (Rails' ``only: [:show, :update]``) may come in a match of its own.
                     merged[name] = list({n.id: n for n in (*merged.get(name, ()), *nodes)}.values())
                 else:
                     merged.setdefault(name, nodes)
@@ -874,6 +877,57 @@ def _entrypoints(
                 if other.parent is not None and first.parent is not None and other.parent.id == first.parent.id and other.id != first.id
             }
             more_paths[key] = [siblings[span] for span in sorted(siblings)]
+    return best, more_paths
+
+
+def _resource_routes(
+    framework: str, route: str, outer: list[str], written: str, module: str, captures: dict[str, list[tree_sitter.Node]],
+    default_param: str, lines: dict[str, Any],
+) -> list[Entrypoint]:
+    """A REST resource's conventional routes (``_RESOURCE_ROUTES``): a singular one's (Rails' ``resource
+    :profile``, whose controller is ``profiles``) without an index or an id; but the actions of ``only:``,
+    less those of ``except:``. Handled by the controller as ``written``, else named for the resource in
+    ``module`` (Rails' ``admin/photos``)."""
+    singular = "resource_kind" in captures and _text(captures["resource_kind"][0]) == "resource"
+    param = f":{_literal(captures['param'][0])}" if "param" in captures else default_param
+    only = {_literal(option) for option in captures.get("only", ())}
+    excluded = {_literal(option) for option in captures.get("except", ())}
+    name = route.rsplit("/", 1)[-1]
+    controller = written or module + (_plural(name) if singular else name)
+    return [
+        Entrypoint(
+            entry_type="http_route", framework=framework,
+            route_or_command=_join([*outer, "/"], route + ("" if singular else suffix.format(param=param))),
+            handler=None, methods=methods, handler_raw=f"{controller}#{action}", **lines,
+        )
+        for action, methods, suffix in _RESOURCE_ROUTES
+        if not ((only and action not in only) or action in excluded or (singular and action == "index"))
+    ]
+
+
+def _entrypoints(
+    path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
+) -> tuple[Entrypoint, ...]:
+    query = _entrypoints_query(spec)
+    if query is None or (spec.build_scripts is not None and spec.build_scripts.search(path)):
+        return ()
+    by_name: dict[str, str] = {}
+    for definition in definitions.values():
+        by_name.setdefault(definition.name, definition.qname)
+    around = _Around()
+    used: set[str] = set()
+    # The matches of each node and kind, read together (``_merged``).
+    found_at: dict[tuple[int, int, str], list[tuple[int, dict[str, list[tree_sitter.Node]]]]] = {}
+    for pattern, captures in _matches(query, root):
+        if around.read(captures, definitions, unit):
+            continue
+        used.update(name.split(".", 1)[1] for name in captures if name.startswith("uses."))
+        kind = next((name for name in captures if name == "main" or name.split(".", 1)[0] in ("route", "resource", "command")), None)
+        if kind is None:
+            continue
+        node = captures[kind][0]
+        found_at.setdefault((node.start_byte, node.end_byte, kind), []).append((pattern, captures))
+    best, more_paths = _merged(found_at)
     file_route = _file_route(path, spec)
     declared_in = dict(spec.framework_files)
     found: list[Entrypoint] = []
@@ -936,33 +990,13 @@ def _entrypoints(
                 handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
             ))
             continue
-        spans = _prefix_spans(node, prefixes)
-        outer = [prefixes[span] for span in spans]
-        # Rails' controllers in a namespace are in its module: ``admin/photos#index``.
-        module = "".join(f"{modules[span]}/" for span in spans if span in modules)
-        nesting = nestings.get(spans[-1]) if spans else None
-        if nesting is not None and role == "route":
-            # Rails' ``get :feed`` in a resource's block: on its collection, on a member, or nested (the default).
-            on = _literal(captures["on"][0]) if "on" in captures else ""
-            outer[-1] = {"collection": nesting.collection, "member": nesting.member}.get(on, nesting.nested)
-            written = written or f"{module}{nesting.controller}#{route}"
-        outer += _group_prefixes(_call_receiver(node), _scope(node, definitions, unit), groups)
+        on = _literal(captures["on"][0]) if "on" in captures else ""
+        outer, module, nesting = around.prefixes_of(node, _scope(node, definitions, unit), on if role == "route" else "")
         if role == "resource":
-            name = route.rsplit("/", 1)[-1]
-            singular = "resource_kind" in captures and _text(captures["resource_kind"][0]) == "resource"
-            param = f":{_literal(captures['param'][0])}" if "param" in captures else str(settings.get("param") or ":id")
-            only = {_literal(option) for option in captures.get("only", ())}
-            excluded = {_literal(option) for option in captures.get("except", ())}
-            controller = written or module + (_plural(name) if singular else name)
-            for action, methods, suffix in _RESOURCE_ROUTES:
-                if (only and action not in only) or action in excluded or (singular and action == "index"):
-                    continue
-                found.append(Entrypoint(
-                    entry_type="http_route", framework=framework,
-                    route_or_command=_join([*outer, "/"], route + ("" if singular else suffix.format(param=param))),
-                    handler=None, methods=methods, handler_raw=f"{controller}#{action}", **lines,
-                ))
+            found += _resource_routes(framework, route, outer, written, module, captures, str(settings.get("param") or ":id"), lines)
             continue
+        if nesting is not None:
+            written = written or f"{module}{nesting.controller}#{route}"
         if "path" not in captures and not outer:
             if file_route is None or file_route[0] != framework:
                 continue
