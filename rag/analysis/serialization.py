@@ -69,8 +69,8 @@ from the root: NestJS's ``@Get('user')`` under ``@Controller()`` is ``/user``, a
 function of that name in its package, and Rails resources read ``only:``, ``except:`` and ``param:``, singular and nested
 resources, and the routes of a resource's block, and a Next.js page, ``app/**/page.tsx``, is a route shown by its default
 export; 30: minified JavaScript and CSS, ``*.min.js`` or of lines averaging over 110 characters, is generated, a chi
-sub-router's routes are under its ``Route`` prefix, an Express router may be named for what it routes: ``userRouter``, and a Rails route in a ``namespace`` names its
-controller in that module: ``admin/photos#index``)."""
+sub-router's routes are under its ``Route`` prefix, an Express router may be named for what it routes: ``userRouter``, a Rails route in a ``namespace`` names its
+controller in that module: ``admin/photos#index``, and Symfony's ``#[Route]`` attributes are routes)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

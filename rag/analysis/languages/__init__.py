@@ -741,8 +741,9 @@ def extract_tree_sitter(
 
 
 _VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD")
-# Captures that name several things at once, gathered from every match of a node.
-_LIST_CAPTURES = frozenset({"only", "except"})
+# Captures that name several things at once (Rails' ``only: [...]``, Symfony's ``methods: [...]``), gathered
+# from every match of a node.
+_LIST_CAPTURES = frozenset({"only", "except", "method"})
 # The conventional routes of a REST resource: (action, methods, suffix; ``{param}`` is the member id).
 _RESOURCE_ROUTES = (
     ("index", ("GET",), ""),
@@ -978,7 +979,8 @@ def _entrypoints(
         route = _literal(captures["path"][0]) if "path" in captures else ""
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
-        method = _methods(_text(captures["method"][0])) if "method" in captures else ()
+        # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
+        method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
         verb_first = _VERB_FIRST.fullmatch(route)
         if verb_first is not None and not method:
             # A pattern of Go 1.22's ServeMux names its method: ``mux.HandleFunc("GET /items/{id}", h)``.

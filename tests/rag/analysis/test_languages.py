@@ -1524,6 +1524,23 @@ def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_sett
     }
 
 
+def test_symfony_routes_are_a_controllers_route_attributes_under_the_classs():
+    found = _entries({
+        "src/Controller/BlogController.php": (
+            "<?php\nnamespace App\\Controller;\n\nuse Symfony\\Component\\Routing\\Attribute\\Route;\n\n"
+            "#[Route('/blog')]\nclass BlogController extends AbstractController\n{\n"
+            "    #[Route('/{slug}', name: 'blog_show', methods: ['GET'])]\n    public function show(string $slug) { }\n\n"
+            "    #[Route(path: '/new', methods: ['GET', 'POST'])]\n    public function new() { }\n\n"
+            "    public function helper() { }\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "symfony", "/blog/{slug}", ("GET",), "App.Controller.BlogController.show"),
+        ("http_route", "symfony", "/blog/new", ("GET", "POST"), "App.Controller.BlogController.new"),
+    }
+
+
 def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
     found = _entries({
         "app/Console/Commands/SendMail.php": (

@@ -60,6 +60,17 @@
   (#set! requires "slim")) @route.slim
 (member_call_expression object: (variable_name) name: (name) @_group arguments: (arguments . (argument [(string) (encapsed_string)] @prefix))
   (#eq? @_group "group")) @prefixed
+; Symfony: #[Route('/path', methods: ['GET'])] or #[Route(path: '/path')] on a controller's method (its handler),
+; under the class's #[Route('/prefix')]; one pattern per argument, read together
+(method_declaration (attribute_list (attribute_group (attribute (name) @_route parameters: (arguments . (argument . (string) @path)))))
+  (#eq? @_route "Route")) @route.symfony
+(method_declaration (attribute_list (attribute_group (attribute (name) @_route parameters: (arguments (argument (name) @_path . (string) @path)))))
+  (#eq? @_route "Route") (#eq? @_path "path")) @route.symfony
+(method_declaration (attribute_list (attribute_group (attribute (name) @_route
+    parameters: (arguments (argument (name) @_methods . (array_creation_expression (array_element_initializer (string) @method)+))))))
+  (#eq? @_route "Route") (#eq? @_methods "methods")) @route.symfony
+(class_declaration (attribute_list (attribute_group (attribute (name) @_route parameters: (arguments . (argument . (string) @prefix)))))
+  (#eq? @_route "Route")) @prefixed
 ; Laravel (and Symfony) console commands: a class extending a Command with `protected $signature = 'mail:send {user}'`
 ; (or `$name`), or marked `#[AsCommand(name: 'mail:send')]`; the command class is its handler.
 (class_declaration (base_clause [(name) @_base (qualified_name (name) @_base .)])
