@@ -889,11 +889,16 @@ def test_a_ruby_require_that_ends_several_files_is_the_one_on_the_load_path():
 
 def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
     """(kind, framework, route or command, methods, handler) of every entrypoint found in ``files``."""
-    analysis = analyze_repository(files)
+    return _routes(files, "entry_type", "framework", "route_or_command", "methods", "handler")
+
+
+def _routes(files: dict[str, str], *fields: str, kind: str | None = None) -> set[tuple]:
+    """Those ``fields`` of every entrypoint (of ``kind``) found in ``files``."""
     return {
-        (entry.entry_type, entry.framework, entry.route_or_command, entry.methods, entry.handler)
-        for file in analysis.files.values()
+        tuple(getattr(entry, name) for name in fields)
+        for file in analyze_repository(files).files.values()
         for entry in file.entrypoints
+        if kind is None or entry.entry_type == kind
     }
 
 
@@ -1312,9 +1317,8 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
 
 
 def test_rails_resources_read_only_except_param_singular_and_nested_resources_and_their_actions():
-    found = {
-        (entry.route_or_command, entry.methods, entry.handler)
-        for file in analyze_repository({
+    found = _routes(
+        {
             "config/routes.rb": (
                 "Rails.application.routes.draw do\n  scope :api do\n    resource :user, only: [:show, :update]\n"
                 "    resources :articles, param: :slug, except: [:edit, :new, :destroy] do\n"
@@ -1324,9 +1328,9 @@ def test_rails_resources_read_only_except_param_singular_and_nested_resources_an
             "app/controllers/articles_controller.rb": (
                 "class ArticlesController < ApplicationController\n  def index; end\n  def feed; end\nend\n"
             ),
-        }).files.values()
-        for entry in file.entrypoints
-    }
+        },
+        "route_or_command", "methods", "handler",
+    )
 
     assert found == {
         ("/api/user", ("GET",), None),
@@ -1343,9 +1347,8 @@ def test_rails_resources_read_only_except_param_singular_and_nested_resources_an
 
 
 def test_a_rails_route_in_a_namespace_is_handled_by_the_controller_of_that_module():
-    found = {
-        (entry.route_or_command, entry.handler_raw, entry.handler)
-        for file in analyze_repository({
+    found = _routes(
+        {
             "config/routes.rb": (
                 "Rails.application.routes.draw do\n  resources :photos, only: [:index]\n"
                 "  namespace :admin do\n    resources :photos, only: [:index]\n  end\nend\n"
@@ -1354,9 +1357,9 @@ def test_a_rails_route_in_a_namespace_is_handled_by_the_controller_of_that_modul
             "app/controllers/admin/photos_controller.rb": (
                 "class Admin::PhotosController < ApplicationController\n  def index; end\nend\n"
             ),
-        }).files.values()
-        for entry in file.entrypoints
-    }
+        },
+        "route_or_command", "handler_raw", "handler",
+    )
 
     assert found == {
         ("/photos", "photos#index", "app.controllers.photos_controller.PhotosController.index"),
@@ -1457,9 +1460,8 @@ def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_
 
 
 def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one_written_in_place_its_block():
-    found = {
-        (entry.route_or_command, entry.handler, entry.handler_raw)
-        for file in analyze_repository({
+    found = _routes(
+        {
             "web/index.js": (
                 "var express = require('express');\nvar user = require('./user');\nvar app = express();\n"
                 "app.get('/users', user.list);\napp.get('/users/:id', auth, user.show);\n"
@@ -1468,9 +1470,9 @@ def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one
             "web/user.js": "exports.list = function (req, res) {};\nexports.show = function (req, res) {};\n",
             # Another module's list is not the user module's.
             "web/orders_store.js": "exports.list = function () {};\n",
-        }).files.values()
-        for entry in file.entrypoints
-    }
+        },
+        "route_or_command", "handler", "handler_raw",
+    )
 
     assert found == {
         ("/users", "web.user.list", "user.list"),
@@ -1481,26 +1483,24 @@ def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one
 
 
 def test_an_express_router_named_for_what_it_routes_has_routes_and_a_map_does_not():
-    found = {
-        (entry.route_or_command, entry.methods, entry.handler)
-        for file in analyze_repository({
+    found = _routes(
+        {
             "src/routes/users.ts": (
                 "import { Router } from 'express';\nimport * as users from '../controllers/users';\n"
                 "const userRouter = Router();\nuserRouter.get('/users/:id', users.show);\nexport default userRouter;\n"
             ),
             "src/controllers/users.ts": "export function show(req, res) {}\n",
             "src/cache.ts": "const store = new Map();\nexport function read(key) { return store.get('/users', key); }\n",
-        }).files.values()
-        for entry in file.entrypoints
-    }
+        },
+        "route_or_command", "methods", "handler",
+    )
 
     assert found == {("/users/:id", ("GET",), "src.controllers.users.show")}
 
 
 def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
-    found = {
-        (entry.route_or_command, entry.handler, entry.handler_raw)
-        for file in analyze_repository({
+    found = _routes(
+        {
             "routes/api.php": (
                 "<?php\nuse Illuminate\\Support\\Facades\\Route;\n"
                 "Route::prefix('api')->middleware('api')->group(static function (): void {\n"
@@ -1512,10 +1512,9 @@ def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_sett
             "app/Http/Controllers/PlayController.php": (
                 "<?php\nnamespace App\\Http\\Controllers;\nclass PlayController {\n    public function __invoke() {}\n}\n"
             ),
-        }).files.values()
-        for entry in file.entrypoints
-        if entry.entry_type == "http_route"
-    }
+        },
+        "route_or_command", "handler", "handler_raw", kind="http_route",
+    )
 
     assert found == {
         ("/api/ping", None, "block at routes/api.php:4"),
