@@ -161,6 +161,20 @@ def symbol_chunks(path: str, lines: list[str], unit: str, artifact: str, blocks:
     return builder.chunks
 
 
+# At most this many lines that open a block (``private companion object {``) go with the member below them.
+OPENER_LINES = 2
+
+
+def _opener(lines: list[str], start: int, end: int) -> int | None:
+    """The first line of ``start..end`` when its lines, blanks aside, only open blocks (each ends with
+    ``{``, at most ``OPENER_LINES`` of them); None otherwise."""
+    span = _trim(lines, start, end)
+    if span is None:
+        return None
+    code = [line for line in lines[span[0] - 1 : span[1]] if line.strip()]
+    return span[0] if len(code) <= OPENER_LINES and all(line.rstrip().endswith("{") for line in code) else None
+
+
 def _add_block(builder: ChunkBuilder, block: Block, start: int) -> None:
     """A block as one chunk, or, when it is large and has members, split by member at every depth: a
     class inside a module (Ruby's ``module Sinatra; class Base``) or inside another class is split
@@ -173,6 +187,10 @@ def _add_block(builder: ChunkBuilder, block: Block, start: int) -> None:
         if member.end < inner:
             continue  # inside the member before: chunked with it
         member_start = max(member.start, inner)
+        opener = _opener(builder.lines, inner, member_start - 1) if inner > start else None
+        if opener is not None:
+            # A gap that only opens what the member is declared in (Kotlin's ``companion object {``) is read with it.
+            member_start = opener
         builder.add_gap(inner, member_start - 1, symbol=block)
         _add_block(builder, member, member_start)
         inner = member.end + 1

@@ -1688,12 +1688,12 @@ def test_a_large_class_inside_a_module_or_another_class_is_split_by_its_own_meth
         assert all(c.metadata["chunk_type"] != "window" for c in chunks)
 
 
-def test_a_method_of_an_object_a_property_holds_is_chunked_with_the_property():
+def test_a_method_of_an_object_a_property_holds_is_chunked_with_the_property_and_a_companion_with_its_member():
     methods = "".join(f"  fun step{n}() {{\n" + "    work()\n" * 8 + "  }\n\n" for n in range(14))
     kotlin = (
         "package shop\n\nclass Checkout {\n  private val timeout =\n    object : Timer() {\n"
         "      override fun timedOut() {\n        cancel()\n      }\n    }.apply {\n      start()\n    }\n\n"
-        + methods + "}\n"
+        + methods + "  private companion object {\n    fun create(): Checkout {\n      return Checkout()\n    }\n  }\n}\n"
     )
 
     chunks = analyze_repository({"src/main/kotlin/shop/Checkout.kt": kotlin}).files["src/main/kotlin/shop/Checkout.kt"].chunks
@@ -1702,6 +1702,9 @@ def test_a_method_of_an_object_a_property_holds_is_chunked_with_the_property():
     (timeout,) = [chunk for chunk in chunks if chunk.start_line <= 6 <= chunk.end_line]
     assert (timeout.start_line, timeout.end_line) == (4, 11)
     assert [c.title for c in chunks if "step" in c.title] == [f"Checkout.step{n}" for n in range(14)]
+    # The line that opens the companion object is read with its member, not as a chunk of its own.
+    (create,) = [chunk for chunk in chunks if "fun create" in chunk.content]
+    assert create.content.splitlines()[0].strip() == "private companion object {"
 
 
 def test_a_gap_of_closing_ends_and_visibility_keywords_alone_is_no_chunk():
