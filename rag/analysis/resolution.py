@@ -1113,17 +1113,14 @@ class RepositoryEdges:
         written = written.strip()
         if (rails := _CONTROLLER_ACTION.fullmatch(written)) is not None:
             controller = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_"))
-            found = self._methods(language, rails.group(2), controller + "Controller")
+            methods = self._methods(language, rails.group(2), controller + "Controller")
             # Rails loads ``admin/photos`` from ``app/controllers/admin/photos_controller.rb``: of several, that file's.
-            conventional = {
-                s.qname for s in self.by_name.get((language, rails.group(2)), ())
-                if s.qname in found and s.path.endswith(f"controllers/{rails.group(1)}_controller.rb")
-            }
-            found = conventional or found
+            conventional = [s for s in methods if s.path.endswith(f"controllers/{rails.group(1)}_controller.rb")]
+            found = {s.qname for s in conventional or methods}
         elif (named := _CLASS_AND_METHOD.fullmatch(written)) is not None:
-            found = self._methods(language, named.group(2), named.group(1).rsplit("\\", 1)[-1])
+            found = {s.qname for s in self._methods(language, named.group(2), named.group(1).rsplit("\\", 1)[-1])}
         elif _NAME.fullmatch(written):
-            found = self._methods(language, "__invoke", written)
+            found = {s.qname for s in self._methods(language, "__invoke", written)}
             spec = spec_named(language)
             if not found and spec is not None and spec.bare_calls == "package":
                 found = {
@@ -1140,12 +1137,12 @@ class RepositoryEdges:
             return None
         return found.pop() if len(found) == 1 else None
 
-    def _methods(self, language: str, method: str, owner: str) -> set[str]:
+    def _methods(self, language: str, method: str, owner: str) -> list[Symbol]:
         """The methods named ``method`` of the classes named ``owner`` (their last part)."""
-        return {
-            s.qname for s in self.by_name.get((language, method), ())
+        return [
+            s for s in self.by_name.get((language, method), ())
             if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner
-        }
+        ]
 
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":

@@ -247,9 +247,9 @@ async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) ->
         view = await in_database_pool(open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(docs_route="unavailable", docs_problem=f"Documentation needs an index: {exc}.")
-    fallback = await in_database_pool(keyword_request)(ctx.input, view)
     if services.offline:
-        return ctx.with_state(docs_route="reference", docs=DocsRun(view=view, request=fallback))
+        request = await in_database_pool(keyword_request)(ctx.input, view)
+        return ctx.with_state(docs_route="reference", docs=DocsRun(view=view, request=request))
     catalog = await in_database_pool(material.module_catalog_summary)(view, ctx.input)
     dialog = recent_dialog(ctx.history)
     content = (
@@ -258,7 +258,6 @@ async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) ->
         + f"\n\nThe user's request:\n{ctx.input}"
     )
     answer = await ask_json(runtime, "docs_detect", content, DETECT_SCHEMA)
-    request = fallback
     if answer.value is not None:
         value = answer.value
         kind: DocKind = value["kind"]
@@ -270,6 +269,8 @@ async def docs_detect(ctx: AgentContext[str], runtime: Runtime[TurnServices]) ->
             reason=str(value.get("reason") or ""),
         )
     else:
+        # The words of the request decide only when the model's answer cannot.
+        fallback = await in_database_pool(keyword_request)(ctx.input, view)
         request = dataclasses.replace(fallback, reason=f"{fallback.reason}; the model's answer: {answer.problem}")
     return ctx.with_state(docs_route="write", docs=DocsRun(view=view, request=request, catalog=catalog))
 
