@@ -703,7 +703,7 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
      "app/src/androidTest/kotlin/CartUi.kt", "src/CartTest.php", "tests/Feature/Cart.php", "src/UnitTests/Bug/Nullable.cs",
      "src/IntegrationTests/Inheritance.cs", "shared/src/commonTest/kotlin/CartChecks.kt", "shared/src/jvmTest/kotlin/Io.kt",
      "plugin/testData/openapi/Routes.kt", "packages/dts-test/ref.test-d.ts", "web/cart.test-d.tsx", "src/__mocks__/fs.js",
-     "cypress/e2e/checkout.cy.ts"],
+     "cypress/e2e/checkout.cy.ts", "src/slice/test.rs", "crates/printer/src/tests.rs"],
 )
 def test_test_files_are_told_by_each_ecosystems_conventions(path):
     assert artifact_type(path, detect_language(path)) == "test"
@@ -711,7 +711,8 @@ def test_test_files_are_told_by_each_ecosystems_conventions(path):
 
 @pytest.mark.parametrize(
     "path", ["pkg/cart/store.go", "src/main/java/com/shop/Cart.java", "web/cart.ts", "src/lib.rs", "Shop/Orders.cs", "src/Cart.php",
-             "src/Contests/Round.cs", "shared/src/commonMain/kotlin/Cart.kt"]
+             "src/Contests/Round.cs", "shared/src/commonMain/kotlin/Cart.kt",
+             "src/testing.rs", "crates/core/src/contest.rs"]
 )
 def test_source_files_are_not_taken_for_tests(path):
     assert artifact_type(path, detect_language(path)) == "code"
