@@ -36,6 +36,7 @@ from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
+from rag.analysis.entrypoints.mounts import with_mounted_prefixes
 from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
@@ -166,13 +167,16 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     entrypoints = {path: entries for path, entries in find_entrypoints(names, analyses).items() if path not in tests}
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
-    resolved: dict[str, FileAnalysis] = {}
-    for path, analysis in analyses.items():
-        candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
-        found = [] if path in tests else [
+    found = with_mounted_prefixes(edges.imports, analyses, {
+        path: [
             *entrypoints.get(path, []),
             *(_with_named_handler(edges, analysis.language, entry) for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())),
         ]
+        for path, analysis in analyses.items() if path not in tests
+    })
+    resolved: dict[str, FileAnalysis] = {}
+    for path, analysis in analyses.items():
+        candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
         symbols = [
             symbol
             if symbol.is_entry_candidate == (symbol.qname in candidates)
@@ -183,7 +187,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
             analysis,
             symbols=symbols,
             edges=edges.of(analysis),
-            entrypoints=found,
+            entrypoints=found.get(path, []),
         )
     return RepositoryAnalysis(files=resolved, reused=reused)
 

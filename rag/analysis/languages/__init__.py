@@ -72,7 +72,7 @@ import pathspec
 import tree_sitter
 
 from rag.analysis.chunking import Block
-from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Reference
+from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Mount, Reference
 from rag.analysis.records import Entrypoint, Symbol
 
 FOLDER = Path(__file__).resolve().parent
@@ -725,18 +725,22 @@ def extract_tree_sitter(
             receiver = _receiver(node, around, scope, spec, declared, written_receiver) if is_call and not bare else {}
             found.append(Reference(kind=kind, scope=scope, raw=name, line=node.start_point[0] + 1, **receiver))  # type: ignore[arg-type]
     # Imports name the definition around them (a Rust ``use`` in a ``mod tests``), else the file's
-    # unit, which the package capture may have set after them.
+    # unit, which the package capture may have set after them. An import may come in two matches, with
+    # the name it is bound to and without (JavaScript's ``const users = require('./users')``): the name's.
+    named = {(node.start_byte, raw) for node, raw, alias in imports if alias}
     for node, raw, alias in imports:
+        if not alias and (node.start_byte, raw) in named:
+            continue
         found.append(Reference(
             kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1, receiver=alias
         ))
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(found))
-    entrypoints = _entrypoints(path, spec, root, definitions, unit)
+    entrypoints, mounts = _entrypoints(path, spec, root, definitions, unit, {alias: raw for _, raw, alias in imports if alias})
     top_level = tuple(definition.name for definition in roots)
     # The repository pass keys files by module: files sharing a package keep one each.
     module = unit if spec.unit == "file" else f"{unit}.{posixpath.splitext(posixpath.basename(path))[0]}"
-    facts = FileFacts(module=module, references=references, top_level=top_level, entrypoints=entrypoints)
+    facts = FileFacts(module=module, references=references, top_level=top_level, entrypoints=entrypoints, mounts=mounts)
     return symbols, blocks, facts
 
 
@@ -807,16 +811,39 @@ def _program(path: str, spec: LanguageSpec) -> str:
 class _Around:
     """What sets the paths of the routes within or on it: path prefixes by the span of the node that sets
     them (``@prefixed``), Rails' resource blocks (``_Nesting``) and namespaces (their controllers' module),
-    and route groups bound to a name (``@group``), by the definition around them and that name."""
+    route groups bound to a name (``@group``), by the definition around them and that name, and routers
+    mounted under a prefix (``@mount``): a group when the file makes the router, else a ``Mount`` of the
+    module it imports, whose routes the repository pass prefixes (``rag.analysis.entrypoints.mounts``)."""
 
+    # The modules the file imports by the name it binds them to (``users`` of ``const users = require('./users')``).
+    imported: dict[str, str] = field(default_factory=dict)
     prefixes: dict[tuple[int, int], str] = field(default_factory=dict)
     nestings: dict[tuple[int, int], _Nesting] = field(default_factory=dict)
     modules: dict[tuple[int, int], str] = field(default_factory=dict)
     # (the definition around it, the name a group is bound to) -> (its prefix, the name it was made from)
     groups: dict[tuple[str, str], tuple[str, str | None]] = field(default_factory=dict)
+    mounts: list[Mount] = field(default_factory=list)
+    # The names the file binds to what makes an app or a router (``apiv1`` of ``var apiv1 = express.Router()``).
+    routers: set[str] = field(default_factory=set)
 
     def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: dict[tuple[int, int], _Definition], unit: str) -> bool:
-        """Takes in a match that sets a prefix or makes a group; whether it was one."""
+        """Takes in a match that sets a prefix, makes a group, makes or mounts a router; whether it was one."""
+        if "router" in captures:
+            self.routers.add(_text(captures["router"][0]))
+            return True
+        mount = captures.get("mount") or captures.get("mount.global")
+        if mount is not None:
+            node, prefix = mount[0], _literal(captures["prefix"][0])
+            scope, parent, line = _scope(node, definitions, unit), _text(captures["parent"][0]) if "parent" in captures else "", node.start_point[0] + 1
+            mounted = _text(captures["mounted"][0]) if "mounted" in captures else ""
+            if "mount.global" in captures:
+                self.mounts.append(Mount("global_prefix", parent, "", prefix, scope, line))
+            elif "mounted_module" in captures or mounted in self.imported:
+                module = _literal(captures["mounted_module"][0]) if "mounted_module" in captures else self.imported[mounted]
+                self.mounts.append(Mount("use", parent, module, prefix, scope, line))
+            else:
+                self.groups[(scope, mounted)] = (prefix, parent)
+            return True
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]
             span = (node.start_byte, node.end_byte)
@@ -907,15 +934,17 @@ def _resource_routes(
 
 
 def _entrypoints(
-    path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str
-) -> tuple[Entrypoint, ...]:
+    path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str,
+    imported: dict[str, str],
+) -> tuple[tuple[Entrypoint, ...], tuple[Mount, ...]]:
+    """The file's entrypoints, and the routers it mounts from other modules (``_Around``)."""
     query = _entrypoints_query(spec)
     if query is None or (spec.build_scripts is not None and spec.build_scripts.search(path)):
-        return ()
+        return (), ()
     by_name: dict[str, str] = {}
     for definition in definitions.values():
         by_name.setdefault(definition.name, definition.qname)
-    around = _Around()
+    around = _Around(imported)
     used: set[str] = set()
     # The matches of each node and kind, read together (``_merged``).
     found_at: dict[tuple[int, int, str], list[tuple[int, dict[str, list[tree_sitter.Node]]]]] = {}
@@ -960,6 +989,11 @@ def _entrypoints(
             continue
         if any(name not in captures for name in str(settings.get("needs") or "").split()):
             continue
+        if settings.get("receiver") and "app" in captures:
+            # Called on what the pattern's receivers are named, or on what the file made an app or router.
+            receiver = _text(captures["app"][0])
+            if receiver not in around.routers and not re.search(str(settings["receiver"]), receiver):
+                continue
         # A handler as written, to its first line (a call may take a function literal).
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
         # An annotated definition is its own handler (Spring, ASP.NET, clap); a handler named in a
@@ -1020,7 +1054,7 @@ def _entrypoints(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
             methods=file_route[2], path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
-    return tuple(found)
+    return tuple(found), tuple(around.mounts)
 
 
 def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> str:

@@ -1499,6 +1499,54 @@ def test_an_express_router_named_for_what_it_routes_has_routes_and_a_map_does_no
     assert found == {("/users/:id", ("GET",), "src.controllers.users.show")}
 
 
+def test_express_routers_serve_under_the_prefixes_they_are_mounted_at_in_other_files():
+    found = _routes(
+        {
+            "server.js": (
+                "const express = require('express');\nconst api = require('./routes');\nconst app = express();\n"
+                "const admin = express.Router();\nadmin.get('/stats', (req, res) => res.send('ok'));\n"
+                "app.use('/admin', requireAdmin, admin);\napp.use('/api', api);\napp.get('/', home);\n"
+            ),
+            # A router named anything is one when the file makes it; it is mounted in place and as imported.
+            "routes/index.js": (
+                "var express = require('express');\nvar v1 = express.Router();\n"
+                "v1.use('/users', require('./users'));\nv1.use('/posts', posts);\nmodule.exports = v1;\n"
+                "import posts from './posts';\n"
+            ),
+            "routes/users.js": "const router = require('express').Router();\nrouter.get('/', list);\nrouter.post('/:id', save);\n",
+            "routes/posts.js": "import { Router } from 'express';\nconst r = Router();\nr.get('/:slug', show);\nexport default r;\n",
+            # What a client fetches is no route.
+            "web/client.js": "const http = axios.create();\nhttp.get('/api/users');\n",
+        },
+        "route_or_command", "methods", "path",
+    )
+
+    assert found == {
+        ("/admin/stats", ("GET",), "server.js"),
+        ("/", ("GET",), "server.js"),
+        ("/api/users", ("GET",), "routes/users.js"),
+        ("/api/users/:id", ("POST",), "routes/users.js"),
+        ("/api/posts/:slug", ("GET",), "routes/posts.js"),
+    }
+
+
+def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
+    found = _routes(
+        {
+            "apps/shop/src/main.ts": (
+                "async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n"
+                "  app.setGlobalPrefix('api');\n  await app.listen(3000);\n}\n"
+            ),
+            "apps/shop/src/cats/cats.controller.ts": "@Controller('cats')\nexport class CatsController {\n  @Get(':id')\n  findOne() {}\n}\n",
+            # Another application of the repository has a prefix of its own (none).
+            "apps/admin/src/users.controller.ts": "@Controller('users')\nexport class UsersController {\n  @Get()\n  findAll() {}\n}\n",
+        },
+        "route_or_command", "path",
+    )
+
+    assert found == {("/api/cats/:id", "apps/shop/src/cats/cats.controller.ts"), ("/users", "apps/admin/src/users.controller.ts")}
+
+
 def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
     found = _routes(
         {

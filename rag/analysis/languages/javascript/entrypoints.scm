@@ -1,12 +1,12 @@
-; Express and Koa routers: app.get('/path', handler) on an app or router object (app, router, api, or a name
-; ending in Router or Routes: userRouter, authRoutes), a path from the root;
-; Koa's in a file that imports koa, @koa/router or koa-router
+; Express and Koa routers: app.get('/path', handler) on an app or router object (app, router, api, a name
+; ending in Router or Routes: userRouter, authRoutes, or one the file binds to what express(), Router() or
+; new Koa() makes: @router below), a path from the root; Koa's in a file that imports koa, @koa/router or koa-router
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
   arguments: (arguments . (string (string_fragment) @path))
-  (#match? @app "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#set! when_used "koa")) @route.express
 ; ... with the handler named last (after any middlewares): app.get('/users', list), app.get('/users', user.list),
 ; or written there: app.get('/', function (req, res) { ... }), app.get('/', (req, res) => ...)
@@ -14,10 +14,34 @@
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
   arguments: (arguments . (string (string_fragment) @path)
     [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
-  (#match? @app "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#set! when_used "koa")) @route.express
+;
+; What makes an Express or Koa app or router, and the name the file binds it to: var apiv1 = express.Router(),
+; const app = module.exports = express(), const router = new Router()
+(variable_declarator name: (identifier) @router
+  value: [(call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
+          (new_expression constructor: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
+          (assignment_expression right: (call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)]))]
+  (#match? @_made "^(express|Router|Koa)$"))
+; Express and Koa: a router mounted under a prefix (after any middlewares), app.use('/api', users), by the
+; name of a router of the file or of a module it imports, or as required there: app.use('/users', require('./users'))
+(call_expression
+  function: (member_expression object: (identifier) @parent property: (property_identifier) @_use)
+  arguments: (arguments . (string (string_fragment) @prefix) (identifier) @mounted .)
+  (#eq? @_use "use") (#match? @prefix "^/")) @mount
+(call_expression
+  function: (member_expression object: (identifier) @parent property: (property_identifier) @_use)
+  arguments: (arguments . (string (string_fragment) @prefix)
+    (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @mounted_module))) .)
+  (#eq? @_use "use") (#eq? @_require "require") (#match? @prefix "^/")) @mount
+; NestJS: app.setGlobalPrefix('api') puts every controller of the application under /api
+(call_expression
+  function: (member_expression property: (property_identifier) @_global)
+  arguments: (arguments . (string (string_fragment) @prefix))
+  (#eq? @_global "setGlobalPrefix")) @mount.global
 (import_statement source: (string (string_fragment) @uses.koa) (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.koa))
   (#eq? @_require "require") (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))

@@ -2,6 +2,12 @@
 (import_statement source: (string (string_fragment) @import))
 (export_statement source: (string (string_fragment) @import))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)) (#eq? @_require "require"))
+; ... and the name it is bound to, when one names the module's default export: `import users from './users'`,
+; `const users = require('./users')` (a router mounted by that name: entrypoints.scm)
+(import_statement (import_clause . (identifier) @alias) source: (string (string_fragment) @import))
+(variable_declarator name: (identifier) @alias
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)))
+  (#eq? @_require "require"))
 ; A class's superclass named by an identifier (`class Cart extends Priced`): an inherits edge. TypeScript reads
 ; this file too, where the heritage's first child is a clause ("extends Priced"), which the match leaves out.
 (class_heritage . (_) @name (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$")) @reference.implementation
