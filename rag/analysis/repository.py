@@ -36,7 +36,7 @@ from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
-from rag.analysis.entrypoints.mounts import with_mounted_prefixes
+from rag.analysis.entrypoints.mounts import with_command_paths, with_mounted_prefixes
 from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
@@ -167,6 +167,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     entrypoints = {path: entries for path, entries in find_entrypoints(names, analyses).items() if path not in tests}
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
+    file_edges = {path: edges.of(analysis) for path, analysis in analyses.items()}
     found = with_mounted_prefixes(edges.imports, analyses, {
         path: [
             *entrypoints.get(path, []),
@@ -174,6 +175,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         ]
         for path, analysis in analyses.items() if path not in tests
     })
+    found = with_command_paths(analyses, file_edges, found)
     resolved: dict[str, FileAnalysis] = {}
     for path, analysis in analyses.items():
         candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
@@ -186,7 +188,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         resolved[path] = replace(
             analysis,
             symbols=symbols,
-            edges=edges.of(analysis),
+            edges=file_edges[path],
             entrypoints=found.get(path, []),
         )
     return RepositoryAnalysis(files=resolved, reused=reused)

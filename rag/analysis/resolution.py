@@ -735,6 +735,14 @@ def _named_edges(
         for r, target in targets.items():
             if target is None or (language, target) in imports.qnames:
                 bound.setdefault(r.receiver or _IMPORT_PATH_PARTS.split(r.raw)[-1], target)
+    # Go's packages by the name the file calls them (the name it gives one, else its path's last element
+    # before a major version: ``errors``, ``chi`` of ``github.com/go-chi/chi/v5``): ``del.NewCmdRemove()``
+    # is that package's function, whatever other packages define of that name.
+    package_names: dict[str, str] = {}
+    if spec is not None and spec.module_system == "go":
+        for r, target in targets.items():
+            if target:
+                package_names.setdefault(r.receiver or _go_package_name(r.raw), target)
     # What the file's imports name (Java's ``import static a.B.same``), and the types whose members a glob
     # imports (``import static a.B.*``): a bare call may be one of those.
     named = imported | {f"{target}.*" for r, target in targets.items() if target and r.raw.endswith("*")}
@@ -823,7 +831,9 @@ def _named_edges(
             if qualifier.endswith(RETURNED):
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
             target = bound.get(receiver)
-            if target:
+            if receiver in package_names:
+                qualified = [s for s in candidates if s.module == package_names[receiver] and s.parent is None]
+            elif target:
                 # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
                 # its own members, else its bases'.
                 qualified = [s for s in candidates if s.parent == target] or _members_of(
@@ -844,7 +854,7 @@ def _named_edges(
                 # ``Logger.getLogger``, ``errors.New``), nothing of the repository; on a value of a type
                 # not known here, only a name the repository defines once, that the caller can see,
                 # and that is not a common method of the standard library.
-                unknown = not reference.receiver_type and receiver not in libraries
+                unknown = not reference.receiver_type and receiver not in libraries and receiver not in package_names
                 dst = None
                 if unknown and len(candidates) == 1 and reference.raw not in not_repository and visible(candidates[0]):
                     dst = candidates[0].qname
@@ -872,6 +882,16 @@ def _named_edges(
         dst = chosen[0].qname if len({s.qname for s in chosen}) == 1 else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
+
+
+_MAJOR_VERSION = re.compile(r"v\d+")
+
+
+def _go_package_name(import_path: str) -> str:
+    """The name a Go package is called by when its import does not name it: its path's last element, the
+    one before a major version suffix (``github.com/go-chi/chi/v5`` is ``chi``)."""
+    parts = import_path.split("/")
+    return parts[-2] if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]) else parts[-1]
 
 
 # Type arguments in a path (``Vec::<u8>::new``, ``HashMap<K, V>::new``).

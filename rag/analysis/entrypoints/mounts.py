@@ -1,4 +1,5 @@
-"""Routes whose prefix another file sets: a router mounted from where it is imported, and a global prefix.
+"""Routes and commands whose prefix another file sets: a router mounted from where it is imported, a
+global prefix, and a command added under another.
 
 Express and Koa mount a module's router under a prefix where they import it
 (``app.use('/api', api)`` with ``api = require('./routes')``, and in
@@ -6,23 +7,30 @@ Express and Koa mount a module's router under a prefix where they import it
 of ``routes/users.js`` serve ``/api/users/...``. NestJS's
 ``app.setGlobalPrefix('api')`` in the application's ``main.ts`` puts every
 controller route of the application (the files under the folder of that
-file) under ``/api``. The tree-sitter pass records both as ``Mount`` facts
-(a router the file makes itself is prefixed there already); this pass follows
-them across files, outermost prefix first.
+file) under ``/api``. cobra's ``cmd.AddCommand(remove.NewCmdRemove(f))``
+makes ``remove`` a subcommand of the command ``cmd`` holds: ``gh alias
+delete`` is the command ``delete`` made by ``NewCmdDelete``, added by
+``NewCmdAlias`` to ``alias``, added to the root command ``gh``. The
+tree-sitter pass records each as a ``Mount`` fact (a router the file makes
+itself is prefixed there already); this pass follows them across files,
+outermost prefix first.
 """
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 from dataclasses import replace
 
-from rag.analysis.records import Entrypoint
+from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import ImportTargets
 from rag.analysis.results import FileAnalysis
 
 # The frameworks whose routers are mounted by ``use``, and the one a global prefix applies to.
 MOUNTED_FRAMEWORKS = frozenset({"express", "koa"})
 GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
+# The frameworks whose commands are added under others, by the function that makes them or the variable that holds them.
+SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.
 MAX_PREFIXES = 4
 
@@ -101,3 +109,66 @@ def _mounted_prefixes(imports: ImportTargets, analyses: dict[str, FileAnalysis])
     for root in sorted(set(children) - mounted_somewhere):
         visit(root, "", frozenset({root}))
     return prefixes
+
+
+def with_command_paths(
+    analyses: dict[str, FileAnalysis], file_edges: dict[str, list[Edge]], found: dict[str, list[Entrypoint]],
+) -> dict[str, list[Entrypoint]]:
+    """``found`` with each command added under another named by its whole path (``gh alias delete``)."""
+    made_by = _commands_by_maker(analyses, found)
+    if not made_by:
+        return found
+    parents: dict[tuple[str, int], tuple[str, int]] = {}
+    for path, analysis in analyses.items():
+        if analysis.facts is None:
+            continue
+        folder = posixpath.dirname(path)
+        for mount in analysis.facts.mounts:
+            if mount.method != "add_command":
+                continue
+            parent = made_by.get(f"{folder}:{mount.parent}") or made_by.get(mount.scope)
+            child = made_by.get(f"{folder}:{mount.child}") or made_by.get(_called(file_edges.get(path, ()), mount.child, mount.line) or "")
+            if parent is not None and child is not None and child != parent:
+                parents.setdefault(child, parent)
+
+    def whole(key: tuple[str, int], seen: frozenset[tuple[str, int]]) -> str:
+        own = found[key[0]][key[1]].route_or_command
+        parent = parents.get(key)
+        return own if parent is None or parent in seen else f"{whole(parent, seen | {key})} {own}"
+
+    changed = dict(found)
+    for path in {path for path, _ in parents}:
+        changed[path] = [
+            replace(entry, route_or_command=whole((path, index), frozenset())) if (path, index) in parents else entry
+            for index, entry in enumerate(found[path])
+        ]
+    return changed
+
+
+def _commands_by_maker(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, tuple[str, int]]:
+    """Each command of ``SUBCOMMAND_FRAMEWORKS`` (its path and place in ``found``) by what makes it: the
+    function around it, or ``folder:variable`` for a variable of its package that holds it."""
+    made_by: dict[str, tuple[str, int]] = {}
+    for path, entries in found.items():
+        analysis = analyses[path]
+        if analysis.facts is None or not any(entry.framework in SUBCOMMAND_FRAMEWORKS for entry in entries):
+            continue
+        folder = posixpath.dirname(path)
+        variables = {mount.line: mount.parent for mount in analysis.facts.mounts if mount.method == "command_variable"}
+        functions = [symbol for symbol in analysis.symbols if symbol.kind in ("function", "method")]
+        for index, entry in enumerate(entries):
+            if entry.framework not in SUBCOMMAND_FRAMEWORKS:
+                continue
+            if entry.start_line in variables:
+                made_by.setdefault(f"{folder}:{variables[entry.start_line]}", (path, index))
+                continue
+            around = [symbol for symbol in functions if symbol.start_line <= entry.start_line <= symbol.end_line]
+            if around:
+                made_by.setdefault(max(around, key=lambda symbol: symbol.start_line).qname, (path, index))
+    return made_by
+
+
+def _called(edges: Iterable[Edge], written: str, line: int) -> str | None:
+    """The definition a call written ``written`` (``remove.NewCmdRemove``) at ``line`` resolves to."""
+    name = written.rsplit(".", 1)[-1]
+    return next((edge.dst for edge in edges if edge.kind == "calls" and edge.line == line and edge.raw == name and edge.dst), None)

@@ -831,13 +831,19 @@ class _Around:
         if "router" in captures:
             self.routers.add(_text(captures["router"][0]))
             return True
-        mount = captures.get("mount") or captures.get("mount.global")
-        if mount is not None:
-            node, prefix = mount[0], _literal(captures["prefix"][0])
+        kind = next((name for name in captures if name.partition(".")[0] == "mount"), None)
+        if kind is not None:
+            node = captures[kind][0]
+            prefix = _literal(captures["prefix"][0]) if "prefix" in captures else None
             scope, parent, line = _scope(node, definitions, unit), _text(captures["parent"][0]) if "parent" in captures else "", node.start_point[0] + 1
             mounted = _text(captures["mounted"][0]) if "mounted" in captures else ""
-            if "mount.global" in captures:
+            if kind == "mount.global":
                 self.mounts.append(Mount("global_prefix", parent, "", prefix, scope, line))
+            elif kind == "mount.command":
+                # cobra's ``parent.AddCommand(child)``: the child as written, a variable or the function called.
+                self.mounts.append(Mount("add_command", parent, mounted, None, scope, line))
+            elif kind == "mount.command_variable":
+                self.mounts.append(Mount("command_variable", mounted, "", None, scope, line))
             elif "mounted_module" in captures or mounted in self.imported:
                 module = _literal(captures["mounted_module"][0]) if "mounted_module" in captures else self.imported[mounted]
                 self.mounts.append(Mount("use", parent, module, prefix, scope, line))

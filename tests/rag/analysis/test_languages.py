@@ -1156,6 +1156,33 @@ def test_a_cobra_command_literal_is_a_command_with_its_run_function():
     assert found == {("cli_command", "cobra", "version", (), None), ("cli_command", "cobra", "tool", (), "cmd.runRoot")}
 
 
+def test_a_cobra_command_added_under_another_is_named_by_its_whole_path():
+    found = _entries({
+        "go.mod": "module example.com/tool\n",
+        "cmd/root.go": (
+            'package cmd\n\nimport (\n\t"github.com/spf13/cobra"\n\tdel "example.com/tool/cmd/remove"\n)\n\n'
+            'var rootCmd = &cobra.Command{Use: "tool"}\n\nfunc init() {\n\trootCmd.AddCommand(versionCmd)\n'
+            "\trootCmd.AddCommand(del.NewCmdRemove())\n}\n"
+        ),
+        "cmd/version.go": 'package cmd\n\nimport "github.com/spf13/cobra"\n\nvar versionCmd = &cobra.Command{\n\tUse: "version",\n}\n',
+        # A command made by a function, and its own subcommand from another package.
+        "cmd/remove/remove.go": (
+            'package remove\n\nimport (\n\t"github.com/spf13/cobra"\n\t"example.com/tool/cmd/remove/all"\n)\n\n'
+            'func NewCmdRemove() *cobra.Command {\n\tcmd := &cobra.Command{Use: "remove <name>", RunE: run}\n'
+            "\tcmd.AddCommand(all.NewCmdAll())\n\treturn cmd\n}\n\n"
+            "func run(cmd *cobra.Command, args []string) error { return nil }\n"
+        ),
+        "cmd/remove/all/all.go": (
+            'package all\n\nimport "github.com/spf13/cobra"\n\nfunc NewCmdAll() *cobra.Command {\n'
+            '\treturn &cobra.Command{Use: "all"}\n}\n'
+        ),
+        # Another package's command of the same function name, added nowhere.
+        "cmd/other/remove.go": 'package other\n\nimport "github.com/spf13/cobra"\n\nfunc NewCmdRemove() *cobra.Command {\n\treturn &cobra.Command{Use: "purge"}\n}\n',
+    })
+
+    assert {entry[2] for entry in found} == {"tool", "tool version", "tool remove", "tool remove all", "purge"}
+
+
 def test_spring_and_jaxrs_routes_join_the_class_prefix():
     found = _entries({
         "src/main/java/com/shop/OrderController.java": (

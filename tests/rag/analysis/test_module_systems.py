@@ -167,6 +167,26 @@ def test_go_import_paths_resolve_below_the_go_mod_of_their_module():
     }
 
 
+def test_a_go_call_on_an_imported_package_is_that_packages_function_whatever_others_define_of_that_name():
+    files = {
+        "go.mod": "module github.com/acme/tool/v2\n",
+        "cmd/alias/delete/delete.go": "package delete\n\nfunc NewCmdDelete() int { return 1 }\n",
+        "cmd/cache/delete/delete.go": "package delete\n\nfunc NewCmdDelete() int { return 2 }\n",
+        "cmd/cache/cache.go": "package cache\n\nfunc Purge() {}\n",
+        "cmd/root.go": (
+            'package cmd\n\nimport (\n\tdeleteCmd "github.com/acme/tool/v2/cmd/alias/delete"\n'
+            '\t"github.com/acme/tool/v2/cmd/cache"\n)\n\n'
+            "func Root() {\n\tdeleteCmd.NewCmdDelete()\n\tcache.Purge()\n\tcache.NewCmdDelete()\n}\n"
+        ),
+    }
+    analysis = analyze_repository(files).files["cmd/root.go"]
+
+    calls = {(edge.raw, edge.dst) for edge in analysis.edges if edge.kind == "calls"}
+    # The package named by the file (deleteCmd), and one called by its path's last element (cache), which
+    # defines no NewCmdDelete: not the other package's.
+    assert calls == {("NewCmdDelete", "cmd.alias.delete.NewCmdDelete"), ("Purge", "cmd.cache.Purge"), ("NewCmdDelete", None)}
+
+
 # A TypeScript monorepo: workspace packages imported by name, and paths of the root tsconfig (JSON with a
 # comment and trailing commas, as tsconfig files are written) and of a package's own.
 ES_WORKSPACE: dict[str, str] = {

@@ -83,6 +83,22 @@
   (#match? @path "^Register[A-Za-z0-9_]+Server$")
   (#set! strip "^Register|Server$")
   (#set! entry_type "rpc_service")) @route.grpc
+; cobra: a command added under another, cmd.AddCommand(remove.NewCmdRemove(f), versionCmd), by the function
+; that makes it or the variable that holds it (rag/analysis/entrypoints/mounts.py joins their names)
+(call_expression
+  function: (selector_expression operand: (identifier) @parent field: (field_identifier) @_add)
+  arguments: (argument_list (call_expression function: (_) @mounted))
+  (#eq? @_add "AddCommand")) @mount.command
+(call_expression
+  function: (selector_expression operand: (identifier) @parent field: (field_identifier) @_add)
+  arguments: (argument_list (identifier) @mounted)
+  (#eq? @_add "AddCommand")) @mount.command
+; ... and the variable a command is bound to: var versionCmd = &cobra.Command{...}
+(var_spec
+  name: (identifier) @mounted
+  value: (expression_list (unary_expression operand: (composite_literal
+    type: (qualified_type package: (package_identifier) @_cobra name: (type_identifier) @_command))))
+  (#eq? @_cobra "cobra") (#eq? @_command "Command")) @mount.command_variable
 ; cobra: &cobra.Command{Use: "serve [flags]", RunE: runServe}
 (composite_literal
   type: (qualified_type package: (package_identifier) @_cobra name: (type_identifier) @_command)
