@@ -48,6 +48,10 @@ ENTRYPOINT_QUESTIONS = (
     (re.compile(r"\b(?:tasks?|jobs?|workers?)\b", re.IGNORECASE), "task"),
     (re.compile(r"\b(?:g?rpcs?|protobuf)\b", re.IGNORECASE), "rpc_service"),
 )
+# What a question's words may end or start with around an entrypoint it names (``gh alias delete?``, "`/api/users`").
+ENTRYPOINT_TOKEN_ENDS = "`'\".,;:!?()[]"
+# A route's parameter (``:id``, ``{id}``, ``<id>``, ``*path``): a question names such a route by another path.
+ROUTE_PARAMETER = re.compile(r"[:{<*\[]")
 # How much a definition gains per question word its name or path contains, against search scores.
 WORD_WEIGHT = 1.0
 # Lines that declare what a file imports or the namespace it is in (``import``, ``using``, ``package``,
@@ -107,9 +111,34 @@ class _Definition:
     score: float
 
 
-def _candidates(toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult]) -> tuple[list[_Definition], set[str]]:
-    """The definitions the search found or the question names, each scored by search score plus how many question
-    words its name and path hold; and the names the question spells out."""
+def _named_entrypoints(question: str, entries: list[rag.EntrypointInfo]) -> list[rag.EntrypointInfo]:
+    """The entrypoints the question names whole: a command of two words or more (``gh alias delete``) or a
+    route's path without parameters (``/api/users``); of two it names where one starts the other, the longer."""
+    tokens = [token.strip(ENTRYPOINT_TOKEN_ENDS) for token in question.lower().split()]
+    text = f" {' '.join(tokens)} "
+    named = []
+    for entry in entries:
+        written = entry.route_or_command.lower()
+        if entry.entry_type == "http_route":
+            if written.strip("/") and not ROUTE_PARAMETER.search(written) and written.rstrip("/") in tokens:
+                named.append(entry)
+        elif len(written.split()) > 1 and f" {written} " in text:
+            named.append(entry)
+    return [
+        entry for entry in named
+        if not any(
+            other.route_or_command != entry.route_or_command
+            and other.route_or_command.startswith(entry.route_or_command.rstrip("/") + ("/" if entry.entry_type == "http_route" else " "))
+            for other in named
+        )
+    ]
+
+
+def _candidates(
+    toolbox: ProjectToolbox, question: str, words: list[str], found: list[rag.SearchResult], handlers: set[str],
+) -> tuple[list[_Definition], set[str]]:
+    """The definitions the search found, the question names or handle the entrypoints it names, each scored by
+    search score plus how many question words its name and path hold; and the names the question spells out."""
     by_qname: dict[str, _Definition] = {}
 
     def consider(symbol: rag.SymbolInfo, score: float) -> None:
@@ -136,7 +165,7 @@ def _candidates(toolbox: ProjectToolbox, question: str, words: list[str], found:
         word.strip(".") for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", question.replace("::", "."))
         if "_" in word or "." in word.strip(".") or re.search(r"[a-z][A-Z]", word)
     }
-    guesses = spelled | {"_".join(pair) for pair in zip(words, words[1:])} | set(words)
+    guesses = spelled | {"_".join(pair) for pair in zip(words, words[1:])} | set(words) | handlers
     for guess in sorted(guesses):
         for symbol in rag.find_symbol(toolbox.repository, guess, limit=5):
             consider(symbol, 0.0)
@@ -150,11 +179,13 @@ def _in_tests(definition: _Definition) -> bool:
 
 
 def _ranked(
-    candidates: list[_Definition], names: set[str], words: list[str], files: list[str], *, about_tests: bool
+    candidates: list[_Definition], names: set[str], words: list[str], files: list[str], *, about_tests: bool,
+    handlers: set[str] = frozenset(),
 ) -> list[_Definition]:
     """The best definition, then the others whose names hold a question word.
 
-    A definition whose name the question spells out (``format_to``, ``MustNewServer``) comes first,
+    The handler of an entrypoint the question names (``gh alias delete``) comes first, then a definition
+    whose name the question spells out (``format_to``, ``MustNewServer``),
     and one in a test file after the others, or before them when the question is about tests (the file
     ranking puts code first); then definitions in the order of their files in ``files`` (the search's
     file ranking), and in one file by score.
@@ -163,13 +194,13 @@ def _ranked(
     ranked = sorted(
         candidates,
         key=lambda d: (
-            d.qname.rsplit(".", 1)[-1] not in names, _in_tests(d) != about_tests,
+            d.qname not in handlers, d.qname.rsplit(".", 1)[-1] not in names, _in_tests(d) != about_tests,
             position.get(d.path, len(position)), -d.score, d.path, d.start_line,
         ),
     )
     if not ranked:
         return []
-    best, rest = ranked[0], [d for d in ranked[1:] if _coverage(words, d.qname.rsplit(".", 1)[-1])]
+    best, rest = ranked[0], [d for d in ranked[1:] if d.qname in handlers or _coverage(words, d.qname.rsplit(".", 1)[-1])]
     return [best, *rest][:MAX_DEFINITIONS]
 
 
@@ -183,21 +214,25 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     found = response.items if response is not None else []
     about_tests = response is not None and response.hints is not None and response.hints.about_tests
     files = rag.ranked_files(response, limit=toolbox.caps.files) if response is not None else []
-    candidates, names = _candidates(toolbox, question, words, found)
-    definitions = _ranked(candidates, names, words, [f.path for f in files], about_tests=about_tests)
+    all_entries = rag.list_entrypoints(toolbox.repository, limit=500)
+    named_entries = _named_entrypoints(question, all_entries)
+    handlers = {entry.handler for entry in named_entries if entry.handler}
+    candidates, names = _candidates(toolbox, question, words, found, handlers)
+    definitions = _ranked(candidates, names, words, [f.path for f in files], about_tests=about_tests, handlers=handlers)
     top_qnames = {d.qname for d in definitions}
-    # Entrypoints handled by a chosen definition first, then those whose route or command has a question
-    # word, then those of a kind the question asks about.
+    # Entrypoints the question names first, then those handled by a chosen definition, then those whose route or
+    # command has a question word, then those of a kind the question asks about.
     kinds = {kind for pattern, kind in ENTRYPOINT_QUESTIONS if pattern.search(question)}
     entries = sorted(
         (
             entry
-            for entry in rag.list_entrypoints(toolbox.repository, limit=500)
+            for entry in all_entries
             if (entry.handler and entry.handler in top_qnames) or _coverage(words, entry.route_or_command)
-            or entry.entry_type in kinds
+            or entry.entry_type in kinds or entry in named_entries
         ),
         key=lambda entry: (
-            entry.handler not in top_qnames, not _coverage(words, entry.route_or_command), entry.path, entry.start_line,
+            entry not in named_entries, entry.handler not in top_qnames, not _coverage(words, entry.route_or_command),
+            entry.path, entry.start_line,
         ),
     )[:MAX_ENTRYPOINTS]
     # The code in the file ranking's order, as ``search_code`` shows it.

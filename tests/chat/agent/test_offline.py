@@ -271,3 +271,53 @@ def test_a_helper_in_a_module_of_tests_inside_a_source_file_is_no_best_match_for
 
     assert "The best match is the method `crate::detect::tests::SyntaxDetection::detects_syntax_for_file`" not in text
     assert "- method `crate::detect::tests::SyntaxDetection::detects_syntax_for_file`" in text
+
+
+# A command and a route named otherwise than the code that handles them, beside code named with the same words.
+NAMED_ENTRYPOINTS: dict[str, str] = {
+    "go.mod": "module example.com/tool\n",
+    "cmd/root.go": (
+        'package cmd\n\nimport (\n\t"github.com/spf13/cobra"\n\t"example.com/tool/cmd/cleanup"\n)\n\n'
+        'func NewCmdRoot() *cobra.Command {\n\tcmd := &cobra.Command{Use: "tool"}\n\tcmd.AddCommand(cleanup.NewCmdCleanup())\n'
+        "\treturn cmd\n}\n"
+    ),
+    "cmd/cleanup/cleanup.go": (
+        'package cleanup\n\nimport (\n\t"github.com/spf13/cobra"\n\t"example.com/tool/cmd/cleanup/everything"\n)\n\n'
+        'func NewCmdCleanup() *cobra.Command {\n\tcmd := &cobra.Command{Use: "purge"}\n\tcmd.AddCommand(everything.NewCmdEverything())\n'
+        "\treturn cmd\n}\n"
+    ),
+    "cmd/cleanup/everything/everything.go": (
+        'package everything\n\nimport "github.com/spf13/cobra"\n\n'
+        'func NewCmdEverything() *cobra.Command {\n\treturn &cobra.Command{Use: "all", RunE: run}\n}\n\n'
+        "func run(cmd *cobra.Command, args []string) error { return nil }\n"
+    ),
+    "internal/purge/all.go": "package purge\n\n// PurgeAll purges all the caches.\nfunc PurgeAll() error { return nil }\n",
+    "web/server.js": (
+        "const express = require('express');\nconst shipments = require('./shipments');\nconst app = express();\n"
+        "app.use('/api/orders', shipments);\n"
+    ),
+    "web/shipments.js": (
+        "const router = require('express').Router();\nrouter.get('/', listShipments);\n"
+        "function listShipments(req, res) { res.json([]); }\nmodule.exports = router;\n"
+    ),
+    "web/orders.js": "// The API's orders.\nfunction apiOrders() { return []; }\nmodule.exports = { apiOrders };\n",
+}
+
+
+@pytest.fixture(scope="module")
+def named_entrypoints(django_db_setup, django_db_blocker, tmp_path_factory):
+    with _indexed(NAMED_ENTRYPOINTS, "tool", tmp_path_factory, django_db_blocker) as repository:
+        yield repository
+
+
+@pytest.mark.parametrize(
+    ("question", "best"),
+    [
+        ("How does `tool purge all` work?", "The best match is the function `cmd.cleanup.everything.run`"),
+        ("What handles /api/orders?", "The best match is the function `web.shipments.listShipments`"),
+    ],
+)
+def test_the_handler_of_an_entrypoint_the_question_names_is_the_best_match(named_entrypoints, question, best):
+    text = answer_text(run_turn_to_end(make_turn(question, named_entrypoints)))
+
+    assert best in text
