@@ -306,7 +306,7 @@ NAMED_ENTRYPOINTS: dict[str, str] = {
 
 @pytest.fixture(scope="module")
 def named_entrypoints(django_db_setup, django_db_blocker, tmp_path_factory):
-    with _indexed(NAMED_ENTRYPOINTS, "tool", tmp_path_factory, django_db_blocker) as repository:
+    with _indexed(NAMED_ENTRYPOINTS, "purger", tmp_path_factory, django_db_blocker) as repository:
         yield repository
 
 
