@@ -580,6 +580,12 @@ class PythonExtractor:
         head, _, attr = raw.rpartition(".")
         if attr in MOUNT_METHODS and head and node.args:
             self._mount(node, head, attr, scope)
+        elif attr == "register" and head and len(node.args) > 1 and isinstance(literal(node.args[0]), str):
+            # Django REST framework's ``router.register("users", UserViewSet)`` (whether ``head`` is a router:
+            # rag.analysis.entrypoints.drf).
+            child = dotted_name(node.args[1])
+            if child is not None:
+                self.mounts.append(Mount(attr, head, child, literal(node.args[0]), scope.qname, node.lineno))
         elif attr in ROUTE_REGISTRATIONS and head and node.args:
             self._route_registration(node, head, attr, scope)
         elif attr == "set_defaults" and head in scope.parsers:
@@ -679,6 +685,9 @@ class PythonExtractor:
                 elements.extend(current.elts)
             elif type(current) is ast.BinOp and type(current.op) is ast.Add:
                 pending.extend((current.right, current.left))
+            elif (name := dotted_name(current)) is not None and name.endswith(".urls"):
+                # A router's URLs added as they are (``urlpatterns += router.urls``): included at the list's root.
+                elements.append(current)
         patterns = [pattern for pattern in map(self._url_pattern, elements) if pattern is not None]
         if not patterns and not (names[0] == "urlpatterns" and not augmented):
             return
@@ -688,6 +697,8 @@ class PythonExtractor:
         existing.extend(patterns)
 
     def _url_pattern(self, node: ast.expr) -> UrlPattern | None:
+        if type(node) is ast.Attribute and (name := dotted_name(node)) is not None and name.endswith(".urls"):
+            return UrlPattern("path", "", node.lineno, node.end_lineno or node.lineno, include=name)
         if type(node) is not ast.Call or len(node.args) < 2:
             return None
         function = dotted_name(node.func)

@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 34
+ANALYSIS_VERSION = 35
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -76,7 +76,8 @@ split out as ``tests.rs`` or ``test.rs`` are tests; 33: an Express or Koa router
 at, in its file or where it is imported (``app.use('/api', api)``), a receiver the file binds to ``express()`` or
 ``Router()`` routes whatever its name, and NestJS's ``setGlobalPrefix`` prefixes the application's controllers; 34: a
 cobra command added under another is named by its whole path, ``gh alias delete``, and a Go call on an imported
-package, ``deleteCmd.NewCmdDelete()``, is that package's function)."""
+package, ``deleteCmd.NewCmdDelete()``, is that package's function; 35: Django REST framework's routers serve the
+actions of the viewsets registered on them, where a URLconf includes their ``urls``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

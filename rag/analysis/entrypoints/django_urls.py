@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, join_route
+from rag.analysis.entrypoints.drf import Registration, registrations, router_routes
 from rag.analysis.facts import UrlPattern
 from rag.analysis.records import Entrypoint
 from rag.analysis.resolution import MAX_DEPTH
@@ -16,11 +17,14 @@ DJANGO_METHOD_DECORATORS = {
 }
 
 Trail = tuple[tuple[str, str], ...]
+Routers = dict[str, list[Registration]]
 
 
 def django_urls(context: FinderContext) -> None:
-    """Routes of every URLconf that no other one includes, walked from its ``urlpatterns``."""
+    """Routes of every URLconf that no other one includes, walked from its ``urlpatterns``; then those of
+    the REST framework's routers no URLconf includes, from the root."""
     names = context.names
+    routers = registrations(context)
     urlconfs = [module for module, facts in names.modules.items() if dict(facts.url_lists).get("urlpatterns")]
     included: set[str] = set()
     for module in urlconfs:
@@ -28,9 +32,13 @@ def django_urls(context: FinderContext) -> None:
             target = _include_target(context, pattern, module)
             if target is not None and target[1] == "urlpatterns":
                 included.add(target[0])
+    walked: set[str] = set()
     for module in urlconfs:
         if module not in included:
-            _walk_urls(context, module, "urlpatterns", "", ((module, "urlpatterns"),))
+            _walk_urls(context, module, "urlpatterns", "", ((module, "urlpatterns"),), routers, walked)
+    for router, registered in routers.items():
+        if router not in walked:
+            router_routes(context, registered, "")
 
 
 def _url_lists(context: FinderContext, module: str) -> dict[str, tuple[UrlPattern, ...]]:
@@ -65,13 +73,18 @@ def _flatten(patterns: tuple[UrlPattern, ...]) -> Iterable[UrlPattern]:
         yield from _flatten(pattern.children)
 
 
-def _walk_urls(context: FinderContext, module: str, list_name: str, prefix: str, trail: Trail) -> None:
+def _walk_urls(
+    context: FinderContext, module: str, list_name: str, prefix: str, trail: Trail, routers: Routers, walked: set[str],
+) -> None:
     path = context.names.module_paths[module]
     for pattern in _url_lists(context, module).get(list_name, ()):
-        _walk_pattern(context, module, path, pattern, prefix, trail)
+        _walk_pattern(context, module, path, pattern, prefix, trail, routers, walked)
 
 
-def _walk_pattern(context: FinderContext, module: str, path: str, pattern: UrlPattern, prefix: str, trail: Trail) -> None:
+def _walk_pattern(
+    context: FinderContext, module: str, path: str, pattern: UrlPattern, prefix: str, trail: Trail, routers: Routers,
+    walked: set[str],
+) -> None:
     names = context.names
     piece = pattern.route
     if pattern.function != "path":
@@ -79,12 +92,17 @@ def _walk_pattern(context: FinderContext, module: str, path: str, pattern: UrlPa
     route = join_route(prefix, piece) if piece else (prefix or "/")
     if pattern.children:
         for child in pattern.children:
-            _walk_pattern(context, module, path, child, route, trail)
+            _walk_pattern(context, module, path, child, route, trail, routers, walked)
         return
     target = _include_target(context, pattern, module) if pattern.include is not None else None
     if target is not None:
         if target not in trail and len(trail) < MAX_DEPTH:
-            _walk_urls(context, target[0], target[1], route, (*trail, target))
+            _walk_urls(context, target[0], target[1], route, (*trail, target), routers, walked)
+        return
+    router = context.target(pattern.include.removesuffix(".urls"), module, module) if pattern.include else None
+    if router in routers:
+        walked.add(router)
+        router_routes(context, routers[router], route)
         return
     handler = None
     methods: tuple[str, ...] = ()

@@ -251,6 +251,85 @@ def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
     }
 
 
+def test_rest_framework_routers_serve_the_actions_of_their_viewsets_where_they_are_included():
+    analysis = analyze(
+        {
+            "shop/urls.py": """\
+                from django.urls import include, path
+                from rest_framework.routers import DefaultRouter
+
+                from shop import views
+
+                router = DefaultRouter()
+                router.register(r"users", views.UserViewSet, basename="user")
+                router.register("orders", views.OrderViewSet)
+                admin.site.register("orders", views.OrderViewSet)
+
+                urlpatterns = [path("api/", include(router.urls))]
+            """,
+            "shop/views.py": """\
+                from rest_framework import mixins, viewsets
+                from rest_framework.decorators import action
+
+
+                class AccountViewSet(viewsets.ModelViewSet):
+                    def destroy(self, request, pk=None):
+                        return None
+
+
+                class UserViewSet(AccountViewSet):
+                    def list(self, request):
+                        return None
+
+                    @action(detail=True, methods=["post"], url_path="set-password")
+                    def set_password(self, request, pk=None):
+                        return None
+
+
+                class OrderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+                    @action(detail=False)
+                    def recent(self, request):
+                        return None
+            """,
+            # A router no URLconf includes by name: its URLs added to a list as they are.
+            "blog/urls.py": """\
+                from rest_framework import routers
+
+                from blog.api import PostViewSet
+
+                router = routers.SimpleRouter()
+                router.register("posts", PostViewSet)
+                urlpatterns = []
+                urlpatterns += router.urls
+            """,
+            "blog/api.py": """\
+                from rest_framework.viewsets import ReadOnlyModelViewSet
+
+
+                class PostViewSet(ReadOnlyModelViewSet):
+                    pass
+            """,
+        }
+    )
+    users, orders = "shop.views.UserViewSet", "shop.views.OrderViewSet"
+    assert entries_of(analysis) == {
+        ("http_route", "drf", "/api/users/", ("GET",), f"{users}.list"),
+        ("http_route", "drf", "/api/users/", ("POST",), users),
+        ("http_route", "drf", "/api/users/{pk}/", ("GET",), users),
+        ("http_route", "drf", "/api/users/{pk}/", ("PUT",), users),
+        ("http_route", "drf", "/api/users/{pk}/", ("PATCH",), users),
+        # Inherited from the repository's own base.
+        ("http_route", "drf", "/api/users/{pk}/", ("DELETE",), "shop.views.AccountViewSet.destroy"),
+        ("http_route", "drf", "/api/users/{pk}/set-password/", ("POST",), f"{users}.set_password"),
+        ("http_route", "drf", "/api/orders/", ("GET",), orders),
+        ("http_route", "drf", "/api/orders/{pk}/", ("GET",), orders),
+        ("http_route", "drf", "/api/orders/recent/", ("GET",), f"{orders}.recent"),
+        ("http_route", "drf", "/posts/", ("GET",), "blog.api.PostViewSet"),
+        ("http_route", "drf", "/posts/{pk}/", ("GET",), "blog.api.PostViewSet"),
+    }
+    assert {(e.path, e.start_line) for e in analysis.entrypoints() if e.route_or_command == "/api/orders/"} == {("shop/urls.py", 8)}
+
+
 def test_cli_entrypoints_from_argparse_setup_py_and_poetry_scripts():
     analysis = analyze(
         {

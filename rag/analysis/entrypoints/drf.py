@@ -1,0 +1,148 @@
+"""Django REST framework: the routes a router makes of the viewsets registered on it.
+
+``router = DefaultRouter()``, ``router.register(r"users", UserViewSet)`` and
+``path("api/", include(router.urls))`` (or ``urlpatterns += router.urls``)
+serve ``/api/users/`` (the viewset's ``list`` and ``create``) and
+``/api/users/{pk}/`` (``retrieve``, ``update``, ``partial_update``,
+``destroy``), each action the viewset has: defined in its class or a base of
+the repository, or given by a base of the framework's (``ModelViewSet`` all
+six, ``ReadOnlyModelViewSet`` ``list`` and ``retrieve``, each ``*ModelMixin``
+its own); and each ``@action`` method under its ``url_path``
+(``/api/users/{pk}/set_password/`` when ``detail=True``). A router no
+URLconf includes serves from the root.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rag.analysis.entrypoints.context import FinderContext, join_route
+from rag.analysis.records import Entrypoint
+
+# The router's conventional actions: (action, method, on one object rather than the collection).
+ACTIONS = (
+    ("list", "GET", False),
+    ("create", "POST", False),
+    ("retrieve", "GET", True),
+    ("update", "PUT", True),
+    ("partial_update", "PATCH", True),
+    ("destroy", "DELETE", True),
+)
+# The framework's bases by name, and the actions each gives a viewset.
+FRAMEWORK_BASES = {
+    "ModelViewSet": frozenset(action for action, _, _ in ACTIONS),
+    "ReadOnlyModelViewSet": frozenset({"list", "retrieve"}),
+    "ListModelMixin": frozenset({"list"}),
+    "CreateModelMixin": frozenset({"create"}),
+    "RetrieveModelMixin": frozenset({"retrieve"}),
+    "UpdateModelMixin": frozenset({"update", "partial_update"}),
+    "DestroyModelMixin": frozenset({"destroy"}),
+}
+DETAIL = "{pk}"
+FRAMEWORK = "drf"
+
+
+@dataclass(frozen=True)
+class Registration:
+    prefix: str
+    viewset: str  # the class's qname
+    path: str
+    line: int
+
+
+def registrations(context: FinderContext) -> dict[str, list[Registration]]:
+    """The viewsets registered on each router of the repository (``router.register("users", UserViewSet)``),
+    by the router's qname."""
+    found: dict[str, list[Registration]] = {}
+    for path, analysis in context.analyses.items():
+        facts = analysis.facts
+        if facts is None or facts.module is None:
+            continue
+        for mount in facts.mounts:
+            if mount.method != "register" or mount.prefix is None:
+                continue
+            router = context.target(mount.parent, mount.scope, facts.module)
+            viewset = context.target(mount.child, mount.scope, facts.module)
+            if router is None or router not in context.names.instances or viewset not in context.names.symbols:
+                continue
+            found.setdefault(router, []).append(Registration(mount.prefix, viewset, path, mount.line))
+    return found
+
+
+def router_routes(context: FinderContext, registered: list[Registration], prefix: str) -> None:
+    """The routes of a router's registrations under ``prefix`` (where a URLconf includes its ``urls``)."""
+    for registration in registered:
+        collection = join_route(prefix, registration.prefix).rstrip("/") + "/"
+        detail = f"{collection}{DETAIL}/"
+        actions = _actions(context, registration.viewset)
+        for action, method, on_object in ACTIONS:
+            if action in actions:
+                _add(context, registration, detail if on_object else collection, method, actions[action])
+        for qname, on_object, url_path, methods in _extra_actions(context, registration.viewset):
+            route = f"{detail if on_object else collection}{url_path}/"
+            symbol = context.names.symbols[qname]
+            for method in methods:
+                context.add(symbol.path, Entrypoint(
+                    entry_type="http_route", framework=FRAMEWORK, route_or_command=route, handler=qname,
+                    path=symbol.path, start_line=symbol.start_line, end_line=symbol.end_line, methods=(method,),
+                    handler_raw=qname.rsplit(".", 2)[-2] + "." + qname.rsplit(".", 1)[-1],
+                ))
+
+
+def _add(context: FinderContext, registration: Registration, route: str, method: str, handler: str) -> None:
+    context.add(registration.path, Entrypoint(
+        entry_type="http_route", framework=FRAMEWORK, route_or_command=route, handler=handler,
+        path=registration.path, start_line=registration.line, end_line=registration.line, methods=(method,),
+        handler_raw=handler,
+    ))
+
+
+def _actions(context: FinderContext, viewset: str) -> dict[str, str]:
+    """The conventional actions the viewset has, each with what handles it: its method, else the class."""
+    names = context.names
+    given = frozenset().union(*(FRAMEWORK_BASES.get(base, frozenset()) for base in _framework_bases(context, viewset, set())))
+    found: dict[str, str] = {}
+    for action, _, _ in ACTIONS:
+        member = names.find_member(viewset, action)
+        if member is not None:
+            found[action] = member
+        elif action in given:
+            found[action] = viewset
+    return found
+
+
+def _framework_bases(context: FinderContext, viewset: str, seen: set[str]) -> set[str]:
+    """The last names of the bases outside the repository of the viewset and of its bases inside it."""
+    if viewset in seen:
+        return set()
+    seen.add(viewset)
+    names = context.names
+    symbol = names.symbols.get(viewset)
+    facts = names.modules.get(symbol.module) if symbol is not None else None
+    found = {
+        reference.raw.rsplit(".", 1)[-1]
+        for reference in (facts.references if facts is not None else ())
+        if reference.kind == "inherits" and reference.scope == viewset
+    }
+    for base in names.bases.get(viewset, ()):
+        found |= _framework_bases(context, base, seen)
+    return found
+
+
+def _extra_actions(context: FinderContext, viewset: str) -> list[tuple[str, bool, str, tuple[str, ...]]]:
+    """The viewset's ``@action`` methods: (qname, on one object, its URL path, its methods)."""
+    found = []
+    for qname, symbol in context.names.symbols.items():
+        if symbol.parent != viewset:
+            continue
+        _, calls = context.decorators.get(qname, ("", ()))
+        for call in calls:
+            if call.target.rsplit(".", 1)[-1] != "action":
+                continue
+            url_path = call.kwarg("url_path")
+            methods = call.kwarg("methods")
+            found.append((
+                qname, call.kwarg("detail") is True, url_path if isinstance(url_path, str) else symbol.name,
+                tuple(str(m).upper() for m in methods) if isinstance(methods, (list, tuple)) and methods else ("GET",),
+            ))
+    return found
