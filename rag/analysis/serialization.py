@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 35
+ANALYSIS_VERSION = 36
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -77,7 +77,8 @@ at, in its file or where it is imported (``app.use('/api', api)``), a receiver t
 ``Router()`` routes whatever its name, and NestJS's ``setGlobalPrefix`` prefixes the application's controllers; 34: a
 cobra command added under another is named by its whole path, ``gh alias delete``, and a Go call on an imported
 package, ``deleteCmd.NewCmdDelete()``, is that package's function; 35: Django REST framework's routers serve the
-actions of the viewsets registered on them, where a URLconf includes their ``urls``)."""
+actions of the viewsets registered on them, where a URLconf includes their ``urls``; 36: a Koa router's own ``prefix``
+and a Fastify plugin registered with a ``prefix`` put their routes under it)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

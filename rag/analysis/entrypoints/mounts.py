@@ -2,6 +2,7 @@
 global prefix, and a command added under another.
 
 Express and Koa mount a module's router under a prefix where they import it
+(Fastify registers a plugin with its ``prefix`` option alike)
 (``app.use('/api', api)`` with ``api = require('./routes')``, and in
 ``routes/index.js`` ``router.use('/users', require('./users'))``): the routes
 of ``routes/users.js`` serve ``/api/users/...``. NestJS's
@@ -26,8 +27,9 @@ from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import ImportTargets
 from rag.analysis.results import FileAnalysis
 
-# The frameworks whose routers are mounted by ``use``, and the one a global prefix applies to.
-MOUNTED_FRAMEWORKS = frozenset({"express", "koa"})
+# The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Fastify's ``register``),
+# and the one a global prefix applies to.
+MOUNTED_FRAMEWORKS = frozenset({"express", "koa", "fastify"})
 GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
 # The frameworks whose commands are added under others, by the function that makes them or the variable that holds them.
 SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})

@@ -829,7 +829,11 @@ class _Around:
     def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: dict[tuple[int, int], _Definition], unit: str) -> bool:
         """Takes in a match that sets a prefix, makes a group, makes or mounts a router; whether it was one."""
         if "router" in captures:
-            self.routers.add(_text(captures["router"][0]))
+            node = captures["router"][0]
+            self.routers.add(_text(node))
+            if "prefix" in captures:
+                # A router made with its prefix (Koa's ``new Router({ prefix: '/api' })``): a group of that name.
+                self.groups[(_scope(node, definitions, unit), _text(node))] = (_literal(captures["prefix"][0]), None)
             return True
         kind = next((name for name in captures if name.partition(".")[0] == "mount"), None)
         if kind is not None:

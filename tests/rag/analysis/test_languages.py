@@ -1557,6 +1557,32 @@ def test_express_routers_serve_under_the_prefixes_they_are_mounted_at_in_other_f
     }
 
 
+def test_a_koa_routers_own_prefix_and_fastify_plugins_registered_under_a_prefix_are_routes_under_it():
+    found = _routes(
+        {
+            "koa/app.js": (
+                "const Router = require('@koa/router');\nconst router = new Router({ prefix: '/api' });\n"
+                "router.get('/items', list);\nfunction list(ctx) {}\n"
+            ),
+            "fast/server.js": (
+                "const fastify = require('fastify')();\nconst users = require('./users');\n"
+                "fastify.register(users, { prefix: '/users' });\nfastify.register(require('./orders'), { prefix: '/orders' });\n"
+                "fastify.get('/health', async () => 'ok');\n"
+            ),
+            "fast/users.js": "module.exports = async function (fastify, opts) {\n  fastify.get('/:id', async (req) => ({}));\n};\n",
+            "fast/orders.js": "async function routes(fastify) {\n  fastify.post('/', create);\n}\nasync function create() {}\nmodule.exports = routes;\n",
+        },
+        "framework", "route_or_command", "methods",
+    )
+
+    assert found == {
+        ("koa", "/api/items", ("GET",)),
+        ("fastify", "/health", ("GET",)),
+        ("fastify", "/users/:id", ("GET",)),
+        ("fastify", "/orders", ("POST",)),
+    }
+
+
 def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
     found = _routes(
         {

@@ -26,6 +26,11 @@
           (new_expression constructor: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
           (assignment_expression right: (call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)]))]
   (#match? @_made "^(express|Router|Koa)$"))
+; ... Koa's router made with its prefix: const router = new Router({ prefix: '/api' })
+(variable_declarator name: (identifier) @router
+  value: (new_expression constructor: (identifier) @_made
+    arguments: (arguments (object (pair key: (property_identifier) @_prefix value: (string (string_fragment) @prefix)))))
+  (#eq? @_made "Router") (#eq? @_prefix "prefix"))
 ; Express and Koa: a router mounted under a prefix (after any middlewares), app.use('/api', users), by the
 ; name of a router of the file or of a module it imports, or as required there: app.use('/users', require('./users'))
 (call_expression
@@ -37,6 +42,18 @@
   arguments: (arguments . (string (string_fragment) @prefix)
     (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @mounted_module))) .)
   (#eq? @_use "use") (#eq? @_require "require") (#match? @prefix "^/")) @mount
+; Fastify: a plugin registered under a prefix, fastify.register(users, { prefix: '/users' }), by the name of a module
+; the file imports or as required there
+(call_expression
+  function: (member_expression object: (identifier) @parent property: (property_identifier) @_register)
+  arguments: (arguments . (identifier) @mounted
+    (object (pair key: (property_identifier) @_prefix value: (string (string_fragment) @prefix))))
+  (#eq? @_register "register") (#eq? @_prefix "prefix")) @mount
+(call_expression
+  function: (member_expression object: (identifier) @parent property: (property_identifier) @_register)
+  arguments: (arguments . (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @mounted_module)))
+    (object (pair key: (property_identifier) @_prefix value: (string (string_fragment) @prefix))))
+  (#eq? @_register "register") (#eq? @_require "require") (#eq? @_prefix "prefix")) @mount
 ; NestJS: app.setGlobalPrefix('api') puts every controller of the application under /api
 (call_expression
   function: (member_expression property: (property_identifier) @_global)
