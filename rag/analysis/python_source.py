@@ -506,6 +506,9 @@ class PythonExtractor:
             self._url_list(names, value, augmented=type(node) is ast.AugAssign)
         if scope.class_qname is not None:
             self._attribute_types(node, targets, scope)
+        if type(value) is ast.IfExp and type(value.body) is ast.Call:
+            # ``DefaultRouter() if settings.DEBUG else SimpleRouter()``: a value of the kind its first branch makes.
+            value = value.body
         if value is None or type(value) is not ast.Call or len(names) != 1:
             return
         name = names[0]

@@ -330,6 +330,37 @@ def test_rest_framework_routers_serve_the_actions_of_their_viewsets_where_they_a
     assert {(e.path, e.start_line) for e in analysis.entrypoints() if e.route_or_command == "/api/orders/"} == {("shop/urls.py", 8)}
 
 
+def test_a_router_chosen_by_a_setting_and_included_as_a_module_serves_under_the_include():
+    analysis = analyze(
+        {
+            "config/urls.py": """\
+                from django.urls import include, path
+
+                urlpatterns = [path("api/", include("config.api_router"))]
+            """,
+            "config/api_router.py": """\
+                from django.conf import settings
+                from rest_framework.routers import DefaultRouter, SimpleRouter
+
+                from users.views import UserViewSet
+
+                router = DefaultRouter() if settings.DEBUG else SimpleRouter()
+                router.register("users", UserViewSet)
+                urlpatterns = router.urls
+            """,
+            "users/views.py": """\
+                from rest_framework.mixins import ListModelMixin
+                from rest_framework.viewsets import GenericViewSet
+
+
+                class UserViewSet(ListModelMixin, GenericViewSet):
+                    pass
+            """,
+        }
+    )
+    assert entries_of(analysis) == {("http_route", "drf", "/api/users/", ("GET",), "users.views.UserViewSet")}
+
+
 def test_cli_entrypoints_from_argparse_setup_py_and_poetry_scripts():
     analysis = analyze(
         {
