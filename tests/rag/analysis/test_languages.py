@@ -1183,6 +1183,33 @@ def test_a_cobra_command_added_under_another_is_named_by_its_whole_path():
     assert {entry[2] for entry in found} == {"tool", "tool version", "tool remove", "tool remove all", "purge"}
 
 
+def test_micronaut_routes_join_the_controllers_path_and_a_spring_controllers_bean_name_is_no_prefix():
+    found = _entries({
+        "src/main/kotlin/shop/BookController.kt": (
+            "package shop\n\nimport io.micronaut.http.annotation.Get\nimport io.micronaut.http.annotation.Controller\n\n"
+            '@Controller("/books")\nclass BookController {\n    @Get("/{id}")\n    fun show(id: Long): Int = 1\n\n'
+            "    @Get\n    fun list(): Int = 1\n}\n"
+        ),
+        "src/main/java/shop/HelloController.java": (
+            "package shop;\n\nimport io.micronaut.http.annotation.*;\n\n@Controller(\"/hello\")\npublic class HelloController {\n"
+            '    @Get(uri = "/{name}")\n    public String hi(String name) { return name; }\n    @Post\n    public void make() {}\n}\n'
+        ),
+        # Without Micronaut, @Get is someone else's annotation.
+        "src/main/java/shop/Page.java": (
+            'package shop;\n\n@Controller("pageController")\npublic class Page {\n    @GetMapping("/page")\n'
+            '    public String page() { return ""; }\n    @Get("/x")\n    public String other() { return ""; }\n}\n'
+        ),
+    })
+
+    assert found == {
+        ("http_route", "micronaut", "/books/{id}", ("GET",), "shop.BookController.show"),
+        ("http_route", "micronaut", "/books", ("GET",), "shop.BookController.list"),
+        ("http_route", "micronaut", "/hello/{name}", ("GET",), "shop.HelloController.hi"),
+        ("http_route", "micronaut", "/hello", ("POST",), "shop.HelloController.make"),
+        ("http_route", "spring", "/page", ("GET",), "shop.Page.page"),
+    }
+
+
 def test_spring_and_jaxrs_routes_join_the_class_prefix():
     found = _entries({
         "src/main/java/com/shop/OrderController.java": (

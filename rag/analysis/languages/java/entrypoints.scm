@@ -47,3 +47,23 @@
 (class_declaration
   (modifiers (annotation name: (identifier) @_path arguments: (annotation_argument_list . (string_literal) @prefix)))
   (#eq? @_path "Path")) @prefixed
+;
+; Micronaut: @Get("/{id}"), @Get(uri = "/{id}") or @Get on a method, under the class's @Controller("/books"), in a
+; file that imports io.micronaut (a Spring @Controller's argument names a bean, not a path: only a path is a prefix)
+(method_declaration
+  (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list . (string_literal) @path)))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Head|Options)$")
+  (#set! requires "micronaut")) @route.micronaut
+(method_declaration
+  (modifiers (annotation name: (identifier) @method arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: (string_literal) @path))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Head|Options)$") (#match? @_key "^(value|uri)$")
+  (#set! requires "micronaut")) @route.micronaut
+(method_declaration
+  (modifiers (marker_annotation name: (identifier) @method))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Head|Options)$")
+  (#set! requires "micronaut")) @route.micronaut
+(class_declaration
+  (modifiers (annotation name: (identifier) @_controller arguments: (annotation_argument_list . (string_literal) @prefix)))
+  (#eq? @_controller "Controller") (#match? @prefix "^.?/")) @prefixed
+(import_declaration (scoped_identifier) @uses.micronaut (#match? @uses.micronaut "^io[.]micronaut[.]"))

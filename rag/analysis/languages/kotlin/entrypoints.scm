@@ -16,6 +16,22 @@
   (modifiers (annotation (constructor_invocation (user_type (identifier) @_mapping)
     (value_arguments . (value_argument (string_literal) @prefix)))))
   (#eq? @_mapping "RequestMapping")) @prefixed
+; Micronaut: @Get("/{id}") or @Get on a function, under the class's @Controller("/books"), in a file that imports
+; io.micronaut (a Spring @Controller's argument names a bean, not a path: only a path is a prefix)
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @method)
+    (value_arguments . (value_argument (string_literal) @path)))))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Head|Options)$")
+  (#set! requires "micronaut")) @route.micronaut
+(function_declaration
+  (modifiers (annotation (user_type (identifier) @method)))
+  (#match? @method "^(Get|Post|Put|Patch|Delete|Head|Options)$")
+  (#set! requires "micronaut")) @route.micronaut
+(class_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_controller)
+    (value_arguments . (value_argument (string_literal) @prefix)))))
+  (#eq? @_controller "Controller") (#match? @prefix "^.?/")) @prefixed
+(import (qualified_identifier) @uses.micronaut (#match? @uses.micronaut "^io[.]micronaut[.]"))
 ; Ktor: get("/path") { } inside routing { }, under route("/prefix") { } (where a path needs no leading
 ; slash: get("{id}") { }); the block is the route's handler
 (call_expression
