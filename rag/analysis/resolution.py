@@ -1124,7 +1124,8 @@ class RepositoryEdges:
 
         - a class and its method (Laravel's ``[UserController::class, 'index']`` and ``'UserController@store'``,
           Slim's ``'HomeController:home'``, Rails' ``articles#show`` of ``ArticlesController``): that method;
-        - a class alone (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``;
+        - a class alone (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``, else
+          the class (a gRPC service's implementation);
         - a name bare, where the language's bare names reach the whole package (Go's ``router.GET("/",
           index)`` with ``index`` in another file of the folder of ``path``): the function there;
         - a module and a name (Express's ``user.list`` with ``user = require('./user')``): the function of
@@ -1147,6 +1148,9 @@ class RepositoryEdges:
                     s.qname for s in self.by_name.get((language, written), ())
                     if s.kind == "function" and posixpath.dirname(s.path) == posixpath.dirname(path)
                 }
+            if not found:
+                # A class that is no invokable (the implementation of a gRPC service: ``MapGrpcService<BasketService>()``).
+                found = {s.qname for s in self.by_name.get((language, written), ()) if s.kind == "class"}
         elif (dotted := _MODULE_AND_NAME.fullmatch(written)) is not None:
             module, name = dotted.groups()
             found = {

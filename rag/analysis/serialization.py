@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 38
+ANALYSIS_VERSION = 39
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -80,7 +80,8 @@ package, ``deleteCmd.NewCmdDelete()``, is that package's function; 35: Django RE
 actions of the viewsets registered on them, where a URLconf includes their ``urls``; 36: a Koa router's own ``prefix``
 and a Fastify plugin registered with a ``prefix`` put their routes under it; 37: a module-level value made by one of two
 calls, ``DefaultRouter() if settings.DEBUG else SimpleRouter()``, is an instance of what the first makes; 38: Micronaut's
-``@Get`` ... on a method of a ``@Controller("/prefix")`` class, in Java and Kotlin)."""
+``@Get`` ... on a method of a ``@Controller("/prefix")`` class, in Java and Kotlin; 39: gRPC services implemented in
+Java and Kotlin (a class extending ``GreeterGrpc.GreeterImplBase``) and mapped in C# (``MapGrpcService<T>()``))."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

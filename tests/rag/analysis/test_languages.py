@@ -1210,6 +1210,32 @@ def test_micronaut_routes_join_the_controllers_path_and_a_spring_controllers_bea
     }
 
 
+def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints():
+    found = _entries({
+        "src/main/java/shop/GreeterImpl.java": (
+            "package shop;\n\nclass GreeterImpl extends GreeterGrpc.GreeterImplBase {\n  @Override\n"
+            "  public void sayHello(HelloRequest r, StreamObserver<HelloReply> o) {}\n}\n"
+        ),
+        # A class extending another's nested base is no service.
+        "src/main/java/shop/Cart.java": "package shop;\n\nclass Cart extends Store.CartBase {\n}\n",
+        "src/main/kotlin/shop/Orders.kt": (
+            "package shop\n\nclass OrdersService : OrdersGrpcKt.OrdersCoroutineImplBase() {\n"
+            "    override suspend fun place(request: PlaceRequest) = reply\n}\n"
+        ),
+        "Basket.API/Extensions.cs": "public static class Extensions\n{\n    public static void MapServices(WebApplication app)\n    {\n        app.MapGrpcService<BasketService>();\n    }\n}\n",
+        "Basket.API/Grpc/BasketService.cs": (
+            "namespace eShop.Basket.API.Grpc;\n\npublic class BasketService : Basket.BasketBase\n{\n"
+            "    public override Task<BasketResponse> GetBasket(GetBasketRequest request, ServerCallContext context) => null;\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("rpc_service", "grpc", "Greeter", (), "shop.GreeterImpl"),
+        ("rpc_service", "grpc", "Orders", (), "shop.OrdersService"),
+        ("rpc_service", "grpc", "Basket", (), "eShop.Basket.API.Grpc.BasketService"),
+    }
+
+
 def test_spring_and_jaxrs_routes_join_the_class_prefix():
     found = _entries({
         "src/main/java/com/shop/OrderController.java": (

@@ -52,3 +52,10 @@
   function: (member_access_expression name: (identifier) @_map_group)
   arguments: (argument_list . (argument (string_literal) @prefix))
   (#eq? @_map_group "MapGroup")) @group
+;
+; gRPC: app.MapGrpcService<GreeterService>() serves the Greeter service, implemented by GreeterService
+(invocation_expression
+  function: (member_access_expression name: (generic_name (identifier) @_map (type_argument_list . (identifier) @path @handler .)))
+  (#eq? @_map "MapGrpcService")
+  (#set! strip "Service$")
+  (#set! entry_type "rpc_service")) @route.grpc

@@ -67,3 +67,10 @@
   (modifiers (annotation name: (identifier) @_controller arguments: (annotation_argument_list . (string_literal) @prefix)))
   (#eq? @_controller "Controller") (#match? @prefix "^.?/")) @prefixed
 (import_declaration (scoped_identifier) @uses.micronaut (#match? @uses.micronaut "^io[.]micronaut[.]"))
+;
+; gRPC: a class extending a service's generated base, GreeterGrpc.GreeterImplBase, implements the Greeter service
+(class_declaration
+  superclass: (superclass (scoped_type_identifier (type_identifier) @_grpc (type_identifier) @path))
+  (#match? @_grpc "Grpc$") (#match? @path "ImplBase$")
+  (#set! strip "ImplBase$")
+  (#set! entry_type "rpc_service")) @route.grpc

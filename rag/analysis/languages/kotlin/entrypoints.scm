@@ -45,3 +45,11 @@
   (call_expression (identifier) @_route (value_arguments . (value_argument (string_literal) @prefix)))
   (annotated_lambda)
   (#eq? @_route "route")) @prefixed
+;
+; gRPC: a class extending a service's generated base (GreeterGrpcKt.GreeterCoroutineImplBase, GreeterGrpc.GreeterImplBase)
+; implements the Greeter service
+(class_declaration
+  (delegation_specifiers (delegation_specifier (constructor_invocation (user_type (identifier) @_grpc (identifier) @path))))
+  (#match? @_grpc "Grpc(Kt)?$") (#match? @path "ImplBase$")
+  (#set! strip "(Coroutine)?ImplBase$")
+  (#set! entry_type "rpc_service")) @route.grpc
