@@ -51,6 +51,7 @@ MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", 
 ROUTE_REGISTRATIONS = {"add_url_rule": ("view_func", 2), "add_api_route": ("endpoint", 1)}
 """Method -> (keyword, position) of the view argument."""
 URL_FUNCTIONS = frozenset({"path", "re_path", "url"})
+GRPC_REGISTRATION = re.compile(r"add_(\w+)Servicer_to_server")
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Searching expressions for calls is the hot loop of the walk: skip fields that never hold
 # expressions and nodes that never contain any (ast.iter_child_nodes visits both).
@@ -591,6 +592,13 @@ class PythonExtractor:
                 self.mounts.append(Mount(attr, head, child, literal(node.args[0]), scope.qname, node.lineno))
         elif attr in ROUTE_REGISTRATIONS and head and node.args:
             self._route_registration(node, head, attr, scope)
+        elif (service := GRPC_REGISTRATION.fullmatch(attr)) is not None and node.args:
+            # gRPC's generated ``add_GreeterServicer_to_server(Greeter(), server)``: the Greeter service, served by that class.
+            servicer = node.args[0]
+            view = dotted_name(servicer.func if type(servicer) is ast.Call else servicer)
+            self.route_registrations.append(RouteRegistration(
+                "grpc", head, service.group(1), view, None, scope.qname, scope.class_qname, node.lineno, node.end_lineno or node.lineno,
+            ))
         elif attr == "set_defaults" and head in scope.parsers:
             for keyword in node.keywords:
                 if keyword.arg == "func":

@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 39
+ANALYSIS_VERSION = 40
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -81,7 +81,8 @@ actions of the viewsets registered on them, where a URLconf includes their ``url
 and a Fastify plugin registered with a ``prefix`` put their routes under it; 37: a module-level value made by one of two
 calls, ``DefaultRouter() if settings.DEBUG else SimpleRouter()``, is an instance of what the first makes; 38: Micronaut's
 ``@Get`` ... on a method of a ``@Controller("/prefix")`` class, in Java and Kotlin; 39: gRPC services implemented in
-Java and Kotlin (a class extending ``GreeterGrpc.GreeterImplBase``) and mapped in C# (``MapGrpcService<T>()``))."""
+Java and Kotlin (a class extending ``GreeterGrpc.GreeterImplBase``) and mapped in C# (``MapGrpcService<T>()``); 40: and
+in Python, ``add_GreeterServicer_to_server(Greeter(), server)``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -50,6 +50,13 @@ def decorated_route(
 
 def registered_route(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
     module = facts.module or ""
+    if registration.method == "grpc":
+        context.add(analysis.path, Entrypoint(
+            entry_type="rpc_service", framework="grpc", route_or_command=registration.route,
+            handler=context.names.resolve(registration.view, registration.scope, module, registration.class_scope) if registration.view else None,
+            path=analysis.path, start_line=registration.line, end_line=registration.end_line, handler_raw=registration.view or "",
+        ))
+        return
     framework, receiver_qname = context.framework(registration.receiver, registration.scope, module, facts)
     if framework not in ("flask", "fastapi"):
         framework = "flask" if registration.method == "add_url_rule" else "fastapi"

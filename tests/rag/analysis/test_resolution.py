@@ -361,6 +361,31 @@ def test_a_router_chosen_by_a_setting_and_included_as_a_module_serves_under_the_
     assert entries_of(analysis) == {("http_route", "drf", "/api/users/", ("GET",), "users.views.UserViewSet")}
 
 
+def test_a_grpc_servicer_added_to_a_server_is_an_rpc_service_served_by_its_class():
+    analysis = analyze(
+        {
+            "greeter/server.py": """\
+                import grpc
+
+                from greeter import helloworld_pb2_grpc
+                from greeter.service import Greeter
+
+
+                def serve():
+                    server = grpc.server(None)
+                    helloworld_pb2_grpc.add_GreeterServicer_to_server(Greeter(), server)
+                    server.start()
+            """,
+            "greeter/service.py": """\
+                class Greeter:
+                    def SayHello(self, request, context):
+                        return None
+            """,
+        }
+    )
+    assert entries_of(analysis) == {("rpc_service", "grpc", "Greeter", (), "greeter.service.Greeter")}
+
+
 def test_cli_entrypoints_from_argparse_setup_py_and_poetry_scripts():
     analysis = analyze(
         {
