@@ -884,6 +884,16 @@ def _named_edges(
     return edges
 
 
+def _shared_folders(path: str, other: str) -> int:
+    """How many folders two paths start with in common."""
+    shared = 0
+    for a, b in zip(path.split("/")[:-1], other.split("/")[:-1]):
+        if a != b:
+            break
+        shared += 1
+    return shared
+
+
 _MAJOR_VERSION = re.compile(r"v\d+")
 
 
@@ -1149,8 +1159,11 @@ class RepositoryEdges:
                     if s.kind == "function" and posixpath.dirname(s.path) == posixpath.dirname(path)
                 }
             if not found:
-                # A class that is no invokable (the implementation of a gRPC service: ``MapGrpcService<BasketService>()``).
-                found = {s.qname for s in self.by_name.get((language, written), ()) if s.kind == "class"}
+                # A class that is no invokable (the implementation of a gRPC service: ``MapGrpcService<BasketService>()``);
+                # of several, the one nearest the file that names it (``src/Basket.API/``, not another project's).
+                classes = [s for s in self.by_name.get((language, written), ()) if s.kind == "class"]
+                nearest = max((_shared_folders(s.path, path) for s in classes), default=0)
+                found = {s.qname for s in classes if _shared_folders(s.path, path) == nearest}
         elif (dotted := _MODULE_AND_NAME.fullmatch(written)) is not None:
             module, name = dotted.groups()
             found = {

@@ -1227,6 +1227,8 @@ def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints
             "namespace eShop.Basket.API.Grpc;\n\npublic class BasketService : Basket.BasketBase\n{\n"
             "    public override Task<BasketResponse> GetBasket(GetBasketRequest request, ServerCallContext context) => null;\n}\n"
         ),
+        # Another project's class of that name (the service's client): not the one nearest the mapping.
+        "WebApp/Services/BasketService.cs": "namespace eShop.WebApp.Services;\n\npublic class BasketService\n{\n}\n",
     })
 
     assert found == {
