@@ -116,11 +116,12 @@ def _named_entrypoints(question: str, entries: list[rag.EntrypointInfo]) -> list
     route's path without parameters (``/api/users``); of two it names where one starts the other, the longer."""
     tokens = [token.strip(ENTRYPOINT_TOKEN_ENDS) for token in question.lower().split()]
     text = f" {' '.join(tokens)} "
+    paths = {token.rstrip("/") for token in tokens if token.startswith("/")}
     named = []
     for entry in entries:
         written = entry.route_or_command.lower()
         if entry.entry_type == "http_route":
-            if written.strip("/") and not ROUTE_PARAMETER.search(written) and written.rstrip("/") in tokens:
+            if written.strip("/") and not ROUTE_PARAMETER.search(written) and written.rstrip("/") in paths:
                 named.append(entry)
         elif len(written.split()) > 1 and f" {written} " in text:
             named.append(entry)

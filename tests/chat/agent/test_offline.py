@@ -314,7 +314,7 @@ def named_entrypoints(django_db_setup, django_db_blocker, tmp_path_factory):
     ("question", "best"),
     [
         ("How does `tool purge all` work?", "The best match is the function `cmd.cleanup.everything.run`"),
-        ("What handles /api/orders?", "The best match is the function `web.shipments.listShipments`"),
+        ("What handles /api/orders/?", "The best match is the function `web.shipments.listShipments`"),
     ],
 )
 def test_the_handler_of_an_entrypoint_the_question_names_is_the_best_match(named_entrypoints, question, best):
