@@ -592,6 +592,15 @@ class PythonExtractor:
                 self.mounts.append(Mount(attr, head, child, literal(node.args[0]), scope.qname, node.lineno))
         elif attr in ROUTE_REGISTRATIONS and head and node.args:
             self._route_registration(node, head, attr, scope)
+        elif attr == "add_resource" and head and len(node.args) > 1:
+            # Flask-RESTful's ``api.add_resource(Todo, "/todos/<id>", "/todo/<id>")``: the resource class at each URL.
+            resource = dotted_name(node.args[0])
+            for url in node.args[1:]:
+                route = literal(url)
+                if isinstance(route, str):
+                    self.route_registrations.append(RouteRegistration(
+                        attr, head, route, resource, None, scope.qname, scope.class_qname, node.lineno, node.end_lineno or node.lineno,
+                    ))
         elif (service := GRPC_REGISTRATION.fullmatch(attr)) is not None and node.args:
             # gRPC's generated ``add_GreeterServicer_to_server(Greeter(), server)``: the Greeter service, served by that class.
             servicer = node.args[0]

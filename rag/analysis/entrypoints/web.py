@@ -63,6 +63,12 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
     handler = None
     if registration.view is not None:
         handler = context.names.resolve(registration.view, registration.scope, module, registration.class_scope)
+    methods = registration.methods or ("GET",)
+    if registration.method == "add_resource":
+        # A Flask-RESTful resource class answers the HTTP methods it defines.
+        framework = "flask"
+        symbol = context.names.symbols.get(handler) if handler else None
+        methods = tuple(verb.upper() for verb in HTTP_VERBS if context.names.find_member(handler, verb)) if symbol else ()
     for prefix in _route_prefixes(context, receiver_qname, framework):
         context.add(
             analysis.path,
@@ -74,7 +80,7 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
                 path=analysis.path,
                 start_line=registration.line,
                 end_line=registration.end_line,
-                methods=registration.methods or ("GET",),
+                methods=methods,
                 handler_raw=registration.view or "",
             ),
         )
@@ -86,6 +92,8 @@ def _route_prefixes(context: FinderContext, receiver_qname: str | None, framewor
         return [""]
     instance = context.names.instances[receiver_qname]
     own = instance.kwarg("url_prefix") if framework == "flask" else instance.kwarg("prefix")
+    if framework == "flask" and not isinstance(own, str):
+        own = instance.kwarg("prefix")  # Flask-RESTful's ``Api(app, prefix="/api")``
     own = own if isinstance(own, str) else ""
     mounts = [m for m in context.mounts.get(receiver_qname, ()) if m[0] in ("register_blueprint", "include_router")]
     if not mounts:

@@ -1638,6 +1638,25 @@ def test_a_koa_routers_own_prefix_and_fastify_plugins_registered_under_a_prefix_
     }
 
 
+def test_an_express_route_serves_each_method_chained_on_it():
+    found = _routes(
+        {
+            "app.js": (
+                "const express = require('express');\nconst app = express();\napp.route('/book')\n"
+                "  .get(function (req, res) { res.send('Get a book'); })\n  .post(addBook)\n"
+                "  .put((req, res) => res.send('Update'));\nfunction addBook(req, res) {}\n"
+            ),
+        },
+        "route_or_command", "methods", "handler", "handler_raw",
+    )
+
+    assert found == {
+        ("/book", ("GET",), None, "block at app.js:4"),
+        ("/book", ("POST",), "app.addBook", "addBook"),
+        ("/book", ("PUT",), None, "block at app.js:6"),
+    }
+
+
 def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
     found = _routes(
         {

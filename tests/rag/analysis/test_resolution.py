@@ -386,6 +386,35 @@ def test_a_grpc_servicer_added_to_a_server_is_an_rpc_service_served_by_its_class
     assert entries_of(analysis) == {("rpc_service", "grpc", "Greeter", (), "greeter.service.Greeter")}
 
 
+def test_flask_restful_resources_answer_the_methods_they_define_at_each_url():
+    analysis = analyze(
+        {
+            "api/resources.py": """\
+                from flask import Flask
+                from flask_restful import Api, Resource
+
+                app = Flask(__name__)
+                api = Api(app, prefix="/v1")
+
+
+                class Todo(Resource):
+                    def get(self, todo_id):
+                        return {}
+
+                    def delete(self, todo_id):
+                        return "", 204
+
+
+                api.add_resource(Todo, "/todos/<todo_id>", "/todo/<todo_id>")
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "flask", "/v1/todos/<todo_id>", ("GET", "DELETE"), "api.resources.Todo"),
+        ("http_route", "flask", "/v1/todo/<todo_id>", ("GET", "DELETE"), "api.resources.Todo"),
+    }
+
+
 def test_cli_entrypoints_from_argparse_setup_py_and_poetry_scripts():
     analysis = analyze(
         {

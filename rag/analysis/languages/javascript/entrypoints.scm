@@ -18,6 +18,32 @@
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#set! when_used "koa")) @route.express
+
+; Express: app.route('/book').get(h).post(h), a route's methods chained on it (up to the fourth)
+(call_expression
+  function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))) property: (property_identifier) @method)
+  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
+  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
+  (#set! when_used "koa")) @route.express
+(call_expression
+  function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))))) property: (property_identifier) @method)
+  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
+  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
+  (#set! when_used "koa")) @route.express
+(call_expression
+  function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))))))) property: (property_identifier) @method)
+  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
+  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
+  (#set! when_used "koa")) @route.express
+(call_expression
+  function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))))))))) property: (property_identifier) @method)
+  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
+  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
+  (#set! when_used "koa")) @route.express
 ;
 ; What makes an Express or Koa app or router, and the name the file binds it to: var apiv1 = express.Router(),
 ; const app = module.exports = express(), const router = new Router()
