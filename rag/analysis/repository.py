@@ -37,7 +37,7 @@ from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import with_command_paths, with_mounted_prefixes
-from rag.analysis.records import Entrypoint
+from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
@@ -176,6 +176,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
         for path, analysis in analyses.items() if path not in tests
     })
     found = with_command_paths(analyses, file_edges, found)
+    found = {path: [_with_handler_value(entry, file_edges[path]) for entry in entries] for path, entries in found.items()}
     resolved: dict[str, FileAnalysis] = {}
     for path, analysis in analyses.items():
         candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
@@ -201,6 +202,22 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
         return entry
     handler = edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
+
+
+def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
+    """The entrypoint with its handler when it is a method value (Go's ``h.Show``) whose reference the file's
+    edges resolve (by the type of ``h``)."""
+    if entry.handler is not None or not _METHOD_VALUE.fullmatch(entry.handler_raw):
+        return entry
+    name = entry.handler_raw.rsplit(".", 1)[-1]
+    handler = next(
+        (edge.dst for edge in edges if edge.kind == "calls" and edge.raw == name and edge.dst and entry.start_line <= edge.line <= entry.end_line),
+        None,
+    )
+    return replace(entry, handler=handler) if handler is not None else entry
+
+
+_METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 
 
 @contextmanager

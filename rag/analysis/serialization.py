@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 42
+ANALYSIS_VERSION = 43
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -84,7 +84,9 @@ calls, ``DefaultRouter() if settings.DEBUG else SimpleRouter()``, is an instance
 Java and Kotlin (a class extending ``GreeterGrpc.GreeterImplBase``) and mapped in C# (``MapGrpcService<T>()``); 40: and
 in Python, ``add_GreeterServicer_to_server(Greeter(), server)``; 41: of several classes a handler names bare, the one
 nearest the file that names it; 42: an Express route's methods chained on ``app.route('/book')``, and Flask-RESTful's
-``api.add_resource(Todo, '/todos/<id>')``, answering the methods the resource class defines)."""
+``api.add_resource(Todo, '/todos/<id>')``, answering the methods the resource class defines; 43: a route's handler
+given as a method value, Go's ``r.GET("/users/:id", h.Show)``, is that method of the value's type, and the
+registration refers to it)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -734,9 +734,17 @@ def extract_tree_sitter(
         found.append(Reference(
             kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1, receiver=alias
         ))
+    entrypoints, mounts, handler_values = _entrypoints(path, spec, root, definitions, unit, {alias: raw for _, raw, alias in imports if alias})
+    # A route's handler given as a method value (Go's ``r.GET("/users/:id", h.Show)``) refers to that method
+    # as a call on its receiver would: the repository pass resolves it by the receiver's type.
+    for node in handler_values:
+        around = _enclosing(node, definitions)
+        scope = around.qname if around is not None else unit
+        found.append(Reference(
+            kind="calls", scope=scope, raw=_text(node), line=node.start_point[0] + 1, **_receiver(node, around, scope, spec, declared),
+        ))
     # One reference per place: the grammar's query and ours may both capture it.
     references = tuple(dict.fromkeys(found))
-    entrypoints, mounts = _entrypoints(path, spec, root, definitions, unit, {alias: raw for _, raw, alias in imports if alias})
     top_level = tuple(definition.name for definition in roots)
     # The repository pass keys files by module: files sharing a package keep one each.
     module = unit if spec.unit == "file" else f"{unit}.{posixpath.splitext(posixpath.basename(path))[0]}"
@@ -757,6 +765,8 @@ _RESOURCE_ROUTES = (
     ("destroy", ("DELETE",), "/{param}"),
 )
 _QUOTES = "\"'`"
+# A handler given as a method value: ``h.Show``, ``users.list``.
+_METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
 _CALLED = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
 # A route pattern that starts with its method (Go 1.22's ServeMux): ``GET /items/{id}``.
@@ -946,11 +956,12 @@ def _resource_routes(
 def _entrypoints(
     path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: dict[tuple[int, int], _Definition], unit: str,
     imported: dict[str, str],
-) -> tuple[tuple[Entrypoint, ...], tuple[Mount, ...]]:
-    """The file's entrypoints, and the routers it mounts from other modules (``_Around``)."""
+) -> tuple[tuple[Entrypoint, ...], tuple[Mount, ...], list[tree_sitter.Node]]:
+    """The file's entrypoints, the routers it mounts from other modules (``_Around``), and the names of the
+    methods handlers given as values name (``Show`` of ``h.Show``) when the file does not define them."""
     query = _entrypoints_query(spec)
     if query is None or (spec.build_scripts is not None and spec.build_scripts.search(path)):
-        return (), ()
+        return (), (), []
     by_name: dict[str, str] = {}
     for definition in definitions.values():
         by_name.setdefault(definition.name, definition.qname)
@@ -971,6 +982,7 @@ def _entrypoints(
     file_route = _file_route(path, spec)
     declared_in = dict(spec.framework_files)
     found: list[Entrypoint] = []
+    handler_values: list[tree_sitter.Node] = []
     for key, (pattern, captures) in sorted(best.items()):
         kind, siblings = key[2], more_paths.get(key, [])
         settings = query.pattern_settings(pattern)
@@ -1014,6 +1026,9 @@ def _entrypoints(
             handler: str | None = owner.qname
         elif written:
             handler = by_name.get(written) or by_name.get(_CALLED.sub(r"\1", written))
+            value = captures["handler"][0]
+            if handler is None and _METHOD_VALUE.fullmatch(written) and value.named_child_count > 1:
+                handler_values.append(value.named_children[-1])
         elif "block" in captures:
             block = captures["block"][0]
             handler, written = None, f"block at {path}:{block.start_point[0] + 1}"
@@ -1064,7 +1079,7 @@ def _entrypoints(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
             methods=file_route[2], path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
-    return tuple(found), tuple(around.mounts)
+    return tuple(found), tuple(around.mounts), handler_values
 
 
 def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> str:

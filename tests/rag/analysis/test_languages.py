@@ -1156,6 +1156,32 @@ def test_a_cobra_command_literal_is_a_command_with_its_run_function():
     assert found == {("cli_command", "cobra", "version", (), None), ("cli_command", "cobra", "tool", (), "cmd.runRoot")}
 
 
+def test_a_route_handler_given_as_a_method_value_is_that_method_of_the_values_type():
+    files = {
+        "go.mod": "module example.com/shop\n",
+        "cmd/server/main.go": (
+            'package main\n\nimport (\n\t"github.com/gin-gonic/gin"\n\t"example.com/shop/internal/handler"\n)\n\n'
+            "func main() {\n\tr := gin.Default()\n\th := handler.NewUserHandler()\n\tr.GET(\"/users/:id\", h.Show)\n"
+            '\tr.POST("/users", h.Create)\n\tr.Run()\n}\n'
+        ),
+        "internal/handler/user.go": (
+            'package handler\n\nimport "github.com/gin-gonic/gin"\n\ntype UserHandler struct{}\n\n'
+            "func NewUserHandler() *UserHandler { return &UserHandler{} }\n\n"
+            "func (h *UserHandler) Show(c *gin.Context) {}\n\nfunc (h *UserHandler) Create(c *gin.Context) {}\n"
+        ),
+        # Another type's method of the same name.
+        "internal/order/handler.go": "package order\n\ntype Handler struct{}\n\nfunc (h *Handler) Show() {}\n",
+    }
+    analysis = analyze_repository(files)
+
+    assert {(e.route_or_command, e.handler) for e in analysis.files["cmd/server/main.go"].entrypoints if e.entry_type == "http_route"} == {
+        ("/users/:id", "internal.handler.UserHandler.Show"),
+        ("/users", "internal.handler.UserHandler.Create"),
+    }
+    # The registration refers to the handler: it is among its callers.
+    assert ("cmd.server.main", "internal.handler.UserHandler.Show") in {(e.src, e.dst) for e in analysis.files["cmd/server/main.go"].edges}
+
+
 def test_a_cobra_command_added_under_another_is_named_by_its_whole_path():
     found = _entries({
         "go.mod": "module example.com/tool\n",
