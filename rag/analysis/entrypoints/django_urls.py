@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, join_route
-from rag.analysis.entrypoints.drf import Registration, registrations, router_routes
+from rag.analysis.entrypoints.drf import Registration, generic_view_methods, registrations, router_routes
 from rag.analysis.facts import UrlPattern
 from rag.analysis.records import Entrypoint
 from rag.analysis.resolution import MAX_DEPTH
@@ -38,7 +38,7 @@ def django_urls(context: FinderContext) -> None:
             _walk_urls(context, module, "urlpatterns", "", ((module, "urlpatterns"),), routers, walked)
     for router, registered in routers.items():
         if router not in walked:
-            router_routes(context, registered, "")
+            router_routes(context, router, registered, "")
 
 
 def _url_lists(context: FinderContext, module: str) -> dict[str, tuple[UrlPattern, ...]]:
@@ -102,7 +102,7 @@ def _walk_pattern(
     router = context.target(pattern.include.removesuffix(".urls"), module, module) if pattern.include else None
     if router in routers:
         walked.add(router)
-        router_routes(context, routers[router], route)
+        router_routes(context, router, routers[router], route)
         return
     handler = None
     methods: tuple[str, ...] = ()
@@ -135,7 +135,10 @@ def _walk_pattern(
 def _view_methods(context: FinderContext, handler: str, is_class_view: bool) -> tuple[str, ...]:
     names = context.names
     if is_class_view or names.symbols[handler].kind == "class":
-        return tuple(verb.upper() for verb in HTTP_VERBS if names.find_member(handler, verb) is not None)
+        # The methods it defines (or a base of the repository does), and those of the REST framework's generic
+        # views it extends (``ListCreateAPIView``: GET and POST).
+        own = tuple(verb.upper() for verb in HTTP_VERBS if names.find_member(handler, verb) is not None)
+        return tuple(dict.fromkeys((*own, *generic_view_methods(context, handler))))
     _, calls = context.decorators.get(handler, ("", ()))
     for call in calls:
         name = call.target.rsplit(".", 1)[-1]

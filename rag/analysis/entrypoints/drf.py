@@ -38,6 +38,18 @@ FRAMEWORK_BASES = {
     "UpdateModelMixin": frozenset({"update", "partial_update"}),
     "DestroyModelMixin": frozenset({"destroy"}),
 }
+# The methods the framework's generic class views answer (``ListCreateAPIView``: GET and POST), by name.
+GENERIC_VIEWS = {
+    "ListAPIView": ("GET",),
+    "CreateAPIView": ("POST",),
+    "RetrieveAPIView": ("GET",),
+    "UpdateAPIView": ("PUT", "PATCH"),
+    "DestroyAPIView": ("DELETE",),
+    "ListCreateAPIView": ("GET", "POST"),
+    "RetrieveUpdateAPIView": ("GET", "PUT", "PATCH"),
+    "RetrieveDestroyAPIView": ("GET", "DELETE"),
+    "RetrieveUpdateDestroyAPIView": ("GET", "PUT", "PATCH", "DELETE"),
+}
 DETAIL = "{pk}"
 FRAMEWORK = "drf"
 
@@ -69,17 +81,19 @@ def registrations(context: FinderContext) -> dict[str, list[Registration]]:
     return found
 
 
-def router_routes(context: FinderContext, registered: list[Registration], prefix: str) -> None:
-    """The routes of a router's registrations under ``prefix`` (where a URLconf includes its ``urls``)."""
+def router_routes(context: FinderContext, router: str, registered: list[Registration], prefix: str) -> None:
+    """The routes of a router's registrations under ``prefix`` (where a URLconf includes its ``urls``), each
+    ending with a slash unless the router was made with ``trailing_slash=False``."""
+    slash = "" if context.names.instances[router].kwarg("trailing_slash") is False else "/"
     for registration in registered:
-        collection = join_route(prefix, registration.prefix).rstrip("/") + "/"
-        detail = f"{collection}{DETAIL}/"
+        collection = join_route(prefix, registration.prefix).rstrip("/") + slash
+        detail = f"{collection.rstrip('/')}/{DETAIL}{slash}"
         actions = _actions(context, registration.viewset)
         for action, method, on_object in ACTIONS:
             if action in actions:
                 _add(context, registration, detail if on_object else collection, method, actions[action])
         for qname, on_object, url_path, methods in _extra_actions(context, registration.viewset):
-            route = f"{detail if on_object else collection}{url_path}/"
+            route = f"{(detail if on_object else collection).rstrip('/')}/{url_path}{slash}"
             symbol = context.names.symbols[qname]
             for method in methods:
                 context.add(symbol.path, Entrypoint(
@@ -109,6 +123,12 @@ def _actions(context: FinderContext, viewset: str) -> dict[str, str]:
         elif action in given:
             found[action] = viewset
     return found
+
+
+def generic_view_methods(context: FinderContext, view: str) -> tuple[str, ...]:
+    """The methods a class view answers by the framework's generic views it extends (``ListCreateAPIView``)."""
+    bases = _framework_bases(context, view, set())
+    return tuple(dict.fromkeys(method for base, methods in GENERIC_VIEWS.items() if base in bases for method in methods))
 
 
 def _framework_bases(context: FinderContext, viewset: str, seen: set[str]) -> set[str]:

@@ -415,6 +415,49 @@ def test_flask_restful_resources_answer_the_methods_they_define_at_each_url():
     }
 
 
+def test_a_router_without_trailing_slashes_and_the_rest_frameworks_generic_views_answer_their_methods():
+    analysis = analyze(
+        {
+            "articles/urls.py": """\
+                from django.urls import include, re_path
+                from rest_framework.routers import DefaultRouter
+
+                from articles.views import ArticleViewSet, CommentsView, TagsView
+
+                router = DefaultRouter(trailing_slash=False)
+                router.register(r"articles", ArticleViewSet)
+
+                urlpatterns = [
+                    re_path(r"^api/", include(router.urls)),
+                    re_path(r"^api/comments/?$", CommentsView.as_view()),
+                    re_path(r"^api/tags/?$", TagsView.as_view()),
+                ]
+            """,
+            "articles/views.py": """\
+                from rest_framework import generics, mixins, viewsets
+
+
+                class ArticleViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+                    pass
+
+
+                class CommentsView(generics.ListCreateAPIView):
+                    def delete(self, request):
+                        return None
+
+
+                class TagsView(generics.ListAPIView):
+                    pass
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "drf", "/api/articles/{pk}", ("GET",), "articles.views.ArticleViewSet"),
+        ("http_route", "django", "/api/comments/?", ("DELETE", "GET", "POST"), "articles.views.CommentsView"),
+        ("http_route", "django", "/api/tags/?", ("GET",), "articles.views.TagsView"),
+    }
+
+
 def test_cli_entrypoints_from_argparse_setup_py_and_poetry_scripts():
     analysis = analyze(
         {
