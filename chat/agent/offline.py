@@ -50,6 +50,8 @@ ENTRYPOINT_QUESTIONS = (
 )
 # What a question's words may end or start with around an entrypoint it names (``gh alias delete?``, "`/api/users`").
 ENTRYPOINT_TOKEN_ENDS = "`'\".,;:!?()[]"
+# An HTTP method as a question writes it beside a route (``GET /api/articles``).
+HTTP_METHOD = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b")
 # A route's parameter (``:id``, ``{id}``, ``<id>``, ``*path``): a question names such a route by another path.
 ROUTE_PARAMETER = re.compile(r"[:{<*\[]")
 # How much a definition gains per question word its name or path contains, against search scores.
@@ -113,7 +115,8 @@ class _Definition:
 
 def _named_entrypoints(question: str, entries: list[rag.EntrypointInfo]) -> list[rag.EntrypointInfo]:
     """The entrypoints the question names whole: a command of two words or more (``gh alias delete``) or a
-    route's path without parameters (``/api/users``); of two it names where one starts the other, the longer."""
+    route's path without parameters (``/api/users``), of the method it names if any; of two it names where
+    one starts the other, the longer."""
     tokens = [token.strip(ENTRYPOINT_TOKEN_ENDS) for token in question.lower().split()]
     text = f" {' '.join(tokens)} "
     paths = {token.rstrip("/") for token in tokens if token.startswith("/")}
@@ -125,6 +128,10 @@ def _named_entrypoints(question: str, entries: list[rag.EntrypointInfo]) -> list
                 named.append(entry)
         elif len(written.split()) > 1 and f" {written} " in text:
             named.append(entry)
+    # A method the question names with the route (``GET /api/articles``) chooses among the route's entries.
+    methods = set(HTTP_METHOD.findall(question))
+    if methods:
+        named = [entry for entry in named if not entry.methods or methods & set(entry.methods)]
     return [
         entry for entry in named
         if not any(

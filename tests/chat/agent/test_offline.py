@@ -297,8 +297,9 @@ NAMED_ENTRYPOINTS: dict[str, str] = {
         "app.use('/api/orders', shipments);\n"
     ),
     "web/shipments.js": (
-        "const router = require('express').Router();\nrouter.get('/', listShipments);\n"
-        "function listShipments(req, res) { res.json([]); }\nmodule.exports = router;\n"
+        "const router = require('express').Router();\nrouter.post('/', addShipment);\nrouter.get('/', listShipments);\n"
+        "function addShipment(req, res) { res.json({}); }\nfunction listShipments(req, res) { res.json([]); }\n"
+        "module.exports = router;\n"
     ),
     "web/orders.js": "// The API's orders.\nfunction apiOrders() { return []; }\nmodule.exports = { apiOrders };\n",
 }
@@ -314,7 +315,8 @@ def named_entrypoints(django_db_setup, django_db_blocker, tmp_path_factory):
     ("question", "best"),
     [
         ("How does `tool purge all` work?", "The best match is the function `cmd.cleanup.everything.run`"),
-        ("What handles /api/orders/?", "The best match is the function `web.shipments.listShipments`"),
+        ("What handles GET /api/orders/?", "The best match is the function `web.shipments.listShipments`"),
+        ("Which function answers POST /api/orders", "The best match is the function `web.shipments.addShipment`"),
     ],
 )
 def test_the_handler_of_an_entrypoint_the_question_names_is_the_best_match(named_entrypoints, question, best):
