@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 44
+ANALYSIS_VERSION = 45
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -87,7 +87,9 @@ nearest the file that names it; 42: an Express route's methods chained on ``app.
 ``api.add_resource(Todo, '/todos/<id>')``, answering the methods the resource class defines; 43: a route's handler
 given as a method value, Go's ``r.GET("/users/:id", h.Show)``, is that method of the value's type, and the
 registration refers to it; 44: a REST framework router made with ``trailing_slash=False`` serves routes without one,
-and a class view answers the methods of the framework's generic views it extends, ``ListCreateAPIView``: GET, POST)."""
+and a class view answers the methods of the framework's generic views it extends, ``ListCreateAPIView``: GET, POST; 45:
+an action named alone in a Laravel controller group, ``Route::controller(OrderController::class)->group(...)``, is
+that controller's method)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

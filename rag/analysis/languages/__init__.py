@@ -765,6 +765,8 @@ _RESOURCE_ROUTES = (
     ("destroy", ("DELETE",), "/{param}"),
 )
 _QUOTES = "\"'`"
+# A name alone: a controller group's action (``'show'``).
+_BARE_NAME = re.compile(r"[A-Za-z_]\w*")
 # A handler given as a method value: ``h.Show``, ``users.list``.
 _METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
@@ -835,9 +837,15 @@ class _Around:
     mounts: list[Mount] = field(default_factory=list)
     # The names the file binds to what makes an app or a router (``apiv1`` of ``var apiv1 = express.Router()``).
     routers: set[str] = field(default_factory=set)
+    # The controller of a group by its span (Laravel's ``Route::controller(OrderController::class)->group(...)``).
+    controllers: dict[tuple[int, int], str] = field(default_factory=dict)
 
     def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: dict[tuple[int, int], _Definition], unit: str) -> bool:
         """Takes in a match that sets a prefix, makes a group, makes or mounts a router; whether it was one."""
+        if "controlled" in captures:
+            node = captures["controlled"][0]
+            self.controllers[(node.start_byte, node.end_byte)] = _text(captures["controller"][0])
+            return True
         if "router" in captures:
             node = captures["router"][0]
             self.routers.add(_text(node))
@@ -887,6 +895,11 @@ class _Around:
                 self.groups[(_scope(node, definitions, unit), bound)] = (_literal(captures["prefix"][0]), _call_receiver(node))
             return True
         return False
+
+    def controller_of(self, node: tree_sitter.Node) -> str | None:
+        """The controller of the innermost controller group around ``node``, if any."""
+        spans = _prefix_spans(node, self.controllers)
+        return self.controllers[spans[-1]] if spans else None
 
     def prefixes_of(self, node: tree_sitter.Node, scope: str, on: str) -> tuple[list[str], str, _Nesting | None]:
         """The path prefixes of a route at ``node`` (outermost first), the module of its Rails controller
@@ -1018,6 +1031,9 @@ def _entrypoints(
                 continue
         # A handler as written, to its first line (a call may take a function literal).
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
+        controller = around.controller_of(node) if written and _BARE_NAME.fullmatch(written) else None
+        if controller is not None:
+            written = f"{controller}@{written}"  # an action named alone in a controller group
         # An annotated definition is its own handler (Spring, ASP.NET, clap); a handler named in a
         # registration call is a definition of this file when one has that name (a handler made by a
         # call, ``GreetHandler(ctx)``, is the function called), else none: the code around it is no

@@ -1700,6 +1700,34 @@ def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
     assert found == {("/api/cats/:id", "apps/shop/src/cats/cats.controller.ts"), ("/users", "apps/admin/src/users.controller.ts")}
 
 
+def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers_method():
+    found = _routes(
+        {
+            "routes/api.php": (
+                "<?php\nuse App\\Http\\Controllers\\OrderController;\nuse Illuminate\\Support\\Facades\\Route;\n\n"
+                "Route::controller(OrderController::class)->group(function () {\n    Route::get('/orders/{id}', 'show');\n"
+                "    Route::post('/orders', 'store');\n});\n"
+                "Route::controller(OrderController::class)->prefix('admin')->group(function () {\n"
+                "    Route::delete('/orders/{id}', 'destroy');\n});\nRoute::get('/ping', 'health');\n"
+            ),
+            "app/Http/Controllers/OrderController.php": (
+                "<?php\nnamespace App\\Http\\Controllers;\n\nclass OrderController extends Controller\n{\n"
+                "    public function show($id) {}\n    public function store() {}\n    public function destroy($id) {}\n}\n"
+            ),
+        },
+        "route_or_command", "handler",
+    )
+
+    controller = "App.Http.Controllers.OrderController"
+    assert found == {
+        ("/orders/{id}", f"{controller}.show"),
+        ("/orders", f"{controller}.store"),
+        ("/admin/orders/{id}", f"{controller}.destroy"),
+        # Outside a group, a name alone is no controller's.
+        ("/ping", None),
+    }
+
+
 def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
     found = _routes(
         {

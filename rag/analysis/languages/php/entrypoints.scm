@@ -43,6 +43,23 @@
 (scoped_call_expression scope: (name) @_route name: (name) @_group
   arguments: (arguments . (argument (array_creation_expression (array_element_initializer (string) @_key . (string) @prefix))))
   (#eq? @_route "Route") (#eq? @_group "group") (#match? @_key "^.prefix.$")) @prefixed
+; ... Route::controller(OrderController::class)->group(function () { Route::get('/orders/{id}', 'show'); }): an action
+; named alone is that controller's method (with other settings between: ->prefix('orders'), ->middleware('auth'))
+(member_call_expression
+  object: (scoped_call_expression scope: (name) @_route name: (name) @_controller
+    arguments: (arguments . (argument (class_constant_access_expression . (name) @controller))))
+  name: (name) @_group
+  (#eq? @_route "Route") (#eq? @_controller "controller") (#eq? @_group "group")) @controlled
+(member_call_expression
+  object: (member_call_expression object: (scoped_call_expression scope: (name) @_route name: (name) @_controller
+    arguments: (arguments . (argument (class_constant_access_expression . (name) @controller)))))
+  name: (name) @_group
+  (#eq? @_route "Route") (#eq? @_controller "controller") (#eq? @_group "group")) @controlled
+(member_call_expression
+  object: (member_call_expression object: (member_call_expression object: (scoped_call_expression scope: (name) @_route
+    name: (name) @_controller arguments: (arguments . (argument (class_constant_access_expression . (name) @controller))))))
+  name: (name) @_group
+  (#eq? @_route "Route") (#eq? @_controller "controller") (#eq? @_group "group")) @controlled
 ; Slim: $app->get('/path', handler) in a file that uses Slim, under $app->group('/api', function ($group) { ... });
 ; the handler a class (Action::class), a 'Controller:method' string, or the closure written there
 (namespace_use_clause (qualified_name) @uses.slim (#match? @uses.slim "^\\\\?Slim\\\\"))
