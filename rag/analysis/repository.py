@@ -32,7 +32,7 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import extract_tree_sitter, spec_for, unit_name
+from rag.analysis.languages import code_of, extract_tree_sitter, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -90,10 +90,11 @@ def extract_file(path: str, text: str) -> FileAnalysis:
     if language in DOC_LANGUAGES:
         analysis.chunks = doc_chunks(path, lines, language)
     else:
-        spec = spec_for(path, text)
-        if spec is not None and artifact in ("code", "test"):
+        read = code_of(path, text)
+        if read is not None and artifact in ("code", "test"):
+            spec, code = read
             analysis.language = spec.name
-            symbols, blocks, facts = extract_tree_sitter(path, text, spec)
+            symbols, blocks, facts = extract_tree_sitter(path, code, spec)
             analysis.symbols = symbols
             analysis.chunks = symbol_chunks(path, lines, unit_name(path, spec), artifact, blocks)
             analysis.facts = facts

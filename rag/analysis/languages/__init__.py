@@ -73,6 +73,7 @@ import tree_sitter
 
 from rag.analysis.chunking import Block
 from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Mount, Reference
+from rag.analysis.languages.components import component_script
 from rag.analysis.records import Entrypoint, Symbol
 
 FOLDER = Path(__file__).resolve().parent
@@ -308,6 +309,18 @@ def spec_named(language: str) -> LanguageSpec | None:
     return next((spec for spec in specs().values() if spec.name == language), None)
 
 
+def code_of(path: str, text: str) -> tuple[LanguageSpec, str] | None:
+    """The language a file is read with and the text read: the file itself, or the scripts of a Vue or
+    Svelte component in the file's own lines (``components``); None when no grammar reads it."""
+    spec = spec_for(path, text)
+    if spec is not None:
+        return spec, text
+    component = component_script(path, text)
+    if component is not None and (spec := spec_named(component[0])) is not None:
+        return spec, component[1]
+    return None
+
+
 @cache
 def _language(spec: LanguageSpec) -> tree_sitter.Language:
     return tree_sitter.Language(getattr(importlib.import_module(spec.grammar), spec.function)())
@@ -365,12 +378,14 @@ def is_test_file(path: str) -> bool:
 
 
 def parses(path: str, text: str) -> str | None:
-    """None when ``text`` parses cleanly with the grammar of ``path``'s language, else where it does not."""
-    spec = spec_for(path, text)
-    if spec is None:
+    """None when ``text`` parses cleanly with the grammar of ``path``'s language (a component's scripts
+    with theirs), else where it does not."""
+    read = code_of(path, text)
+    if read is None:
         return None
+    spec, code = read
     parser, _ = _grammar(spec)
-    root = parser.parse(text.encode("utf-8", "surrogatepass")).root_node
+    root = parser.parse(code.encode("utf-8", "surrogatepass")).root_node
     if not root.has_error:
         return None
     bad = _first_error(root)

@@ -695,6 +695,37 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
     assert ("calls", f"{module}.Cart.pay", f"{base}.Priced.total") in edges
 
 
+def test_vue_and_svelte_components_are_read_by_their_scripts_in_the_files_own_lines():
+    files = {
+        "src/components/Cart.vue": (
+            "<template>\n  <button @click=\"checkout\">{{ total }}</button>\n</template>\n\n"
+            "<script setup lang=\"ts\">\nimport { computed } from 'vue'\nimport { useCart } from '../stores/cart'\n\n"
+            "const cart = useCart()\nconst total = computed(() => cart.items.length)\n\n"
+            "function checkout(): void {\n  cart.pay()\n}\n</script>\n\n<style scoped>\nbutton { color: red; }\n</style>\n"
+        ),
+        "src/stores/cart.ts": "export function useCart() {\n  return { items: [], pay() {} }\n}\n",
+        "src/App.svelte": (
+            "<script>\n  import Cart from './components/Cart.vue'\n  export let name\n  function greet() {\n    return name\n  }\n</script>\n\n"
+            "<h1>Hello {name}</h1>\n<Cart />\n"
+        ),
+        # Markup alone: read as lines.
+        "src/Static.vue": "<template>\n  <p>static</p>\n</template>\n",
+    }
+    analysis = analyze_repository(files)
+    cart, app = analysis.files["src/components/Cart.vue"], analysis.files["src/App.svelte"]
+
+    assert (cart.language, app.language) == ("typescript", "javascript")
+    assert [(s.qname, s.start_line, s.end_line) for s in cart.symbols] == [("src.components.Cart.checkout", 12, 14)]
+    assert ("calls", "useCart", "src.stores.cart.useCart") in {(e.kind, e.raw, e.dst) for e in cart.edges}
+    assert [(s.qname, s.start_line) for s in app.symbols] == [("src.App.greet", 4)]
+    assert ("imports", "./components/Cart.vue", "src.components.Cart") in {(e.kind, e.raw, e.dst) for e in app.edges}
+    assert analysis.files["src/Static.vue"].symbols == [] and analysis.files["src/Static.vue"].chunks
+    # An edit is checked by the grammar of the component's scripts; its markup is no code.
+    component = files["src/components/Cart.vue"]
+    assert parses("src/components/Cart.vue", component) is None
+    assert parses("src/components/Cart.vue", component.replace("cart.pay()\n}", "cart.pay(\n")) == "typescript does not parse (near line 12)"
+
+
 @pytest.mark.parametrize(
     "path",
     ["pkg/cart/store_test.go", "src/test/java/com/shop/CartTest.java", "web/cart.spec.ts", "web/__tests__/cart.tsx",
