@@ -281,7 +281,11 @@ def _names_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
 
 
 # What an ES module specifier or a C include may leave out of the file's path.
-_IMPORT_SUFFIXES = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", "/index.ts", "/index.tsx", "/index.js", ".h", ".hpp")
+_IMPORT_SUFFIXES = (
+    "", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", "/index.ts", "/index.tsx", "/index.js", ".h", ".hpp",
+)
+# The aliases bundlers give a project's source folder unless told otherwise (Vue CLI, Vite's templates, Nuxt).
+BUNDLER_ALIASES = ("@/", "~/")
 # A C or C++ include names its file whole: a header, or a source file included into another (decNumber's
 # ``#include "decCommon.c"``, a unity build's ``#include "format.cc"``).
 _INCLUDED_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".c", ".cc", ".cpp", ".cxx")
@@ -327,6 +331,8 @@ class ImportTargets:
         # ES modules: a workspace's packages by the name their package.json gives them, and the tsconfig
         # paths of each folder that has them (the folder, the pattern, the places it maps to).
         self.npm_packages: dict[str, str] = {}
+        # The folders of every package.json, named or not (where a bundler's ``@/`` alias starts).
+        self.package_folders: set[str] = set()
         self.module_paths: list[tuple[str, str, tuple[str, ...]]] = []
         self._folder_paths: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         # Rust modules written inline (``mod tests { ... }``): a ``use`` inside one is relative to it.
@@ -341,6 +347,8 @@ class ImportTargets:
                 self.go_modules[manifest] = posixpath.dirname(analysis.path)
             elif name == "package.json" and manifest:
                 self.npm_packages.setdefault(manifest, posixpath.dirname(analysis.path))
+            if name == "package.json":
+                self.package_folders.add(posixpath.dirname(analysis.path))
             if analysis.facts is not None:
                 folder = posixpath.dirname(analysis.path)
                 self.module_paths.extend((folder, pattern, places) for pattern, places in analysis.facts.module_paths)
@@ -462,6 +470,19 @@ class ImportTargets:
                         return found
                 return None
             name = name.rpartition("/")[0]
+        if raw.startswith(BUNDLER_ALIASES):
+            # The bundlers' own alias, where no tsconfig maps it: ``src/`` of the nearest package above the
+            # importer (Vue CLI's and Vite templates' ``@/``, Nuxt's ``~/``), else that package's folder.
+            rest = raw[2:]
+            folder = posixpath.dirname(importer)
+            while True:
+                if folder in self.package_folders or not folder:
+                    for base in (posixpath.join(folder, "src", rest), posixpath.join(folder, rest)):
+                        found = self._module_file(base)
+                        if found is not None:
+                            return found
+                    return None
+                folder = posixpath.dirname(folder)
         return None
 
     def _load_path(self, raw: str, importer: str) -> str | None:

@@ -710,6 +710,9 @@ def test_vue_and_svelte_components_are_read_by_their_scripts_in_the_files_own_li
         ),
         # Markup alone: read as lines.
         "src/Static.vue": "<template>\n  <p>static</p>\n</template>\n",
+        # Components imported without their suffix, and by the bundlers' alias of the source folder.
+        "package.json": '{"private": true}',
+        "src/main.ts": "import App from '@/App.svelte'\nimport Cart from './components/Cart'\nimport { ref } from '@/lib/missing'\n",
     }
     analysis = analyze_repository(files)
     cart, app = analysis.files["src/components/Cart.vue"], analysis.files["src/App.svelte"]
@@ -720,6 +723,9 @@ def test_vue_and_svelte_components_are_read_by_their_scripts_in_the_files_own_li
     assert [(s.qname, s.start_line) for s in app.symbols] == [("src.App.greet", 4)]
     assert ("imports", "./components/Cart.vue", "src.components.Cart") in {(e.kind, e.raw, e.dst) for e in app.edges}
     assert analysis.files["src/Static.vue"].symbols == [] and analysis.files["src/Static.vue"].chunks
+    assert {(e.raw, e.dst) for e in analysis.files["src/main.ts"].edges if e.kind == "imports"} == {
+        ("@/App.svelte", "src.App"), ("./components/Cart", "src.components.Cart"), ("@/lib/missing", None),
+    }
     # An edit is checked by the grammar of the component's scripts; its markup is no code.
     component = files["src/components/Cart.vue"]
     assert parses("src/components/Cart.vue", component) is None
