@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 47
+ANALYSIS_VERSION = 48
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -91,7 +91,8 @@ and a class view answers the methods of the framework's generic views it extends
 an action named alone in a Laravel controller group, ``Route::controller(OrderController::class)->group(...)``, is
 that controller's method; 46: Vue and Svelte components are read by their ``<script>`` blocks, as JavaScript or
 TypeScript, in the file's own lines; 47: an ES import finds a component without its suffix, and ``@/`` or ``~/`` that no
-tsconfig maps is the ``src/`` folder of the nearest package, as bundlers alias it)."""
+tsconfig maps is the ``src/`` folder of the nearest package, as bundlers alias it; 48: SvelteKit's ``+server.ts`` handlers
+and ``+page.svelte`` pages and Nuxt's ``pages/**/*.vue`` are routes by their paths, and a component of markup alone is read)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -1090,9 +1090,10 @@ def _entrypoints(
         if nesting is not None:
             written = written or f"{module}{nesting.controller}#{route}"
         if "path" not in captures and not outer:
-            if file_route is None or file_route[0] != framework:
+            # A file route's export (``@route.file``) is of the framework its file route names.
+            if file_route is None or framework not in ("file", file_route[0]):
                 continue
-            route, method = file_route[1], method or file_route[2]
+            framework, route, method = file_route[0], file_route[1], method or file_route[2]
         entry_type = settings.get("entry_type") or "http_route"
         found.extend(
             Entrypoint(

@@ -22,12 +22,11 @@ _NOT_A_LINE_BREAK = re.compile(r"[^\n]")
 
 def component_script(path: str, text: str) -> tuple[str, str] | None:
     """The language of a component's scripts (``typescript``, ``tsx``, ``javascript``) and the file with only
-    their code kept, or None when ``path`` is no component or has no script."""
+    their code kept (nothing, for markup alone: still a component, a page its path may route to), or None
+    when ``path`` is no component."""
     if not path.lower().endswith(COMPONENT_SUFFIXES):
         return None
     blocks = list(_SCRIPT.finditer(text))
-    if not blocks:
-        return None
     languages = {_LANGUAGES.get(lang.group(1).lower(), "javascript") for block in blocks if (lang := _LANG.search(block.group(1)))}
     # One language for the file (a component's blocks share theirs); TypeScript reads JavaScript too.
     language = "tsx" if "tsx" in languages else "typescript" if "typescript" in languages else "javascript"

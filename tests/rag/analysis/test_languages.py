@@ -695,6 +695,34 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
     assert ("calls", f"{module}.Cart.pay", f"{base}.Priced.total") in edges
 
 
+def test_sveltekit_and_nuxt_files_are_routes_by_their_paths():
+    found = _routes(
+        {
+            "src/routes/api/items/+server.ts": (
+                "export async function GET({ url }) {\n  return new Response('[]')\n}\n"
+                "export const POST = async () => new Response('ok')\n"
+            ),
+            "src/routes/blog/[slug]/+page.svelte": "<script>\n  export let data\n</script>\n<h1>{data.title}</h1>\n",
+            # A page of markup alone is a page too.
+            "src/routes/+page.svelte": "<h1>Home</h1>\n",
+            "pages/users/[id].vue": "<template><p>user</p></template>\n",
+            "pages/index.vue": "<script setup>\nconst x = 1\n</script>\n<template><p>home</p></template>\n",
+            # A component elsewhere is no route.
+            "src/lib/Card.svelte": "<script>\n  export let title\n</script>\n<div>{title}</div>\n",
+        },
+        "framework", "route_or_command", "methods",
+    )
+
+    assert found == {
+        ("sveltekit", "/api/items", ("GET",)),
+        ("sveltekit", "/api/items", ("POST",)),
+        ("sveltekit", "/blog/[slug]", ("GET",)),
+        ("sveltekit", "/", ("GET",)),
+        ("nuxt", "/users/[id]", ("GET",)),
+        ("nuxt", "/", ("GET",)),
+    }
+
+
 def test_vue_and_svelte_components_are_read_by_their_scripts_in_the_files_own_lines():
     files = {
         "src/components/Cart.vue": (

@@ -119,14 +119,15 @@
   arguments: (arguments . (object (pair key: (property_identifier) @_h value: (identifier) @handler)))
   (#match? @app "^(app|server|api|fastify)$")
   (#eq? @_route "route") (#eq? @_h "handler")) @route.fastify
-; Next.js route handlers: export function GET() in app/**/route.ts (the path is the file's: language.toml)
+; A file route's handlers (Next.js's app/**/route.ts, SvelteKit's +server.ts): export function GET() in a file whose
+; path is its route (file_routes in language.toml, which name the framework)
 (export_statement
   declaration: (function_declaration name: (identifier) @method @handler)
-  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.nextjs
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.file
 (export_statement
   declaration: (lexical_declaration (variable_declarator name: (identifier) @method @handler))
-  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.nextjs
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.file
 ; ... and a file route's default export: the page of app/**/page.tsx, the handler of pages/api/** (in any
 ; other file no route: it has no path)
-(export_statement "default" declaration: (function_declaration name: (identifier) @handler)) @route.nextjs
-(export_statement "default" value: (identifier) @handler) @route.nextjs
+(export_statement "default" declaration: (function_declaration name: (identifier) @handler)) @route.file
+(export_statement "default" value: (identifier) @handler) @route.file
