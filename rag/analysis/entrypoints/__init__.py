@@ -7,9 +7,12 @@ against the repository's resolved names and returns ``{path: [Entrypoint]}``:
 - ``cli``: click and typer commands, and Flask's ``app.cli``;
 - ``celery_tasks``: Celery tasks;
 - ``commands``: argparse commands, Django management commands, console scripts;
-- ``django_urls``: routes of Django URLconfs, through ``include()``.
+- ``django_urls``: routes of Django URLconfs, through ``include()``;
+- ``drf``: the routes Django REST framework's routers make of their viewsets.
 
-``context`` holds what they share. May import ``rag.analysis`` only; name
+``mounts`` runs after them, on every language's entrypoints: prefixes set in
+another file (a router mounted where it is imported, NestJS's global prefix)
+and cobra commands named by their whole path. ``context`` holds what they share. May import ``rag.analysis`` only; name
 resolution itself lives in ``rag.analysis.resolution``.
 """
 

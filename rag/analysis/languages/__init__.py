@@ -39,6 +39,15 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 - ``@group`` with its ``@prefix``: a call making a group of routes under a prefix whose value is bound to a
   name (ASP.NET's ``var api = app.MapGroup("api/orders")``, gin's ``v1 := r.Group("/v1")``): the routes
   called on that name in the same definition are under the prefix, and so are the groups made from it;
+- ``@mount`` (``@parent``, ``@prefix``, and the ``@mounted`` name or ``@mounted_module`` required in place): a
+  router mounted under a prefix (Express's ``app.use('/api', users)``, Fastify's ``register``): a group when the
+  file makes the router, else a ``Mount`` fact the repository pass follows (``rag.analysis.entrypoints.mounts``);
+  ``@mount.global``, an application's global prefix (NestJS's ``setGlobalPrefix``); ``@mount.command`` and
+  ``@mount.command_variable``, cobra's ``AddCommand`` and the variables commands are held in; ``@router``, a name
+  the file binds to what makes an app or router (``express.Router()``), which routes whatever its name (a pattern's
+  ``(#set! receiver "regex")`` names the receivers it accepts otherwise); ``@controlled`` with its ``@controller``,
+  a group whose actions named alone are that controller's (Laravel's ``Route::controller(C::class)->group(...)``);
+- ``@route.file``: an export of a file whose path is its route (``file_routes``), of the framework the file route names;
 - ``@uses.<framework>``: the file uses that framework; a pattern with ``(#set! when_used "rocket")``
   is of that framework in such a file (``#[get("/")]`` is actix or rocket), and one with
   ``(#set! requires "http")`` is an entrypoint only in a file with ``@uses.http`` (a Go router's
@@ -50,7 +59,8 @@ is the ``Greeter`` service), ``(#set! entry_type "rpc_service")`` overrides the 
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
-route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``, with
+route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``,
+SvelteKit's ``+server.ts`` and ``+page.svelte``, Nuxt's ``pages/**/*.vue``, with
 the methods such a file serves when its code names none) is no route.
 A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``).
 Files matching ``build_scripts`` (Cargo's ``build.rs``) are run by the build, not by users: no entrypoints.
