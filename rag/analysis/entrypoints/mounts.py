@@ -20,6 +20,7 @@ outermost prefix first.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -33,6 +34,10 @@ MOUNTED_FRAMEWORKS = frozenset({"express", "koa", "fastify"})
 GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
 # The frameworks whose commands are added under others, by the function that makes them or the variable that holds them.
 SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})
+# What separates the parts of a called name as written: ``remove.NewCmdRemove``, ``users::router``.
+_PATH_SEPARATOR = re.compile(r"\.|::")
+# The frameworks whose routers a function makes and another nests under a prefix (axum's ``.nest``).
+NESTED_FRAMEWORKS = frozenset({"axum"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.
 MAX_PREFIXES = 4
 
@@ -171,6 +176,44 @@ def _commands_by_maker(analyses: dict[str, FileAnalysis], found: dict[str, list[
 
 
 def _called(edges: Iterable[Edge], written: str, line: int) -> str | None:
-    """The definition a call written ``written`` (``remove.NewCmdRemove``) at ``line`` resolves to."""
-    name = written.rsplit(".", 1)[-1]
+    """The definition a call written ``written`` (``remove.NewCmdRemove``, ``users::router``) at ``line`` resolves to."""
+    name = _PATH_SEPARATOR.split(written)[-1]
     return next((edge.dst for edge in edges if edge.kind == "calls" and edge.line == line and edge.raw == name and edge.dst), None)
+
+
+def with_nested_routers(
+    analyses: dict[str, FileAnalysis], file_edges: dict[str, list[Edge]], found: dict[str, list[Entrypoint]],
+) -> dict[str, list[Entrypoint]]:
+    """``found`` with the routes a function makes under the prefixes it is nested at (axum's
+    ``.nest("/api", users::router())``, the call resolved through the file's edges), down the chain of nestings."""
+    nested: dict[str, list[tuple[str, str]]] = {}  # the function nested -> (prefix, the function nesting it)
+    for path, analysis in analyses.items():
+        for mount in analysis.facts.mounts if analysis.facts is not None else ():
+            if mount.method == "nest":
+                target = _called(file_edges.get(path, ()), mount.child, mount.line)
+                if target is not None and target != mount.scope:
+                    nested.setdefault(target, []).append((mount.prefix or "", mount.scope))
+    if not nested:
+        return found
+
+    def prefixes(function: str, seen: frozenset[str]) -> list[str]:
+        if function not in nested or function in seen:
+            return [""]
+        whole = [join_prefix(outer, prefix) for prefix, parent in nested[function] for outer in prefixes(parent, seen | {function})]
+        return list(dict.fromkeys(whole))[:MAX_PREFIXES]
+
+    changed = dict(found)
+    for path, entries in found.items():
+        functions = [s for s in analyses[path].symbols if s.kind in ("function", "method")] if path in analyses else []
+        if not functions or not any(entry.framework in NESTED_FRAMEWORKS for entry in entries):
+            continue
+        routes = []
+        for entry in entries:
+            around = [s for s in functions if s.start_line <= entry.start_line <= s.end_line]
+            maker = max(around, key=lambda s: s.start_line).qname if around else None
+            if entry.framework not in NESTED_FRAMEWORKS or maker not in nested:
+                routes.append(entry)
+                continue
+            routes.extend(replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) for prefix in prefixes(maker, frozenset()))
+        changed[path] = routes
+    return changed

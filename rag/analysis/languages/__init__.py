@@ -891,6 +891,10 @@ class _Around:
                 self.mounts.append(Mount("add_command", parent, mounted, None, scope, line))
             elif kind == "mount.command_variable":
                 self.mounts.append(Mount("command_variable", mounted, "", None, scope, line))
+            elif kind == "mount.nested":
+                # axum's ``.nest("/api", users::router())``: the routes the function called makes, under the prefix.
+                called_at = captures["mounted"][0].start_point[0] + 1  # a chain's call is on its own line
+                self.mounts.append(Mount("nest", parent, mounted, prefix, scope, called_at))
             elif "mounted_module" in captures or mounted in self.imported:
                 module = _literal(captures["mounted_module"][0]) if "mounted_module" in captures else self.imported[mounted]
                 self.mounts.append(Mount("use", parent, module, prefix, scope, line))

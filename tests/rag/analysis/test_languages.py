@@ -1247,6 +1247,34 @@ def test_a_route_handler_given_as_a_method_value_is_that_method_of_the_values_ty
     assert ("cmd.server.main", "internal.handler.UserHandler.Show") in {(e.src, e.dst) for e in analysis.files["cmd/server/main.go"].edges}
 
 
+def test_axum_routers_nested_under_a_prefix_serve_under_it_in_place_and_from_the_function_that_makes_them():
+    found = _routes(
+        {
+            "Cargo.toml": '[package]\nname = "shop"\n',
+            "src/main.rs": (
+                "mod users;\nmod api;\nuse axum::{routing::get, Router};\n\nfn app() -> Router {\n    Router::new()\n"
+                '        .route("/", get(root))\n        .nest("/api", api::router())\n'
+                '        .nest("/v1", Router::new().route("/items", get(items)).route("/tags", get(tags)))\n}\n\n'
+                "async fn root() {}\nasync fn items() {}\nasync fn tags() {}\n"
+            ),
+            "src/api.rs": 'use axum::Router;\nuse crate::users;\n\npub fn router() -> Router {\n    Router::new().nest("/users", users::router())\n}\n',
+            "src/users.rs": (
+                "use axum::{routing::get, Router};\n\npub fn router() -> Router {\n    Router::new()\n"
+                '        .route("/", get(list))\n        .route("/:id", get(show))\n}\n\nasync fn list() {}\nasync fn show() {}\n'
+            ),
+        },
+        "route_or_command", "handler",
+    )
+
+    assert found == {
+        ("/", "src.main.root"),
+        ("/v1/items", "src.main.items"),
+        ("/v1/tags", "src.main.tags"),
+        ("/api/users", "src.users.list"),
+        ("/api/users/:id", "src.users.show"),
+    }
+
+
 def test_a_cobra_command_added_under_another_is_named_by_its_whole_path():
     found = _entries({
         "go.mod": "module example.com/tool\n",

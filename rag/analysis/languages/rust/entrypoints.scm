@@ -21,6 +21,19 @@
   (#eq? @_route "route")
   (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
   (#match? @path "^\"/")) @route.axum
+; axum: a router nested under a prefix, .nest("/api", users::router()): the routes the function called makes serve
+; under it (rag/analysis/entrypoints/mounts.py)
+(call_expression
+  function: (field_expression field: (field_identifier) @_nest)
+  arguments: (arguments . (string_literal) @prefix . (call_expression function: (_) @mounted) .)
+  (#match? @_nest "^(nest|nest_service)$")
+  (#match? @prefix "^\"/")) @mount.nested
+; ... or a router written in place: .nest("/api", Router::new().route("/users", get(list)))
+(call_expression
+  function: (field_expression field: (field_identifier) @_nest)
+  arguments: (arguments . (string_literal) @prefix . (call_expression) .) @prefixed
+  (#match? @_nest "^(nest|nest_service)$")
+  (#match? @prefix "^\"/"))
 ; actix-web and rocket: #[get("/path")] on a handler function; rocket's in a file that uses rocket
 (
   (attribute_item (attribute (identifier) @method arguments: (token_tree . (string_literal) @path)))
