@@ -162,17 +162,22 @@ def _commands_by_maker(analyses: dict[str, FileAnalysis], found: dict[str, list[
             continue
         folder = posixpath.dirname(path)
         variables = {mount.line: mount.parent for mount in analysis.facts.mounts if mount.method == "command_variable"}
-        functions = [symbol for symbol in analysis.symbols if symbol.kind in ("function", "method")]
         for index, entry in enumerate(entries):
             if entry.framework not in SUBCOMMAND_FRAMEWORKS:
                 continue
             if entry.start_line in variables:
                 made_by.setdefault(f"{folder}:{variables[entry.start_line]}", (path, index))
                 continue
-            around = [symbol for symbol in functions if symbol.start_line <= entry.start_line <= symbol.end_line]
-            if around:
-                made_by.setdefault(max(around, key=lambda symbol: symbol.start_line).qname, (path, index))
+            maker = _function_around(analysis, entry.start_line)
+            if maker is not None:
+                made_by.setdefault(maker, (path, index))
     return made_by
+
+
+def _function_around(analysis: FileAnalysis, line: int) -> str | None:
+    """The innermost function or method of the file whose lines hold ``line`` (what makes a command or router there)."""
+    around = [s for s in analysis.symbols if s.kind in ("function", "method") and s.start_line <= line <= s.end_line]
+    return max(around, key=lambda s: s.start_line).qname if around else None
 
 
 def _called(edges: Iterable[Edge], written: str, line: int) -> str | None:
@@ -204,14 +209,12 @@ def with_nested_routers(
 
     changed = dict(found)
     for path, entries in found.items():
-        functions = [s for s in analyses[path].symbols if s.kind in ("function", "method")] if path in analyses else []
-        if not functions or not any(entry.framework in NESTED_FRAMEWORKS for entry in entries):
+        if not any(entry.framework in NESTED_FRAMEWORKS for entry in entries):
             continue
         routes = []
         for entry in entries:
-            around = [s for s in functions if s.start_line <= entry.start_line <= s.end_line]
-            maker = max(around, key=lambda s: s.start_line).qname if around else None
-            if entry.framework not in NESTED_FRAMEWORKS or maker not in nested:
+            maker = _function_around(analyses[path], entry.start_line) if entry.framework in NESTED_FRAMEWORKS else None
+            if maker not in nested:
                 routes.append(entry)
                 continue
             routes.extend(replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) for prefix in prefixes(maker, frozenset()))
