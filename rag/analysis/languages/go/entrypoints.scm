@@ -20,17 +20,29 @@
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
   (#match? @path "^\"([A-Z]+ +)?/")
   (#set! requires "http")) @route.go
+; gorilla/mux: r.HandleFunc("/books/{id}", h).Methods("GET", http.MethodPost): the route above with its methods
+(call_expression
+  function: (selector_expression
+    operand: (call_expression
+      function: (selector_expression field: (field_identifier) @_handle)
+      arguments: (argument_list . (interpreted_string_literal) @path)) @route.go
+    field: (field_identifier) @_methods)
+  arguments: (argument_list [(interpreted_string_literal) @method (selector_expression field: (field_identifier) @method)])
+  (#match? @_handle "^Handle(Func)?$") (#eq? @_methods "Methods")
+  (#match? @path "^\"/")
+  (#set! requires "http"))
 ; chi's sub-routers: r.Route("/articles", func(r chi.Router) { r.Get("/", list) }) serves /articles/
 (call_expression
   function: (selector_expression field: (field_identifier) @_route)
   arguments: (argument_list . (interpreted_string_literal) @prefix . (func_literal) .)
   (#eq? @_route "Route")
   (#match? @prefix "^\"/")) @prefixed
-; gin's, echo's and fiber's route groups: v1 := r.Group("/v1"); v1.GET("/items", h) serves /v1/items
+; gin's, echo's and fiber's route groups: v1 := r.Group("/v1"); v1.GET("/items", h) serves /v1/items; gorilla/mux's
+; s := r.PathPrefix("/admin").Subrouter()
 (call_expression
   function: (selector_expression field: (field_identifier) @_group)
   arguments: (argument_list . (interpreted_string_literal) @prefix)
-  (#eq? @_group "Group")
+  (#match? @_group "^(Group|PathPrefix)$")
   (#match? @prefix "^\"/")) @group
 ; go-zero: rest.Route{Method: http.MethodGet, Path: "/x", Handler: h}, in AddRoutes([]rest.Route{...}) or
 ; alone; a route only with all three fields (one pattern per field, read together: fields come in any
