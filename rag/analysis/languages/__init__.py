@@ -796,6 +796,8 @@ _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
 _METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
 _CALLED = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
+# ... and when the repository defines no such function, the one name it wraps: ``http.HandlerFunc(static)``.
+_WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
 # A route pattern that starts with its method (Go 1.22's ServeMux): ``GET /items/{id}``.
 _VERB_FIRST = re.compile(r"(GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD) +(/.*)")
 
@@ -1071,6 +1073,9 @@ def _entrypoints(
             handler: str | None = owner.qname
         elif written:
             handler = by_name.get(written) or by_name.get(_CALLED.sub(r"\1", written))
+            wrapped = _WRAPPED.fullmatch(written)
+            if handler is None and wrapped is not None:
+                handler = by_name.get(wrapped.group(1))  # a library's wrapper of the file's function: http.HandlerFunc(static)
             value = captures["handler"][0]
             if handler is None and _METHOD_VALUE.fullmatch(written) and value.named_child_count > 1:
                 handler_values.append(value.named_children[-1])

@@ -1221,16 +1221,17 @@ def test_a_cobra_command_literal_is_a_command_with_its_run_function():
     assert found == {("cli_command", "cobra", "version", (), None), ("cli_command", "cobra", "tool", (), "cmd.runRoot")}
 
 
-def test_gorilla_mux_routes_take_their_methods_and_their_subrouters_prefix():
+def test_gorilla_mux_routes_take_their_methods_and_their_subrouters_prefix_and_a_wrapped_handler_is_the_function_wrapped():
     found = _routes(
         {
             "main.go": (
                 'package main\n\nimport (\n\t"net/http"\n\t"github.com/gorilla/mux"\n)\n\nfunc main() {\n'
                 '\tr := mux.NewRouter()\n\tr.HandleFunc("/books/{id}", getBook).Methods("GET")\n'
                 '\tr.HandleFunc("/books", createBook).Methods(http.MethodPost, http.MethodPut)\n'
-                '\ts := r.PathPrefix("/admin").Subrouter()\n\ts.HandleFunc("/users", listUsers)\n}\n\n'
+                '\ts := r.PathPrefix("/admin").Subrouter()\n\ts.HandleFunc("/users", listUsers)\n'
+                '\thttp.Handle("/static", http.HandlerFunc(static))\n}\n\n'
                 "func getBook(w http.ResponseWriter, r *http.Request) {}\nfunc createBook(w http.ResponseWriter, r *http.Request) {}\n"
-                "func listUsers(w http.ResponseWriter, r *http.Request) {}\n"
+                "func listUsers(w http.ResponseWriter, r *http.Request) {}\nfunc static(w http.ResponseWriter, r *http.Request) {}\n"
             ),
         },
         "route_or_command", "methods", "handler", kind="http_route",
@@ -1240,6 +1241,8 @@ def test_gorilla_mux_routes_take_their_methods_and_their_subrouters_prefix():
         ("/books/{id}", ("GET",), "main.getBook"),
         ("/books", ("POST", "PUT"), "main.createBook"),
         ("/admin/users", (), "main.listUsers"),
+        # The file's function a library's wrapper is made of.
+        ("/static", (), "main.static"),
     }
 
 
