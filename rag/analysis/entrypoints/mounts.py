@@ -1,20 +1,25 @@
-"""Routes and commands whose prefix another file sets: a router mounted from where it is imported, a
-global prefix, and a command added under another.
+"""Routes and commands whose prefix another file or function sets: a router mounted where it is imported,
+a global prefix, a router nested under a prefix, and a command added under another.
 
-Express and Koa mount a module's router under a prefix where they import it
-(Fastify registers a plugin with its ``prefix`` option alike)
-(``app.use('/api', api)`` with ``api = require('./routes')``, and in
-``routes/index.js`` ``router.use('/users', require('./users'))``): the routes
-of ``routes/users.js`` serve ``/api/users/...``. NestJS's
-``app.setGlobalPrefix('api')`` in the application's ``main.ts`` puts every
-controller route of the application (the files under the folder of that
-file) under ``/api``. cobra's ``cmd.AddCommand(remove.NewCmdRemove(f))``
-makes ``remove`` a subcommand of the command ``cmd`` holds: ``gh alias
-delete`` is the command ``delete`` made by ``NewCmdDelete``, added by
-``NewCmdAlias`` to ``alias``, added to the root command ``gh``. The
-tree-sitter pass records each as a ``Mount`` fact (a router the file makes
-itself is prefixed there already); this pass follows them across files,
-outermost prefix first.
+- Express and Koa mount a module's router under a prefix where they import it
+  (``app.use('/api', api)`` with ``api = require('./routes')``, and in
+  ``routes/index.js`` ``router.use('/users', require('./users'))``): the
+  routes of ``routes/users.js`` serve ``/api/users/...``; Fastify registers
+  a plugin with its ``prefix`` option alike.
+- NestJS's ``app.setGlobalPrefix('api')`` in the application's ``main.ts``
+  puts every controller route of the application (the files under the
+  folder of that file) under ``/api``.
+- axum's ``.nest("/api", api::router())`` puts the routes the function
+  called makes under ``/api``, down the chain of nestings.
+- cobra's ``cmd.AddCommand(remove.NewCmdRemove(f))`` makes ``remove`` a
+  subcommand of the command ``cmd`` holds: ``gh alias delete`` is the command
+  ``delete`` made by ``NewCmdDelete``, added by ``NewCmdAlias`` to ``alias``,
+  added to the root command ``gh``.
+
+The tree-sitter pass records each as a ``Mount`` fact (a router the file
+makes and mounts itself is prefixed there already); this pass follows them
+across files, the calls resolved through the files' edges, outermost prefix
+first.
 """
 
 from __future__ import annotations
