@@ -32,7 +32,7 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import code_of, extract_tree_sitter, unit_name
+from rag.analysis.languages import METHOD_VALUE, code_of, extract_tree_sitter, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -209,7 +209,7 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
 def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
     """The entrypoint with its handler when it is a method value (Go's ``h.Show``) whose reference the file's
     edges resolve (by the type of ``h``)."""
-    if entry.handler is not None or not _METHOD_VALUE.fullmatch(entry.handler_raw):
+    if entry.handler is not None or not METHOD_VALUE.fullmatch(entry.handler_raw):
         return entry
     name = entry.handler_raw.rsplit(".", 1)[-1]
     handler = next(
@@ -218,8 +218,6 @@ def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
     )
     return replace(entry, handler=handler) if handler is not None else entry
 
-
-_METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 
 
 @contextmanager

@@ -792,8 +792,8 @@ _RESOURCE_ROUTES = (
 _QUOTES = "\"'`"
 # A name alone: a controller group's action (``'show'``).
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
-# A handler given as a method value: ``h.Show``, ``users.list``.
-_METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
+# A handler given as a method value: ``h.Show``, ``users.list`` (the repository pass resolves it: ``rag.analysis.repository``).
+METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
 _CALLED = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
 # ... and when the repository defines no such function, the one name it wraps: ``http.HandlerFunc(static)``.
@@ -1077,7 +1077,7 @@ def _entrypoints(
             if handler is None and wrapped is not None:
                 handler = by_name.get(wrapped.group(1))  # a library's wrapper of the file's function: http.HandlerFunc(static)
             value = captures["handler"][0]
-            if handler is None and _METHOD_VALUE.fullmatch(written) and value.named_child_count > 1:
+            if handler is None and METHOD_VALUE.fullmatch(written) and value.named_child_count > 1:
                 handler_values.append(value.named_children[-1])
         elif "block" in captures:
             block = captures["block"][0]
