@@ -36,7 +36,7 @@ from rag.analysis.languages import METHOD_VALUE, code_of, extract_tree_sitter, u
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
-from rag.analysis.entrypoints.mounts import with_command_paths, with_mounted_prefixes, with_nested_routers
+from rag.analysis.entrypoints.mounts import with_command_paths, with_mounted_prefixes, with_nested_routers, with_scoped_services
 from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
@@ -178,6 +178,7 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     })
     found = with_command_paths(analyses, file_edges, found)
     found = with_nested_routers(analyses, file_edges, found)
+    found = with_scoped_services(analyses, found)
     found = {path: [_with_handler_value(entry, file_edges[path]) for entry in entries] for path, entries in found.items()}
     resolved: dict[str, FileAnalysis] = {}
     for path, analysis in analyses.items():

@@ -11,6 +11,8 @@ a global prefix, a router nested under a prefix, and a command added under anoth
   folder of that file) under ``/api``.
 - axum's ``.nest("/api", api::router())`` puts the routes the function
   called makes under ``/api``, down the chain of nestings.
+- actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
+  handles (its ``#[get("/")]``) under ``/api``.
 - cobra's ``cmd.AddCommand(remove.NewCmdRemove(f))`` makes ``remove`` a
   subcommand of the command ``cmd`` holds: ``gh alias delete`` is the command
   ``delete`` made by ``NewCmdDelete``, added by ``NewCmdAlias`` to ``alias``,
@@ -43,6 +45,8 @@ SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})
 _PATH_SEPARATOR = re.compile(r"\.|::")
 # The frameworks whose routers a function makes and another nests under a prefix (axum's ``.nest``).
 NESTED_FRAMEWORKS = frozenset({"axum"})
+# The frameworks whose handlers are registered in a scope with a prefix (actix-web's ``web::scope``).
+SCOPED_FRAMEWORKS = frozenset({"actix"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.
 MAX_PREFIXES = 4
 
@@ -50,6 +54,11 @@ MAX_PREFIXES = 4
 def join_prefix(*parts: str) -> str:
     """``/api`` + ``/users`` + ``/`` -> ``/api/users``."""
     return "/" + "/".join(stripped for part in parts if (stripped := part.strip("/")))
+
+
+def _under(prefix: str, entry: Entrypoint) -> Entrypoint:
+    """The entrypoint served under ``prefix``; as it is for none (a command, a route no mount reaches)."""
+    return replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) if prefix.strip("/") else entry
 
 
 def with_mounted_prefixes(
@@ -73,7 +82,7 @@ def with_mounted_prefixes(
             changed[path] = entries
             continue
         changed[path] = [
-            replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command))
+            _under(prefix, entry)
             for entry in entries
             for prefix in _prefixes_of(entry, mounted, under)
         ]
@@ -222,6 +231,40 @@ def with_nested_routers(
             if maker not in nested:
                 routes.append(entry)
                 continue
-            routes.extend(replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) for prefix in prefixes(maker, frozenset()))
+            routes.extend(_under(prefix, entry) for prefix in prefixes(maker, frozenset()))
         changed[path] = routes
     return changed
+
+
+def with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+    """``found`` with the routes of handlers registered in a scope under its prefix (actix-web's
+    ``web::scope("/api").service(index)``): the handler of that name in the registering file, else the one
+    of that name in the repository."""
+    handlers: dict[str, list[str]] = {}  # a handler's last name -> its qnames
+    for entries in found.values():
+        for entry in entries:
+            if entry.framework in SCOPED_FRAMEWORKS and entry.handler:
+                handlers.setdefault(entry.handler.rsplit(".", 1)[-1], []).append(entry.handler)
+    scoped: dict[str, list[str]] = {}  # a handler's qname -> the prefixes of the scopes it is registered in
+    for path, analysis in analyses.items():
+        module = analysis.facts.module if analysis.facts is not None else None
+        for mount in analysis.facts.mounts if analysis.facts is not None else ():
+            if mount.method != "scope":
+                continue
+            named = sorted(set(handlers.get(_PATH_SEPARATOR.split(mount.child)[-1], ())))
+            own = [qname for qname in named if module and qname.startswith(module + ".")]
+            chosen = own or (named if len(named) == 1 else [])
+            for qname in chosen[:1]:
+                known = scoped.setdefault(qname, [])
+                if mount.prefix is not None and mount.prefix not in known and len(known) < MAX_PREFIXES:
+                    known.append(mount.prefix)
+    if not scoped:
+        return found
+    return {
+        path: [
+            _under(prefix, entry)
+            for entry in entries
+            for prefix in (scoped.get(entry.handler or "", [""]) if entry.framework in SCOPED_FRAMEWORKS else [""])
+        ]
+        for path, entries in found.items()
+    }

@@ -897,6 +897,9 @@ class _Around:
                 # axum's ``.nest("/api", users::router())``: the routes the function called makes, under the prefix.
                 called_at = captures["mounted"][0].start_point[0] + 1  # a chain's call is on its own line
                 self.mounts.append(Mount("nest", parent, mounted, prefix, scope, called_at))
+            elif kind == "mount.scoped":
+                # actix-web's ``web::scope("/api").service(index)``: the routes ``index`` is the handler of, under the prefix.
+                self.mounts.append(Mount("scope", parent, mounted, prefix, scope, captures["mounted"][0].start_point[0] + 1))
             elif "mounted_module" in captures or mounted in self.imported:
                 module = _literal(captures["mounted_module"][0]) if "mounted_module" in captures else self.imported[mounted]
                 self.mounts.append(Mount("use", parent, module, prefix, scope, line))

@@ -1327,6 +1327,33 @@ def test_a_cobra_command_added_under_another_is_named_by_its_whole_path():
     assert {entry[2] for entry in found} == {"tool", "tool version", "tool remove", "tool remove all", "purge"}
 
 
+def test_actix_handlers_registered_in_a_scope_serve_under_its_prefix():
+    found = _routes(
+        {
+            "Cargo.toml": '[package]\nname = "shop"\n',
+            "src/main.rs": (
+                "mod handlers;\nuse actix_web::{get, web, App, HttpServer};\n\n#[get(\"/\")]\nasync fn index() -> &'static str { \"hi\" }\n\n"
+                "#[actix_web::main]\nasync fn main() -> std::io::Result<()> {\n    HttpServer::new(|| {\n        App::new()\n"
+                '            .service(index)\n            .service(web::scope("/api").service(handlers::echo).service(handlers::items))\n'
+                '    })\n    .bind(("127.0.0.1", 8080))?\n    .run()\n    .await\n}\n'
+            ),
+            "src/handlers.rs": (
+                'use actix_web::{get, post};\n\n#[post("/echo")]\npub async fn echo(body: String) -> String { body }\n\n'
+                '#[get("/items/{id}")]\npub async fn items() -> &\'static str { "[]" }\n'
+            ),
+        },
+        "entry_type", "route_or_command", "handler",
+    )
+
+    assert found == {
+        ("http_route", "/", "src.main.index"),
+        ("http_route", "/api/echo", "src.handlers.echo"),
+        ("http_route", "/api/items/{id}", "src.handlers.items"),
+        # The program beside them keeps its name.
+        ("cli_command", "main", "src.main.main"),
+    }
+
+
 def test_micronaut_routes_join_the_controllers_path_and_a_spring_controllers_bean_name_is_no_prefix():
     found = _entries({
         "src/main/kotlin/shop/BookController.kt": (
@@ -1754,6 +1781,19 @@ def test_express_routers_serve_under_the_prefixes_they_are_mounted_at_in_other_f
         ("/api/users/:id", ("POST",), "routes/users.js"),
         ("/api/posts/:slug", ("GET",), "routes/posts.js"),
     }
+
+
+def test_a_global_prefix_at_the_repositorys_root_leaves_its_commands_as_they_are():
+    found = _routes(
+        {
+            "main.ts": "async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n  app.setGlobalPrefix('api');\n}\n",
+            "cats.controller.ts": "@Controller('cats')\nexport class CatsController {\n  @Get()\n  findAll() {}\n}\n",
+            "package.json": '{"name": "shop", "scripts": {"start": "nest start"}}',
+        },
+        "entry_type", "route_or_command",
+    )
+
+    assert found == {("http_route", "/api/cats"), ("cli_command", "start")}
 
 
 def test_a_koa_routers_own_prefix_and_fastify_plugins_registered_under_a_prefix_are_routes_under_it():
