@@ -1409,6 +1409,23 @@ def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints
     }
 
 
+def test_a_spring_request_mapping_serves_the_methods_it_names():
+    found = _entries({
+        "src/main/java/shop/OwnerController.java": (
+            'package shop;\n@Controller\n@RequestMapping("/owners")\npublic class OwnerController {\n'
+            '  @RequestMapping(value = "/new", method = RequestMethod.GET)\n  public String initCreationForm() { return ""; }\n'
+            '  @RequestMapping(value = "/{id}", method = {RequestMethod.PUT, RequestMethod.POST})\n  public String update() { return ""; }\n'
+            '  @RequestMapping("/all")\n  public String all() { return ""; }\n}\n'
+        ),
+    })
+
+    assert found == {
+        ("http_route", "spring", "/owners/new", ("GET",), "shop.OwnerController.initCreationForm"),
+        ("http_route", "spring", "/owners/{id}", ("PUT", "POST"), "shop.OwnerController.update"),
+        ("http_route", "spring", "/owners/all", (), "shop.OwnerController.all"),
+    }
+
+
 def test_spring_and_jaxrs_routes_join_the_class_prefix():
     found = _entries({
         "src/main/java/com/shop/OrderController.java": (

@@ -19,6 +19,14 @@
 (method_declaration
   (modifiers [(marker_annotation name: (identifier) @method) (annotation name: (identifier) @method)])
   (#match? @method "^(Get|Post|Put|Patch|Delete)Mapping$")) @route.spring
+; ... a @RequestMapping's methods: method = RequestMethod.GET or method = {RequestMethod.GET, RequestMethod.POST}
+; (read with the route's other matches: a list)
+(method_declaration
+  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: [
+      (field_access object: (identifier) @_enum field: (identifier) @method)
+      (element_value_array_initializer (field_access object: (identifier) @_enum field: (identifier) @method))]))))
+  (#eq? @_mapping "RequestMapping") (#eq? @_key "method") (#eq? @_enum "RequestMethod")) @route.spring
 (class_declaration
   (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list . (string_literal) @prefix)))
   (#eq? @_mapping "RequestMapping")) @prefixed
