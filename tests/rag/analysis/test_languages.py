@@ -1858,6 +1858,20 @@ def test_an_express_route_serves_each_method_chained_on_it():
     }
 
 
+def test_a_nestjs_controllers_path_given_in_its_options_is_its_routes_prefix():
+    found = _routes(
+        {
+            "src/cats.controller.ts": (
+                "@Controller({ path: 'cats', version: '1' })\nexport class CatsController {\n  @Get(':id')\n  findOne() {}\n"
+                "  @Post()\n  create() {}\n}\n"
+            ),
+        },
+        "route_or_command", "methods",
+    )
+
+    assert found == {("/cats/:id", ("GET",)), ("/cats", ("POST",))}
+
+
 def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
     found = _routes(
         {

@@ -20,3 +20,12 @@
 (class_declaration
   (decorator (call_expression function: (identifier) @_c arguments: (arguments . (string (string_fragment) @prefix))))
   (#eq? @_c "Controller")) @prefixed
+; ... or its options: @Controller({ path: 'cats', version: '1' })
+(export_statement
+  (decorator (call_expression function: (identifier) @_c arguments: (arguments . (object
+    (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))))))
+  (#eq? @_c "Controller") (#eq? @_path "path")) @prefixed
+(class_declaration
+  (decorator (call_expression function: (identifier) @_c arguments: (arguments . (object
+    (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))))))
+  (#eq? @_c "Controller") (#eq? @_path "path")) @prefixed
