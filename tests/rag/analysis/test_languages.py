@@ -1417,12 +1417,17 @@ def test_a_spring_request_mapping_serves_the_methods_it_names():
             '  @RequestMapping(value = "/{id}", method = {RequestMethod.PUT, RequestMethod.POST})\n  public String update() { return ""; }\n'
             '  @RequestMapping("/all")\n  public String all() { return ""; }\n}\n'
         ),
+        "src/main/kotlin/shop/Visits.kt": (
+            'package shop\n\n@RequestMapping("/visits")\nclass Visits {\n'
+            '  @RequestMapping(value = ["/x"], method = [RequestMethod.GET, RequestMethod.POST])\n  fun a() = 1\n}\n'
+        ),
     })
 
     assert found == {
         ("http_route", "spring", "/owners/new", ("GET",), "shop.OwnerController.initCreationForm"),
         ("http_route", "spring", "/owners/{id}", ("PUT", "POST"), "shop.OwnerController.update"),
         ("http_route", "spring", "/owners/all", (), "shop.OwnerController.all"),
+        ("http_route", "spring", "/visits/x", ("GET", "POST"), "shop.Visits.a"),
     }
 
 

@@ -12,6 +12,12 @@
 (function_declaration
   (modifiers (annotation (user_type (identifier) @method)))
   (#match? @method "^(Get|Post|Put|Patch|Delete)Mapping$")) @route.spring
+; ... a @RequestMapping's methods: method = [RequestMethod.GET, RequestMethod.POST] (read with the route's other matches)
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_mapping)
+    (value_arguments (value_argument (identifier) @_key
+      (collection_literal (navigation_expression (identifier) @_enum (identifier) @method)))))))
+  (#eq? @_mapping "RequestMapping") (#eq? @_key "method") (#eq? @_enum "RequestMethod")) @route.spring
 (class_declaration
   (modifiers (annotation (constructor_invocation (user_type (identifier) @_mapping)
     (value_arguments . (value_argument (string_literal) @prefix)))))
