@@ -18,6 +18,12 @@ INSTANCE_FRAMEWORKS = {
 }
 
 
+def class_methods(names: RepositoryNames, qname: str) -> tuple[str, ...]:
+    """The HTTP methods a class view or resource answers by the methods it defines (or a base of the
+    repository does): ``get`` -> ``GET``."""
+    return tuple(verb.upper() for verb in HTTP_VERBS if names.find_member(qname, verb) is not None)
+
+
 def join_route(*pieces: str) -> str:
     route = ""
     for piece in pieces:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, join_route
+from rag.analysis.entrypoints.context import FinderContext, class_methods, join_route
 from rag.analysis.entrypoints.drf import Registration, generic_view_methods, registrations, router_routes
 from rag.analysis.facts import UrlPattern
 from rag.analysis.records import Entrypoint
@@ -137,8 +137,7 @@ def _view_methods(context: FinderContext, handler: str, is_class_view: bool) -> 
     if is_class_view or names.symbols[handler].kind == "class":
         # The methods it defines (or a base of the repository does), and those of the REST framework's generic
         # views it extends (``ListCreateAPIView``: GET and POST).
-        own = tuple(verb.upper() for verb in HTTP_VERBS if names.find_member(handler, verb) is not None)
-        return tuple(dict.fromkeys((*own, *generic_view_methods(context, handler))))
+        return tuple(dict.fromkeys((*class_methods(names, handler), *generic_view_methods(context, handler))))
     _, calls = context.decorators.get(handler, ("", ()))
     for call in calls:
         name = call.target.rsplit(".", 1)[-1]

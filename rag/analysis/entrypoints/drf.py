@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag.analysis.entrypoints.context import FinderContext, join_route
-from rag.analysis.records import Entrypoint
+from rag.analysis.records import Entrypoint, Symbol
 
 # The router's conventional actions: (action, method, on one object rather than the collection).
 ACTIONS = (
@@ -89,25 +89,23 @@ def router_routes(context: FinderContext, router: str, registered: list[Registra
         collection = join_route(prefix, registration.prefix).rstrip("/") + slash
         detail = f"{collection.rstrip('/')}/{DETAIL}{slash}"
         actions = _actions(context, registration.viewset)
+        # A conventional action is declared where the viewset is registered.
+        at = (registration.path, registration.line, registration.line)
         for action, method, on_object in ACTIONS:
             if action in actions:
-                _add(context, registration, detail if on_object else collection, method, actions[action])
-        for qname, on_object, url_path, methods in _extra_actions(context, registration.viewset):
+                _add(context, detail if on_object else collection, method, actions[action], at)
+        # An ``@action`` is declared by its method.
+        for symbol, on_object, url_path, methods in _extra_actions(context, registration.viewset):
             route = f"{(detail if on_object else collection).rstrip('/')}/{url_path}{slash}"
-            symbol = context.names.symbols[qname]
             for method in methods:
-                context.add(symbol.path, Entrypoint(
-                    entry_type="http_route", framework=FRAMEWORK, route_or_command=route, handler=qname,
-                    path=symbol.path, start_line=symbol.start_line, end_line=symbol.end_line, methods=(method,),
-                    handler_raw=qname.rsplit(".", 2)[-2] + "." + qname.rsplit(".", 1)[-1],
-                ))
+                _add(context, route, method, symbol.qname, (symbol.path, symbol.start_line, symbol.end_line))
 
 
-def _add(context: FinderContext, registration: Registration, route: str, method: str, handler: str) -> None:
-    context.add(registration.path, Entrypoint(
-        entry_type="http_route", framework=FRAMEWORK, route_or_command=route, handler=handler,
-        path=registration.path, start_line=registration.line, end_line=registration.line, methods=(method,),
-        handler_raw=handler,
+def _add(context: FinderContext, route: str, method: str, handler: str, at: tuple[str, int, int]) -> None:
+    path, start_line, end_line = at
+    context.add(path, Entrypoint(
+        entry_type="http_route", framework=FRAMEWORK, route_or_command=route, handler=handler, path=path,
+        start_line=start_line, end_line=end_line, methods=(method,), handler_raw=handler,
     ))
 
 
@@ -149,20 +147,20 @@ def _framework_bases(context: FinderContext, viewset: str, seen: set[str]) -> se
     return found
 
 
-def _extra_actions(context: FinderContext, viewset: str) -> list[tuple[str, bool, str, tuple[str, ...]]]:
-    """The viewset's ``@action`` methods: (qname, on one object, its URL path, its methods)."""
+def _extra_actions(context: FinderContext, viewset: str) -> list[tuple[Symbol, bool, str, tuple[str, ...]]]:
+    """The viewset's ``@action`` methods: (the method, on one object, its URL path, its methods)."""
     found = []
-    for qname, symbol in context.names.symbols.items():
-        if symbol.parent != viewset:
+    for qname, (_, calls) in context.decorators.items():
+        symbol = context.names.symbols.get(qname)
+        if symbol is None or symbol.parent != viewset:
             continue
-        _, calls = context.decorators.get(qname, ("", ()))
         for call in calls:
             if call.target.rsplit(".", 1)[-1] != "action":
                 continue
             url_path = call.kwarg("url_path")
             methods = call.kwarg("methods")
             found.append((
-                qname, call.kwarg("detail") is True, url_path if isinstance(url_path, str) else symbol.name,
+                symbol, call.kwarg("detail") is True, url_path if isinstance(url_path, str) else symbol.name,
                 tuple(str(m).upper() for m in methods) if isinstance(methods, (list, tuple)) and methods else ("GET",),
             ))
     return found

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, join_route
+from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, class_methods, join_route
 from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration
 from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
@@ -67,8 +67,7 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
     if registration.method == "add_resource":
         # A Flask-RESTful resource class answers the HTTP methods it defines.
         framework = "flask"
-        symbol = context.names.symbols.get(handler) if handler else None
-        methods = tuple(verb.upper() for verb in HTTP_VERBS if context.names.find_member(handler, verb)) if symbol else ()
+        methods = class_methods(context.names, handler) if handler in context.names.symbols else ()
     for prefix in _route_prefixes(context, receiver_qname, framework):
         context.add(
             analysis.path,
