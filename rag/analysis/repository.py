@@ -32,12 +32,12 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import METHOD_VALUE, code_of, extract_tree_sitter, unit_name
+from rag.analysis.languages import code_of, extract_tree_sitter, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
-from rag.analysis.entrypoints.mounts import with_command_paths, with_mounted_prefixes, with_nested_routers, with_scoped_services
-from rag.analysis.records import Edge, Entrypoint
+from rag.analysis.entrypoints.mounts import across_files
+from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
@@ -169,17 +169,13 @@ def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str]
     handlers = {entry.handler for entries in entrypoints.values() for entry in entries if entry.handler}
     handlers |= {handler.rsplit(".", 1)[0] for handler in handlers if handler.endswith(".Command.handle")}
     file_edges = {path: edges.of(analysis) for path, analysis in analyses.items()}
-    found = with_mounted_prefixes(edges.imports, analyses, {
+    found = across_files(edges.imports, analyses, file_edges, {
         path: [
             *entrypoints.get(path, []),
             *(_with_named_handler(edges, analysis.language, entry) for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())),
         ]
         for path, analysis in analyses.items() if path not in tests
     })
-    found = with_command_paths(analyses, file_edges, found)
-    found = with_nested_routers(analyses, file_edges, found)
-    found = with_scoped_services(analyses, found)
-    found = {path: [_with_handler_value(entry, file_edges[path]) for entry in entries] for path, entries in found.items()}
     resolved: dict[str, FileAnalysis] = {}
     for path, analysis in analyses.items():
         candidates = handlers | (analysis.facts.entry_candidates if analysis.facts is not None else frozenset())
@@ -205,20 +201,6 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
         return entry
     handler = edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
-
-
-def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
-    """The entrypoint with its handler when it is a method value (Go's ``h.Show``) whose reference the file's
-    edges resolve (by the type of ``h``)."""
-    if entry.handler is not None or not METHOD_VALUE.fullmatch(entry.handler_raw):
-        return entry
-    name = entry.handler_raw.rsplit(".", 1)[-1]
-    handler = next(
-        (edge.dst for edge in edges if edge.kind == "calls" and edge.raw == name and edge.dst and entry.start_line <= edge.line <= entry.end_line),
-        None,
-    )
-    return replace(entry, handler=handler) if handler is not None else entry
-
 
 
 @contextmanager

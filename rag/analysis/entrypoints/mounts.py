@@ -1,5 +1,9 @@
-"""Routes and commands whose prefix another file or function sets: a router mounted where it is imported,
-a global prefix, a router nested under a prefix, and a command added under another.
+"""Routes and commands that other files or functions complete: a handler given as a method value, a router
+mounted where it is imported, a global prefix, a router nested under a prefix, a command added under another
+(``across_files``, run by the repository pass on every language's entrypoints).
+
+- A route's handler given as a method value (Go's ``r.GET("/x", h.Show)``)
+  is the method the file's reference to it resolves to (by ``h``'s type).
 
 - Express and Koa mount a module's router under a prefix where they import it
   (``app.use('/api', api)`` with ``api = require('./routes')``, and in
@@ -31,6 +35,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from rag.analysis.languages import METHOD_VALUE
 from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import ImportTargets
 from rag.analysis.results import FileAnalysis
@@ -56,12 +61,34 @@ def join_prefix(*parts: str) -> str:
     return "/" + "/".join(stripped for part in parts if (stripped := part.strip("/")))
 
 
+def across_files(
+    imports: ImportTargets, analyses: dict[str, FileAnalysis], file_edges: dict[str, list[Edge]],
+    found: dict[str, list[Entrypoint]],
+) -> dict[str, list[Entrypoint]]:
+    """``found`` (entrypoints by path) with their handlers given as method values resolved, then under the
+    prefixes and commands other files and functions give them."""
+    found = {path: [_with_handler_value(entry, file_edges.get(path, [])) for entry in entries] for path, entries in found.items()}
+    found = _with_mounted_prefixes(imports, analyses, found)
+    found = _with_command_paths(analyses, file_edges, found)
+    found = _with_nested_routers(analyses, file_edges, found)
+    return _with_scoped_services(analyses, found)
+
+
+def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
+    """The entrypoint with its handler when it is a method value (Go's ``h.Show``) that the file's reference
+    to it, within the entrypoint's lines, resolves."""
+    if entry.handler is not None or not METHOD_VALUE.fullmatch(entry.handler_raw):
+        return entry
+    handler = _called(edges, entry.handler_raw, entry.start_line, entry.end_line)
+    return replace(entry, handler=handler) if handler is not None else entry
+
+
 def _under(prefix: str, entry: Entrypoint) -> Entrypoint:
     """The entrypoint served under ``prefix``; as it is for none (a command, a route no mount reaches)."""
     return replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) if prefix.strip("/") else entry
 
 
-def with_mounted_prefixes(
+def _with_mounted_prefixes(
     imports: ImportTargets, analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]],
 ) -> dict[str, list[Entrypoint]]:
     """``found`` (entrypoints by path) with the routes of mounted routers and of globally prefixed
@@ -132,7 +159,7 @@ def _mounted_prefixes(imports: ImportTargets, analyses: dict[str, FileAnalysis])
     return prefixes
 
 
-def with_command_paths(
+def _with_command_paths(
     analyses: dict[str, FileAnalysis], file_edges: dict[str, list[Edge]], found: dict[str, list[Entrypoint]],
 ) -> dict[str, list[Entrypoint]]:
     """``found`` with each command added under another named by its whole path (``gh alias delete``)."""
@@ -194,13 +221,15 @@ def _function_around(analysis: FileAnalysis, line: int) -> str | None:
     return max(around, key=lambda s: s.start_line).qname if around else None
 
 
-def _called(edges: Iterable[Edge], written: str, line: int) -> str | None:
-    """The definition a call written ``written`` (``remove.NewCmdRemove``, ``users::router``) at ``line`` resolves to."""
+def _called(edges: Iterable[Edge], written: str, line: int, last_line: int | None = None) -> str | None:
+    """The definition a call written ``written`` (``remove.NewCmdRemove``, ``users::router``, ``h.Show``) at
+    ``line`` (or up to ``last_line``) resolves to."""
     name = _PATH_SEPARATOR.split(written)[-1]
-    return next((edge.dst for edge in edges if edge.kind == "calls" and edge.line == line and edge.raw == name and edge.dst), None)
+    last = line if last_line is None else last_line
+    return next((edge.dst for edge in edges if edge.kind == "calls" and line <= edge.line <= last and edge.raw == name and edge.dst), None)
 
 
-def with_nested_routers(
+def _with_nested_routers(
     analyses: dict[str, FileAnalysis], file_edges: dict[str, list[Edge]], found: dict[str, list[Entrypoint]],
 ) -> dict[str, list[Entrypoint]]:
     """``found`` with the routes a function makes under the prefixes it is nested at (axum's
@@ -236,7 +265,7 @@ def with_nested_routers(
     return changed
 
 
-def with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+def _with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
     """``found`` with the routes of handlers registered in a scope under its prefix (actix-web's
     ``web::scope("/api").service(index)``): the handler of that name in the registering file, else the one
     of that name in the repository."""
