@@ -223,7 +223,7 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     about_tests = response is not None and response.hints is not None and response.hints.about_tests
     files = rag.ranked_files(response, limit=toolbox.caps.files) if response is not None else []
     all_entries = rag.list_entrypoints(toolbox.repository, limit=500)
-    named_entries = _named_entrypoints(question, all_entries)
+    named_entries = set(_named_entrypoints(question, all_entries))
     handlers = {entry.handler for entry in named_entries if entry.handler}
     candidates, names = _candidates(toolbox, question, words, found, handlers)
     definitions = _ranked(candidates, names, words, [f.path for f in files], about_tests=about_tests, handlers=handlers)

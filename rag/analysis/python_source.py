@@ -584,12 +584,12 @@ class PythonExtractor:
         head, _, attr = raw.rpartition(".")
         if attr in MOUNT_METHODS and head and node.args:
             self._mount(node, head, attr, scope)
-        elif attr == "register" and head and len(node.args) > 1 and isinstance(literal(node.args[0]), str):
+        elif attr == "register" and head and len(node.args) > 1 and isinstance(prefix := literal(node.args[0]), str):
             # Django REST framework's ``router.register("users", UserViewSet)`` (whether ``head`` is a router:
             # rag.analysis.entrypoints.drf).
             child = dotted_name(node.args[1])
             if child is not None:
-                self.mounts.append(Mount(attr, head, child, literal(node.args[0]), scope.qname, node.lineno))
+                self.mounts.append(Mount(attr, head, child, prefix, scope.qname, node.lineno))
         elif attr in ROUTE_REGISTRATIONS and head and node.args:
             self._route_registration(node, head, attr, scope)
         elif attr == "add_resource" and head and len(node.args) > 1:
