@@ -156,10 +156,18 @@ def _indexed(files: dict[str, str], name: str, tmp_path_factory, django_db_block
     return indexed_shopapp(f"{name}-owner", tmp_path_factory, django_db_blocker, name=name, archive=make_zip(files))
 
 
-@pytest.fixture(scope="module")
-def polyglot(django_db_setup, django_db_blocker, tmp_path_factory):
-    with _indexed(POLYGLOT, "api", tmp_path_factory, django_db_blocker) as repository:
-        yield repository
+def _indexed_fixture(files: dict[str, str], name: str):
+    """A module's fixture: ``files`` indexed once, as the repository of a user named for ``name``."""
+
+    @pytest.fixture(scope="module")
+    def repository(django_db_setup, django_db_blocker, tmp_path_factory):
+        with _indexed(files, name, tmp_path_factory, django_db_blocker) as indexed:
+            yield indexed
+
+    return repository
+
+
+polyglot = _indexed_fixture(POLYGLOT, "api")
 
 
 def test_a_name_written_in_camel_case_is_the_best_match_not_the_name_of_its_first_word(polyglot):
@@ -225,10 +233,7 @@ TOOL = {
 }
 
 
-@pytest.fixture(scope="module")
-def tool(django_db_setup, django_db_blocker, tmp_path_factory):
-    with _indexed(TOOL, "tool", tmp_path_factory, django_db_blocker) as repository:
-        yield repository
+tool = _indexed_fixture(TOOL, "tool")
 
 
 def test_the_best_match_is_in_the_file_the_ranking_puts_first_not_the_name_that_holds_a_question_word(tool):
@@ -260,10 +265,7 @@ RUST_TESTS_INSIDE = {
 }
 
 
-@pytest.fixture(scope="module")
-def rust_tests_inside(django_db_setup, django_db_blocker, tmp_path_factory):
-    with _indexed(RUST_TESTS_INSIDE, "detect", tmp_path_factory, django_db_blocker) as repository:
-        yield repository
+rust_tests_inside = _indexed_fixture(RUST_TESTS_INSIDE, "detect")
 
 
 def test_a_helper_in_a_module_of_tests_inside_a_source_file_is_no_best_match_for_a_question_about_the_code(rust_tests_inside):
@@ -305,10 +307,7 @@ NAMED_ENTRYPOINTS: dict[str, str] = {
 }
 
 
-@pytest.fixture(scope="module")
-def named_entrypoints(django_db_setup, django_db_blocker, tmp_path_factory):
-    with _indexed(NAMED_ENTRYPOINTS, "purger", tmp_path_factory, django_db_blocker) as repository:
-        yield repository
+named_entrypoints = _indexed_fixture(NAMED_ENTRYPOINTS, "purger")
 
 
 @pytest.mark.parametrize(
