@@ -866,9 +866,19 @@ class _Around:
     routers: set[str] = field(default_factory=set)
     # The controller of a group by its span (Laravel's ``Route::controller(OrderController::class)->group(...)``).
     controllers: dict[tuple[int, int], str] = field(default_factory=dict)
+    # The roots of chains of calls by their span, with their path and what they are called on (Express's
+    # ``app.route('/book')``, actix-web's ``web::scope("/api")``), and the calls on such chains read before
+    # every root is known (actix's ``.service(index)``).
+    chain_roots: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    scoped: list[tuple[tree_sitter.Node, str, str, int]] = field(default_factory=list)
 
     def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: dict[tuple[int, int], _Definition], unit: str) -> bool:
         """Takes in a match that sets a prefix, makes a group, makes or mounts a router; whether it was one."""
+        if "chain_root" in captures:
+            node = captures["chain_root"][0]
+            app = _text(captures["app"][0]) if "app" in captures else ""
+            self.chain_roots[(node.start_byte, node.end_byte)] = (_literal(captures["path"][0]), app)
+            return True
         if "controlled" in captures:
             node = captures["controlled"][0]
             self.controllers[(node.start_byte, node.end_byte)] = _text(captures["controller"][0])
@@ -898,8 +908,9 @@ class _Around:
                 called_at = captures["mounted"][0].start_point[0] + 1  # a chain's call is on its own line
                 self.mounts.append(Mount("nest", parent, mounted, prefix, scope, called_at))
             elif kind == "mount.scoped":
-                # actix-web's ``web::scope("/api").service(index)``: the routes ``index`` is the handler of, under the prefix.
-                self.mounts.append(Mount("scope", parent, mounted, prefix, scope, captures["mounted"][0].start_point[0] + 1))
+                # actix-web's ``web::scope("/api").service(index)``: the routes ``index`` is the handler of, under the
+                # scope's prefix (``scoped_mounts``, once every chain's root is known).
+                self.scoped.append((captures["chained"][0], mounted, scope, captures["mounted"][0].start_point[0] + 1))
             elif "mounted_module" in captures or mounted in self.imported:
                 module = _literal(captures["mounted_module"][0]) if "mounted_module" in captures else self.imported[mounted]
                 self.mounts.append(Mount("use", parent, module, prefix, scope, line))
@@ -929,6 +940,25 @@ class _Around:
                 self.groups[(_scope(node, definitions, unit), bound)] = (_literal(captures["prefix"][0]), _call_receiver(node))
             return True
         return False
+
+    def chain_root(self, node: tree_sitter.Node) -> tuple[str, str] | None:
+        """The path and receiver of the chain's root that ``node`` (a call) is or is called on, if any."""
+        current: tree_sitter.Node | None = node
+        while current is not None and current.type in ("call_expression",):
+            root = self.chain_roots.get((current.start_byte, current.end_byte))
+            if root is not None:
+                return root
+            function = current.child_by_field_name("function")
+            current = function.child_by_field_name("object") or function.child_by_field_name("value") if function is not None else None
+        return None
+
+    def scoped_mounts(self) -> list[Mount]:
+        """The mounts of the calls on chains whose root is a scope (actix-web's ``.service(index)``)."""
+        return [
+            Mount("scope", "", mounted, root[0], scope, line)
+            for node, mounted, scope, line in self.scoped
+            if (root := self.chain_root(node)) is not None
+        ]
 
     def controller_of(self, node: tree_sitter.Node) -> str | None:
         """The controller of the innermost controller group around ``node``, if any."""
@@ -1058,9 +1088,13 @@ def _entrypoints(
             continue
         if any(name not in captures for name in str(settings.get("needs") or "").split()):
             continue
-        if settings.get("receiver") and "app" in captures:
+        # A call on a chain (``app.route('/book').get(h)``) takes the path and the receiver of the chain's root.
+        root = around.chain_root(captures["chained"][0]) if "chained" in captures else None
+        if "chained" in captures and root is None:
+            continue
+        if settings.get("receiver") and ("app" in captures or root is not None):
             # Called on what the pattern's receivers are named, or on what the file made an app or router.
-            receiver = _text(captures["app"][0])
+            receiver = root[1] if root is not None else _text(captures["app"][0])
             if receiver not in around.routers and not re.search(str(settings["receiver"]), receiver):
                 continue
         # A handler as written, to its first line (a call may take a function literal).
@@ -1088,7 +1122,7 @@ def _entrypoints(
         else:
             handler = _scope(node, definitions, unit)
         handler_or_none = handler if handler != unit else None
-        route = _literal(captures["path"][0]) if "path" in captures else ""
+        route = root[0] if root is not None else _literal(captures["path"][0]) if "path" in captures else ""
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
@@ -1111,7 +1145,7 @@ def _entrypoints(
             continue
         if nesting is not None:
             written = written or f"{module}{nesting.controller}#{route}"
-        if "path" not in captures and not outer:
+        if "path" not in captures and not outer and root is None:
             # A file route's export (``@route.file``) is of the framework its file route names.
             if file_route is None or framework not in ("file", file_route[0]):
                 continue
@@ -1133,7 +1167,7 @@ def _entrypoints(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
             methods=file_route[2], path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
         ))
-    return tuple(found), tuple(around.mounts), handler_values
+    return tuple(found), (*around.mounts, *around.scoped_mounts()), handler_values
 
 
 def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> str:

@@ -19,29 +19,16 @@
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#set! when_used "koa")) @route.express
 
-; Express: app.route('/book').get(h).post(h), a route's methods chained on it (up to the fourth)
+; Express: app.route('/book').get(h).post(h): the route's path is its chain's root (@chain_root), each method
+; chained on it a route of that path (@chained: the call the method is called on, walked down to the root)
 (call_expression
-  function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))) property: (property_identifier) @method)
-  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
-  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
-  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa")) @route.express
+  function: (member_expression object: (identifier) @app property: (property_identifier) @_route)
+  arguments: (arguments . (string (string_fragment) @path) .)
+  (#eq? @_route "route") (#match? @path "^/")) @chain_root
 (call_expression
-  function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))))) property: (property_identifier) @method)
+  function: (member_expression object: (call_expression) @chained property: (property_identifier) @method)
   arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
-  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
-  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa")) @route.express
-(call_expression
-  function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))))))) property: (property_identifier) @method)
-  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
-  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
-  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa")) @route.express
-(call_expression
-  function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (call_expression function: (member_expression object: (identifier) @app property: (property_identifier) @_route) arguments: (arguments . (string (string_fragment) @path))))))))) property: (property_identifier) @method)
-  arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
-  (#eq? @_route "route") (#match? @method "^(get|post|put|patch|delete|all|options|head)$") (#match? @path "^/")
+  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
   (#set! when_used "koa")) @route.express
 ;

@@ -61,32 +61,16 @@
   (#match? @method "^(get|post|put|patch|delete|head|options)$"))
 (use_declaration argument: (_) @uses.rocket (#match? @uses.rocket "^rocket(::|$)"))
 (extern_crate_declaration name: (identifier) @uses.rocket (#eq? @uses.rocket "rocket"))
-; actix-web: handlers registered in a scope, web::scope("/api").service(index).service(echo): their routes are
-; under its prefix (up to the sixth service of the chain; rag/analysis/entrypoints/mounts.py)
+; actix-web: handlers registered in a scope, web::scope("/api").service(index).service(echo): the routes they handle
+; are under its prefix (the scope is the chain's root, @chain_root; rag/analysis/entrypoints/mounts.py)
 (call_expression
-  function: (field_expression value: (call_expression function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope] arguments: (arguments . (string_literal) @prefix .)) field: (field_identifier) @_service)
-  arguments: (arguments . [(identifier) (scoped_identifier)] @mounted .)
-  (#eq? @_scope "scope") (#eq? @_service "service") (#match? @prefix "^\"/")) @mount.scoped
+  function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope]
+  arguments: (arguments . (string_literal) @path .)
+  (#eq? @_scope "scope") (#match? @path "^\"/")) @chain_root
 (call_expression
-  function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope] arguments: (arguments . (string_literal) @prefix .)))) field: (field_identifier) @_service)
+  function: (field_expression value: (call_expression) @chained field: (field_identifier) @_service)
   arguments: (arguments . [(identifier) (scoped_identifier)] @mounted .)
-  (#eq? @_scope "scope") (#eq? @_service "service") (#match? @prefix "^\"/")) @mount.scoped
-(call_expression
-  function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope] arguments: (arguments . (string_literal) @prefix .)))))) field: (field_identifier) @_service)
-  arguments: (arguments . [(identifier) (scoped_identifier)] @mounted .)
-  (#eq? @_scope "scope") (#eq? @_service "service") (#match? @prefix "^\"/")) @mount.scoped
-(call_expression
-  function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope] arguments: (arguments . (string_literal) @prefix .)))))))) field: (field_identifier) @_service)
-  arguments: (arguments . [(identifier) (scoped_identifier)] @mounted .)
-  (#eq? @_scope "scope") (#eq? @_service "service") (#match? @prefix "^\"/")) @mount.scoped
-(call_expression
-  function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope] arguments: (arguments . (string_literal) @prefix .)))))))))) field: (field_identifier) @_service)
-  arguments: (arguments . [(identifier) (scoped_identifier)] @mounted .)
-  (#eq? @_scope "scope") (#eq? @_service "service") (#match? @prefix "^\"/")) @mount.scoped
-(call_expression
-  function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: (field_expression value: (call_expression function: [(scoped_identifier name: (identifier) @_scope) (identifier) @_scope] arguments: (arguments . (string_literal) @prefix .)))))))))))) field: (field_identifier) @_service)
-  arguments: (arguments . [(identifier) (scoped_identifier)] @mounted .)
-  (#eq? @_scope "scope") (#eq? @_service "service") (#match? @prefix "^\"/")) @mount.scoped
+  (#eq? @_service "service")) @mount.scoped
 ; clap: a #[derive(Parser)] struct is the program's command line (#[command(name = "tool")] names it)
 (
   (attribute_item (attribute (identifier) @_derive arguments: (token_tree (identifier) @_parser)))
