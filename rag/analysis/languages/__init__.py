@@ -47,6 +47,9 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   the file binds to what makes an app or router (``express.Router()``), which routes whatever its name (a pattern's
   ``(#set! receiver "regex")`` names the receivers it accepts otherwise); ``@controlled`` with its ``@controller``,
   a group whose actions named alone are that controller's (Laravel's ``Route::controller(C::class)->group(...)``);
+- ``@chain_root`` with its ``@path``: the root of a chain of calls (Express's ``app.route('/book')``, actix's
+  ``web::scope("/api")``); a route or mount whose ``@chained`` call is on such a chain, however long, takes the
+  root's path (and receiver);
 - ``@route.file``: an export of a file whose path is its route (``file_routes``), of the framework the file route names;
 - ``@uses.<framework>``: the file uses that framework; a pattern with ``(#set! when_used "rocket")``
   is of that framework in such a file (``#[get("/")]`` is actix or rocket), and one with
