@@ -76,6 +76,7 @@ import importlib.resources
 import posixpath
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -205,6 +206,10 @@ class LanguageSpec:
     # Names of files that stand for their folder (Rust's ``a/mod.rs``, JavaScript's ``a/index.js``): the
     # folder is what such a file is called.
     folder_files: frozenset[str] = frozenset()
+    # Nodes that declare the function defined right after them (TypeScript's overload signatures,
+    # ``function_signature``): one symbol with it (``_fold_declarations``). Not where a name may
+    # stand for several functions (Java's overloads each have a body of their own).
+    overload_declarations: frozenset[str] = frozenset()
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -250,6 +255,7 @@ class LanguageSpec:
             locals_from=tuple(table.get("locals_from", ())),
             programs=table.get("programs", "folder"),
             folder_files=frozenset(name for source in sources for name in source.get("folder_files", ())),
+            overload_declarations=frozenset(name for source in sources for name in source.get("overload_declarations", ())),
             unnamed_scopes=frozenset(table.get("unnamed_scopes", ())),
             interface_prefix=table.get("interface_prefix", ""),
             route_tokens=tuple(
@@ -482,6 +488,8 @@ class _Definition:
     # The statement that declares it (``_declaring_statement``): itself, but for a definition that is one
     # token of a statement.
     statement: tree_sitter.Node | None = None
+    # Declarations of it without a body right above it (``_fold_declarations``), first first.
+    declarations: list[_Definition] = field(default_factory=list)
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -560,6 +568,10 @@ _DOC_TAG = re.compile(
 )
 
 
+# A bundler's annotation in a comment (``/*#__PURE__*/``, ``/*@__NO_SIDE_EFFECTS__*/``): no documentation.
+_ANNOTATION_COMMENT = re.compile(r"[#@]__\w+__")
+
+
 def _doc(preamble: list[tree_sitter.Node]) -> str:
     """A definition's doc comment (JSDoc, Javadoc, GoDoc, rustdoc, Doxygen ...): its preamble's comments,
     markers and documentation markup stripped."""
@@ -571,7 +583,7 @@ def _doc(preamble: list[tree_sitter.Node]) -> str:
             line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
             line = _DOC_NAMED.sub(r"\1: ", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*")))
             line = _DOC_TAG.sub("", line).strip()
-            if line:
+            if line and not _ANNOTATION_COMMENT.fullmatch(line):
                 cleaned.append(line)
     return "\n".join(cleaned)
 
@@ -715,13 +727,17 @@ def extract_tree_sitter(
             definition.kind = "method"
         (parent.children if parent else roots).append(definition)
         stack.append(definition)
+    folded = _fold_declarations([roots, *(definition.children for definition in ordered)], spec.overload_declarations)
     symbols: list[Symbol] = []
     for definition in ordered:
-        if definition.container:
+        if definition.container or id(definition) in folded:
             continue
-        outer = _outer(definition.statement or definition.node)
+        # A definition with declarations above it starts at the first: its doc, signature and chunk are there.
+        first = definition.declarations[0] if definition.declarations else definition
+        outer = _outer(first.statement or first.node)
         definition.preamble = _preamble(outer)
         definition.first_row = (definition.preamble[0] if definition.preamble else outer).start_point[0]
+        own_doc = _doc(_preamble(_outer(definition.statement or definition.node))) if definition.declarations else ""
         parent_qname = definition.qname.rsplit(".", 1)[0]
         symbols.append(
             Symbol(
@@ -730,10 +746,10 @@ def extract_tree_sitter(
                 kind=definition.kind,  # type: ignore[arg-type]
                 path=path,
                 module=unit,
-                start_line=definition.node.start_point[0] + 1,
+                start_line=first.node.start_point[0] + 1,
                 end_line=definition.node.end_point[0] + 1,
-                signature=_signature(definition.statement or definition.node),
-                docstring=_doc(definition.preamble),
+                signature=_signature(first.statement or first.node),
+                docstring=_doc(definition.preamble) or own_doc,
                 parent=parent_qname if parent_qname != unit else None,
             )
         )
@@ -1278,6 +1294,31 @@ def _is_value_of(definition: _Definition, parent: _Definition) -> bool:
         definition.kind == "function" and parent.kind in ("function", "method") and node is not None
         and (node.start_byte, node.end_byte) == (parent.node.start_byte, parent.node.end_byte)
     )
+
+
+def _fold_declarations(scopes: Iterable[list[_Definition]], declarations: frozenset[str]) -> set[int]:
+    """Declarations (nodes of the ``declarations`` types: TypeScript's overload signatures) right above
+    the definition of the same name and kind are that definition's, not symbols of their own: they
+    leave their scope's list and become its ``declarations``. A run of them with nothing defined after
+    it (an interface's overloaded methods) stays as it is. Returns the folded definitions' ids."""
+    folded: set[int] = set()
+    if not declarations:
+        return folded
+    for children in scopes:
+        run: list[_Definition] = []
+        for definition in children:
+            if run and (run[-1].qname, run[-1].kind) != (definition.qname, definition.kind):
+                run = []
+            if definition.node.type in declarations:
+                run.append(definition)
+                continue
+            if run:
+                definition.declarations = run
+                folded.update(id(declaration) for declaration in run)
+                run = []
+        if any(id(definition) in folded for definition in children):
+            children[:] = [definition for definition in children if id(definition) not in folded]
+    return folded
 
 
 def _chunked(definition: _Definition) -> bool:

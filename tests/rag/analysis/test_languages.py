@@ -610,6 +610,32 @@ def test_a_named_function_assigned_to_a_name_is_one_symbol():
     ]
 
 
+def test_typescript_overload_signatures_are_the_function_they_declare_and_its_doc_is_theirs():
+    text = (
+        "/** Makes a proxy. */\n"
+        "export function wrap<T extends object>(target: T): T\n"
+        "export function wrap(target: string): string\n"
+        "/*@__NO_SIDE_EFFECTS__*/\n"
+        "export function wrap(target: any) {\n  return build(target)\n}\n"
+        "export interface Shape {\n  area(): number\n  area(scale: number): number\n}\n"
+        "export class Box {\n  size(): number\n  size(unit: string): string\n  size(unit?: string) {\n    return measure(unit)\n  }\n}\n"
+    )
+    file = analyze_repository({"src/wrap.ts": text}).files["src/wrap.ts"]
+
+    assert [(s.qname, s.start_line, s.end_line, s.signature, s.docstring) for s in file.symbols if s.kind != "class"] == [
+        ("src.wrap.wrap", 2, 7, "function wrap<T extends object>(target: T): T", "Makes a proxy."),
+        # An interface's overloads declare what its implementations define: each stays.
+        ("src.wrap.Shape.area", 9, 9, "area(): number", ""),
+        ("src.wrap.Shape.area", 10, 10, "area(scale: number): number", ""),
+        ("src.wrap.Box.size", 13, 17, "size(): number", ""),
+    ]
+    assert [(chunk.title, chunk.start_line, chunk.end_line) for chunk in file.chunks][0] == ("wrap", 1, 7)
+    # Java's overloads are methods of their own, abstract or not.
+    java = "package a;\npublic abstract class Gen {\n    public abstract void write(int v);\n    public void write(String v) {\n    }\n}\n"
+    methods = analyze_repository({"src/main/java/a/Gen.java": java}).files["src/main/java/a/Gen.java"].symbols
+    assert [(s.name, s.start_line, s.end_line) for s in methods if s.kind == "method"] == [("write", 3, 3), ("write", 4, 5)]
+
+
 @pytest.mark.parametrize(
     ("path", "text", "signature"),
     [
