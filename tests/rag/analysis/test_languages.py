@@ -1045,6 +1045,24 @@ def test_a_call_on_a_table_of_thousands_of_entries_is_analysed_and_the_routes_ar
     assert found == {("http_route", "fastify", "/letters", ("GET",), "static.vendor.unicode.letters")}
 
 
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # A chain of calls hundreds long: each reference in it once cost a walk up the whole chain.
+        ("app.js", "const express = require('express');\nconst app = express();\napp.route('/x')" + ".get(h)" * 400 + ";\n"),
+        ("config/routes.rb", "Rails.application.routes.draw do\n" + "scope '/a' do\nget 'y', to: 'c#a'\n" * 300 + "end\n" * 301),
+        # Definitions nested hundreds deep once raised out of the analysis of the whole repository.
+        ("src/deep.ts", "".join(f"class C{i} {{\n m{i}() {{\n" for i in range(500)) + "}\n}\n" * 500),
+    ],
+)
+def test_code_nested_deeper_than_any_real_file_is_read_as_lines(path, text):
+    file = analyze_repository({path: text, "src/other.ts": "export function other() { return 1 }\n"}).files
+
+    assert file[path].error == "NestingTooDeep: nested more than 256 levels deep"
+    assert file[path].symbols == [] and {chunk.metadata["chunk_type"] for chunk in file[path].chunks} == {"window"}
+    assert [symbol.name for symbol in file["src/other.ts"].symbols] == ["other"]
+
+
 def test_nestjs_routes_join_the_controller_prefix_and_the_method_decorator():
     found = _entries({
         "src/cats.controller.ts": (
