@@ -422,14 +422,14 @@ def parses(path: str, text: str) -> str | None:
 
 
 def _first_error(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    if node.is_error or node.is_missing:
-        return node
-    for child in node.children:
-        if child.has_error or child.is_missing:
-            found = _first_error(child)
-            if found is not None:
-                return found
-    return None
+    """The first error or missing node under ``node``, down the first child that has one at each level
+    (a loop: an edit may nest deeper than Python's recursion goes)."""
+    while not (node.is_error or node.is_missing):
+        child = next((child for child in node.children if child.has_error or child.is_missing), None)
+        if child is None:
+            return None
+        node = child
+    return node
 
 
 def unit_name(path: str, spec: LanguageSpec) -> str:
