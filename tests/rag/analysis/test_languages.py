@@ -835,7 +835,7 @@ def test_an_edit_that_breaks_a_files_syntax_is_caught_by_its_grammar():
     # A file the grammar could not read before is not blamed on the edit.
     assert check_syntax("cart/store.go", broken, broken) == ""
     # An edit nested deeper than Python's recursion goes, with its error at the bottom.
-    assert parses("src/deep.js", "x = " + "(" * 3000 + "1" + ")" * 2999 + ";\n") == "javascript does not parse (near line 1)"
+    assert parses("src/deep.js", "x = " + "(" * 3000 + "1 +" + ")" * 3000 + ";\n") == "javascript does not parse (near line 1)"
 
 
 def test_a_stored_analysis_of_such_a_file_is_reused_whole():
