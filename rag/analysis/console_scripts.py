@@ -10,6 +10,7 @@ import json
 import posixpath
 import re
 import tomllib
+from typing import Any
 
 import pyjson5
 
@@ -37,10 +38,26 @@ def _parse_spec(spec: str) -> tuple[str, str] | None:
     return name.strip(), target
 
 
-def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
+def _toml(text: str) -> dict[str, Any] | None:
+    """A TOML manifest's tables; None when it is not TOML, or nested deeper than the parser's recursion
+    goes (an upload may be)."""
     try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+        return tomllib.loads(text)
+    except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
+        return None
+
+
+def _json(text: str) -> Any:
+    """A JSON manifest's value; None when it is not JSON, or nested deeper than the parser's recursion goes."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
+    data = _toml(text)
+    if data is None:
         return []
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
     poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
@@ -105,10 +122,7 @@ def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
 
 def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
     """npm's ``bin`` (a file, or commands to files; a lone file is named for the package) and ``scripts``."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return []
+    data = _json(text)
     if not isinstance(data, dict):
         return []
     bins = data.get("bin")
@@ -130,9 +144,8 @@ def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
 def cargo_crate_name(text: str) -> str | None:
     """The name Rust code ``use``s a package's library by: ``[lib] name``, else ``[package] name``
     with ``-`` read as ``_``; None for a workspace manifest without a package."""
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+    data = _toml(text)
+    if data is None:
         return None
     for table in ("lib", "package"):
         section = data.get(table)
@@ -152,10 +165,7 @@ def go_module_path(text: str) -> str | None:
 
 def package_json_name(text: str) -> str | None:
     """The name a ``package.json`` gives its package (``@vue/shared``): what a workspace's other packages import."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
+    data = _json(text)
     name = data.get("name") if isinstance(data, dict) else None
     return name if isinstance(name, str) and name else None
 
@@ -201,9 +211,8 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
     ``src/main.rs`` for the package's own name, else ``src/bin/<name>.rs``; ``examples/<name>.rs`` for an
     example). Binaries and examples Cargo finds by itself (``src/main.rs``, ``src/bin/*.rs``,
     ``examples/*.rs``) are their files' main functions, named for the file."""
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+    data = _toml(text)
+    if data is None:
         return []
     package = data.get("package") if isinstance(data.get("package"), dict) else {}
     crate = posixpath.dirname(path)

@@ -1065,6 +1065,21 @@ def test_code_nested_deeper_than_any_real_file_is_read_as_lines(path, text):
     assert [symbol.name for symbol in file["src/other.ts"].symbols] == ["other"]
 
 
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("package.json", "[" * 100_000 + "]" * 100_000),
+        ("Cargo.toml", "a = " + "[" * 100_000 + "]" * 100_000 + "\n"),
+        ("pyproject.toml", "a = " + "{b = " * 5000 + "1" + "}" * 5000 + "\n"),
+    ],
+)
+def test_a_manifest_nested_deeper_than_its_parser_goes_is_no_manifest_and_the_rest_is_analysed(path, text):
+    analysis = analyze_repository({path: text, "src/main.rs": "fn main() {}\n", "app.py": "def run():\n    return 1\n"})
+
+    assert analysis.files[path].facts is None or not analysis.files[path].facts.console_scripts
+    assert [symbol.name for symbol in analysis.files["app.py"].symbols] == ["run"]
+
+
 def test_nestjs_routes_join_the_controller_prefix_and_the_method_decorator():
     found = _entries({
         "src/cats.controller.ts": (
