@@ -19,6 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 
 from rag.analysis.facts import (
     RETURNED,
@@ -1064,11 +1065,22 @@ def _reopened(candidates: list[Symbol]) -> list[Symbol]:
     """Definitions of one class or module in several files (Ruby reopens them) as one: the definition in
     the file named after it (``lib/jekyll/site.rb`` for ``Jekyll::Site``), else the longest; other
     candidates as they are."""
-    if len({_own_path(s) for s in candidates}) != 1 or any(s.kind != "class" for s in candidates):
+    if any(s.kind != "class" for s in candidates) or len({_own_path(s) for s in candidates}) != 1:
         return candidates
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", candidates[0].name).lower()
-    named = [s for s in candidates if posixpath.splitext(posixpath.basename(s.path))[0] == snake]
+    snake = _snake_case(candidates[0].name)
+    named = [s for s in candidates if _file_stem(s.path) == snake]
     return named[:1] or [max(candidates, key=lambda s: (s.end_line - s.start_line, s.path))]
+
+
+@lru_cache(maxsize=1024)
+def _snake_case(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+
+
+# A module reopened in a thousand files (Rails' ``ActiveSupport``) is weighed at each reference to it.
+@lru_cache(maxsize=65536)
+def _file_stem(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path))[0]
 
 
 def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, everywhere: frozenset[str]) -> list[Symbol]:

@@ -737,7 +737,8 @@ def extract_tree_sitter(
     root = parser.parse(data).root_node
     if _deeper_than(root, MAX_NESTING):
         raise NestingTooDeep(f"nested more than {MAX_NESTING} levels deep")
-    definitions: _Definitions = _Spans()
+    # Definitions by their node's span; asked for the one around a node (``_Spans``) once all are found.
+    found_definitions: dict[tuple[int, int], _Definition] = {}
     # Where definitions' names are: a query that takes every identifier for a reference (Ruby's)
     # must not make a definition call itself.
     defined_at: set[tuple[int, int]] = set()
@@ -784,14 +785,14 @@ def extract_tree_sitter(
             kind = "namespace" if container == "container.namespace" else "class"
             # A nested namespace (C++17's ``namespace simdjson::dom``) is one name per namespace.
             name = ".".join(NAMESPACE_SEPARATOR.split(name))
-            definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, kind, container=True))
+            found_definitions.setdefault((node.start_byte, node.end_byte), _Definition(node, name, kind, container=True))
             continue
         for capture, nodes in captures.items():
             kind, _, role = capture.partition(".")
             if kind == "definition" and role in _KINDS and name:
                 node = nodes[0]
                 # The first capture of a span wins (a class is not also a type).
-                definitions.setdefault(
+                found_definitions.setdefault(
                     (node.start_byte, node.end_byte), _Definition(node, name, _KINDS[role], receiver, is_global="global" in captures)
                 )
                 defined_at.add((names[0].start_byte, names[0].end_byte))
@@ -801,7 +802,8 @@ def extract_tree_sitter(
                 edge_kind = "inherits" if role == "implementation" else "calls"
                 calls.append((names[0], name, edge_kind, role == "call", written_receiver, bare))
     for span in namespaces:
-        definitions.pop(span, None)
+        found_definitions.pop(span, None)
+    definitions: _Definitions = _Spans(found_definitions)
     roots: list[_Definition] = []
     stack: list[_Definition] = []
     ordered: list[_Definition] = []
