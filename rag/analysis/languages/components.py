@@ -11,9 +11,11 @@ chunked as any code between definitions is.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 COMPONENT_SUFFIXES = (".vue", ".svelte")
-_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
+_SCRIPT_OPENS = re.compile(r"<script\b", re.IGNORECASE)
+_SCRIPT_CLOSES = re.compile(r"</script\s*>", re.IGNORECASE)
 _LANG = re.compile(r"""\blang\s*=\s*["']?([\w-]+)""", re.IGNORECASE)
 # A block's ``lang`` -> the language it is read as (anything else: JavaScript, whose grammar reads JSX too).
 _LANGUAGES = {"ts": "typescript", "typescript": "typescript", "tsx": "tsx"}
@@ -26,16 +28,31 @@ def component_script(path: str, text: str) -> tuple[str, str] | None:
     when ``path`` is no component."""
     if not path.lower().endswith(COMPONENT_SUFFIXES):
         return None
-    blocks = list(_SCRIPT.finditer(text))
-    languages = {_LANGUAGES.get(lang.group(1).lower(), "javascript") for block in blocks if (lang := _LANG.search(block.group(1)))}
+    blocks = list(_script_blocks(text))
+    languages = {_LANGUAGES.get(lang.group(1).lower(), "javascript") for attributes, _, _ in blocks if (lang := _LANG.search(attributes))}
     # One language for the file (a component's blocks share theirs); TypeScript reads JavaScript too.
     language = "tsx" if "tsx" in languages else "typescript" if "typescript" in languages else "javascript"
     kept: list[str] = []
     end = 0
-    for block in blocks:
-        start, stop = block.span(2)
+    for _, start, stop in blocks:
         kept.append(_NOT_A_LINE_BREAK.sub(" ", text[end:start]))
         kept.append(text[start:stop])
         end = stop
     kept.append(_NOT_A_LINE_BREAK.sub(" ", text[end:]))
     return language, "".join(kept)
+
+
+def _script_blocks(text: str) -> Iterator[tuple[str, int, int]]:
+    """Each ``<script ...>...</script>`` block: its attributes and where its code starts and stops.
+
+    One pass forward: a pattern that matched a whole block (``<script\\b([^>]*)>(.*?)</script>``) read
+    the rest of the file again from every ``<script`` it tried, and an upload of them took minutes.
+    """
+    position = 0
+    while (opening := _SCRIPT_OPENS.search(text, position)) is not None:
+        tag_end = text.find(">", opening.end())
+        closing = _SCRIPT_CLOSES.search(text, tag_end + 1) if tag_end >= 0 else None
+        if closing is None:
+            return
+        yield text[opening.end():tag_end], tag_end + 1, closing.start()
+        position = closing.end()

@@ -1065,6 +1065,17 @@ def test_code_nested_deeper_than_any_real_file_is_read_as_lines(path, text):
     assert [symbol.name for symbol in file["src/other.ts"].symbols] == ["other"]
 
 
+def test_a_component_of_script_tags_never_closed_is_read_in_one_pass():
+    from rag.analysis.languages.components import component_script
+
+    # Each ``<script>`` without a ``</script>`` after it once made the pattern read the rest of the file
+    # again: this file took minutes, where one pass takes milliseconds.
+    text = "<script>" * 200_000
+    assert component_script("src/App.vue", text) == ("javascript", " " * len(text))
+    closed = "<script>x</script>" * 3 + "<script>" * 1000
+    assert component_script("src/B.vue", closed)[1].split() == ["x", "x", "x"]
+
+
 @pytest.mark.parametrize(
     ("path", "text"),
     [
