@@ -115,6 +115,8 @@ MAX_NESTING = 256
 
 class NestingTooDeep(ValueError):
     """A file's syntax tree is deeper than ``MAX_NESTING``: it is read as lines, not parsed."""
+
+
 # Matches a query follows at once. A pattern of several siblings that may come in any order makes
 # tree-sitter follow every way to pick them, which grows as a power of a literal's length: one such
 # pattern ran for minutes on a vendored file's table of thousands of entries. Past the limit the
