@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 from django.utils.safestring import SafeString, mark_safe
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
@@ -20,6 +21,10 @@ _CITED = ' class="cited"'
 
 # Past this many lines only a window around the cited range is rendered.
 MAX_RENDERED_LINES = 5000
+# A window's highlighting stops past this, and the window is shown as plain text: some lexers' patterns
+# read the rest of the text again from every place they start (Rust's raw strings: 600 KB of ``r#"``
+# took 273 s); the longest real file of a window's size highlights in a few tenths of a second.
+HIGHLIGHT_SECONDS = 2.0
 CONTEXT_LINES = 400
 
 
@@ -71,8 +76,25 @@ def _highlighted(path: str, window: str) -> tuple[str, tuple[str, ...]]:
     page time, and the same lines are opened again and again (each citation into a file), so the
     last few windows are kept; a window is at most MAX_RENDERED_LINES lines, about a megabyte."""
     lexer = _lexer(path, window)
-    html = _UNSTYLED_SPAN.sub(r"\1", highlight(window, lexer, HtmlFormatter(nowrap=True)))
+    tokens = _tokens(lexer, window)
+    if tokens is None:
+        lexer = TextLexer(stripnl=False, ensurenl=False)
+        tokens = list(lexer.get_tokens(window))
+    out = io.StringIO()
+    HtmlFormatter(nowrap=True).format(tokens, out)
+    html = _UNSTYLED_SPAN.sub(r"\1", out.getvalue())
     return lexer.name, tuple(html.split("\n"))
+
+
+def _tokens(lexer, window: str) -> list | None:
+    """The window's tokens, or None when lexing it runs past ``HIGHLIGHT_SECONDS``."""
+    deadline = time.monotonic() + HIGHLIGHT_SECONDS
+    tokens = []
+    for number, token in enumerate(lexer.get_tokens(window)):
+        if number % 256 == 0 and time.monotonic() > deadline:
+            return None
+        tokens.append(token)
+    return tokens
 
 
 def highlight_excerpt(path: str, text: str, first_line: int) -> list[SourceLine]:
