@@ -32,7 +32,7 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import NestingTooDeep, code_of, extract_tree_sitter, unit_name
+from rag.analysis.languages import NotParsed, code_of, extract_tree_sitter, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -96,7 +96,7 @@ def extract_file(path: str, text: str) -> FileAnalysis:
             analysis.language = spec.name
             try:
                 symbols, blocks, facts = extract_tree_sitter(path, code, spec)
-            except (NestingTooDeep, RecursionError) as error:
+            except (NotParsed, RecursionError) as error:
                 # Code nested hundreds deep (no one writes it; an upload may): read as windows.
                 analysis.error = _describe_parse_error(error)
                 analysis.chunks = window_chunks(path, lines, unit_name(path, spec), artifact)

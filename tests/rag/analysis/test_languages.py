@@ -1060,9 +1060,25 @@ def test_a_call_on_a_table_of_thousands_of_entries_is_analysed_and_the_routes_ar
 def test_code_nested_deeper_than_any_real_file_is_read_as_lines(path, text):
     file = analyze_repository({path: text, "src/other.ts": "export function other() { return 1 }\n"}).files
 
-    assert file[path].error == "NestingTooDeep: nested more than 256 levels deep"
+    assert file[path].error == "NotParsed: nested more than 256 levels deep"
     assert file[path].symbols == [] and {chunk.metadata["chunk_type"] for chunk in file[path].chunks} == {"window"}
     assert [symbol.name for symbol in file["src/other.ts"].symbols] == ["other"]
+
+
+def test_a_file_whose_parse_runs_past_its_time_is_read_as_lines_and_the_next_file_parses_whole(monkeypatch):
+    import rag.analysis.languages
+
+    # A grammar's scanner may read the rest of the file again from every place it starts (600 KB of
+    # Rust's ``r#"`` took minutes); the parse stops at its time. Here the time is nothing at all.
+    monkeypatch.setattr(rag.analysis.languages, "PARSE_SECONDS", 0.0)
+    text = 'pub fn raw() -> &\'static str { r#"x"# }\n' * 2000
+    slow = analyze_repository({"src/raw.rs": text}).files["src/raw.rs"]
+    assert slow.error == "NotParsed: its parse ran past 0 s" and slow.symbols == []
+    assert parses("src/raw.rs", text) == "rust does not parse (its parse ran past 0 s)"
+    monkeypatch.undo()
+
+    # The grammar's parser is shared: a stopped parse must not be carried on by the next file's.
+    assert [s.name for s in analyze_repository({"src/ok.rs": "fn ok() {}\n"}).files["src/ok.rs"].symbols] == ["ok"]
 
 
 def test_a_component_of_script_tags_never_closed_is_read_in_one_pass():
