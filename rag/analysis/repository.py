@@ -94,16 +94,17 @@ def extract_file(path: str, text: str) -> FileAnalysis:
         if read is not None and artifact in ("code", "test"):
             spec, code = read
             analysis.language = spec.name
+            unit = unit_name(path, spec)
             try:
                 symbols, blocks, facts = extract_tree_sitter(path, code, spec)
             except (NotParsed, RecursionError) as error:
-                # Code nested hundreds deep (no one writes it; an upload may): read as windows.
+                # Code nested hundreds deep, or whose parse runs past its time (no one writes it; an upload may).
                 analysis.error = _describe_parse_error(error)
-                analysis.chunks = window_chunks(path, lines, unit_name(path, spec), artifact)
-                analysis.facts = FileFacts(module=unit_name(path, spec))
+                analysis.chunks = window_chunks(path, lines, unit, artifact)
+                analysis.facts = FileFacts(module=unit)
                 return analysis
             analysis.symbols = symbols
-            analysis.chunks = symbol_chunks(path, lines, unit_name(path, spec), artifact, blocks)
+            analysis.chunks = symbol_chunks(path, lines, unit, artifact, blocks)
             analysis.facts = facts
             return analysis
         analysis.chunks = window_chunks(path, lines, path, artifact)

@@ -566,10 +566,6 @@ class _Spans(dict[tuple[int, int], _V]):
         self._index = None
         return super().setdefault(key, default)
 
-    def pop(self, key: tuple[int, int], *default: Any) -> Any:  # type: ignore[override]
-        self._index = None
-        return super().pop(key, *default)
-
     def chain(self, node: tree_sitter.Node) -> list[tuple[int, int]]:
         """The spans around ``node``, outermost first: the spans of its ancestors (its own span only
         when the node it is wrapped in alone has it too, as a Go call and its statement)."""
