@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 59
+ANALYSIS_VERSION = 60
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -102,7 +102,7 @@ options, ``@Controller({ path: 'cats' })``; 55: Kotlin's ``@RequestMapping(metho
 actix's ``web::scope()`` is read whatever its length; 57: TypeScript's overload signatures are the function
 they declare, one symbol from the first to the body, with the first's doc comment; a bundler's ``/*#__PURE__*/``
 is no doc; 58: a file whose syntax tree is more than 256 levels deep is read as lines; 59: so is a file whose parse runs past
-5 s)."""
+5 s; 60: and one whose runs of unnamed tokens side by side (error recovery's) would hold its queries)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -1065,6 +1065,27 @@ def test_code_nested_deeper_than_any_real_file_is_read_as_lines(path, text):
     assert [symbol.name for symbol in file["src/other.ts"].symbols] == ["other"]
 
 
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # Error recovery leaves the unclosed tokens side by side, none of them named: every query once
+        # looked along all of them from each (300 KB of this took 98 s).
+        ("src/broken.ts", "`${" * 3000),
+        ("src/broken.cpp", "template<" * 3000),
+    ],
+)
+def test_code_of_thousands_of_unnamed_tokens_side_by_side_is_read_as_lines(path, text):
+    file = analyze_repository({path: text, "src/other.ts": "export function other() { return 1 }\n"}).files
+
+    assert file[path].error == "NotParsed: its runs of unnamed tokens are too long to query"
+    assert {chunk.metadata["chunk_type"] for chunk in file[path].chunks} == {"window"}
+    assert [symbol.name for symbol in file["src/other.ts"].symbols] == ["other"]
+    # Named tokens between them are ordinary code: a table of thousands of numbers is parsed.
+    table = "export const table = [" + ", ".join(map(str, range(9000))) + "];\nexport function f() {}\n"
+    parsed = analyze_repository({"src/table.ts": table}).files["src/table.ts"]
+    assert parsed.error is None and [symbol.name for symbol in parsed.symbols] == ["f"]
+
+
 def test_a_file_whose_parse_runs_past_its_time_is_read_as_lines_and_the_next_file_parses_whole(monkeypatch):
     import rag.analysis.languages
 
