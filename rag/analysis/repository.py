@@ -32,7 +32,7 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import NotParsed, code_of, extract_tree_sitter, unit_name
+from rag.analysis.languages import LanguageSpec, NotParsed, code_of, extract_tree_sitter, parse_ahead, unit_name
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -90,8 +90,8 @@ def extract_file(path: str, text: str) -> FileAnalysis:
     if language in DOC_LANGUAGES:
         analysis.chunks = doc_chunks(path, lines, language)
     else:
-        read = code_of(path, text)
-        if read is not None and artifact in ("code", "test"):
+        read = _tree_sitter_code(path, text, language, artifact)
+        if read is not None:
             spec, code = read
             analysis.language = spec.name
             unit = unit_name(path, spec)
@@ -110,6 +110,21 @@ def extract_file(path: str, text: str) -> FileAnalysis:
         analysis.chunks = window_chunks(path, lines, path, artifact)
     analysis.facts = _manifest_facts(name, path, text, lines)
     return analysis
+
+
+def _tree_sitter_code(path: str, text: str, language: str, artifact: str) -> tuple[LanguageSpec, str] | None:
+    """The grammar and the code tree-sitter reads of a file (its text, or a component's scripts), if it reads it."""
+    if language == "python" or language in DOC_LANGUAGES or artifact not in ("code", "test"):
+        return None
+    return code_of(path, text)
+
+
+def _foresee(path: str, text: str) -> None:
+    """Ask for the file's parse before ``extract_file`` wants it (``parse_ahead``)."""
+    language = detect_language(path)
+    read = _tree_sitter_code(path, text.removeprefix("\ufeff"), language, artifact_type(path, language))
+    if read is not None:
+        parse_ahead(*read)
 
 
 def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
@@ -161,8 +176,15 @@ def analyze_repository(
             if earlier is not None and earlier.content_hash == content_hash(text):
                 analyses[path] = earlier
                 reused.add(path)
-            else:
-                analyses[path] = extract_file(path, text)
+        changed = [(path, text) for path, text in files.items() if path not in reused]
+        # Each file's parse is tried in the parse guard's process while this one extracts the file before.
+        for path, text in changed[:1]:
+            _foresee(path, text)
+        for index, (path, text) in enumerate(changed):
+            for later, text_later in changed[index + 1 : index + 2]:
+                _foresee(later, text_later)
+            analyses[path] = extract_file(path, text)
+        analyses = {path: analyses[path] for path in files}
         return replace(resolve_repository(analyses, frozenset(reused)), extracted=analyses)
 
 

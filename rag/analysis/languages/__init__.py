@@ -76,7 +76,6 @@ import importlib
 import importlib.resources
 import posixpath
 import re
-import time
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -87,6 +86,7 @@ from typing import Any, TypeVar
 import pathspec
 import tree_sitter
 
+from rag.analysis import parse_guard
 from rag.analysis.chunking import Block
 from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Mount, Reference
 from rag.analysis.languages.components import component_script
@@ -128,22 +128,26 @@ _WIDE = 64
 
 
 class NotParsed(ValueError):
-    """A file read as lines instead of parsed: its parse ran past ``PARSE_SECONDS``, or its tree is one
-    whose queries could not end in time (``_unqueryable``)."""
+    """A file read as lines instead of parsed: its parse ran past ``PARSE_SECONDS`` or took more memory
+    than any real file's (``parse_guard``), or its tree is one whose queries could not end in time
+    (``_unqueryable``)."""
 
 
-def _parsed(parser: tree_sitter.Parser, data: bytes) -> tree_sitter.Tree:
-    """``data``'s syntax tree, or ``NotParsed`` when parsing it runs past ``PARSE_SECONDS``. The budget
-    holds only for a parse that reads through a callback, whose nodes then read their text through it
-    too (17 times slower); so that tree is the old tree of a parse of the bytes, which takes it whole."""
-    deadline = time.monotonic() + PARSE_SECONDS
-    try:
-        first = parser.parse(lambda byte, _point: data[byte:], progress_callback=lambda *_state: time.monotonic() > deadline)
-    except ValueError as error:  # the callback stopped it
-        # Else the parser's next parse would go on with this one (the parser is shared by the language's files).
-        parser.reset()
-        raise NotParsed(f"its parse ran past {PARSE_SECONDS:g} s") from error
-    return parser.parse(data, old_tree=first)
+def _parsed(spec: LanguageSpec, data: bytes) -> tree_sitter.Tree:
+    """``data``'s syntax tree, or ``NotParsed`` when its parse would run past ``PARSE_SECONDS`` or take
+    more memory than any real file's (tried first in the guard's process: ``rag.analysis.parse_guard``)."""
+    reason = parse_guard.refusal(spec.grammar, spec.function, data, PARSE_SECONDS)
+    if reason is not None:
+        raise NotParsed(reason)
+    parser, _ = _grammar(spec)
+    return parser.parse(data)
+
+
+def parse_ahead(spec: LanguageSpec, code: str) -> None:
+    """Ask the parse guard for this code's parse before ``extract_tree_sitter`` wants it."""
+    data = code.encode("utf-8", "surrogatepass")
+    if len(data) <= MAX_PARSED_BYTES:
+        parse_guard.ahead(spec.grammar, spec.function, data)
 
 
 # Matches a query follows at once. A pattern of several siblings that may come in any order makes
@@ -443,9 +447,8 @@ def parses(path: str, text: str) -> str | None:
     if read is None:
         return None
     spec, code = read
-    parser, _ = _grammar(spec)
     try:
-        root = _parsed(parser, code.encode("utf-8", "surrogatepass")).root_node
+        root = _parsed(spec, code.encode("utf-8", "surrogatepass")).root_node
     except NotParsed as error:
         return f"{spec.name} does not parse ({error})"
     if not root.has_error:
@@ -787,8 +790,8 @@ def extract_tree_sitter(
     data = text.encode("utf-8", "surrogatepass")
     if len(data) > MAX_PARSED_BYTES:
         return [], [], FileFacts(module=unit)
-    parser, query = _grammar(spec)
-    root = _parsed(parser, data).root_node
+    _, query = _grammar(spec)
+    root = _parsed(spec, data).root_node
     if (reason := _unqueryable(root)) is not None:
         raise NotParsed(reason)
     # Definitions by their node's span; asked for the one around a node (``_Spans``) once all are found.

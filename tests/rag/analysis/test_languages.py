@@ -1098,8 +1098,31 @@ def test_a_file_whose_parse_runs_past_its_time_is_read_as_lines_and_the_next_fil
     assert parses("src/raw.rs", text) == "rust does not parse (its parse ran past 0 s)"
     monkeypatch.undo()
 
-    # The grammar's parser is shared: a stopped parse must not be carried on by the next file's.
+    # The stopped parse's process is gone: the next file's parse starts a new one.
     assert [s.name for s in analyze_repository({"src/ok.rs": "fn ok() {}\n"}).files["src/ok.rs"].symbols] == ["ok"]
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # tree-sitter's error recovery at the end of these copies every path of its parse stack: 20 KB
+        # took more than 6 GB of the process that parsed it, in one step no time limit interrupts.
+        ("src/Bomb.cs", "<T" * 10_000),
+        ("src/Bomb.java", "a<" * 16_000),
+    ],
+)
+def test_a_file_whose_parse_would_take_gigabytes_is_read_as_lines_and_the_process_is_unharmed(path, text):
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    files = analyze_repository({path: text, "src/Ok.java": "class Ok { void ok() {} }\n"}).files
+
+    assert files[path].error == "NotParsed: its parse took more than 512 MB" and files[path].symbols == []
+    assert {chunk.metadata["chunk_type"] for chunk in files[path].chunks} == {"window"}
+    assert [s.name for s in files["src/Ok.java"].symbols] == ["Ok", "ok"]
+    # The parse ran in the guard's process: this one's peak grew by no more than a real file's parse.
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 200 * 1024
+    assert parses(path, text) == f"{files[path].language} does not parse (its parse took more than 512 MB)"
 
 
 def test_a_component_of_script_tags_never_closed_is_read_in_one_pass():
