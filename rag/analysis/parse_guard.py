@@ -15,6 +15,7 @@ of ``rag.analysis``).
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import resource
@@ -111,6 +112,22 @@ def refusal(grammar: str, function: str, data: bytes, seconds: float) -> str | N
                 guard.stop()
             if wanted:
                 return reason
+
+
+def _forget_after_fork() -> None:
+    """A forked process starts a guard of its own: the pipes stay with the process that made them."""
+    global _lock, _guard
+    _lock = threading.Lock()
+    _guard = None
+
+
+def _stop_at_exit() -> None:
+    if _guard is not None:
+        _guard.stop()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+atexit.register(_stop_at_exit)
 
 
 def ahead(grammar: str, function: str, data: bytes) -> None:
