@@ -14,18 +14,22 @@ repository pages and the chat (which binds its citation pattern in
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import lru_cache
 
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
+from pygments.token import Text as PlainText
 from pygments.util import ClassNotFound
+
+from rag.highlighting import deadline, lexed
 
 ALLOWED_TAGS = {
     "a", "blockquote", "br", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
@@ -56,13 +60,20 @@ _FORMATTER = HtmlFormatter(nowrap=True)
 CitationLinker = Callable[[str, int, int], "str | None"]
 
 
+# When the code blocks of the text being rendered must stop being highlighted: one budget for all of a
+# text's blocks (``rag.highlighting``); the blocks after it are shown plain.
+_highlight_until: ContextVar[float | None] = ContextVar("highlight_until", default=None)
+
+
 def _highlight(code: str, language: str, attrs: str) -> str:
     try:
         lexer = get_lexer_by_name(language.strip() or "text")
     except ClassNotFound:
         lexer = get_lexer_by_name("text")
-    body = highlight(code, lexer, _FORMATTER)
-    return f'<pre class="highlight"><code>{body}</code></pre>'
+    tokens = lexed(lexer, code, _highlight_until.get() or deadline())
+    out = io.StringIO()
+    _FORMATTER.format(tokens if tokens is not None else [(PlainText, code)], out)
+    return f'<pre class="highlight"><code>{out.getvalue()}</code></pre>'
 
 
 def _citation_url(linker: CitationLinker, match: re.Match[str]) -> str | None:
@@ -171,4 +182,9 @@ def render_markdown(
     HTML is kept within ``DOCUMENT_TAGS`` (see the module).
     """
     env = {"link_citation": link_citation, "citation_pattern": citation_pattern, "resolve_link": resolve_link}
-    return sanitize(_parser(breaks, document).render(text, env), document=document)
+    budget = _highlight_until.set(deadline())
+    try:
+        html = _parser(breaks, document).render(text, env)
+    finally:
+        _highlight_until.reset(budget)
+    return sanitize(html, document=document)

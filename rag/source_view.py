@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -12,6 +11,8 @@ from django.utils.safestring import SafeString, mark_safe
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
+
+from rag.highlighting import deadline, lexed
 
 # Token classes the page gives no colour (plain names, punctuation, whitespace): their spans only add
 # bytes (a third of a highlighted Python file), so their text is kept without them.
@@ -21,10 +22,6 @@ _CITED = ' class="cited"'
 
 # Past this many lines only a window around the cited range is rendered.
 MAX_RENDERED_LINES = 5000
-# A window's highlighting stops past this, and the window is shown as plain text: some lexers' patterns
-# read the rest of the text again from every place they start (Rust's raw strings: 600 KB of ``r#"``
-# took 273 s); the longest real file of a window's size highlights in a few tenths of a second.
-HIGHLIGHT_SECONDS = 2.0
 CONTEXT_LINES = 400
 
 
@@ -76,7 +73,8 @@ def _highlighted(path: str, window: str) -> tuple[str, tuple[str, ...]]:
     page time, and the same lines are opened again and again (each citation into a file), so the
     last few windows are kept; a window is at most MAX_RENDERED_LINES lines, about a megabyte."""
     lexer = _lexer(path, window)
-    tokens = _tokens(lexer, window)
+    # Past the budget the window is shown as plain text (``rag.highlighting``).
+    tokens = lexed(lexer, window, deadline())
     if tokens is None:
         lexer = TextLexer(stripnl=False, ensurenl=False)
         tokens = list(lexer.get_tokens(window))
@@ -84,17 +82,6 @@ def _highlighted(path: str, window: str) -> tuple[str, tuple[str, ...]]:
     HtmlFormatter(nowrap=True).format(tokens, out)
     html = _UNSTYLED_SPAN.sub(r"\1", out.getvalue())
     return lexer.name, tuple(html.split("\n"))
-
-
-def _tokens(lexer, window: str) -> list | None:
-    """The window's tokens, or None when lexing it runs past ``HIGHLIGHT_SECONDS``."""
-    deadline = time.monotonic() + HIGHLIGHT_SECONDS
-    tokens = []
-    for number, token in enumerate(lexer.get_tokens(window)):
-        if number % 256 == 0 and time.monotonic() > deadline:
-            return None
-        tokens.append(token)
-    return tokens
 
 
 def highlight_excerpt(path: str, text: str, first_line: int) -> list[SourceLine]:

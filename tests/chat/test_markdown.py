@@ -43,6 +43,21 @@ def test_code_blocks_are_highlighted_by_language():
     assert '<span class="k">def</span>' in html and '<span class="nf">login</span>' in html
 
 
+def test_code_blocks_whose_highlighting_runs_past_the_texts_time_are_shown_plain(monkeypatch):
+    import rag.highlighting
+
+    # Perl's lexer reads the rest of a block again from every substitution it starts (16 KB took 2.3 s),
+    # in a README or an answer as in a file. The text's blocks share one budget: here it is nothing.
+    text = "```perl\ns{<b>}{x};\n```\n\n```python\ndef login(request):\n    return None\n```"
+    assert '<span class="k">def</span>' in render_markdown(text)
+    monkeypatch.setattr(rag.highlighting, "HIGHLIGHT_SECONDS", 0.0)
+
+    html = render_markdown(text)
+
+    assert html.count('<pre class="highlight"><code>') == 2 and "<span" not in html
+    assert "s{&lt;b&gt;}{x};" in html and "def login(request):" in html
+
+
 def test_links_get_a_safe_rel_and_tables_render():
     html = render_markdown("[docs](https://example.com)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
     assert 'rel="noopener noreferrer nofollow"' in html

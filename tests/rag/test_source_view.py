@@ -44,13 +44,13 @@ def test_a_range_running_past_the_end_is_cut_at_the_last_line():
 
 
 def test_a_file_whose_highlighting_runs_past_its_time_is_shown_as_plain_text(monkeypatch):
-    import rag.source_view
+    import rag.highlighting
 
     # Rust's lexer reads the rest of the text again from every raw string it starts: 600 KB of ``r#"``
     # took minutes. Past the time the same lines come unhighlighted, escaped, one per line.
     text = 'let s = r#"<b>"#;\n' * 300
     assert render_source("src/even.rs", text, None).language == "Rust"
-    monkeypatch.setattr(rag.source_view, "HIGHLIGHT_SECONDS", 0.0)
+    monkeypatch.setattr(rag.highlighting, "HIGHLIGHT_SECONDS", 0.0)
 
     view = render_source("src/odd.rs", text, None)
 
