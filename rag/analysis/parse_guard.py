@@ -19,6 +19,7 @@ import atexit
 import importlib
 import os
 import resource
+import struct
 import subprocess
 import sys
 import threading
@@ -66,17 +67,18 @@ class _Guard:
         self.requests.send_bytes(b"\0".join((grammar.encode(), function.encode(), data)))
         self.pending.append(parse)
 
-    def answer(self, seconds: float) -> str | None:
-        """None when the first pending parse ended well within ``seconds`` of its start; else why not."""
+    def answer(self, seconds: float) -> tuple[str | None, float]:
+        """Whether the first pending parse ended well within ``seconds`` of its start (None, else why not),
+        and the seconds it took."""
         try:
             if not self.answers.poll(max(0.0, self.began + seconds - time.monotonic())):
-                return f"its parse ran past {seconds:g} s"
-            self.answers.recv_bytes()
+                return f"its parse ran past {seconds:.2g} s", seconds
+            (took,) = struct.unpack("d", self.answers.recv_bytes())
         except (EOFError, OSError):
-            return f"its parse took more than {PARSE_MEMORY >> 20} MB"
+            return f"its parse took more than {PARSE_MEMORY >> 20} MB", time.monotonic() - self.began
         self.pending.popleft()
         self.began = time.monotonic()
-        return None
+        return None, took
 
     def stop(self) -> None:
         self.process.kill()
@@ -85,9 +87,10 @@ class _Guard:
         self.answers.close()
 
 
-def refusal(grammar: str, function: str, data: bytes, seconds: float) -> str | None:
+def refusal(grammar: str, function: str, data: bytes, seconds: float) -> tuple[str | None, float]:
     """None when ``data`` parses with the grammar (module ``grammar``'s ``function()``) within ``seconds``
-    and ``PARSE_MEMORY``; else why not, as the error of a file read as lines."""
+    and ``PARSE_MEMORY``, else why not, as the error of a file read as lines; and the seconds the parse
+    took in the guard."""
     global _guard
     parse = (grammar, function, data)
     with _lock:
@@ -106,12 +109,12 @@ def refusal(grammar: str, function: str, data: bytes, seconds: float) -> str | N
                     continue
             wanted = guard.pending[0] == parse
             # A parse asked ahead and not wanted after all is answered all the same, in its turn.
-            reason = guard.answer(seconds)
+            reason, took = guard.answer(seconds)
             if reason is not None:
                 _guard = None
                 guard.stop()
             if wanted:
-                return reason
+                return reason, took
 
 
 def _forget_after_fork() -> None:
@@ -165,8 +168,9 @@ def serve() -> None:
         except EOFError:
             return
         grammar, function, data = message.split(b"\0", 2)
+        started = time.monotonic()
         _parser(grammar.decode(), function.decode()).parse(data)
-        answers.send_bytes(b"")
+        answers.send_bytes(struct.pack("d", time.monotonic() - started))
 
 
 def _address_space() -> int:

@@ -32,7 +32,15 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import LanguageSpec, NotParsed, code_of, extract_tree_sitter, parse_ahead, unit_name
+from rag.analysis.languages import (
+    LanguageSpec,
+    NotParsed,
+    code_of,
+    extract_tree_sitter,
+    parse_ahead,
+    parse_budget,
+    unit_name,
+)
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -177,13 +185,14 @@ def analyze_repository(
                 analyses[path] = earlier
                 reused.add(path)
         changed = [(path, text) for path, text in files.items() if path not in reused]
-        # Each file's parse is tried in the parse guard's process while this one extracts the file before.
-        for path, text in changed[:1]:
-            _foresee(path, text)
-        for index, (path, text) in enumerate(changed):
-            for later, text_later in changed[index + 1 : index + 2]:
-                _foresee(later, text_later)
-            analyses[path] = extract_file(path, text)
+        with parse_budget(sum(len(text) for _, text in changed)):
+            # Each file's parse is tried in the parse guard's process while this one extracts the file before.
+            for path, text in changed[:1]:
+                _foresee(path, text)
+            for index, (path, text) in enumerate(changed):
+                for later, text_later in changed[index + 1 : index + 2]:
+                    _foresee(later, text_later)
+                analyses[path] = extract_file(path, text)
         analyses = {path: analyses[path] for path in files}
         return replace(resolve_repository(analyses, frozenset(reused)), extracted=analyses)
 

@@ -103,7 +103,8 @@ actix's ``web::scope()`` is read whatever its length; 57: TypeScript's overload 
 they declare, one symbol from the first to the body, with the first's doc comment; a bundler's ``/*#__PURE__*/``
 is no doc; 58: a file whose syntax tree is more than 256 levels deep is read as lines; 59: so is a file whose parse runs past
 5 s; 60: and one whose parse would take more than
-512 MB, or whose runs of unnamed tokens side by side (error recovery's) would hold its queries)."""
+512 MB, or whose runs of unnamed tokens side by side (error recovery's) would hold its queries, or that comes after an
+analysis's parses have spent its budget)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -1102,6 +1102,28 @@ def test_a_file_whose_parse_runs_past_its_time_is_read_as_lines_and_the_next_fil
     assert [s.name for s in analyze_repository({"src/ok.rs": "fn ok() {}\n"}).files["src/ok.rs"].symbols] == ["ok"]
 
 
+def test_an_analysis_whose_parses_spend_its_time_reads_its_remaining_files_as_lines(monkeypatch):
+    import rag.analysis.languages
+
+    # Each file's own limit bounds one file, not the thousands an upload may hold: the analysis's
+    # parses share one budget. Kotlin's parser takes seconds over 20 KB of unclosed comments.
+    monkeypatch.setattr(rag.analysis.languages, "PARSE_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr(rag.analysis.languages, "PARSE_BUDGET_SECONDS_PER_MILLION", 0.0)
+    files = analyze_repository({
+        "src/a/Slow.kt": "/*" * 10_000,
+        "src/b/Later.kt": "class Later { fun later() {} }\n",
+        "src/c/later.py": "def later():\n    pass\n",
+    }).files
+
+    assert files["src/a/Slow.kt"].error == "NotParsed: its parse ran past 0.2 s"
+    assert files["src/b/Later.kt"].error == "NotParsed: the analysis's parse time ran out"
+    assert {chunk.metadata["chunk_type"] for chunk in files["src/b/Later.kt"].chunks} == {"window"}
+    assert [s.name for s in files["src/c/later.py"].symbols] == ["later"]
+    # The next analysis has a budget of its own.
+    again = analyze_repository({"src/b/Later.kt": "class Later { fun later() {} }\n"}).files["src/b/Later.kt"]
+    assert again.error is None and [s.name for s in again.symbols] == ["Later", "later"]
+
+
 @pytest.mark.parametrize(
     ("path", "text"),
     [
