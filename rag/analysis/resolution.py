@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
@@ -668,6 +669,88 @@ def _owner_name(symbol: Symbol) -> str:
     return parts[-2] if len(parts) > 1 else ""
 
 
+class _Named(list[Symbol]):
+    """The symbols of one name that one kind of reference may mean (a call: no constant; a base: a class),
+    in their order, with lookups by owner and by parent that read only the symbols they find: a method
+    name defined in thousands of classes (Java's ``toString``) is looked up at every call of it."""
+
+    def __init__(self, symbols: Iterable[Symbol], of: _Named | None = None, dropped: str = "") -> None:
+        super().__init__(symbols)
+        # A list that is another's without the symbols named ``dropped`` looks up through that one's index.
+        self._of, self._dropped = of, dropped
+        self._owners: dict[str, list[int]] | None = None
+        self._parents: dict[str | None, list[int]] | None = None
+        self._qnames: dict[str, list[int]] | None = None
+
+    def owned_by(self, owners: set[str]) -> list[Symbol]:
+        """The symbols whose owner (``_owner_name``) is one of ``owners``, in their order."""
+        if self._of is not None:
+            return [s for s in self._of.owned_by(owners) if s.qname != self._dropped]
+        if self._owners is None:
+            self._owners = _positions(self, _owner_name)
+        return [self[position] for position in sorted(p for owner in owners for p in self._owners.get(owner, ()))]
+
+    def with_parent(self, parent: str) -> list[Symbol]:
+        """The symbols whose parent is ``parent``, in their order."""
+        if self._of is not None:
+            return [s for s in self._of.with_parent(parent) if s.qname != self._dropped]
+        if self._parents is None:
+            self._parents = _positions(self, lambda symbol: symbol.parent)
+        return [self[position] for position in self._parents.get(parent, ())]
+
+    def without(self, qname: str) -> _Named:
+        """These symbols but those named ``qname`` (a definition does not call itself), copied in slices."""
+        if self._of is not None:
+            return _Named((s for s in self if s.qname != qname))
+        if self._qnames is None:
+            self._qnames = _positions(self, lambda symbol: symbol.qname)
+        dropped = self._qnames.get(qname, [])
+        kept: list[Symbol] = []
+        start = 0
+        for position in dropped:
+            kept += self[start:position]
+            start = position + 1
+        kept += self[start:]
+        return _Named(kept, of=self, dropped=qname)
+
+
+def _positions(symbols: list[Symbol], key: Callable[[Symbol], str | None]) -> dict[str | None, list[int]]:
+    """The positions of the symbols by ``key``."""
+    found: dict[str | None, list[int]] = {}
+    for position, symbol in enumerate(symbols):
+        found.setdefault(key(symbol), []).append(position)
+    return found
+
+
+class _Choices:
+    """``_Named`` lists by language, name and what a reference may mean, built once for all files."""
+
+    def __init__(self, by_name: dict[tuple[str, str], list[Symbol]]) -> None:
+        self.by_name = by_name
+        self._lists: dict[tuple[str, str, str], _Named] = {}
+        self._counts: dict[tuple[str, str], Counter[str]] = {}
+
+    def of(self, language: str, name: str, kind: str) -> _Named:
+        key = (language, name, kind)
+        if key not in self._lists:
+            same_name = self.by_name.get((language, name), ())
+            if kind == "calls":
+                # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
+                self._lists[key] = _Named(s for s in same_name if s.kind != "const")
+            elif kind == "inherits":
+                self._lists[key] = _Named(s for s in same_name if s.kind == "class")
+            else:
+                self._lists[key] = _Named(same_name)
+        return self._lists[key]
+
+    def defined(self, language: str, name: str, qname: str) -> int:
+        """How many symbols of the name are ``qname`` (overloads share one)."""
+        key = (language, name)
+        if key not in self._counts:
+            self._counts[key] = Counter(s.qname for s in self.by_name.get(key, ()))
+        return self._counts[key][qname]
+
+
 def _members_of(
     candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]],
     owner: Callable[[Symbol], str] = _owner_name,
@@ -684,8 +767,9 @@ def _nearest_members(
 ) -> list[Symbol]:
     """The candidates that are members of ``types`` (short names), else of the nearest of their bases."""
     level, seen = set(types), set(types)
+    indexed = isinstance(candidates, _Named) and owner is _owner_name
     for _ in range(_BASE_DEPTH):
-        members = [s for s in candidates if owner(s) in level]
+        members = candidates.owned_by(level) if indexed else [s for s in candidates if owner(s) in level]
         if members:
             return members
         level = {base for name in level for base in bases_of(name)} - seen
@@ -697,6 +781,7 @@ def _nearest_members(
 
 def _named_edges(
     by_name: dict[tuple[str, str], list[Symbol]],
+    choices: _Choices,
     imports: ImportTargets,
     analysis: FileAnalysis,
     bases: dict[tuple[str, str], set[str]],
@@ -821,16 +906,12 @@ def _named_edges(
         if not reference.receiver and reference.raw in bound:
             edges.append(_edge(reference.kind, reference.scope, reference.raw, bound[reference.raw], analysis, reference.line))
             continue
-        same_name = by_name.get((analysis.language, reference.raw), ())
+        candidates: list[Symbol] = choices.of(language, reference.raw, reference.kind)
         # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
         # ``Map(source) => Map(source, null)``): the call is then another of that name.
-        overloaded = reference.scope.endswith("." + reference.raw) and sum(1 for s in same_name if s.qname == reference.scope) > 1
-        candidates = [s for s in same_name if s.qname != reference.scope or overloaded]
-        if reference.kind == "calls":
-            # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
-            candidates = [s for s in candidates if s.kind != "const"]
-        if reference.kind == "inherits":
-            candidates = [s for s in candidates if s.kind == "class"]
+        defined = choices.defined(language, reference.raw, reference.scope)
+        if defined and not (defined > 1 and reference.scope.endswith("." + reference.raw)):
+            candidates = choices.of(language, reference.raw, reference.kind).without(reference.scope)
         receiver = reference.receiver
         implicit = extended_by_scope(reference.scope) if reference.kind == "calls" and receiver in ("", SELF_RECEIVER) else ""
         # In an extension function, ``this`` (written or not) is the extended type's value.
@@ -858,7 +939,9 @@ def _named_edges(
             elif target:
                 # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
                 # its own members, else its bases'.
-                qualified = [s for s in candidates if s.parent == target] or _members_of(
+                qualified = (
+                    candidates.with_parent(target) if isinstance(candidates, _Named) else [s for s in candidates if s.parent == target]
+                ) or _members_of(
                     candidates, target.rsplit(".", 1)[-1], bases_of
                 )
             else:
@@ -1050,7 +1133,7 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
     owner = scope
     while "." in owner:
         owner = owner.rsplit(".", 1)[0]
-        members = [s for s in candidates if s.parent == owner]
+        members = candidates.with_parent(owner) if isinstance(candidates, _Named) else [s for s in candidates if s.parent == owner]
         if members:
             return members
     return []
@@ -1150,6 +1233,7 @@ class RepositoryEdges:
         files = list(analyses)
         self.names = names
         self.by_name = _names_of_other_languages(files)
+        self.choices = _Choices(self.by_name)
         self.imports = ImportTargets(files)
         self.bases = _bases_of_other_languages(files)
         # Modules a file includes at its top (Ruby's ``include Jekyll``): their constants are everyone's.
@@ -1217,4 +1301,4 @@ class RepositoryEdges:
     def of(self, analysis: FileAnalysis) -> list[Edge]:
         if analysis.language == "python":
             return _dependency_edges(self.names, analysis)
-        return _named_edges(self.by_name, self.imports, analysis, self.bases, self.top_level_mixins)
+        return _named_edges(self.by_name, self.choices, self.imports, analysis, self.bases, self.top_level_mixins)
