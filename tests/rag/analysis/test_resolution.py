@@ -636,3 +636,22 @@ def test_calls_on_typed_instance_attributes_resolve_through_the_attribute_type()
         ("store.service.Service.run", "self.unknown.go", None),
         ("store.service.Nightly.run", "self.repo.save", "store.repo.Repository.save"),
     }
+
+
+def test_a_method_name_many_classes_define_resolves_by_its_receivers_type_and_never_to_the_caller_itself():
+    # ``toString`` of every class: a call is looked up among that type's members (and its bases'), with the
+    # calling definition itself left out, as a scan of every definition of the name would find it.
+    files = {f"src/main/java/p/C{i}.java": f"package p;\nclass C{i} extends Base {{ public String toString() {{ C{(i + 1) % 50} next = null; return next.toString() + toString(); }} }}\n" for i in range(50)}
+    files["src/main/java/p/Base.java"] = "package p;\nclass Base { public String describe() { return name(); } String name() { return toString(); } }\n"
+    files["src/main/java/p/Use.java"] = "package p;\nclass Use { String use(C7 c) { return c.describe() + c.toString() + this.own(); } String own() { return \"\"; } }\n"
+    analysis = analyze(files)
+
+    assert ("calls", "p.C3.toString", "toString", "p.C4.toString") in edges_of(analysis, "p.C3")
+    assert ("calls", "p.C49.toString", "toString", "p.C0.toString") in edges_of(analysis, "p.C49")
+    assert edges_of(analysis, "p.Use") >= {
+        ("calls", "p.Use.use", "describe", "p.Base.describe"),
+        ("calls", "p.Use.use", "toString", "p.C7.toString"),
+        ("calls", "p.Use.use", "own", "p.Use.own"),
+    }
+    # In Base, ``toString()`` names no member of Base or of a base of it: not one of the 50 subclasses'.
+    assert ("calls", "p.Base.name", "toString", None) in edges_of(analysis, "p.Base")
