@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 60
+ANALYSIS_VERSION = 61
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -104,7 +104,9 @@ they declare, one symbol from the first to the body, with the first's doc commen
 is no doc; 58: a file whose syntax tree is more than 256 levels deep is read as lines; 59: so is a file whose parse runs past
 5 s; 60: and one whose parse would take more than
 512 MB, or whose runs of unnamed tokens side by side (error recovery's) would hold its queries, or that comes after an
-analysis's parses have spent its budget)."""
+analysis's parses have spent its budget; 61: Spring's functional routes (``RouterFunctions``' builder and
+request predicates, under ``.path()`` and ``nest()``), and a route's handler given as a method reference (``handler::get``,
+``this::get``) by the type the name is declared with)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

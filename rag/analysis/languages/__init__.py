@@ -973,7 +973,9 @@ def extract_tree_sitter(
         found.append(Reference(
             kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1, receiver=alias
         ))
-    entrypoints, mounts, handler_values = _entrypoints(path, spec, root, definitions, unit, {alias: raw for _, raw, alias in imports if alias})
+    entrypoints, mounts, handler_values = _entrypoints(
+        path, spec, root, definitions, unit, {alias: raw for _, raw, alias in imports if alias}, declared
+    )
     # A route's handler given as a method value (Go's ``r.GET("/users/:id", h.Show)``) refers to that method
     # as a call on its receiver would: the repository pass resolves it by the receiver's type.
     for node in handler_values:
@@ -1006,6 +1008,8 @@ _RESOURCE_ROUTES = (
 _QUOTES = "\"'`"
 # A name alone: a controller group's action (``'show'``).
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
+# A method reference on a name: ``handler::getPerson``, ``this::hello``.
+_METHOD_REFERENCE = re.compile(r"([A-Za-z_]\w*)::([A-Za-z_]\w*)")
 # A handler given as a method value: ``h.Show``, ``users.list`` (the repository pass resolves it: ``rag.analysis.repository``).
 METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
@@ -1249,10 +1253,12 @@ def _resource_routes(
 
 def _entrypoints(
     path: str, spec: LanguageSpec, root: tree_sitter.Node, definitions: _Definitions, unit: str,
-    imported: dict[str, str],
+    imported: dict[str, str], declared: dict[tuple[str, str], str],
 ) -> tuple[tuple[Entrypoint, ...], tuple[Mount, ...], list[tree_sitter.Node]]:
     """The file's entrypoints, the routers it mounts from other modules (``_Around``), and the names of the
-    methods handlers given as values name (``Show`` of ``h.Show``) when the file does not define them."""
+    methods handlers given as values name (``Show`` of ``h.Show``) when the file does not define them.
+    A handler given as a method reference (Java's ``handler::get``, ``this::get``) is that method of the
+    type ``declared`` says the name has there, or of the file's own class."""
     query = _entrypoints_query(spec)
     if query is None or (spec.build_scripts is not None and spec.build_scripts.search(path)):
         return (), (), []
@@ -1317,6 +1323,9 @@ def _entrypoints(
         # A handler as written, to its first line (a call may take a function literal).
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
         controller = around.controller_of(node) if written and _BARE_NAME.fullmatch(written) else None
+        if (reference := _METHOD_REFERENCE.fullmatch(written)) is not None:
+            typed = declared.get((_scope(node, definitions, unit), reference.group(1)), "")
+            written = reference.group(2) if reference.group(1) == "this" else f"{typed}::{reference.group(2)}" if typed else written
         if controller is not None:
             written = f"{controller}@{written}"  # an action named alone in a controller group
         # An annotated definition is its own handler (Spring, ASP.NET, clap); a handler named in a

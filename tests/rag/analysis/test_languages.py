@@ -1535,6 +1535,49 @@ def test_micronaut_routes_join_the_controllers_path_and_a_spring_controllers_bea
     }
 
 
+def test_spring_functional_routes_take_their_paths_nests_and_method_references():
+    found = _entries({
+        "src/main/java/shop/Routes.java": (
+            "package shop;\n\n"
+            "import static org.springframework.web.reactive.function.server.RequestPredicates.*;\n"
+            "import static org.springframework.web.reactive.function.server.RouterFunctions.*;\n"
+            "import org.springframework.web.reactive.function.server.RouterFunctions;\n\n"
+            "class Routes {\n"
+            "  RouterFunction<ServerResponse> people(PersonHandler handler) {\n"
+            "    return RouterFunctions.route()\n"
+            '        .GET("/person/{id}", accept(APPLICATION_JSON), handler::getPerson)\n'
+            '        .POST("/person", this::create)\n'
+            '        .path("/admin", builder -> builder.DELETE("/person/{id}", handler::deletePerson))\n'
+            "        .build();\n"
+            "  }\n"
+            "  RouterFunction<ServerResponse> hello(PersonHandler people) {\n"
+            '    return route(GET("/hello"), people::getPerson).andRoute(POST("/hello"), request -> ok().build())\n'
+            '        .andNest(path("/orders"), route(GET("/{id}"), this::create));\n'
+            "  }\n"
+            "  Mono<ServerResponse> create(ServerRequest request) { return null; }\n"
+            "}\n"
+        ),
+        "src/main/java/shop/PersonHandler.java": (
+            "package shop;\n\nclass PersonHandler {\n  Mono<ServerResponse> getPerson(ServerRequest r) { return null; }\n"
+            "  Mono<ServerResponse> deletePerson(ServerRequest r) { return null; }\n}\n"
+        ),
+        # Without Spring's functional routing imported, a GET("/x", ...) call is someone else's.
+        "src/main/java/shop/Client.java": (
+            'package shop;\n\nclass Client {\n  void call(Http http) { http.GET("/remote", this::done); }\n  void done() {}\n}\n'
+        ),
+    })
+
+    assert found == {
+        ("http_route", "spring", "/person/{id}", ("GET",), "shop.PersonHandler.getPerson"),
+        ("http_route", "spring", "/person", ("POST",), "shop.Routes.create"),
+        # A .path()'s prefix is over the routes of its lambda, not the chain it is called on.
+        ("http_route", "spring", "/admin/person/{id}", ("DELETE",), "shop.PersonHandler.deletePerson"),
+        ("http_route", "spring", "/hello", ("GET",), "shop.PersonHandler.getPerson"),
+        ("http_route", "spring", "/hello", ("POST",), None),
+        ("http_route", "spring", "/orders/{id}", ("GET",), "shop.Routes.create"),
+    }
+
+
 def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints():
     found = _entries({
         "src/main/java/shop/GreeterImpl.java": (

@@ -82,3 +82,35 @@
   (#match? @_grpc "Grpc$") (#match? @path "ImplBase$")
   (#set! strip "ImplBase$")
   (#set! entry_type "rpc_service")) @route.grpc
+;
+; Spring's functional routes (WebFlux's RouterFunctions, Web MVC's RouterFunctions.fn), in a file that imports them:
+; a builder's .GET("/person/{id}", handler::get) or .POST("/person", accept(JSON), request -> ...), and a request
+; predicate's route(GET("/person"), handler::list) or .andRoute(POST("/person"), handler::create); under the path
+; of a .path("/api", builder -> ...) or nest(path("/api"), ...) around them (its arguments: the chain it is called
+; on is not under it)
+(method_invocation
+  object: (_)
+  name: (identifier) @method
+  arguments: (argument_list . (string_literal) @path (_)* . [(method_reference) @handler (lambda_expression) @block])
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")
+  (#set! requires "spring_functional")) @route.spring
+(method_invocation
+  name: (identifier) @_route
+  arguments: (argument_list
+    . (method_invocation name: (identifier) @method arguments: (argument_list . (string_literal) @path .))
+    . [(method_reference) @handler (lambda_expression) @block] .)
+  (#match? @_route "^(route|andRoute)$")
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")
+  (#set! requires "spring_functional")) @route.spring
+(method_invocation
+  name: (identifier) @_path
+  arguments: (argument_list . (string_literal) @prefix . (lambda_expression) .) @prefixed
+  (#eq? @_path "path"))
+(method_invocation
+  name: (identifier) @_nest
+  arguments: (argument_list . (method_invocation name: (identifier) @_path arguments: (argument_list . (string_literal) @prefix .)) . (_) .) @prefixed
+  (#match? @_nest "^(nest|andNest)$") (#eq? @_path "path"))
+(import_declaration (scoped_identifier) @uses.spring_functional
+  (#match? @uses.spring_functional "^org[.]springframework[.]web[.](reactive|servlet)[.]function[.]server"))
+(import_declaration (scoped_identifier) @uses.spring_functional
+  (#match? @uses.spring_functional "^org[.]springframework[.]web[.]servlet[.]function"))
