@@ -1324,7 +1324,11 @@ def _entrypoints(
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
         controller = around.controller_of(node) if written and _BARE_NAME.fullmatch(written) else None
         if (reference := _METHOD_REFERENCE.fullmatch(written)) is not None:
-            typed = declared.get((_scope(node, definitions, unit), reference.group(1)), "")
+            # Declared in the definition around the route, or around that (a field of the class).
+            scope, typed = _scope(node, definitions, unit), ""
+            while scope and not typed:
+                typed = declared.get((scope, reference.group(1)), "")
+                scope = scope.rsplit(".", 1)[0] if "." in scope else ""
             written = reference.group(2) if reference.group(1) == "this" else f"{typed}::{reference.group(2)}" if typed else written
         if controller is not None:
             written = f"{controller}@{written}"  # an action named alone in a controller group

@@ -1543,9 +1543,10 @@ def test_spring_functional_routes_take_their_paths_nests_and_method_references()
             "import static org.springframework.web.reactive.function.server.RouterFunctions.*;\n"
             "import org.springframework.web.reactive.function.server.RouterFunctions;\n\n"
             "class Routes {\n"
+            "  private final PersonHandler handlers;\n"
             "  RouterFunction<ServerResponse> people(PersonHandler handler) {\n"
             "    return RouterFunctions.route()\n"
-            '        .GET("/person/{id}", accept(APPLICATION_JSON), handler::getPerson)\n'
+            '        .GET("/person/{id}", accept(APPLICATION_JSON), handlers::getPerson)\n'
             '        .POST("/person", this::create)\n'
             '        .path("/admin", builder -> builder.DELETE("/person/{id}", handler::deletePerson))\n'
             "        .build();\n"
