@@ -105,7 +105,7 @@ is no doc; 58: a file whose syntax tree is more than 256 levels deep is read as 
 5 s; 60: and one whose parse would take more than
 512 MB, or whose runs of unnamed tokens side by side (error recovery's) would hold its queries, or that comes after an
 analysis's parses have spent its budget; 61: Spring's functional routes (``RouterFunctions``' builder and
-request predicates, under ``.path()`` and ``nest()``), and a route's handler given as a method reference (``handler::get``,
+request predicates, under ``.path()`` and ``nest()``; Kotlin's ``router { }``), and a route's handler given as a method reference (``handler::get``,
 ``this::get``) by the type the name is declared with)."""
 
 

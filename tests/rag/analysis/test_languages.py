@@ -1562,6 +1562,18 @@ def test_spring_functional_routes_take_their_paths_nests_and_method_references()
             "package shop;\n\nclass PersonHandler {\n  Mono<ServerResponse> getPerson(ServerRequest r) { return null; }\n"
             "  Mono<ServerResponse> deletePerson(ServerRequest r) { return null; }\n}\n"
         ),
+        # Kotlin's router { } DSL, under "/api".nest { } and path("/admin").nest { }.
+        "src/main/kotlin/shop/KotlinRoutes.kt": (
+            "package shop\n\nimport org.springframework.web.reactive.function.server.router\n\n"
+            "class KotlinRoutes(private val handler: PeopleHandler) {\n    fun routes(people: PeopleHandler) = router {\n"
+            '        "/api".nest {\n            GET("/person/{id}", people::getPerson)\n'
+            '            path("/admin").nest {\n                DELETE("/person/{id}", handler::deletePerson)\n            }\n        }\n'
+            '        POST("/person") { ok().build() }\n    }\n}\n'
+        ),
+        "src/main/kotlin/shop/PeopleHandler.kt": (
+            "package shop\n\nclass PeopleHandler {\n    fun getPerson(r: ServerRequest): ServerResponse = TODO()\n"
+            "    fun deletePerson(r: ServerRequest): ServerResponse = TODO()\n}\n"
+        ),
         # Without Spring's functional routing imported, a GET("/x", ...) call is someone else's.
         "src/main/java/shop/Client.java": (
             'package shop;\n\nclass Client {\n  void call(Http http) { http.GET("/remote", this::done); }\n  void done() {}\n}\n'
@@ -1576,6 +1588,9 @@ def test_spring_functional_routes_take_their_paths_nests_and_method_references()
         ("http_route", "spring", "/hello", ("GET",), "shop.PersonHandler.getPerson"),
         ("http_route", "spring", "/hello", ("POST",), None),
         ("http_route", "spring", "/orders/{id}", ("GET",), "shop.Routes.create"),
+        ("http_route", "spring", "/api/person/{id}", ("GET",), "shop.PeopleHandler.getPerson"),
+        ("http_route", "spring", "/api/admin/person/{id}", ("DELETE",), "shop.PeopleHandler.deletePerson"),
+        ("http_route", "spring", "/person", ("POST",), None),
     }
 
 

@@ -52,6 +52,25 @@
   (annotated_lambda)
   (#eq? @_route "route")) @prefixed
 ;
+; Spring's functional routes in Kotlin's router { } and coRouter { }, in a file that imports them: GET("/person/{id}",
+; handler::getPerson) or POST("/person") { ... }, under "/api".nest { } or path("/api").nest { }
+(call_expression
+  (identifier) @method
+  (value_arguments . (value_argument (string_literal) @path) (value_argument)* . (value_argument (navigation_expression) @handler) .)
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")
+  (#set! requires "spring_functional")) @route.spring
+(call_expression
+  (call_expression (identifier) @method (value_arguments . (value_argument (string_literal) @path)))
+  (annotated_lambda) @block
+  (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")
+  (#set! requires "spring_functional")) @route.spring
+(call_expression
+  (navigation_expression [(string_literal) @prefix (call_expression (identifier) @_path (value_arguments . (value_argument (string_literal) @prefix)))] (identifier) @_nest)
+  (annotated_lambda) @prefixed
+  (#eq? @_nest "nest"))
+(import (qualified_identifier) @uses.spring_functional
+  (#match? @uses.spring_functional "^org[.]springframework[.]web[.](reactive|servlet)[.]function"))
+;
 ; gRPC: a class extending a service's generated base (GreeterGrpcKt.GreeterCoroutineImplBase, GreeterGrpc.GreeterImplBase)
 ; implements the Greeter service
 (class_declaration
