@@ -106,7 +106,8 @@ is no doc; 58: a file whose syntax tree is more than 256 levels deep is read as 
 512 MB, or whose runs of unnamed tokens side by side (error recovery's) would hold its queries, or that comes after an
 analysis's parses have spent its budget; 61: Spring's functional routes (``RouterFunctions``' builder and
 request predicates, under ``.path()`` and ``nest()``; Kotlin's ``router { }``), and a route's handler given as a method reference (``handler::get``,
-``this::get``) by the type the name is declared with)."""
+``this::get``) by the type the name is declared with; actix-web's ``.route("/x", web::get().to(h))`` and ``web::resource("/x").route(...)``
+under every scope around them)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

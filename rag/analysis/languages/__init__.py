@@ -1170,6 +1170,27 @@ class _Around:
             current = function.child_by_field_name("object") or function.child_by_field_name("value") if function is not None else None
         return None
 
+    def scope_paths(self, node: tree_sitter.Node) -> list[str]:
+        """The paths of the scopes a call on a chain is under, outermost first: its chain's root, and the
+        roots of the chains that root is registered on, an argument of their call (actix-web's
+        ``web::scope("/api").service(web::scope("/v1").route(...))``)."""
+        paths: list[str] = []
+        current: tree_sitter.Node | None = node
+        while current is not None and current.type == "call_expression":
+            function = current.child_by_field_name("function")
+            root = self.chain_roots.get((current.start_byte, current.end_byte))
+            if root is not None:
+                paths.append(root[0])
+                # Up the chain the root starts, to its last call; when that is an argument of a call on
+                # another chain, on along that one.
+                holder = current.parent
+                while holder is not None and holder.type in ("field_expression", "call_expression"):
+                    holder = holder.parent
+                current = holder.parent if holder is not None and holder.type == "arguments" else None
+                continue
+            current = function.child_by_field_name("value") if function is not None and function.type == "field_expression" else None
+        return paths[::-1]
+
     def scoped_mounts(self) -> list[Mount]:
         """The mounts of the calls on chains whose root is a scope (actix-web's ``.service(index)``)."""
         return [
@@ -1353,6 +1374,11 @@ def _entrypoints(
             handler = _scope(node, definitions, unit)
         handler_or_none = handler if handler != unit else None
         route = root[0] if root is not None else _literal(captures["path"][0]) if "path" in captures else ""
+        if "scoped" in captures:
+            # Called on a chain that may start at a scope (actix-web's ``web::scope("/api").route("/users", ...)``),
+            # or at a resource that is its path, perhaps in a scope (``web::resource("/users").route(...)``).
+            scopes = around.scope_paths(captures["scoped"][0])
+            route = _join(scopes[:-1] if root is not None else scopes, route)
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).

@@ -1508,6 +1508,35 @@ def test_actix_handlers_registered_in_a_scope_serve_under_its_prefix():
     }
 
 
+def test_actix_routes_registered_with_route_take_their_method_handler_and_every_scope_around_them():
+    found = _entries({
+        "src/main.rs": (
+            "use actix_web::{web, App, HttpServer, HttpResponse};\n\n"
+            "async fn index() -> HttpResponse { HttpResponse::Ok().finish() }\n"
+            "async fn users() -> HttpResponse { HttpResponse::Ok().finish() }\n"
+            "async fn user() -> HttpResponse { HttpResponse::Ok().finish() }\n"
+            "async fn remove() -> HttpResponse { HttpResponse::Ok().finish() }\n\n"
+            "fn app() -> App<()> {\n    App::new()\n"
+            '        .route("/", web::get().to(index))\n'
+            '        .service(web::scope("/api")\n'
+            '            .route("/users", web::post().to(users))\n'
+            '            .service(web::scope("/v1").route("/users/{id}", web::get().to(user)))\n'
+            '            .service(web::resource("/users/{id}").route(web::get().to(user)).route(web::delete().to(remove))))\n'
+            "}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "actix", "/", ("GET",), "src.main.index"),
+        ("http_route", "actix", "/api/users", ("POST",), "src.main.users"),
+        # A scope registered in a scope is under both.
+        ("http_route", "actix", "/api/v1/users/{id}", ("GET",), "src.main.user"),
+        # A resource's routes are at its path, in the scope it is registered in.
+        ("http_route", "actix", "/api/users/{id}", ("GET",), "src.main.user"),
+        ("http_route", "actix", "/api/users/{id}", ("DELETE",), "src.main.remove"),
+    }
+
+
 def test_micronaut_routes_join_the_controllers_path_and_a_spring_controllers_bean_name_is_no_prefix():
     found = _entries({
         "src/main/kotlin/shop/BookController.kt": (

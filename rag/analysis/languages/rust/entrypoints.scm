@@ -3,8 +3,9 @@
 ; (get(list).post(create): GET by list), or the closure written there: get(|| async { "ok" })
 (call_expression
   function: (field_expression field: (field_identifier) @method)
-  arguments: (arguments . (string_literal) @path)
+  arguments: (arguments . (string_literal) @path . (_)? @_how)
   (#eq? @method "route")
+  (#not-match? @_how "^web::")
   (#match? @path "^\"/")) @route.axum
 (call_expression
   function: (field_expression field: (field_identifier) @_route)
@@ -61,6 +62,31 @@
   (#match? @method "^(get|post|put|patch|delete|head|options)$"))
 (use_declaration argument: (_) @uses.rocket (#match? @uses.rocket "^rocket(::|$)"))
 (extern_crate_declaration name: (identifier) @uses.rocket (#eq? @uses.rocket "rocket"))
+; actix-web: .route("/users", web::get().to(list)) on an App or a web::scope("/api") (under its path, and the paths of the
+; scopes it is registered in)
+(call_expression
+  function: (field_expression value: (_) @scoped field: (field_identifier) @_route)
+  arguments: (arguments . (string_literal) @path .
+    (call_expression
+      function: (field_expression value: (call_expression function: (scoped_identifier path: (identifier) @_web name: (identifier) @method))
+        field: (field_identifier) @_to)
+      arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler (closure_expression) @block] .)) .)
+  (#eq? @_route "route") (#eq? @_web "web") (#eq? @_to "to")
+  (#match? @method "^(get|post|put|patch|delete|head|trace)$")) @route.actix
+; ... and web::resource("/users/{id}").route(web::get().to(show)).route(web::delete().to(remove)): the resource's path
+(call_expression
+  function: (field_expression value: (_) @scoped @chained field: (field_identifier) @_route)
+  arguments: (arguments .
+    (call_expression
+      function: (field_expression value: (call_expression function: (scoped_identifier path: (identifier) @_web name: (identifier) @method))
+        field: (field_identifier) @_to)
+      arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler (closure_expression) @block] .)) .)
+  (#eq? @_route "route") (#eq? @_web "web") (#eq? @_to "to")
+  (#match? @method "^(get|post|put|patch|delete|head|trace)$")) @route.actix
+(call_expression
+  function: (scoped_identifier name: (identifier) @_resource)
+  arguments: (arguments . (string_literal) @path .)
+  (#eq? @_resource "resource") (#match? @path "^\"/")) @chain_root
 ; actix-web: handlers registered in a scope, web::scope("/api").service(index).service(echo): the routes they handle
 ; are under its prefix (the scope is the chain's root, @chain_root; rag/analysis/entrypoints/mounts.py)
 (call_expression
