@@ -1223,6 +1223,8 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
 _CONTROLLER_ACTION = re.compile(r"([a-z][\w/]*)#(\w+[?!]?)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
+# A path of modules to a name: ``handlers::parts::show`` (the module is ``parts``).
+_MODULE_PATH = re.compile(r"((?:[A-Za-z_]\w*::)+[A-Za-z_]\w*)::([A-Za-z_]\w*)")
 _CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
 
 
@@ -1250,7 +1252,9 @@ class RepositoryEdges:
         repository's files of the language have exactly one such:
 
         - a class and its method (Laravel's ``[UserController::class, 'index']`` and ``'UserController@store'``,
-          Slim's ``'HomeController:home'``, Rails' ``articles#show`` of ``ArticlesController``): that method;
+          Slim's ``'HomeController:home'``, Rails' ``articles#show`` of ``ArticlesController``): that method; a
+          module and its function where the language writes ``::`` (Rust's ``parts::get_part``, ``handlers::parts::get_part``):
+          that function;
         - a class alone (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``, else
           the class (a gRPC service's implementation);
         - a name bare, where the language's bare names reach the whole package (Go's ``router.GET("/",
@@ -1265,8 +1269,15 @@ class RepositoryEdges:
             # Rails loads ``admin/photos`` from ``app/controllers/admin/photos_controller.rb``: of several, that file's.
             conventional = [s for s in methods if s.path.endswith(f"controllers/{rails.group(1)}_controller.rb")]
             found = {s.qname for s in conventional or methods}
-        elif (named := _CLASS_AND_METHOD.fullmatch(written)) is not None:
-            found = {s.qname for s in self._methods(language, named.group(2), named.group(1).rsplit("\\", 1)[-1])}
+        elif (named := _CLASS_AND_METHOD.fullmatch(written) or _MODULE_PATH.fullmatch(written)) is not None:
+            owner = named.group(1).rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
+            found = {s.qname for s in self._methods(language, named.group(2), owner)}
+            if not found and "::" in written:
+                # A module's function (Rust's ``parts::get_part``: ``src/handlers/parts.rs`` or ``parts/mod.rs``).
+                found = {
+                    s.qname for s in self.by_name.get((language, named.group(2)), ())
+                    if s.kind == "function" and s.parent is None and s.module.removesuffix(".mod").rsplit(".", 1)[-1] == owner
+                }
         elif _NAME.fullmatch(written):
             found = {s.qname for s in self._methods(language, "__invoke", written)}
             spec = spec_named(language)

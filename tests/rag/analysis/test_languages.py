@@ -1521,9 +1521,13 @@ def test_actix_routes_registered_with_route_take_their_method_handler_and_every_
             '        .service(web::scope("/api")\n'
             '            .route("/users", web::post().to(users))\n'
             '            .service(web::scope("/v1").route("/users/{id}", web::get().to(user)))\n'
-            '            .service(web::resource("/users/{id}").route(web::get().to(user)).route(web::delete().to(remove))))\n'
+            '            .service(web::resource("/users/{id}").route(web::get().to(user)).route(web::delete().to(remove)))\n'
+            '            .service(web::scope("/orders").service(web::resource("").route(web::get().to(index))))\n'
+            '            .route("/parts/{id}", web::get().to(handlers::parts::show)))\n'
             "}\n"
         ),
+        # A handler in a module of its own, named by its path.
+        "src/handlers/parts.rs": "pub async fn show() -> actix_web::HttpResponse { actix_web::HttpResponse::Ok().finish() }\n",
     })
 
     assert found == {
@@ -1534,6 +1538,8 @@ def test_actix_routes_registered_with_route_take_their_method_handler_and_every_
         # A resource's routes are at its path, in the scope it is registered in.
         ("http_route", "actix", "/api/users/{id}", ("GET",), "src.main.user"),
         ("http_route", "actix", "/api/users/{id}", ("DELETE",), "src.main.remove"),
+        ("http_route", "actix", "/api/orders", ("GET",), "src.main.index"),
+        ("http_route", "actix", "/api/parts/{id}", ("GET",), "src.handlers.parts.show"),
     }
 
 

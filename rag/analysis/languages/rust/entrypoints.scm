@@ -74,6 +74,7 @@
   (#eq? @_route "route") (#eq? @_web "web") (#eq? @_to "to")
   (#match? @method "^(get|post|put|patch|delete|head|trace)$")) @route.actix
 ; ... and web::resource("/users/{id}").route(web::get().to(show)).route(web::delete().to(remove)): the resource's path
+; (web::resource("") is its scope's own)
 (call_expression
   function: (field_expression value: (_) @scoped @chained field: (field_identifier) @_route)
   arguments: (arguments .
@@ -86,7 +87,7 @@
 (call_expression
   function: (scoped_identifier name: (identifier) @_resource)
   arguments: (arguments . (string_literal) @path .)
-  (#eq? @_resource "resource") (#match? @path "^\"/")) @chain_root
+  (#eq? @_resource "resource") (#match? @path "^\"(/|\"$)")) @chain_root
 ; actix-web: handlers registered in a scope, web::scope("/api").service(index).service(echo): the routes they handle
 ; are under its prefix (the scope is the chain's root, @chain_root; rag/analysis/entrypoints/mounts.py)
 (call_expression
