@@ -1254,7 +1254,7 @@ class RepositoryEdges:
         - a class and its method (Laravel's ``[UserController::class, 'index']`` and ``'UserController@store'``,
           Slim's ``'HomeController:home'``, Rails' ``articles#show`` of ``ArticlesController``): that method; a
           module and its function where the language writes ``::`` (Rust's ``parts::get_part``, ``handlers::parts::get_part``):
-          that function;
+          that function; of several, the ones nearest ``path``;
         - a class alone (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``, else
           the class (a gRPC service's implementation);
         - a name bare, where the language's bare names reach the whole package (Go's ``router.GET("/",
@@ -1271,13 +1271,16 @@ class RepositoryEdges:
             found = {s.qname for s in conventional or methods}
         elif (named := _CLASS_AND_METHOD.fullmatch(written) or _MODULE_PATH.fullmatch(written)) is not None:
             owner = named.group(1).rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
-            found = {s.qname for s in self._methods(language, named.group(2), owner)}
-            if not found and "::" in written:
+            methods = self._methods(language, named.group(2), owner)
+            if not methods and "::" in written:
                 # A module's function (Rust's ``parts::get_part``: ``src/handlers/parts.rs`` or ``parts/mod.rs``).
-                found = {
-                    s.qname for s in self.by_name.get((language, named.group(2)), ())
+                methods = [
+                    s for s in self.by_name.get((language, named.group(2)), ())
                     if s.kind == "function" and s.parent is None and s.module.removesuffix(".mod").rsplit(".", 1)[-1] == owner
-                }
+                ]
+            # Of several (one per application of a repository), the ones nearest the file that names them.
+            nearest = max((_shared_folders(s.path, path) for s in methods), default=0)
+            found = {s.qname for s in methods if _shared_folders(s.path, path) == nearest}
         elif _NAME.fullmatch(written):
             found = {s.qname for s in self._methods(language, "__invoke", written)}
             spec = spec_named(language)

@@ -1508,6 +1508,23 @@ def test_actix_handlers_registered_in_a_scope_serve_under_its_prefix():
     }
 
 
+def test_a_handler_two_applications_of_a_repository_define_is_each_routes_own():
+    routes = "package {app};\n\nimport org.springframework.web.reactive.function.server.RouterFunctions;\n\n" + (
+        "class Routes {{\n  RouterFunction<ServerResponse> routes(ImageHandler images) {{\n"
+        '    return RouterFunctions.route().GET("/images/{{id}}", images::get).build();\n  }}\n}}\n'
+    )
+    handler = "package {app};\n\nclass ImageHandler {{\n  Mono<ServerResponse> get(ServerRequest r) {{ return null; }}\n}}\n"
+    found = _entries({
+        f"{app}/src/main/java/{app}/{name}.java": text.format(app=app)
+        for app in ("shop", "admin") for name, text in (("Routes", routes), ("ImageHandler", handler))
+    })
+
+    assert found == {
+        ("http_route", "spring", "/images/{id}", ("GET",), "shop.ImageHandler.get"),
+        ("http_route", "spring", "/images/{id}", ("GET",), "admin.ImageHandler.get"),
+    }
+
+
 def test_actix_routes_registered_with_route_take_their_method_handler_and_every_scope_around_them():
     found = _entries({
         "src/main.rs": (
