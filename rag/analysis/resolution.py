@@ -681,6 +681,9 @@ class _Named(list[Symbol]):
         self._owners: dict[str, list[int]] | None = None
         self._parents: dict[str | None, list[int]] | None = None
         self._qnames: dict[str, list[int]] | None = None
+        self._paths: dict[str | None, list[int]] | None = None
+        self._folders: dict[str | None, list[int]] | None = None
+        self._plain: bool | None = None
 
     def owned_by(self, owners: set[str]) -> list[Symbol]:
         """The symbols whose owner (``_owner_name``) is one of ``owners``, in their order."""
@@ -697,6 +700,35 @@ class _Named(list[Symbol]):
         if self._parents is None:
             self._parents = _positions(self, lambda symbol: symbol.parent)
         return [self[position] for position in self._parents.get(parent, ())]
+
+    @property
+    def plain(self) -> bool:
+        """No method among the symbols, and none inside another definition: a call with no receiver reaches each."""
+        if self._plain is None:
+            self._plain = self._of.plain if self._of is not None and self._of.plain else not any(
+                s.kind == "method" or s.parent for s in self
+            )
+        return self._plain
+
+    def nearest(self, path: str) -> list[Symbol]:
+        """``_nearest``: the symbols in the file at ``path``, else in its folder, else all of them."""
+        if self._of is not None:
+            return (
+                [s for s in self._of.in_file(path) if s.qname != self._dropped]
+                or [s for s in self._of.in_folder(posixpath.dirname(path)) if s.qname != self._dropped]
+                or self
+            )
+        return self.in_file(path) or self.in_folder(posixpath.dirname(path)) or self
+
+    def in_file(self, path: str) -> list[Symbol]:
+        if self._paths is None:
+            self._paths = _positions(self, lambda symbol: symbol.path)
+        return [self[position] for position in self._paths.get(path, ())]
+
+    def in_folder(self, folder: str) -> list[Symbol]:
+        if self._folders is None:
+            self._folders = _positions(self, lambda symbol: posixpath.dirname(symbol.path))
+        return [self[position] for position in self._folders.get(folder, ())]
 
     def without(self, qname: str) -> _Named:
         """These symbols but those named ``qname`` (a definition does not call itself), copied in slices."""
@@ -729,6 +761,7 @@ class _Choices:
         self.by_name = by_name
         self._lists: dict[tuple[str, str, str], _Named] = {}
         self._counts: dict[tuple[str, str], Counter[str]] = {}
+        self._firsts: dict[tuple[str, str], dict[str, Symbol]] = {}
 
     def of(self, language: str, name: str, kind: str) -> _Named:
         key = (language, name, kind)
@@ -742,6 +775,17 @@ class _Choices:
             else:
                 self._lists[key] = _Named(same_name)
         return self._lists[key]
+
+    def first(self, language: str, qname: str) -> Symbol | None:
+        """The first symbol named ``qname``, as a scan of its name's symbols finds it."""
+        name = qname.rsplit(".", 1)[-1]
+        key = (language, name)
+        if key not in self._firsts:
+            firsts: dict[str, Symbol] = {}
+            for symbol in self.by_name.get(key, ()):
+                firsts.setdefault(symbol.qname, symbol)
+            self._firsts[key] = firsts
+        return self._firsts[key].get(qname)
 
     def defined(self, language: str, name: str, qname: str) -> int:
         """How many symbols of the name are ``qname`` (overloads share one)."""
@@ -968,7 +1012,7 @@ def _named_edges(
             candidates = qualified
         elif reference.kind == "calls" and not own:
             candidates = _bare_reach(
-                candidates, reference.scope, implicit_self, imports.inline_modules, named, by_name, language, bases_of
+                candidates, reference.scope, implicit_self, imports.inline_modules, named, choices, language, bases_of
             )
             if own_package:
                 candidates = [s for s in candidates if s.module == unit]
@@ -984,7 +1028,7 @@ def _named_edges(
         if not receiver and reference.raw in builtins and not _beside(chosen, analysis):
             chosen = []  # the language's own, not a symbol of the same name elsewhere in the repository
         # Overloads share a name: one target.
-        dst = chosen[0].qname if len({s.qname for s in chosen}) == 1 else None
+        dst = chosen[0].qname if chosen and all(s.qname == chosen[0].qname for s in chosen) else None
         edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
     return edges
 
@@ -1039,7 +1083,7 @@ def _bare_reach(
     implicit_self: bool,
     namespaces: set[str],
     named: set[str],
-    by_name: dict[tuple[str, str], list[Symbol]],
+    choices: _Choices,
     language: str,
     bases_of: Callable[[str], set[str]],
 ) -> list[Symbol]:
@@ -1053,10 +1097,15 @@ def _bare_reach(
         around.append(around[-1].rsplit(".", 1)[0])
     enclosing = set(around)
 
-    def kind_of(qname: str) -> str:
-        return next((s.kind for s in by_name.get((language, qname.rsplit(".", 1)[-1]), ()) if s.qname == qname), "")
+    if isinstance(candidates, _Named) and candidates.plain:
+        return candidates  # functions and types at the top of their files: every one is reached
 
-    own_class = next((s.parent for s in by_name.get((language, scope.rsplit(".", 1)[-1]), ()) if s.qname == scope), None)
+    def kind_of(qname: str) -> str:
+        found = choices.first(language, qname)
+        return found.kind if found is not None else ""
+
+    own = choices.first(language, scope)
+    own_class = own.parent if own is not None else None
     methods = [s for s in candidates if s.kind == "method"]
     reached = [
         s for s in candidates
@@ -1120,6 +1169,8 @@ def _returned_type(
 
 def _nearest(candidates: list[Symbol], analysis: FileAnalysis) -> list[Symbol]:
     """The candidates in ``analysis``'s file, else in its folder, else all of them."""
+    if isinstance(candidates, _Named):
+        return candidates.nearest(analysis.path)
     folder = posixpath.dirname(analysis.path)
     return (
         [s for s in candidates if s.path == analysis.path]
