@@ -16,6 +16,7 @@ resolution ``partial``. C3 entrypoints are found over the same names by
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections import Counter
@@ -669,6 +670,10 @@ def _owner_name(symbol: Symbol) -> str:
     return parts[-2] if len(parts) > 1 else ""
 
 
+# Lists this short are read one by one: an index costs more than the few lookups most names get.
+_SCANNED = 16
+
+
 class _Named(list[Symbol]):
     """The symbols of one name that one kind of reference may mean (a call: no constant; a base: a class),
     in their order, with lookups by owner and by parent that read only the symbols they find: a method
@@ -684,9 +689,14 @@ class _Named(list[Symbol]):
         self._paths: dict[str | None, list[int]] | None = None
         self._folders: dict[str | None, list[int]] | None = None
         self._plain: bool | None = None
+        self._methods: _Named | None = None
+        self._others: list[Symbol] | None = None
+        self._sorted_parents: list[str] | None = None
 
     def owned_by(self, owners: set[str]) -> list[Symbol]:
         """The symbols whose owner (``_owner_name``) is one of ``owners``, in their order."""
+        if len(self) <= _SCANNED:
+            return [s for s in self if _owner_name(s) in owners]
         if self._of is not None:
             return [s for s in self._of.owned_by(owners) if s.qname != self._dropped]
         if self._owners is None:
@@ -695,6 +705,8 @@ class _Named(list[Symbol]):
 
     def with_parent(self, parent: str) -> list[Symbol]:
         """The symbols whose parent is ``parent``, in their order."""
+        if len(self) <= _SCANNED:
+            return [s for s in self if s.parent == parent]
         if self._of is not None:
             return [s for s in self._of.with_parent(parent) if s.qname != self._dropped]
         if self._parents is None:
@@ -712,6 +724,9 @@ class _Named(list[Symbol]):
 
     def nearest(self, path: str) -> list[Symbol]:
         """``_nearest``: the symbols in the file at ``path``, else in its folder, else all of them."""
+        if len(self) <= _SCANNED:
+            folder = posixpath.dirname(path)
+            return [s for s in self if s.path == path] or [s for s in self if posixpath.dirname(s.path) == folder] or self
         if self._of is not None:
             return (
                 [s for s in self._of.in_file(path) if s.qname != self._dropped]
@@ -729,6 +744,47 @@ class _Named(list[Symbol]):
         if self._folders is None:
             self._folders = _positions(self, lambda symbol: posixpath.dirname(symbol.path))
         return [self[position] for position in self._folders.get(folder, ())]
+
+    def methods(self) -> _Named:
+        """The methods among the symbols, in their order, indexed the same way."""
+        if self._methods is None:
+            if self._of is not None:
+                self._methods = self._of.methods().without(self._dropped)
+            else:
+                self._methods = _Named(s for s in self if s.kind == "method")
+        return self._methods
+
+    def others(self) -> list[Symbol]:
+        """The symbols that are no methods, in their order."""
+        if self._others is None:
+            self._others = [s for s in self if s.kind != "method"]
+        return self._others
+
+    def select(self, parents: set[str], qnames: set[str], parent_prefix: str) -> list[Symbol]:
+        """The symbols whose parent is one of ``parents`` or starts with ``parent_prefix`` (when given), or
+        whose qname is one of ``qnames``, in their order."""
+        if len(self) <= _SCANNED:
+            return [
+                s for s in self
+                if s.parent in parents or s.qname in qnames or (parent_prefix and (s.parent or "").startswith(parent_prefix))
+            ]
+        if self._of is not None:
+            return [s for s in self._of.select(parents, qnames, parent_prefix) if s.qname != self._dropped]
+        if self._parents is None:
+            self._parents = _positions(self, lambda symbol: symbol.parent)
+        if self._qnames is None:
+            self._qnames = _positions(self, lambda symbol: symbol.qname)
+        chosen = {p for parent in parents for p in self._parents.get(parent, ())}
+        chosen.update(p for qname in qnames for p in self._qnames.get(qname, ()))
+        if parent_prefix:
+            if self._sorted_parents is None:
+                self._sorted_parents = sorted(parent for parent in self._parents if parent)
+            start = bisect.bisect_left(self._sorted_parents, parent_prefix)
+            for parent in self._sorted_parents[start:]:
+                if not parent.startswith(parent_prefix):
+                    break
+                chosen.update(self._parents[parent])
+        return [self[position] for position in sorted(chosen)]
 
     def without(self, qname: str) -> _Named:
         """These symbols but those named ``qname`` (a definition does not call itself), copied in slices."""
@@ -1106,20 +1162,30 @@ def _bare_reach(
 
     own = choices.first(language, scope)
     own_class = own.parent if own is not None else None
-    methods = [s for s in candidates if s.kind == "method"]
+    indexed = isinstance(candidates, _Named)
+    methods = candidates.methods() if indexed else [s for s in candidates if s.kind == "method"]
     reached = [
-        s for s in candidates
+        s for s in (candidates.others() if indexed else candidates)
         if s.kind != "method" and (not s.parent or s.parent in enclosing or kind_of(s.parent) not in ("function", "method"))
     ]
     functions = len(reached)
-    for method in methods:
-        parent = method.parent or ""
-        if method.qname in named or f"{parent}.*" in named:
-            reached.append(method)
-        elif parent in enclosing and (implicit_self or parent in namespaces):
-            reached.append(method)
-        elif implicit_self and own_class and parent.startswith(own_class + "."):
-            reached.append(method)
+    if isinstance(methods, _Named):
+        # The methods the file imports by name or by their class (``a.B.*``), of an enclosing class or inline
+        # module, or of a class nested in its own class: looked up, not read one by one.
+        reached += methods.select(
+            {name[:-2] for name in named if name.endswith(".*")} | {p for p in enclosing if implicit_self or p in namespaces},
+            {name for name in named if not name.endswith(".*")},
+            own_class + "." if implicit_self and own_class else "",
+        )
+    else:
+        for method in methods:
+            parent = method.parent or ""
+            if method.qname in named or f"{parent}.*" in named:
+                reached.append(method)
+            elif parent in enclosing and (implicit_self or parent in namespaces):
+                reached.append(method)
+            elif implicit_self and own_class and parent.startswith(own_class + "."):
+                reached.append(method)
     if implicit_self and methods and len(reached) == functions:
         for name in around:
             # Every base's, so which of two bases that have it is taken is the nearest's, not the set's order.
