@@ -16,10 +16,8 @@ resolution ``partial``. C3 entrypoints are found over the same names by
 
 from __future__ import annotations
 
-import bisect
 import posixpath
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
@@ -32,6 +30,7 @@ from rag.analysis.facts import (
 )
 from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
+from rag.analysis.candidates import Candidates, CandidatesByName, owner_name
 from rag.analysis.records import Edge, Symbol
 from rag.analysis.results import FileAnalysis
 
@@ -664,196 +663,9 @@ def _bases_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
 _BASE_DEPTH = 4
 
 
-def _owner_name(symbol: Symbol) -> str:
-    """The short name of what ``symbol`` is a member of: its class, or its package or module."""
-    parts = symbol.qname.rsplit(".", 2)
-    return parts[-2] if len(parts) > 1 else ""
-
-
-# Lists this short are read one by one: an index costs more than the few lookups most names get.
-_SCANNED = 16
-
-
-class _Named(list[Symbol]):
-    """The symbols of one name that one kind of reference may mean (a call: no constant; a base: a class),
-    in their order, with lookups by owner and by parent that read only the symbols they find: a method
-    name defined in thousands of classes (Java's ``toString``) is looked up at every call of it."""
-
-    def __init__(self, symbols: Iterable[Symbol], of: _Named | None = None, dropped: str = "") -> None:
-        super().__init__(symbols)
-        # A list that is another's without the symbols named ``dropped`` looks up through that one's index.
-        self._of, self._dropped = of, dropped
-        self._owners: dict[str, list[int]] | None = None
-        self._parents: dict[str | None, list[int]] | None = None
-        self._qnames: dict[str, list[int]] | None = None
-        self._paths: dict[str | None, list[int]] | None = None
-        self._folders: dict[str | None, list[int]] | None = None
-        self._plain: bool | None = None
-        self._methods: _Named | None = None
-        self._others: list[Symbol] | None = None
-        self._sorted_parents: list[str] | None = None
-
-    def owned_by(self, owners: set[str]) -> list[Symbol]:
-        """The symbols whose owner (``_owner_name``) is one of ``owners``, in their order."""
-        if len(self) <= _SCANNED:
-            return [s for s in self if _owner_name(s) in owners]
-        if self._of is not None:
-            return [s for s in self._of.owned_by(owners) if s.qname != self._dropped]
-        if self._owners is None:
-            self._owners = _positions(self, _owner_name)
-        return [self[position] for position in sorted(p for owner in owners for p in self._owners.get(owner, ()))]
-
-    def with_parent(self, parent: str) -> list[Symbol]:
-        """The symbols whose parent is ``parent``, in their order."""
-        if len(self) <= _SCANNED:
-            return [s for s in self if s.parent == parent]
-        if self._of is not None:
-            return [s for s in self._of.with_parent(parent) if s.qname != self._dropped]
-        if self._parents is None:
-            self._parents = _positions(self, lambda symbol: symbol.parent)
-        return [self[position] for position in self._parents.get(parent, ())]
-
-    @property
-    def plain(self) -> bool:
-        """No method among the symbols, and none inside another definition: a call with no receiver reaches each."""
-        if self._plain is None:
-            self._plain = self._of.plain if self._of is not None and self._of.plain else not any(
-                s.kind == "method" or s.parent for s in self
-            )
-        return self._plain
-
-    def nearest(self, path: str) -> list[Symbol]:
-        """``_nearest``: the symbols in the file at ``path``, else in its folder, else all of them."""
-        if len(self) <= _SCANNED:
-            folder = posixpath.dirname(path)
-            return [s for s in self if s.path == path] or [s for s in self if posixpath.dirname(s.path) == folder] or self
-        if self._of is not None:
-            return (
-                [s for s in self._of.in_file(path) if s.qname != self._dropped]
-                or [s for s in self._of.in_folder(posixpath.dirname(path)) if s.qname != self._dropped]
-                or self
-            )
-        return self.in_file(path) or self.in_folder(posixpath.dirname(path)) or self
-
-    def in_file(self, path: str) -> list[Symbol]:
-        if self._paths is None:
-            self._paths = _positions(self, lambda symbol: symbol.path)
-        return [self[position] for position in self._paths.get(path, ())]
-
-    def in_folder(self, folder: str) -> list[Symbol]:
-        if self._folders is None:
-            self._folders = _positions(self, lambda symbol: posixpath.dirname(symbol.path))
-        return [self[position] for position in self._folders.get(folder, ())]
-
-    def methods(self) -> _Named:
-        """The methods among the symbols, in their order, indexed the same way."""
-        if self._methods is None:
-            if self._of is not None:
-                self._methods = self._of.methods().without(self._dropped)
-            else:
-                self._methods = _Named(s for s in self if s.kind == "method")
-        return self._methods
-
-    def others(self) -> list[Symbol]:
-        """The symbols that are no methods, in their order."""
-        if self._others is None:
-            self._others = [s for s in self if s.kind != "method"]
-        return self._others
-
-    def select(self, parents: set[str], qnames: set[str], parent_prefix: str) -> list[Symbol]:
-        """The symbols whose parent is one of ``parents`` or starts with ``parent_prefix`` (when given), or
-        whose qname is one of ``qnames``, in their order."""
-        if len(self) <= _SCANNED:
-            return [
-                s for s in self
-                if s.parent in parents or s.qname in qnames or (parent_prefix and (s.parent or "").startswith(parent_prefix))
-            ]
-        if self._of is not None:
-            return [s for s in self._of.select(parents, qnames, parent_prefix) if s.qname != self._dropped]
-        if self._parents is None:
-            self._parents = _positions(self, lambda symbol: symbol.parent)
-        if self._qnames is None:
-            self._qnames = _positions(self, lambda symbol: symbol.qname)
-        chosen = {p for parent in parents for p in self._parents.get(parent, ())}
-        chosen.update(p for qname in qnames for p in self._qnames.get(qname, ()))
-        if parent_prefix:
-            if self._sorted_parents is None:
-                self._sorted_parents = sorted(parent for parent in self._parents if parent)
-            start = bisect.bisect_left(self._sorted_parents, parent_prefix)
-            for parent in self._sorted_parents[start:]:
-                if not parent.startswith(parent_prefix):
-                    break
-                chosen.update(self._parents[parent])
-        return [self[position] for position in sorted(chosen)]
-
-    def without(self, qname: str) -> _Named:
-        """These symbols but those named ``qname`` (a definition does not call itself), copied in slices."""
-        if self._of is not None:
-            return _Named((s for s in self if s.qname != qname))
-        if self._qnames is None:
-            self._qnames = _positions(self, lambda symbol: symbol.qname)
-        dropped = self._qnames.get(qname, [])
-        kept: list[Symbol] = []
-        start = 0
-        for position in dropped:
-            kept += self[start:position]
-            start = position + 1
-        kept += self[start:]
-        return _Named(kept, of=self, dropped=qname)
-
-
-def _positions(symbols: list[Symbol], key: Callable[[Symbol], str | None]) -> dict[str | None, list[int]]:
-    """The positions of the symbols by ``key``."""
-    found: dict[str | None, list[int]] = {}
-    for position, symbol in enumerate(symbols):
-        found.setdefault(key(symbol), []).append(position)
-    return found
-
-
-class _Choices:
-    """``_Named`` lists by language, name and what a reference may mean, built once for all files."""
-
-    def __init__(self, by_name: dict[tuple[str, str], list[Symbol]]) -> None:
-        self.by_name = by_name
-        self._lists: dict[tuple[str, str, str], _Named] = {}
-        self._counts: dict[tuple[str, str], Counter[str]] = {}
-        self._firsts: dict[tuple[str, str], dict[str, Symbol]] = {}
-
-    def of(self, language: str, name: str, kind: str) -> _Named:
-        key = (language, name, kind)
-        if key not in self._lists:
-            same_name = self.by_name.get((language, name), ())
-            if kind == "calls":
-                # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
-                self._lists[key] = _Named(s for s in same_name if s.kind != "const")
-            elif kind == "inherits":
-                self._lists[key] = _Named(s for s in same_name if s.kind == "class")
-            else:
-                self._lists[key] = _Named(same_name)
-        return self._lists[key]
-
-    def first(self, language: str, qname: str) -> Symbol | None:
-        """The first symbol named ``qname``, as a scan of its name's symbols finds it."""
-        name = qname.rsplit(".", 1)[-1]
-        key = (language, name)
-        if key not in self._firsts:
-            firsts: dict[str, Symbol] = {}
-            for symbol in self.by_name.get(key, ()):
-                firsts.setdefault(symbol.qname, symbol)
-            self._firsts[key] = firsts
-        return self._firsts[key].get(qname)
-
-    def defined(self, language: str, name: str, qname: str) -> int:
-        """How many symbols of the name are ``qname`` (overloads share one)."""
-        key = (language, name)
-        if key not in self._counts:
-            self._counts[key] = Counter(s.qname for s in self.by_name.get(key, ()))
-        return self._counts[key][qname]
-
-
 def _members_of(
     candidates: list[Symbol], type_name: str, bases_of: Callable[[str], set[str]],
-    owner: Callable[[Symbol], str] = _owner_name,
+    owner: Callable[[Symbol], str] = owner_name,
 ) -> list[Symbol]:
     """The candidates that are members of ``type_name`` (named by its short name), else of the nearest
     of its bases that has one (a method it inherits); with ``owner``, those whose owner it names is the
@@ -863,11 +675,11 @@ def _members_of(
 
 def _nearest_members(
     candidates: list[Symbol], types: set[str], bases_of: Callable[[str], set[str]],
-    owner: Callable[[Symbol], str] = _owner_name,
+    owner: Callable[[Symbol], str] = owner_name,
 ) -> list[Symbol]:
     """The candidates that are members of ``types`` (short names), else of the nearest of their bases."""
     level, seen = set(types), set(types)
-    indexed = isinstance(candidates, _Named) and owner is _owner_name
+    indexed = isinstance(candidates, Candidates) and owner is owner_name
     for _ in range(_BASE_DEPTH):
         members = candidates.owned_by(level) if indexed else [s for s in candidates if owner(s) in level]
         if members:
@@ -881,7 +693,7 @@ def _nearest_members(
 
 def _named_edges(
     by_name: dict[tuple[str, str], list[Symbol]],
-    choices: _Choices,
+    choices: CandidatesByName,
     imports: ImportTargets,
     analysis: FileAnalysis,
     bases: dict[tuple[str, str], set[str]],
@@ -1040,7 +852,7 @@ def _named_edges(
                 # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
                 # its own members, else its bases'.
                 qualified = (
-                    candidates.with_parent(target) if isinstance(candidates, _Named) else [s for s in candidates if s.parent == target]
+                    candidates.with_parent(target) if isinstance(candidates, Candidates) else [s for s in candidates if s.parent == target]
                 ) or _members_of(
                     candidates, target.rsplit(".", 1)[-1], bases_of
                 )
@@ -1139,7 +951,7 @@ def _bare_reach(
     implicit_self: bool,
     namespaces: set[str],
     named: set[str],
-    choices: _Choices,
+    choices: CandidatesByName,
     language: str,
     bases_of: Callable[[str], set[str]],
 ) -> list[Symbol]:
@@ -1153,7 +965,7 @@ def _bare_reach(
         around.append(around[-1].rsplit(".", 1)[0])
     enclosing = set(around)
 
-    if isinstance(candidates, _Named) and candidates.plain:
+    if isinstance(candidates, Candidates) and candidates.plain:
         return candidates  # functions and types at the top of their files: every one is reached
 
     def kind_of(qname: str) -> str:
@@ -1162,14 +974,14 @@ def _bare_reach(
 
     own = choices.first(language, scope)
     own_class = own.parent if own is not None else None
-    indexed = isinstance(candidates, _Named)
+    indexed = isinstance(candidates, Candidates)
     methods = candidates.methods() if indexed else [s for s in candidates if s.kind == "method"]
     reached = [
         s for s in (candidates.others() if indexed else candidates)
         if s.kind != "method" and (not s.parent or s.parent in enclosing or kind_of(s.parent) not in ("function", "method"))
     ]
     functions = len(reached)
-    if isinstance(methods, _Named):
+    if isinstance(methods, Candidates):
         # The methods the file imports by name or by their class (``a.B.*``), of an enclosing class or inline
         # module, or of a class nested in its own class: looked up, not read one by one.
         reached += methods.select(
@@ -1235,7 +1047,7 @@ def _returned_type(
 
 def _nearest(candidates: list[Symbol], analysis: FileAnalysis) -> list[Symbol]:
     """The candidates in ``analysis``'s file, else in its folder, else all of them."""
-    if isinstance(candidates, _Named):
+    if isinstance(candidates, Candidates):
         return candidates.nearest(analysis.path)
     folder = posixpath.dirname(analysis.path)
     return (
@@ -1250,7 +1062,7 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
     owner = scope
     while "." in owner:
         owner = owner.rsplit(".", 1)[0]
-        members = candidates.with_parent(owner) if isinstance(candidates, _Named) else [s for s in candidates if s.parent == owner]
+        members = candidates.with_parent(owner) if isinstance(candidates, Candidates) else [s for s in candidates if s.parent == owner]
         if members:
             return members
     return []
@@ -1352,7 +1164,7 @@ class RepositoryEdges:
         files = list(analyses)
         self.names = names
         self.by_name = _names_of_other_languages(files)
-        self.choices = _Choices(self.by_name)
+        self.choices = CandidatesByName(self.by_name)
         self.imports = ImportTargets(files)
         self.bases = _bases_of_other_languages(files)
         # Modules a file includes at its top (Ruby's ``include Jekyll``): their constants are everyone's.
