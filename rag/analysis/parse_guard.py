@@ -33,6 +33,10 @@ from pathlib import Path
 # 30 MB; the hostile files above take gigabytes.
 PARSE_MEMORY = 512 << 20
 
+# How long the guard's process has to start (a Python process importing tree-sitter: a few tenths of a second).
+START_SECONDS = 30.0
+READY = b"ready"
+
 # How many parses may be asked for before they are wanted (``ahead``): the guard parses the next file
 # while the asking process works on the one before.
 AHEAD = 2
@@ -56,6 +60,15 @@ class _Guard:
         self.answers = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()
         self.process.stdout.close()
+        # A guard that cannot start says so, rather than answering every file as too big: its first
+        # word is that it is ready.
+        try:
+            ready = self.answers.poll(START_SECONDS) and self.answers.recv_bytes() == READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self.stop()
+            raise RuntimeError("the parse guard's process did not start (its error, if any, is on standard error)")
         self.pending: deque[tuple[str, str, bytes]] = deque()
         # When the first pending parse began: when the one before it was answered, or it was sent.
         self.began = 0.0
@@ -160,8 +173,12 @@ def serve() -> None:
     answers = Connection(os.dup(sys.stdout.fileno()), readable=False)
     import tree_sitter  # noqa: F401  (loaded before the limit is measured)
 
-    limit = _address_space() + PARSE_MEMORY
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        limit = _address_space() + PARSE_MEMORY
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (OSError, ValueError):
+        pass  # no /proc (not Linux): the time limit still holds
+    answers.send_bytes(READY)
     while True:
         try:
             message = requests.recv_bytes()

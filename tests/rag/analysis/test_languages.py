@@ -1102,6 +1102,21 @@ def test_a_file_whose_parse_runs_past_its_time_is_read_as_lines_and_the_next_fil
     assert [s.name for s in analyze_repository({"src/ok.rs": "fn ok() {}\n"}).files["src/ok.rs"].symbols] == ["ok"]
 
 
+def test_a_parse_guard_that_cannot_start_is_an_error_not_every_file_read_as_lines(monkeypatch):
+    import sys
+
+    from rag.analysis import parse_guard
+
+    # This process's guard ends with a parse that runs past no time at all; the next one cannot start.
+    parse_guard.refusal("tree_sitter_kotlin", "language", b"/*" * 10_000, 0.0)
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+
+    with pytest.raises(RuntimeError, match="parse guard's process did not start"):
+        analyze_repository({"src/a.rs": "fn a() {}\n"})
+    monkeypatch.undo()
+    assert [s.name for s in analyze_repository({"src/a.rs": "fn a() {}\n"}).files["src/a.rs"].symbols] == ["a"]
+
+
 def test_an_analysis_whose_parses_spend_its_time_reads_its_remaining_files_as_lines(monkeypatch):
     import rag.analysis.languages
 
