@@ -52,6 +52,9 @@ LAYER_SHOWN_FIRST = {"C0_SOURCE_CHUNKS": 0, "D0_DOCS": 1, "C1_SYMBOL_CATALOG": 2
 SNIPPET_LINES = 4
 README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")
 README_MAX_CHARS = 200_000
+# A folder's table lists this many entries, then says how many more there are (a vendored folder may hold
+# tens of thousands of files; code hosts stop at about a thousand too).
+FOLDER_ENTRIES_SHOWN = 1000
 LANGUAGE_NAMES = {
     "python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "tsx": "TypeScript", "go": "Go",
     "java": "Java", "rust": "Rust", "c": "C", "cpp": "C++", "csharp": "C#", "kotlin": "Kotlin", "ruby": "Ruby",
@@ -197,12 +200,17 @@ def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], li
     return list(groups.values()), list(response.notes)
 
 
+def shown_entries(entries: list[TreeEntry]) -> dict:
+    """A folder's entries as its table shows them: the first ``FOLDER_ENTRIES_SHOWN``, and how many more."""
+    return {"entries": entries[:FOLDER_ENTRIES_SHOWN], "more_entries": max(0, len(entries) - FOLDER_ENTRIES_SHOWN)}
+
+
 def home_context(repository: Repository) -> dict:
     """What the repository page shows above its index runs: summary, root tree and README."""
     run = repository.active_run
     entries = folder_entries(run, "") if run else None
     return {
-        "entries": entries or [],
+        **shown_entries(entries or []),
         "readme": readme_html(run, entries) if run and entries else None,
     }
 
@@ -220,7 +228,7 @@ def folder(request: HttpRequest, repository: Repository, path: str) -> HttpRespo
         "rag/browse/folder.html",
         {
             "repository": repository, "path": path, "name": posixpath.basename(path), "parent": parent, "crumbs": breadcrumbs(path)[:-1],
-            "entries": entries, "readme": readme_html(run, entries),
+            **shown_entries(entries), "readme": readme_html(run, entries),
         },
     )
 

@@ -102,6 +102,17 @@ def test_a_folder_url_under_source_lists_that_folder(owner_client, shop, path):
     assert "Chat about this repository" in page
 
 
+def test_a_folder_of_more_files_than_its_table_lists_says_how_many_more_there_are(owner_client, shop, monkeypatch):
+    import rag.browse
+
+    monkeypatch.setattr(rag.browse, "FOLDER_ENTRIES_SHOWN", 2)
+    page = _page(owner_client, "rag-source", shop.pk, "shop")
+
+    names = re.findall(r'<tr class="tree-file">\s*<td data-label="Name"><a href="[^"]+">.*?</span> ([^<]+)</a>', page)
+    assert names == ["__init__.py", "models.py"]
+    assert "and 1 more in this folder: search the code to find one" in page
+
+
 def test_a_path_that_is_neither_file_nor_folder_is_a_404_in_the_sites_layout(owner_client, shop):
     response = owner_client.get(reverse("rag-source", args=[shop.pk, "nowhere/"]))
     assert response.status_code == 404
