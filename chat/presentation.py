@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
+
+from cachetools import LRUCache, cached
 
 from django.utils import timezone
 from django.utils.dates import MONTHS_3
@@ -13,6 +16,9 @@ from chat import citations as citation_links
 from chat.answer_stream import split_for_page
 from chat.markdown import render_markdown, render_typed_text
 from chat.models import Message
+
+# Finished answers whose HTML each web process keeps (a few KB each).
+ANSWERS_KEPT_RENDERED = 4096
 
 INTENT_LABELS = {
     "general": "General",
@@ -120,9 +126,8 @@ def step_context(step: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def citation_linker(message: Message, repository_id: int | None):
+def citation_linker(verified: list[dict], repository_id: int | None):
     """Links a cited range in the text when it overlaps a citation the agent verified."""
-    verified = message.citations or []
 
     def link(path: str, start: int, end: int) -> str | None:
         for citation in verified:
@@ -139,11 +144,18 @@ def citation_linker(message: Message, repository_id: int | None):
 def body_html(message: Message, repository_id: int | None = None) -> SafeString:
     """Finished assistant text and the user's own text are Markdown (code highlighted in both); a streaming answer is shown as typed (escaped by the template)."""
     if message.role == Message.Role.ASSISTANT and not message.is_streaming:
-        html = render_markdown(message.content, citation_linker(message, repository_id))
+        html = _answer_html(repository_id, message.content, json.dumps(message.citations or [], sort_keys=True))
         return mark_safe(html)  # noqa: S308 - sanitized by render_markdown
     if message.role == Message.Role.USER:
         return mark_safe(render_typed_text(message.content))  # noqa: S308 - sanitized by render_markdown
     return SafeString("")
+
+
+# A finished answer's HTML, by what it is made of: a chat's page renders every answer each time it opens
+# (300 answers of a few KB: about 2 s of Markdown and highlighting), and a finished answer never changes.
+@cached(cache=LRUCache(maxsize=ANSWERS_KEPT_RENDERED), lock=threading.Lock())
+def _answer_html(repository_id: int | None, content: str, citations: str) -> str:
+    return render_markdown(content, citation_linker(json.loads(citations), repository_id))
 
 
 def message_context(message: Message, repository_id: int | None) -> dict[str, Any]:

@@ -32,3 +32,24 @@ def test_a_message_shows_its_thinking_tokens_beside_its_output_tokens(owner):
     html = render_to_string("chat/partials/message.html", {"m": message_context(message, None)})
 
     assert "40 in / 90 out tokens (70 thinking)" in html
+
+
+def test_answers_of_the_same_text_link_their_own_verified_citations_in_their_own_repository(owner):
+    # A finished answer's HTML is kept once rendered: the same words with other citations, or in another
+    # repository's chat, are another answer.
+    chat = ChatSession.objects.create(owner=owner, title="citations")
+    text = "Discounts are applied in src/pricing.py:14-19."
+    verified = Message.objects.create(
+        session=chat, role=Message.Role.ASSISTANT, content=text,
+        citations=[{"path": "src/pricing.py", "start_line": 14, "end_line": 19, "version": 3}],
+    )
+    unverified = Message.objects.create(session=chat, role=Message.Role.ASSISTANT, content=text, citations=[])
+
+    first = render_to_string("chat/partials/message.html", {"m": message_context(verified, 7)})
+    again = render_to_string("chat/partials/message.html", {"m": message_context(verified, 7)})
+    elsewhere = render_to_string("chat/partials/message.html", {"m": message_context(verified, 8)})
+    bare = render_to_string("chat/partials/message.html", {"m": message_context(unverified, 7)})
+
+    assert first == again and "/repositories/7/source/src/pricing.py?start=14&amp;end=19&amp;at=3#L14" in first
+    assert "/repositories/8/source/src/pricing.py?" in elsewhere and "/repositories/7/" not in elsewhere
+    assert "src/pricing.py?start" not in bare and "src/pricing.py:14-19" in bare
