@@ -17,8 +17,8 @@ from chat.answer_stream import split_for_page
 from chat.markdown import render_markdown, render_typed_text
 from chat.models import Message
 
-# Finished answers whose HTML each web process keeps (a few KB each).
-ANSWERS_KEPT_RENDERED = 4096
+# Finished answers whose HTML each web process keeps (their text and HTML: about 10 KB each, 20 MB in all).
+ANSWERS_KEPT_RENDERED = 2048
 
 INTENT_LABELS = {
     "general": "General",
