@@ -108,7 +108,7 @@ analysis's parses have spent its budget; 61: Spring's functional routes (``Route
 request predicates, under ``.path()`` and ``nest()``; Kotlin's ``router { }``), and a route's handler given as a method reference (``handler::get``,
 ``this::get``) by the type the name is declared with; actix-web's ``.route("/x", web::get().to(h))`` and ``web::resource("/x").route(...)``
 under every scope around them; a handler named by a module path, ``parts::show``, is that module's function; a class's method named by a route that
-several applications of a repository define is the nearest one's)."""
+several applications of a repository define is the nearest one's; NestJS's ``RouterModule.register`` paths)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -12,7 +12,10 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
   a plugin with its ``prefix`` option alike.
 - NestJS's ``app.setGlobalPrefix('api')`` in the application's ``main.ts``
   puts every controller route of the application (the files under the
-  folder of that file) under ``/api``.
+  folder of that file) under ``/api``; ``RouterModule.register([{ path:
+  'admin', module: AdminModule }])`` puts the routes of the controllers
+  ``AdminModule`` declares under ``/admin`` (a child route's under its
+  parent's path too), below the global prefix.
 - axum's ``.nest("/api", api::router())`` puts the routes the function
   called makes under ``/api``, down the chain of nestings.
 - actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
@@ -68,6 +71,7 @@ def across_files(
     """``found`` (entrypoints by path) with their handlers given as method values resolved, then under the
     prefixes and commands other files and functions give them."""
     found = {path: [_with_handler_value(entry, file_edges.get(path, [])) for entry in entries] for path, entries in found.items()}
+    found = _with_router_modules(analyses, found)
     found = _with_mounted_prefixes(imports, analyses, found)
     found = _with_command_paths(analyses, file_edges, found)
     found = _with_nested_routers(analyses, file_edges, found)
@@ -86,6 +90,31 @@ def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
 def _under(prefix: str, entry: Entrypoint) -> Entrypoint:
     """The entrypoint served under ``prefix``; as it is for none (a command, a route no mount reaches)."""
     return replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) if prefix.strip("/") else entry
+
+
+def _with_router_modules(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+    """``found`` with the routes of NestJS controllers under the paths ``RouterModule.register`` gives the
+    modules that declare them (a child route's module under its parent's path too), before any global prefix.
+    Modules and controllers are known by their class names."""
+    routed: dict[str, str] = {}  # module -> its path, the paths of the routes around it joined
+    declared: dict[str, list[str]] = {}  # controller -> the modules that declare it
+    for analysis in analyses.values():
+        for mount in analysis.facts.mounts if analysis.facts is not None else ():
+            if mount.method == "router_module":
+                routed.setdefault(mount.child, join_prefix(mount.prefix or ""))
+            elif mount.method == "module_controller":
+                declared.setdefault(mount.child, []).append(mount.parent)
+    if not routed:
+        return found
+
+    def prefix_of(entry: Entrypoint) -> str:
+        if entry.framework != "nestjs" or entry.entry_type != "http_route" or not entry.handler or entry.handler.count(".") < 1:
+            return ""
+        controller = entry.handler.rsplit(".", 2)[-2]
+        paths = {routed[module] for module in declared.get(controller, ()) if module in routed}
+        return paths.pop() if len(paths) == 1 else ""
+
+    return {path: [_under(prefix_of(entry), entry) for entry in entries] for path, entries in found.items()}
 
 
 def _with_mounted_prefixes(

@@ -1125,6 +1125,15 @@ class _Around:
                 # axum's ``.nest("/api", users::router())``: the routes the function called makes, under the prefix.
                 called_at = captures["mounted"][0].start_point[0] + 1  # a chain's call is on its own line
                 self.mounts.append(Mount("nest", parent, mounted, prefix, scope, called_at))
+            elif kind == "mount.module":
+                # NestJS's ``RouterModule.register([{ path, module }])``: that module's controllers under the path
+                # and the paths of the routes whose ``children`` hold it.
+                paths = _router_module_paths(node)
+                if paths is not None:
+                    self.mounts.append(Mount("router_module", "", mounted, "/".join((*paths, prefix or "")), scope, line))
+            elif kind == "mount.controllers":
+                # NestJS's ``@Module({ controllers: [...] })`` on the module class ``parent``.
+                self.mounts.append(Mount("module_controller", parent, mounted, None, scope, line))
             elif kind == "mount.scoped":
                 # actix-web's ``web::scope("/api").service(index)``: the routes ``index`` is the handler of, under the
                 # scope's prefix (``scoped_mounts``, once every chain's root is known).
@@ -1215,6 +1224,24 @@ class _Around:
             # Rails' ``get :feed`` in a resource's block: on its collection, on a member, or nested (the default).
             outer[-1] = {"collection": nesting.collection, "member": nesting.member}.get(on, nesting.nested)
         return outer + _group_prefixes(_call_receiver(node), scope, self.groups), module, nesting
+
+
+def _router_module_paths(route: tree_sitter.Node) -> list[str] | None:
+    """The paths of the routes around a route object of NestJS's ``RouterModule.register([...])``, outermost
+    first; None when the object is in no such call. Walks up its parents: rare, small structures."""
+    paths: list[str] = []
+    node = route.parent
+    while node is not None:
+        if node.type == "object":
+            for pair in node.named_children:
+                key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if pair.type == "pair" and key is not None and value is not None and _text(key) == "path" and value.type == "string":
+                    paths.append(_literal(value))
+        elif node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            return paths[::-1] if function is not None and _text(function) == "RouterModule.register" else None
+        node = node.parent
+    return None
 
 
 def _merged(found_at: dict[tuple[int, int, str], list[tuple[int, dict[str, list[tree_sitter.Node]]]]]):

@@ -2174,6 +2174,43 @@ def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
     assert found == {("/api/cats/:id", "apps/shop/src/cats/cats.controller.ts"), ("/users", "apps/admin/src/users.controller.ts")}
 
 
+def test_nestjs_router_module_paths_put_a_modules_controllers_under_them_below_the_global_prefix():
+    found = _routes(
+        {
+            "src/main.ts": (
+                "async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n"
+                "  app.setGlobalPrefix('api');\n  await app.listen(3000);\n}\n"
+            ),
+            "src/app.module.ts": (
+                "import { AdminModule } from './admin/admin.module';\nimport { UsersModule } from './admin/users/users.module';\n\n"
+                "@Module({\n  imports: [RouterModule.register([\n"
+                "    { path: 'admin', module: AdminModule, children: [{ path: 'people', module: UsersModule }] },\n"
+                "    { path: 'shop', children: [{ module: OrdersModule, path: 'orders' }] },\n"
+                "  ])],\n  controllers: [CatsController],\n})\nexport class AppModule {}\n"
+            ),
+            # A path and a module outside RouterModule.register are no route.
+            "src/menu.ts": "export const MENU = [{ path: 'cats', module: CatsModule }];\n",
+            "src/cats.module.ts": "@Module({ controllers: [CatsController] })\nexport class CatsModule {}\n",
+            "src/orders/orders.module.ts": "@Module({ controllers: [OrdersController] })\nexport class OrdersModule {}\n",
+            "src/orders/orders.controller.ts": "@Controller()\nexport class OrdersController {\n  @Get(':id')\n  one() {}\n}\n",
+            "src/cats.controller.ts": "@Controller('cats')\nexport class CatsController {\n  @Get()\n  findAll() {}\n}\n",
+            "src/admin/admin.module.ts": "@Module({ controllers: [DashboardController] })\nexport class AdminModule {}\n",
+            "src/admin/dashboard.controller.ts": "@Controller('dashboard')\nexport class DashboardController {\n  @Get(':id')\n  show() {}\n}\n",
+            "src/admin/users/users.module.ts": "@Module({\n  controllers: [UsersController],\n})\nexport class UsersModule {}\n",
+            "src/admin/users/users.controller.ts": "@Controller('users')\nexport class UsersController {\n  @Post()\n  create() {}\n}\n",
+        },
+        "route_or_command", "methods",
+    )
+
+    assert found == {
+        ("/api/cats", ("GET",)),
+        ("/api/admin/dashboard/:id", ("GET",)),
+        # A child route's module is under its parent's path too, whether the parent names a module or not.
+        ("/api/admin/people/users", ("POST",)),
+        ("/api/shop/orders/:id", ("GET",)),
+    }
+
+
 def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers_method():
     found = _routes(
         {

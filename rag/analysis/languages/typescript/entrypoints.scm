@@ -29,3 +29,24 @@
   (decorator (call_expression function: (identifier) @_c arguments: (arguments . (object
     (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))))))
   (#eq? @_c "Controller") (#eq? @_path "path")) @prefixed
+; NestJS: RouterModule.register([{ path: 'admin', module: AdminModule, children: [{ path: 'users', module: UsersModule }] }]):
+; the controllers a module declares (@Module({ controllers: [...] })) serve under its path, joined to the paths of the
+; routes around it (an object of a path and a module is one only inside RouterModule.register; rag/analysis/entrypoints/mounts.py)
+(object
+  (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))
+  (pair key: (property_identifier) @_module value: (identifier) @mounted)
+  (#eq? @_path "path") (#eq? @_module "module")) @mount.module
+(object
+  (pair key: (property_identifier) @_module value: (identifier) @mounted)
+  (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))
+  (#eq? @_path "path") (#eq? @_module "module")) @mount.module
+(export_statement
+  (decorator (call_expression function: (identifier) @_m arguments: (arguments (object
+    (pair key: (property_identifier) @_controllers value: (array (identifier) @mounted))))))
+  declaration: (class_declaration name: (type_identifier) @parent)
+  (#eq? @_m "Module") (#eq? @_controllers "controllers")) @mount.controllers
+(class_declaration
+  (decorator (call_expression function: (identifier) @_m arguments: (arguments (object
+    (pair key: (property_identifier) @_controllers value: (array (identifier) @mounted))))))
+  name: (type_identifier) @parent
+  (#eq? @_m "Module") (#eq? @_controllers "controllers")) @mount.controllers
