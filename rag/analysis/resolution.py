@@ -30,7 +30,17 @@ from rag.analysis.facts import (
 )
 from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
-from rag.analysis.candidates import Candidates, CandidatesByName, owner_name
+from rag.analysis.candidates import (
+    CandidatesByName,
+    methods_of,
+    nearest,
+    others_of,
+    owned_by,
+    owner_name,
+    plain,
+    select,
+    with_parent,
+)
 from rag.analysis.records import Edge, Symbol
 from rag.analysis.results import FileAnalysis
 
@@ -679,9 +689,8 @@ def _nearest_members(
 ) -> list[Symbol]:
     """The candidates that are members of ``types`` (short names), else of the nearest of their bases."""
     level, seen = set(types), set(types)
-    indexed = isinstance(candidates, Candidates) and owner is owner_name
     for _ in range(_BASE_DEPTH):
-        members = candidates.owned_by(level) if indexed else [s for s in candidates if owner(s) in level]
+        members = owned_by(candidates, level) if owner is owner_name else [s for s in candidates if owner(s) in level]
         if members:
             return members
         level = {base for name in level for base in bases_of(name)} - seen
@@ -818,12 +827,13 @@ def _named_edges(
         if not reference.receiver and reference.raw in bound:
             edges.append(_edge(reference.kind, reference.scope, reference.raw, bound[reference.raw], analysis, reference.line))
             continue
-        candidates: list[Symbol] = choices.of(language, reference.raw, reference.kind)
+        named_here = choices.of(language, reference.raw, reference.kind)
+        candidates: list[Symbol] = named_here
         # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
         # ``Map(source) => Map(source, null)``): the call is then another of that name.
-        defined = choices.defined(language, reference.raw, reference.scope)
+        defined = len(choices.named(language, reference.raw, reference.scope))
         if defined and not (defined > 1 and reference.scope.endswith("." + reference.raw)):
-            candidates = choices.of(language, reference.raw, reference.kind).without(reference.scope)
+            candidates = named_here.without(reference.scope)
         receiver = reference.receiver
         implicit = extended_by_scope(reference.scope) if reference.kind == "calls" and receiver in ("", SELF_RECEIVER) else ""
         # In an extension function, ``this`` (written or not) is the extended type's value.
@@ -851,9 +861,7 @@ def _named_edges(
             elif target:
                 # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
                 # its own members, else its bases'.
-                qualified = (
-                    candidates.with_parent(target) if isinstance(candidates, Candidates) else [s for s in candidates if s.parent == target]
-                ) or _members_of(
+                qualified = with_parent(candidates, target) or _members_of(
                     candidates, target.rsplit(".", 1)[-1], bases_of
                 )
             else:
@@ -965,39 +973,32 @@ def _bare_reach(
         around.append(around[-1].rsplit(".", 1)[0])
     enclosing = set(around)
 
-    if isinstance(candidates, Candidates) and candidates.plain:
+    if plain(candidates):
         return candidates  # functions and types at the top of their files: every one is reached
 
+    def first(qname: str) -> Symbol | None:
+        return next(iter(choices.named(language, qname.rsplit(".", 1)[-1], qname)), None)
+
     def kind_of(qname: str) -> str:
-        found = choices.first(language, qname)
+        found = first(qname)
         return found.kind if found is not None else ""
 
-    own = choices.first(language, scope)
+    own = first(scope)
     own_class = own.parent if own is not None else None
-    indexed = isinstance(candidates, Candidates)
-    methods = candidates.methods() if indexed else [s for s in candidates if s.kind == "method"]
+    methods = methods_of(candidates)
     reached = [
-        s for s in (candidates.others() if indexed else candidates)
+        s for s in others_of(candidates)
         if s.kind != "method" and (not s.parent or s.parent in enclosing or kind_of(s.parent) not in ("function", "method"))
     ]
     functions = len(reached)
-    if isinstance(methods, Candidates):
-        # The methods the file imports by name or by their class (``a.B.*``), of an enclosing class or inline
-        # module, or of a class nested in its own class: looked up, not read one by one.
-        reached += methods.select(
-            {name[:-2] for name in named if name.endswith(".*")} | {p for p in enclosing if implicit_self or p in namespaces},
-            {name for name in named if not name.endswith(".*")},
-            own_class + "." if implicit_self and own_class else "",
-        )
-    else:
-        for method in methods:
-            parent = method.parent or ""
-            if method.qname in named or f"{parent}.*" in named:
-                reached.append(method)
-            elif parent in enclosing and (implicit_self or parent in namespaces):
-                reached.append(method)
-            elif implicit_self and own_class and parent.startswith(own_class + "."):
-                reached.append(method)
+    # The methods the file imports by name or by their class (``a.B.*``), of an enclosing class or inline
+    # module, or of a class nested in its own class.
+    reached += select(
+        methods,
+        {name[:-2] for name in named if name.endswith(".*")} | {p for p in enclosing if implicit_self or p in namespaces},
+        {name for name in named if not name.endswith(".*")},
+        own_class + "." if implicit_self and own_class else "",
+    )
     if implicit_self and methods and len(reached) == functions:
         for name in around:
             # Every base's, so which of two bases that have it is taken is the nearest's, not the set's order.
@@ -1047,14 +1048,7 @@ def _returned_type(
 
 def _nearest(candidates: list[Symbol], analysis: FileAnalysis) -> list[Symbol]:
     """The candidates in ``analysis``'s file, else in its folder, else all of them."""
-    if isinstance(candidates, Candidates):
-        return candidates.nearest(analysis.path)
-    folder = posixpath.dirname(analysis.path)
-    return (
-        [s for s in candidates if s.path == analysis.path]
-        or [s for s in candidates if posixpath.dirname(s.path) == folder]
-        or candidates
-    )
+    return nearest(candidates, analysis.path)
 
 
 def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
@@ -1062,7 +1056,7 @@ def _own_members(candidates: list[Symbol], scope: str) -> list[Symbol]:
     owner = scope
     while "." in owner:
         owner = owner.rsplit(".", 1)[0]
-        members = candidates.with_parent(owner) if isinstance(candidates, Candidates) else [s for s in candidates if s.parent == owner]
+        members = with_parent(candidates, owner)
         if members:
             return members
     return []
