@@ -1170,11 +1170,15 @@ class _Around:
 
     def chain_root(self, node: tree_sitter.Node) -> tuple[str, str] | None:
         """The path and receiver of the chain's root that ``node`` (a call) is or is called on, if any."""
+        root = self._root_call(node)
+        return self.chain_roots[(root.start_byte, root.end_byte)] if root is not None else None
+
+    def _root_call(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
+        """The call that is the root of the chain ``node`` is or is called on, if any."""
         current: tree_sitter.Node | None = node
         while current is not None and current.type in ("call_expression",):
-            root = self.chain_roots.get((current.start_byte, current.end_byte))
-            if root is not None:
-                return root
+            if (current.start_byte, current.end_byte) in self.chain_roots:
+                return current
             function = current.child_by_field_name("function")
             current = function.child_by_field_name("object") or function.child_by_field_name("value") if function is not None else None
         return None
@@ -1184,20 +1188,15 @@ class _Around:
         roots of the chains that root is registered on, an argument of their call (actix-web's
         ``web::scope("/api").service(web::scope("/v1").route(...))``)."""
         paths: list[str] = []
-        current: tree_sitter.Node | None = node
-        while current is not None and current.type == "call_expression":
-            function = current.child_by_field_name("function")
-            root = self.chain_roots.get((current.start_byte, current.end_byte))
-            if root is not None:
-                paths.append(root[0])
-                # Up the chain the root starts, to its last call; when that is an argument of a call on
-                # another chain, on along that one.
-                holder = current.parent
-                while holder is not None and holder.type in ("field_expression", "call_expression"):
-                    holder = holder.parent
-                current = holder.parent if holder is not None and holder.type == "arguments" else None
-                continue
-            current = function.child_by_field_name("value") if function is not None and function.type == "field_expression" else None
+        root = self._root_call(node)
+        while root is not None:
+            paths.append(self.chain_roots[(root.start_byte, root.end_byte)][0])
+            # Up the chain the root starts, to its last call; when that is an argument of a call on another
+            # chain, on along that one.
+            holder = root.parent
+            while holder is not None and holder.type in ("field_expression", "call_expression"):
+                holder = holder.parent
+            root = self._root_call(holder.parent) if holder is not None and holder.type == "arguments" and holder.parent is not None else None
         return paths[::-1]
 
     def scoped_mounts(self) -> list[Mount]:
