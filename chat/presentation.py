@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 from cachetools import LRUCache, cached
+from cachetools.keys import hashkey
 
 from django.utils import timezone
 from django.utils.dates import MONTHS_3
@@ -144,7 +145,7 @@ def citation_linker(verified: list[dict], repository_id: int | None):
 def body_html(message: Message, repository_id: int | None = None) -> SafeString:
     """Finished assistant text and the user's own text are Markdown (code highlighted in both); a streaming answer is shown as typed (escaped by the template)."""
     if message.role == Message.Role.ASSISTANT and not message.is_streaming:
-        html = _answer_html(repository_id, message.content, json.dumps(message.citations or [], sort_keys=True))
+        html = _answer_html(repository_id, message.content, message.citations or [])
         return mark_safe(html)  # noqa: S308 - sanitized by render_markdown
     if message.role == Message.Role.USER:
         return mark_safe(render_typed_text(message.content))  # noqa: S308 - sanitized by render_markdown
@@ -153,9 +154,12 @@ def body_html(message: Message, repository_id: int | None = None) -> SafeString:
 
 # A finished answer's HTML, by what it is made of: a chat's page renders every answer each time it opens
 # (300 answers of a few KB: about 2 s of Markdown and highlighting), and a finished answer never changes.
-@cached(cache=LRUCache(maxsize=ANSWERS_KEPT_RENDERED), lock=threading.Lock())
-def _answer_html(repository_id: int | None, content: str, citations: str) -> str:
-    return render_markdown(content, citation_linker(json.loads(citations), repository_id))
+@cached(
+    cache=LRUCache(maxsize=ANSWERS_KEPT_RENDERED), lock=threading.Lock(),
+    key=lambda repository_id, content, citations: hashkey(repository_id, content, json.dumps(citations, sort_keys=True)),
+)
+def _answer_html(repository_id: int | None, content: str, citations: list[dict]) -> str:
+    return render_markdown(content, citation_linker(citations, repository_id))
 
 
 def message_context(message: Message, repository_id: int | None) -> dict[str, Any]:
