@@ -110,16 +110,11 @@ def refusal(grammar: str, function: str, data: bytes, seconds: float) -> tuple[s
         lost = 0
         while True:
             guard = _guard = _guard or _Guard()
-            if not guard.pending:
-                try:
-                    guard.send(parse)
-                except OSError:  # the guard was ended from outside while it waited
-                    _guard = None
-                    guard.stop()
-                    lost += 1
-                    if lost > 1:
-                        raise RuntimeError("the parse guard's process ends as it starts") from None
-                    continue
+            if not guard.pending and not _sent(guard, parse):
+                lost += 1
+                if lost > 1:
+                    raise RuntimeError("the parse guard's process ends as it starts")
+                continue
             wanted = guard.pending[0] == parse
             # A parse asked ahead and not wanted after all is answered all the same, in its turn.
             reason, took = guard.answer(seconds)
@@ -152,11 +147,19 @@ def ahead(grammar: str, function: str, data: bytes) -> None:
     with _lock:
         guard = _guard = _guard or _Guard()
         if len(guard.pending) < AHEAD:
-            try:
-                guard.send((grammar, function, data))
-            except OSError:  # ended from outside: ``refusal`` starts another
-                _guard = None
-                guard.stop()
+            _sent(guard, (grammar, function, data))
+
+
+def _sent(guard: _Guard, parse: tuple[str, str, bytes]) -> bool:
+    """Whether ``parse`` went to the guard; a guard ended from outside while it waited is let go (the lock held)."""
+    global _guard
+    try:
+        guard.send(parse)
+    except OSError:
+        _guard = None
+        guard.stop()
+        return False
+    return True
 
 
 @cache
