@@ -3,7 +3,7 @@
 A method name thousands of classes define (Java's ``toString``, Ruby's ``initialize``) is looked up at
 every call of it. ``CandidatesByName`` builds each name's list once for all the repository's files, as a
 ``Candidates``: the symbols in their order, with indexes by owner, parent, file, folder and qname built
-when first asked. The lookups (``owned_by``, ``with_parent``, ``nearest``, ``select``, ``methods_of``, ``others_of``, ``plain``) take
+when first asked. The lookups (``owned_by``, ``with_parent``, ``nearest``, ``select``, ``methods_of``, ``others_of``, ``plain``, ``keyed``, ``any_of``, ``whole``, ``kept``) take
 any list of symbols and return what a scan of it would, in the same order: through the indexes for a
 long ``Candidates``, by the scan itself for anything else.
 """
@@ -13,11 +13,14 @@ from __future__ import annotations
 import bisect
 import posixpath
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from rag.analysis.records import Symbol
 
 # Lists this short are read one by one: an index costs more than the few lookups most names get.
 _SCANNED = 16
+
+T = TypeVar("T")
 
 
 def owner_name(symbol: Symbol) -> str:
@@ -28,61 +31,99 @@ def owner_name(symbol: Symbol) -> str:
 
 class Candidates(list[Symbol]):
     """The symbols of one name that one kind of reference may mean (a call: no constant; a base: a class),
-    in their order, with their indexes; or another ``Candidates`` without the symbols named ``dropped``,
-    which looks up through that one's indexes."""
+    in their order, with their indexes; or a part of such a list (those symbols but one qname's, or those
+    a lookup found), which looks up through that list's indexes and keeps what they find that it holds."""
 
-    def __init__(self, symbols: Iterable[Symbol], of: Candidates | None = None, dropped: str = "") -> None:
+    def __init__(
+        self, symbols: Iterable[Symbol], of: Candidates | None = None,
+        held: frozenset[int] | None = None, dropped: frozenset[int] = frozenset(),
+    ) -> None:
         super().__init__(symbols)
-        self._of, self._dropped = of, dropped
+        # The whole list a part is of, the positions of that list it holds (None: all) and those it drops.
+        self._of, self._held, self._dropped = of, held, dropped
         self._indexes: dict[str, dict[str | None, list[int]]] = {}
         self._sorted_parents: list[str] | None = None
+        self._sorted_qnames: list[tuple[str, int]] | None = None
         self._kinds: tuple[list[Symbol], list[Symbol]] | None = None
         self._plain: bool | None = None
+        self._kept: dict[str, object] = {}
 
-    def _positions(self, index: str, keys: Iterable[str | None], key: Callable[[Symbol], str | None]) -> list[int]:
-        """The positions of the symbols whose ``key`` is one of ``keys``, in order, through the index of that
-        name (built when first asked; a base list's)."""
-        if index not in self._indexes:
+    @property
+    def _base(self) -> Candidates:
+        return self._of if self._of is not None else self
+
+    def _positions(self, key: Callable[[Symbol], str | None], keys: Iterable[str | None]) -> list[int]:
+        """The positions in the whole list of its symbols whose ``key`` is one of ``keys``, in order, through
+        the index of that key (built when first asked, kept under the key function's full name)."""
+        base = self._base
+        index = f"{key.__module__}.{key.__qualname__}"
+        if index not in base._indexes:
             positions: dict[str | None, list[int]] = {}
-            for position, symbol in enumerate(self):
+            for position, symbol in enumerate(base):
                 positions.setdefault(key(symbol), []).append(position)
-            self._indexes[index] = positions
-        found = [self._indexes[index].get(k, []) for k in keys]
+            base._indexes[index] = positions
+        found = [base._indexes[index].get(k, []) for k in keys]
         return found[0] if len(found) == 1 else sorted({p for some in found for p in some})
 
-    def _found(self, *lookups: tuple[str, Iterable[str | None], Callable[[Symbol], str | None]]) -> list[Symbol]:
-        """The symbols any of the lookups (index, keys, key) finds, in their order."""
-        base = self._of if self._of is not None else self
-        found = [base._positions(index, keys, key) for index, keys, key in lookups]
-        positions = found[0] if len(found) == 1 else sorted({p for some in found for p in some})
-        symbols = [base[position] for position in positions]
-        return [s for s in symbols if s.qname != self._dropped] if self._of is not None else symbols
+    def _found(self, *lookups: tuple[Iterable[str | None], Callable[[Symbol], str | None]]) -> list[Symbol]:
+        """The symbols any of the lookups (keys, key) finds, in their order."""
+        found = [self._positions(key, keys) for keys, key in lookups]
+        return self._at(found[0] if len(found) == 1 else sorted({p for some in found for p in some}))
+
+    def _qname_positions(self, prefix: str) -> list[int]:
+        """The positions in the whole list of the symbols whose qname starts with ``prefix``, by bisection."""
+        base = self._base
+        if base._sorted_qnames is None:
+            base._sorted_qnames = sorted((s.qname, position) for position, s in enumerate(base))
+        start = bisect.bisect_left(base._sorted_qnames, (prefix,))
+        found = []
+        for qname, position in base._sorted_qnames[start:]:
+            if not qname.startswith(prefix):
+                break
+            found.append(position)
+        return found
+
+    def _at(self, positions: list[int]) -> list[Symbol]:
+        """The symbols this list holds at these positions of the whole list, in order: a part of the whole
+        list when there are many (so that what is looked up in them goes through its indexes)."""
+        base = self._base
+        if self._held is not None:
+            positions = sorted(self._held.intersection(positions))
+        if not self._dropped.isdisjoint(positions):
+            positions = list(positions)
+            for dropped in self._dropped:
+                at = bisect.bisect_left(positions, dropped)
+                if at < len(positions) and positions[at] == dropped:
+                    del positions[at]
+        symbols = list(map(base.__getitem__, positions))
+        return Candidates(symbols, of=base, held=frozenset(positions)) if len(symbols) > _SCANNED else symbols
 
     def _under(self, parent_prefix: str) -> list[str]:
-        """The parents that start with ``parent_prefix`` (a base list's, by bisection)."""
-        if self._of is not None:
-            return self._of._under(parent_prefix)
-        if self._sorted_parents is None:
-            self._sorted_parents = sorted({s.parent for s in self if s.parent})
-        start = bisect.bisect_left(self._sorted_parents, parent_prefix)
+        """The parents in the whole list that start with ``parent_prefix``, by bisection."""
+        base = self._base
+        if base._sorted_parents is None:
+            base._sorted_parents = sorted({s.parent for s in base if s.parent})
+        start = bisect.bisect_left(base._sorted_parents, parent_prefix)
         under = []
-        for parent in self._sorted_parents[start:]:
+        for parent in base._sorted_parents[start:]:
             if not parent.startswith(parent_prefix):
                 break
             under.append(parent)
         return under
 
     def without(self, qname: str) -> Candidates:
-        """These symbols but those named ``qname`` (a definition does not call itself), copied in slices."""
+        """These symbols but those named ``qname`` (a definition does not call itself), copied in slices
+        from a whole list."""
+        dropped = self._dropped.union(self._positions(_qname, (qname,)))
         if self._of is not None:
-            return Candidates(s for s in self if s.qname != qname)
+            return Candidates((s for s in self if s.qname != qname), of=self._of, held=self._held, dropped=dropped)
         kept: list[Symbol] = []
         start = 0
-        for position in self._positions("qname", (qname,), _qname):
+        for position in sorted(dropped):
             kept += self[start:position]
             start = position + 1
         kept += self[start:]
-        return Candidates(kept, of=self, dropped=qname)
+        return Candidates(kept, of=self, dropped=dropped)
 
 
 def _indexed(symbols: list[Symbol]) -> bool:
@@ -92,14 +133,14 @@ def _indexed(symbols: list[Symbol]) -> bool:
 def owned_by(symbols: list[Symbol], owners: set[str]) -> list[Symbol]:
     """The symbols whose owner (``owner_name``) is one of ``owners``, in their order."""
     if _indexed(symbols):
-        return symbols._found(("owner", owners, owner_name))
+        return symbols._found((owners, owner_name))
     return [s for s in symbols if owner_name(s) in owners]
 
 
 def with_parent(symbols: list[Symbol], parent: str) -> list[Symbol]:
     """The symbols whose parent is ``parent``, in their order."""
     if _indexed(symbols):
-        return symbols._found(("parent", (parent,), _parent))
+        return symbols._found(((parent,), _parent))
     return [s for s in symbols if s.parent == parent]
 
 
@@ -107,7 +148,7 @@ def nearest(symbols: list[Symbol], path: str) -> list[Symbol]:
     """The symbols in the file at ``path``, else in its folder, else all of them."""
     folder = posixpath.dirname(path)
     if _indexed(symbols):
-        return symbols._found(("path", (path,), _path)) or symbols._found(("folder", (folder,), _folder)) or symbols
+        return symbols._found(((path,), _path)) or symbols._found(((folder,), _folder)) or symbols
     return [s for s in symbols if s.path == path] or [s for s in symbols if posixpath.dirname(s.path) == folder] or symbols
 
 
@@ -116,11 +157,42 @@ def select(symbols: list[Symbol], parents: set[str], qnames: set[str], parent_pr
     whose qname is one of ``qnames``, in their order."""
     if _indexed(symbols):
         by_parent = {*parents, *(symbols._under(parent_prefix) if parent_prefix else ())}
-        return symbols._found(("parent", by_parent, _parent), ("qname", qnames, _qname))
+        return symbols._found((by_parent, _parent), (qnames, _qname))
     return [
         s for s in symbols
         if s.parent in parents or s.qname in qnames or (parent_prefix and (s.parent or "").startswith(parent_prefix))
     ]
+
+
+def keyed(symbols: list[Symbol], keys: Iterable[str | None], key: Callable[[Symbol], str | None]) -> list[Symbol]:
+    """The symbols whose ``key`` is one of ``keys``, in their order (``key`` a module-level function: its
+    index is kept under its name)."""
+    if _indexed(symbols):
+        return symbols._found((keys, key))
+    keys = set(keys)
+    return [s for s in symbols if key(s) in keys]
+
+
+def any_of(
+    symbols: list[Symbol],
+    lookups: Iterable[tuple[Iterable[str | None], Callable[[Symbol], str | None]]],
+    qnames: Iterable[str] = (),
+    qname_prefixes: Iterable[str] = (),
+) -> list[Symbol]:
+    """The symbols that any lookup (keys, ``key`` as for ``keyed``) finds, that are one of ``qnames``, or
+    whose qname starts with one of ``qname_prefixes``, in their order."""
+    lookups = [(set(keys), key) for keys, key in lookups]
+    qnames, qname_prefixes = set(qnames), tuple(qname_prefixes)
+    if not _indexed(symbols):
+        return [
+            s for s in symbols
+            if any(key(s) in keys for keys, key in lookups) or s.qname in qnames
+            or (qname_prefixes and s.qname.startswith(qname_prefixes))
+        ]
+    positions = {p for keys, key in lookups for p in symbols._positions(key, keys)}
+    positions.update(symbols._positions(_qname, qnames))
+    positions.update(p for prefix in qname_prefixes for p in symbols._qname_positions(prefix))
+    return symbols._at(sorted(positions))
 
 
 def methods_of(symbols: list[Symbol]) -> list[Symbol]:
@@ -129,7 +201,7 @@ def methods_of(symbols: list[Symbol]) -> list[Symbol]:
 
 
 def others_of(symbols: list[Symbol]) -> list[Symbol]:
-    """The symbols that are no methods, in their order."""
+    """The symbols that are no methods, in their order (a ``Candidates`` of them, for a ``Candidates``)."""
     return _kinds(symbols)[1]
 
 
@@ -137,13 +209,20 @@ def _kinds(symbols: list[Symbol]) -> tuple[list[Symbol], list[Symbol]]:
     """The methods and the others, kept on a ``Candidates`` once read."""
     if isinstance(symbols, Candidates):
         if symbols._kinds is None:
-            methods = (
-                methods_of(symbols._of).without(symbols._dropped)  # type: ignore[attr-defined]
-                if symbols._of is not None else Candidates(s for s in symbols if s.kind == "method")
+            symbols._kinds = (
+                _as_candidates(symbols._found((("method",), _method))), _as_candidates(symbols._found(((None,), _method)))
             )
-            symbols._kinds = (methods, [s for s in symbols if s.kind != "method"])
         return symbols._kinds
     return [s for s in symbols if s.kind == "method"], [s for s in symbols if s.kind != "method"]
+
+
+def _as_candidates(symbols: list[Symbol]) -> Candidates:
+    """A ``Candidates`` of a short list as it is (a whole list of its own, read by scans)."""
+    return symbols if isinstance(symbols, Candidates) else Candidates(symbols)
+
+
+def _method(symbol: Symbol) -> str | None:
+    return "method" if symbol.kind == "method" else None
 
 
 def plain(symbols: list[Symbol]) -> bool:
@@ -155,6 +234,21 @@ def plain(symbols: list[Symbol]) -> bool:
             )
         return symbols._plain
     return not any(s.kind == "method" or s.parent for s in symbols)
+
+
+def whole(symbols: list[Symbol]) -> list[Symbol]:
+    """The whole list a part of a ``Candidates`` is of; any other list as it is."""
+    return symbols._base if isinstance(symbols, Candidates) else symbols
+
+
+def kept(symbols: list[Symbol], name: str, compute: Callable[[list[Symbol]], T]) -> T:
+    """``compute(symbols)``, kept under ``name`` on a ``Candidates`` once computed: what a rule reads of a
+    whole list (a class reopened in thousands of files) is read once, not at every reference."""
+    if isinstance(symbols, Candidates):
+        if name not in symbols._kept:
+            symbols._kept[name] = compute(symbols)
+        return symbols._kept[name]  # type: ignore[return-value]
+    return compute(symbols)
 
 
 def _parent(symbol: Symbol) -> str | None:

@@ -32,6 +32,9 @@ from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, spec_named
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.candidates import (
     CandidatesByName,
+    any_of,
+    keyed,
+    kept,
     methods_of,
     nearest,
     others_of,
@@ -39,6 +42,7 @@ from rag.analysis.candidates import (
     owner_name,
     plain,
     select,
+    whole,
     with_parent,
 )
 from rag.analysis.records import Edge, Symbol
@@ -526,6 +530,10 @@ class ImportTargets:
 
     # -- Rust: crates and their module trees ----------------------------------------
 
+    def symbol_crate(self, symbol: Symbol) -> str | None:
+        """The folder the crate of a symbol's file starts from (``crate_root``)."""
+        return self.crate_root(symbol.path)
+
     def crate_root(self, path: str) -> str | None:
         """The folder a Rust file's crate starts its module paths from; None for other files."""
         if not path.endswith(".rs") or "rust" not in self.systems:
@@ -774,7 +782,7 @@ def _named_edges(
     # What the file's imports name (Java's ``import static a.B.same``), and the types whose members a glob
     # imports (``import static a.B.*``): a bare call may be one of those.
     named = imported | {f"{target}.*" for r, target in targets.items() if target and r.raw.endswith("*")}
-    visible = _visibility(imports, analysis, imported)
+    visible = _Visibility(imports, analysis, imported)
     unit = imports.units.get(analysis.path)
     own_package = spec is not None and spec.bare_calls == "package"
     imported_only = spec is not None and spec.bare_calls == "imports"
@@ -813,7 +821,7 @@ def _named_edges(
         if scope not in extended_scopes:
             around, extends = scope, ""
             while around and not extends:
-                found = next((s for s in by_name.get((language, around.rsplit(".", 1)[-1]), ()) if s.qname == around), None)
+                found = next(iter(choices.named(language, around.rsplit(".", 1)[-1], around)), None)
                 extends = extended(found) if found is not None else ""
                 around = around.rsplit(".", 1)[0] if "." in around else ""
             extended_scopes[scope] = extends
@@ -895,7 +903,7 @@ def _named_edges(
             elif imported_only:
                 # A function or class is called bare from its own package or where the file imports it; a
                 # method through the implicit receiver.
-                candidates = [s for s in candidates if s.kind == "method" or visible(s)]
+                candidates = visible.among(candidates)
         if not receiver and lexical_types and reference.kind == "calls":
             candidates = _lexically_visible(candidates, reference.scope, unit, everywhere)
         if reopened_types and len(candidates) > 1:
@@ -986,19 +994,29 @@ def _bare_reach(
     own = first(scope)
     own_class = own.parent if own is not None else None
     methods = methods_of(candidates)
-    reached = [
-        s for s in others_of(candidates)
-        if s.kind != "method" and (not s.parent or s.parent in enclosing or kind_of(s.parent) not in ("function", "method"))
-    ]
+    others = others_of(candidates)
+
+    def local_to(symbol: Symbol) -> str | None:
+        """The function or method a symbol is local to (its parent, when it is one); None for others."""
+        return symbol.parent if symbol.parent and kind_of(symbol.parent) in ("function", "method") else None
+
+    # Most often no symbol of the name is local to a function: the list is then reached whole, as it is
+    # (and what is kept on it), read once for the whole list however many calls name it; else all but
+    # the functions local to one the call is not in.
+    if kept(whole(others), "local functions", lambda symbols: any(local_to(s) for s in symbols)):
+        reached = keyed(others, (None, *enclosing), local_to)
+    else:
+        reached = others
     functions = len(reached)
     # The methods the file imports by name or by their class (``a.B.*``), of an enclosing class or inline
     # module, or of a class nested in its own class.
-    reached += select(
+    if more := select(
         methods,
         {name[:-2] for name in named if name.endswith(".*")} | {p for p in enclosing if implicit_self or p in namespaces},
         {name for name in named if not name.endswith(".*")},
         own_class + "." if implicit_self and own_class else "",
-    )
+    ):
+        reached = [*reached, *more]
     if implicit_self and methods and len(reached) == functions:
         for name in around:
             # Every base's, so which of two bases that have it is taken is the nearest's, not the set's order.
@@ -1008,24 +1026,56 @@ def _bare_reach(
     return reached
 
 
-def _visibility(imports: ImportTargets, analysis: FileAnalysis, imported: set[str]) -> Callable[[Symbol], bool]:
+class _Visibility:
     """Whether the caller's file can see a symbol without knowing its type: one of its own folder, package
     (Go's, Java's) or crate (Rust's), or of what the file imports (a file, a package, a module, a class)."""
-    folder = posixpath.dirname(analysis.path)
-    unit = imports.units.get(analysis.path)
-    crate = imports.crate_root(analysis.path)
 
-    def visible(symbol: Symbol) -> bool:
-        if posixpath.dirname(symbol.path) == folder or symbol.module == unit:
+    def __init__(self, imports: ImportTargets, analysis: FileAnalysis, imported: set[str]) -> None:
+        self.imports, self.imported = imports, imported
+        self.folder = posixpath.dirname(analysis.path)
+        self.unit = imports.units.get(analysis.path)
+        self.crate = imports.crate_root(analysis.path)
+
+    def __call__(self, symbol: Symbol) -> bool:
+        if posixpath.dirname(symbol.path) == self.folder or symbol.module == self.unit:
             return True
-        if crate is not None and imports.crate_root(symbol.path) == crate:
+        if self.crate is not None and self.imports.crate_root(symbol.path) == self.crate:
             return True
         return any(
             symbol.qname == target or symbol.qname.startswith(target + ".") or target.startswith(symbol.module + ".")
-            for target in imported
+            for target in self.imported
         )
 
-    return visible
+    def among(self, candidates: list[Symbol]) -> list[Symbol]:
+        """The methods among the candidates and those the file sees, in their order: found through the
+        candidates' indexes, not by asking of each (a name thousands of files define is looked up at every
+        call of it)."""
+        lookups: list[tuple[Iterable[str | None], Callable[[Symbol], str | None]]] = [
+            (("method",), _kind), ((self.folder,), _folder), ((self.unit,), _module),
+            # What the file imports from inside a module: that module's symbols are seen.
+            ({prefix for target in self.imported for prefix in _dotted_prefixes(target)}, _module),
+        ]
+        if self.crate is not None:
+            lookups.append(((self.crate,), self.imports.symbol_crate))
+        return any_of(candidates, lookups, qnames=self.imported, qname_prefixes=[t + "." for t in self.imported])
+
+
+def _dotted_prefixes(name: str) -> list[str]:
+    """``a`` and ``a.b`` of ``a.b.c``: what ``name`` starts with, followed by a dot."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _kind(symbol: Symbol) -> str:
+    return symbol.kind
+
+
+def _folder(symbol: Symbol) -> str:
+    return posixpath.dirname(symbol.path)
+
+
+def _module(symbol: Symbol) -> str:
+    return symbol.module
 
 
 def _beside(candidates: list[Symbol], analysis: FileAnalysis) -> bool:
@@ -1070,7 +1120,11 @@ def _own_path(symbol: Symbol) -> str:
 def _reopened(candidates: list[Symbol]) -> list[Symbol]:
     """Definitions of one class or module in several files (Ruby reopens them) as one: the definition in
     the file named after it (``lib/jekyll/site.rb`` for ``Jekyll::Site``), else the longest; other
-    candidates as they are."""
+    candidates as they are. Read once per list of candidates (``kept``)."""
+    return kept(candidates, "reopened", _one_definition)
+
+
+def _one_definition(candidates: list[Symbol]) -> list[Symbol]:
     if any(s.kind != "class" for s in candidates) or len({_own_path(s) for s in candidates}) != 1:
         return candidates
     snake = _snake_case(candidates[0].name)
@@ -1097,12 +1151,26 @@ def _lexically_visible(candidates: list[Symbol], scope: str, unit: str | None, e
     around = {"", *everywhere}
     parts = inside.split(".") if inside else []
     around.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    # The namespaces the types of the name are defined in, read once for the whole list (``kept``): most
+    # often all of them are seen from here, and the list is kept as it is (and what else is kept on it).
+    if kept(whole(candidates), "type namespaces", _type_namespaces) <= around:
+        return candidates
+    return keyed(candidates, (None, *around), _type_namespace)
 
-    def namespace(symbol: Symbol) -> str:
-        own = _own_path(symbol)
-        return own.rsplit(".", 1)[0] if "." in own else ""
 
-    return [s for s in candidates if s.kind != "class" or namespace(s) in around]
+def _type_namespaces(candidates: list[Symbol]) -> set[str | None]:
+    return {_type_namespace(s) for s in candidates} - {None}
+
+
+def _type_namespace(symbol: Symbol) -> str | None:
+    """The namespace a type is defined in (``_namespace``); None for anything else."""
+    return _namespace(symbol) if symbol.kind == "class" else None
+
+
+def _namespace(symbol: Symbol) -> str:
+    """The namespace a symbol is defined in, inside its file's module (``Jekyll`` of ``Jekyll.Site``)."""
+    own = _own_path(symbol)
+    return own.rsplit(".", 1)[0] if "." in own else ""
 
 
 def _inherited_members(candidates: list[Symbol], scope: str, bases_of: Callable[[str], set[str]]) -> list[Symbol]:
