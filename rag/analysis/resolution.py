@@ -48,6 +48,8 @@ from rag.analysis.candidates import (
 from rag.analysis.records import Edge, Symbol
 from rag.analysis.results import FileAnalysis
 
+# How far a chain is followed: re-exports and bases of a name, and routers or commands mounted in one
+# another (no project nests near this deep; an upload may chain thousands).
 MAX_DEPTH = 12
 Located = tuple[str, str]
 """(kind, qname) with kind ``symbol``, ``module`` or ``variable``."""

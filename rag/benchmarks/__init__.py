@@ -6,8 +6,8 @@
   and the fuzz tests that hold the growth to linear);
 - ``hostile_files``: code files built to make a file's parse or queries slow or greedy, timed
   (``python -m rag.benchmarks.hostile_files``);
-- ``same_names``: thousands of files defining and calling the same names, the analysis timed at N and 4N
-  files (``python -m rag.benchmarks.same_names``);
+- ``repository_pass``: uploads built to make the repository pass slow (thousands of files defining the same
+  names, routers and commands chained thousands deep), timed (``python -m rag.benchmarks.repository_pass``);
 - ``source_view``: the source view of a long file through the web server (``manage.py bench_source_view``);
 - ``versions``: what a new version of a followed git repository costs (``manage.py bench_versions``).
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint, Symbol
+from rag.analysis.resolution import MAX_DEPTH
 from rag.analysis.results import FileAnalysis
 
 CLICK_NAME_SUFFIXES = ("_command", "_cmd", "_group", "_grp")
@@ -71,7 +72,7 @@ def _click_name(context: FinderContext, symbol: Symbol, call: DecoratorCall) -> 
 
 
 def _group_name(context: FinderContext, qname: str, seen: set[str]) -> str:
-    if qname in seen or qname not in context.names.symbols:
+    if qname in seen or qname not in context.names.symbols or len(seen) >= MAX_DEPTH:
         return ""
     seen.add(qname)
     module, calls = context.decorators.get(qname, ("", ()))
@@ -92,7 +93,7 @@ def _group_name(context: FinderContext, qname: str, seen: set[str]) -> str:
 
 
 def _typer_prefix(context: FinderContext, receiver_qname: str | None, seen: frozenset[str] = frozenset()) -> str:
-    if receiver_qname is None or receiver_qname in seen:
+    if receiver_qname is None or receiver_qname in seen or len(seen) >= MAX_DEPTH:
         return ""
     mounted = [m for m in context.mounts.get(receiver_qname, ()) if m[0] == "add_typer"]
     if not mounted:

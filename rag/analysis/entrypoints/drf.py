@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from rag.analysis.entrypoints.context import FinderContext, join_route
 from rag.analysis.records import Entrypoint, Symbol
+from rag.analysis.resolution import MAX_DEPTH
 
 # The router's conventional actions: (action, method, on one object rather than the collection).
 ACTIONS = (
@@ -112,7 +113,7 @@ def _add(context: FinderContext, route: str, method: str, handler: str, at: tupl
 def _actions(context: FinderContext, viewset: str) -> dict[str, str]:
     """The conventional actions the viewset has, each with what handles it: its method, else the class."""
     names = context.names
-    given = frozenset().union(*(FRAMEWORK_BASES.get(base, frozenset()) for base in _framework_bases(context, viewset, set())))
+    given = frozenset().union(*(FRAMEWORK_BASES.get(base, frozenset()) for base in _framework_bases(context, viewset)))
     found: dict[str, str] = {}
     for action, _, _ in ACTIONS:
         member = names.find_member(viewset, action)
@@ -125,25 +126,30 @@ def _actions(context: FinderContext, viewset: str) -> dict[str, str]:
 
 def generic_view_methods(context: FinderContext, view: str) -> tuple[str, ...]:
     """The methods a class view answers by the framework's generic views it extends (``ListCreateAPIView``)."""
-    bases = _framework_bases(context, view, set())
+    bases = _framework_bases(context, view)
     return tuple(dict.fromkeys(method for base, methods in GENERIC_VIEWS.items() if base in bases for method in methods))
 
 
-def _framework_bases(context: FinderContext, viewset: str, seen: set[str]) -> set[str]:
-    """The last names of the bases outside the repository of the viewset and of its bases inside it."""
-    if viewset in seen:
-        return set()
-    seen.add(viewset)
+def _framework_bases(context: FinderContext, viewset: str) -> set[str]:
+    """The last names of the bases outside the repository of the viewset and of its bases inside it, up to
+    ``MAX_DEPTH`` levels of them."""
     names = context.names
-    symbol = names.symbols.get(viewset)
-    facts = names.modules.get(symbol.module) if symbol is not None else None
-    found = {
-        reference.raw.rsplit(".", 1)[-1]
-        for reference in (facts.references if facts is not None else ())
-        if reference.kind == "inherits" and reference.scope == viewset
-    }
-    for base in names.bases.get(viewset, ()):
-        found |= _framework_bases(context, base, seen)
+    found: set[str] = set()
+    seen = {viewset}
+    level = [viewset]
+    for _ in range(MAX_DEPTH):
+        for qname in level:
+            symbol = names.symbols.get(qname)
+            facts = names.modules.get(symbol.module) if symbol is not None else None
+            found.update(
+                reference.raw.rsplit(".", 1)[-1]
+                for reference in (facts.references if facts is not None else ())
+                if reference.kind == "inherits" and reference.scope == qname
+            )
+        level = list(dict.fromkeys(base for qname in level for base in names.bases.get(qname, ()) if base not in seen))
+        seen.update(level)
+        if not level:
+            break
     return found
 
 

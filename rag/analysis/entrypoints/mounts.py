@@ -40,7 +40,7 @@ from dataclasses import replace
 
 from rag.analysis.languages import METHOD_VALUE
 from rag.analysis.records import Edge, Entrypoint
-from rag.analysis.resolution import ImportTargets
+from rag.analysis.resolution import MAX_DEPTH, ImportTargets
 from rag.analysis.results import FileAnalysis
 
 # The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Fastify's ``register``),
@@ -178,7 +178,7 @@ def _mounted_prefixes(imports: ImportTargets, analyses: dict[str, FileAnalysis])
         for prefix, child in children.get(path, ()):
             whole = join_prefix(outer, prefix)
             known = prefixes.setdefault(child, [])
-            if child in seen or whole in known or len(known) >= MAX_PREFIXES:
+            if child in seen or whole in known or len(known) >= MAX_PREFIXES or len(seen) > MAX_DEPTH:
                 continue
             known.append(whole)
             visit(child, whole, seen | {child})
@@ -211,7 +211,9 @@ def _with_command_paths(
     def whole(key: tuple[str, int], seen: frozenset[tuple[str, int]]) -> str:
         own = found[key[0]][key[1]].route_or_command
         parent = parents.get(key)
-        return own if parent is None or parent in seen else f"{whole(parent, seen | {key})} {own}"
+        if parent is None or parent in seen or len(seen) >= MAX_DEPTH:
+            return own
+        return f"{whole(parent, seen | {key})} {own}"
 
     changed = dict(found)
     for path in {path for path, _ in parents}:
@@ -273,11 +275,17 @@ def _with_nested_routers(
     if not nested:
         return found
 
+    # Each function's prefixes, found once: a function nested by several, each nested by several ..., is
+    # not walked again for every way up (a chain found through a cycle or past ``MAX_DEPTH`` stops there).
+    known: dict[str, list[str]] = {}
+
     def prefixes(function: str, seen: frozenset[str]) -> list[str]:
-        if function not in nested or function in seen:
+        if function not in nested or function in seen or len(seen) >= MAX_DEPTH:
             return [""]
-        whole = [join_prefix(outer, prefix) for prefix, parent in nested[function] for outer in prefixes(parent, seen | {function})]
-        return list(dict.fromkeys(whole))[:MAX_PREFIXES]
+        if function not in known:
+            whole = [join_prefix(outer, prefix) for prefix, parent in nested[function] for outer in prefixes(parent, seen | {function})]
+            known[function] = list(dict.fromkeys(whole))[:MAX_PREFIXES]
+        return known[function]
 
     changed = dict(found)
     for path, entries in found.items():
