@@ -294,6 +294,9 @@ LANGUAGES = {
 REASON_BINARY = "binary"
 REASON_TOO_LARGE = "over the size cap"
 REASON_GITIGNORE = ".gitignore"
+# The longest path kept, in bytes of UTF-8 (the index looks files up by path; real paths are a few hundred).
+MAX_PATH_BYTES = 1_000
+REASON_LONG_PATH = f"path longer than {MAX_PATH_BYTES:,} bytes"
 # A link's target is a path, possibly outside the repository: a link is never followed or read, by any source.
 REASON_LINK = "symbolic link (not followed)"
 
@@ -427,6 +430,8 @@ def select_files(
         reason = _skipped_directory(parts, virtualenv_roots)
         if reason is None and ignore is not None and ignore.match_file(name):
             reason = REASON_GITIGNORE
+        if reason is None and len(name.encode("utf-8", "surrogateescape")) > MAX_PATH_BYTES:
+            reason = REASON_LONG_PATH
         if reason is None and declared_size > limits.max_file_bytes:
             reason = REASON_TOO_LARGE
         if reason is None and _suffix(parts[-1]) in BINARY_SUFFIXES:

@@ -45,7 +45,7 @@ from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import across_files
-from rag.analysis.records import Entrypoint
+from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
@@ -83,11 +83,10 @@ def extract_file(path: str, text: str) -> FileAnalysis:
         try:
             tree = ast.parse(text, filename=path)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
-            analysis.error = _describe_parse_error(error)
-            analysis.chunks = window_chunks(path, lines, unit, artifact)
-            analysis.facts = FileFacts(module=unit, is_package=is_package)
-            return analysis
+            return _read_as_lines(analysis, _describe_parse_error(error), lines, unit, FileFacts(module=unit, is_package=is_package))
         symbols, blocks, facts = extract_python(path, lines, tree, unit, is_package)
+        if (overlong := _overlong_name(symbols, facts)) is not None:
+            return _read_as_lines(analysis, overlong, lines, unit, FileFacts(module=unit, is_package=is_package))
         if name == "setup.py":
             facts = _with_scripts(facts, setup_py_scripts(tree, lines))
         analysis.symbols = symbols
@@ -107,10 +106,9 @@ def extract_file(path: str, text: str) -> FileAnalysis:
                 symbols, blocks, facts = extract_tree_sitter(path, code, spec)
             except (NotParsed, RecursionError) as error:
                 # Code nested hundreds deep, or whose parse runs past its time (no one writes it; an upload may).
-                analysis.error = _describe_parse_error(error)
-                analysis.chunks = window_chunks(path, lines, unit, artifact)
-                analysis.facts = FileFacts(module=unit)
-                return analysis
+                return _read_as_lines(analysis, _describe_parse_error(error), lines, unit, FileFacts(module=unit))
+            if (overlong := _overlong_name(symbols, facts)) is not None:
+                return _read_as_lines(analysis, overlong, lines, unit, FileFacts(module=unit))
             analysis.symbols = symbols
             analysis.chunks = symbol_chunks(path, lines, unit, artifact, blocks)
             analysis.facts = facts
@@ -161,6 +159,28 @@ def _with_scripts(facts: FileFacts, scripts: list[ConsoleScript]) -> FileFacts:
     if not scripts:
         return facts
     return replace(facts, console_scripts=tuple(scripts))
+
+
+def _read_as_lines(analysis: FileAnalysis, error: str, lines: list[str], unit: str, facts: FileFacts) -> FileAnalysis:
+    """The file as windows of lines, without symbols, ``error`` saying why."""
+    analysis.error = error
+    analysis.chunks = window_chunks(analysis.path, lines, unit, analysis.artifact_type)
+    analysis.facts = facts
+    return analysis
+
+
+# The longest name a file may define, in bytes of UTF-8: a symbol's qualified name, or a module-level
+# name another file may import. The index looks names up by value (PostgreSQL's B-tree entries hold at
+# most about 2,700 bytes); real code's longest is a few hundred.
+MAX_NAME_BYTES = 2_000
+
+
+def _overlong_name(symbols: list[Symbol], facts: FileFacts) -> str | None:
+    """Why a file is read as lines when it defines a name longer than ``MAX_NAME_BYTES``; None when not."""
+    names = [s.qname for s in symbols] + [f"{facts.module}.{name}" for name in (*facts.top_level, *(i.name for i in facts.instances))]
+    if max((len(name.encode("utf-8", "surrogatepass")) for name in names), default=0) <= MAX_NAME_BYTES:
+        return None
+    return f"NotParsed: it defines a name longer than {MAX_NAME_BYTES:,} bytes"
 
 
 def _describe_parse_error(error: BaseException) -> str:

@@ -30,7 +30,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 61
+ANALYSIS_VERSION = 62
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -108,7 +108,8 @@ analysis's parses have spent its budget; 61: Spring's functional routes (``Route
 request predicates, under ``.path()`` and ``nest()``; Kotlin's ``router { }``), and a route's handler given as a method reference (``handler::get``,
 ``this::get``) by the type the name is declared with; actix-web's ``.route("/x", web::get().to(h))`` and ``web::resource("/x").route(...)``
 under every scope around them; a handler named by a module path, ``parts::show``, is that module's function; a class's method named by a route that
-several applications of a repository define is the nearest one's; NestJS's ``RouterModule.register`` paths)."""
+several applications of a repository define is the nearest one's; NestJS's ``RouterModule.register`` paths); 62: a file that
+defines a name longer than 2,000 bytes is read as lines."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -19,13 +19,15 @@ from agentsite.request_limits import RequestBodyLimit
 from rag.intake import (
     DuplicatePathError,
     IntakeError,
+    REASON_LONG_PATH,
     IntakeLimits,
     TooManyEntriesError,
     extract_files,
     inspect_archive,
 )
-from rag.models import IndexRun
+from rag.models import IndexRun, SourceFile, Symbol
 from rag.services import search, start_index_run
+from tests.rag.conftest import index_zip, make_zip
 
 LIMITS = IntakeLimits(
     max_upload_bytes=1_000_000, max_uncompressed_bytes=2_000_000, max_entries=50,
@@ -231,3 +233,40 @@ def test_a_refused_upload_leaves_the_index_serving(shop, owner):
     assert not shop.runs.exclude(pk=active).exists()
     assert search(shop, "sum of the item prices")[0].path == "shop/models.py"
     assert IndexRun.objects.get(pk=active).status == IndexRun.Status.READY
+
+
+def _unshrinkable(length: int, seed: int) -> str:
+    """Letters no compression shortens (a repeated letter fits an index entry compressed)."""
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    state = seed
+    out = []
+    for _ in range(length):
+        state = (state * 1103515245 + 12345) % 2**31
+        out.append(letters[state % len(letters)])
+    return "".join(out)
+
+
+@pytest.mark.django_db
+def test_names_and_paths_longer_than_the_index_holds_leave_their_files_as_lines_and_index_the_rest(owner, upload_dir):
+    name = _unshrinkable(3_000, 1)
+    wide = "".join(chr(0x4E00 + ord(c)) for c in _unshrinkable(1_100, 2))  # 1,100 characters, 3,300 bytes
+    files = {
+        "app/prices.py": "def total(items):\n    return sum(item.price for item in items)\n",
+        "app/long_name.py": f"def {name}():\n    return 1\n",
+        "app/long_variable.py": f"{name} = 1\n",
+        "app/uses.py": f"from app.long_variable import {name}\n",
+        "web/long.js": f"export class Cart {{ {name}() {{ return 1; }} }}\n",
+        f"app/{wide}.py": "def wide():\n    return 2\n",
+    }
+    run = index_zip(owner, make_zip(files))
+
+    assert run.status == IndexRun.Status.READY, run.error
+    assert run.skipped["reasons"] == {REASON_LONG_PATH: 1}
+    read = {f.path: f for f in SourceFile.objects.in_version(run)}
+    assert set(read) == {"app/prices.py", "app/long_name.py", "app/long_variable.py", "app/uses.py", "web/long.js"}
+    assert search(run.repository, "sum of the item prices")[0].path == "app/prices.py"
+    # Each file that defines the long name is kept as lines, with the reason, and finds no symbol of it.
+    symbols = set(Symbol.objects.in_version(run).values_list("qname", flat=True))
+    assert "app.prices.total" in symbols and not any(name in qname for qname in symbols)
+    for path in ("app/long_name.py", "app/long_variable.py", "web/long.js"):
+        assert "a name longer than 2,000 bytes" in read[path].analysis["error"]
