@@ -177,7 +177,8 @@ MAX_TSCONFIG_CHARS = 256 * 1024
 def tsconfig_paths(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """A ``tsconfig.json``'s (or ``jsconfig.json``'s) ``compilerOptions.paths``, each place taken from the
     repository's root: relative to ``baseUrl``, itself relative to the file's folder (TypeScript's rule,
-    the folder itself when there is no ``baseUrl``). The file is JSON with comments and trailing commas
+    the folder itself when there is no ``baseUrl``); with a ``baseUrl``, a last pattern ``*`` for the
+    names found below it. The file is JSON with comments and trailing commas
     (JSON5 reads both; pyjson5, in C, reads 150 KB in a millisecond and refuses deep nesting at once);
     ``extends`` is not followed: a base file's own paths are read from it."""
     if len(text) > MAX_TSCONFIG_CHARS:
@@ -187,11 +188,15 @@ def tsconfig_paths(path: str, text: str) -> tuple[tuple[str, tuple[str, ...]], .
     except (pyjson5.Json5Exception, ValueError):
         return ()
     options = data.get("compilerOptions") if isinstance(data, dict) else None
-    paths = options.get("paths") if isinstance(options, dict) else None
-    if not isinstance(paths, dict):
+    if not isinstance(options, dict):
         return ()
-    base_url = options.get("baseUrl") if isinstance(options.get("baseUrl"), str) else "."
-    base = posixpath.normpath(posixpath.join(posixpath.dirname(path), base_url))
+    paths = options.get("paths") if isinstance(options.get("paths"), dict) else {}
+    given_base = options.get("baseUrl") if isinstance(options.get("baseUrl"), str) else None
+    if given_base is not None:
+        # A name no pattern maps is looked for below ``baseUrl`` too (``background/utils/api`` of
+        # ``"baseUrl": "./src"``), after the patterns, before the packages.
+        paths = {**paths, "*": ["*"]} if "*" not in paths else paths
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(path), given_base or "."))
     mapped = []
     for pattern, places in paths.items():
         if not isinstance(places, list):

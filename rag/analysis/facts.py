@@ -40,6 +40,19 @@ class ImportBinding:
 
 
 @dataclass(frozen=True)
+class NamedImport:
+    """A name an ES module binds from another (``import { warn as w } from './warning'``: ``w``, ``warn``,
+    ``./warning``; CommonJS's ``const { warn } = require('./warning')``), or passes on from it without
+    binding it (``reexport``: ``export { ref } from './ref'``; ``export * from './general'``, member ``*``)."""
+
+    name: str
+    member: str
+    source: str
+    line: int
+    reexport: bool = False
+
+
+@dataclass(frozen=True)
 class Reference:
     """A call, decorator use or base class as written, inside ``scope``.
 
@@ -195,6 +208,8 @@ class FileFacts:
     module: str | None = None
     is_package: bool = False
     imports: tuple[ImportBinding, ...] = ()
+    # An ES module's names bound from other modules, and what it re-exports (``NamedImport``).
+    named_imports: tuple[NamedImport, ...] = ()
     references: tuple[Reference, ...] = ()
     attribute_types: tuple[AttributeType, ...] = ()
     decorators: tuple[tuple[str, tuple[DecoratorCall, ...]], ...] = ()

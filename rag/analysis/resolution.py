@@ -356,6 +356,9 @@ class ImportTargets:
         # Rust modules written inline (``mod tests { ... }``): a ``use`` inside one is relative to it.
         self.inline_modules: set[str] = set()
         self._crate_roots: dict[str, str | None] = {}
+        # ES modules by unit, and what each exports by a name (``exported``).
+        self.es_modules: dict[str, FileAnalysis] = {}
+        self._exported: dict[tuple[str, str], str | None] = {}
         for analysis in analyses:
             name = posixpath.basename(analysis.path)
             manifest = analysis.facts.manifest_name if analysis.facts is not None else None
@@ -379,6 +382,8 @@ class ImportTargets:
             self.systems[language] = spec.module_system
             unit = analysis.symbols[0].module if analysis.symbols else unit_name(analysis.path, spec)
             self.units[analysis.path] = unit
+            if spec.module_system == "es":
+                self.es_modules.setdefault(unit, analysis)
             if spec.unit == "package":
                 self.packages.add((language, unit))
             self.folders.setdefault((language, posixpath.dirname(analysis.path)), unit)
@@ -398,6 +403,29 @@ class ImportTargets:
                         name = reference.raw.rsplit("::", 1)[-1]
                         if name not in ("*", "self", "crate", "super"):
                             self.rust_uses.setdefault(analysis.path, {}).setdefault(name, []).append(reference.raw)
+
+    def exported(self, unit: str, member: str, depth: int = 0) -> str | None:
+        """The symbol of the repository an ES module exports as ``member``: its own definition of that name,
+        else what it imports or passes on by that name from another module (``export { x } from``), else
+        what a module it passes on whole (``export * from``) exports by it; ``MAX_DEPTH`` modules deep,
+        each module's name found once."""
+        key = (unit, member)
+        if key in self._exported:
+            return self._exported[key]
+        self._exported[key] = None  # a cycle of modules passing names on finds nothing on its way round
+        analysis = self.es_modules.get(unit)
+        if analysis is None or analysis.facts is None:
+            return None
+        found = f"{unit}.{member}" if (analysis.language, f"{unit}.{member}") in self.qnames else None
+        bindings = analysis.facts.named_imports
+        for binding in [b for b in bindings if b.name == member] + [b for b in bindings if b.member == "*"]:
+            if found is not None or depth >= MAX_DEPTH:
+                break
+            source = self.target(binding.source, analysis)
+            if source is not None:
+                found = self.exported(source, member if binding.member == "*" else binding.member, depth + 1)
+        self._exported[key] = found
+        return found
 
     def target(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
         language = importer.language
@@ -773,6 +801,18 @@ def _named_edges(
         for r, target in targets.items():
             if target is None or (language, target) in imports.qnames:
                 bound.setdefault(r.receiver or _IMPORT_PATH_PARTS.split(r.raw)[-1], target)
+    if spec is not None and spec.module_system == "es":
+        # The names an ES module imports by name: a bare call of one is the call of what the module it
+        # names exports by it; of nothing in the repository when the module is a package from the registry.
+        for binding in facts.named_imports:
+            if binding.reexport:
+                continue
+            module = imports.target(binding.source, analysis)
+            if module is not None:
+                if (found := imports.exported(module, binding.member)) is not None:
+                    bound.setdefault(binding.name, found)
+            elif not binding.source.startswith((".", "/")):
+                bound.setdefault(binding.name, None)
     # Go's packages by the name the file calls them (the name it gives one, else its path's last element
     # before a major version: ``errors``, ``chi`` of ``github.com/go-chi/chi/v5``): ``del.NewCmdRemove()``
     # is that package's function, whatever other packages define of that name.

@@ -22,6 +22,7 @@ from rag.analysis.facts import (
     ImportBinding,
     Instance,
     Mount,
+    NamedImport,
     Reference,
     RouteRegistration,
     UrlPattern,
@@ -30,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 62
+ANALYSIS_VERSION = 63
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -109,7 +110,8 @@ request predicates, under ``.path()`` and ``nest()``; Kotlin's ``router { }``), 
 ``this::get``) by the type the name is declared with; actix-web's ``.route("/x", web::get().to(h))`` and ``web::resource("/x").route(...)``
 under every scope around them; a handler named by a module path, ``parts::show``, is that module's function; a class's method named by a route that
 several applications of a repository define is the nearest one's; NestJS's ``RouterModule.register`` paths); 62: a file that
-defines a name longer than 2,000 bytes is read as lines."""
+defines a name longer than 2,000 bytes is read as lines; 63: the names an ES module imports or re-exports from
+another (``import { warn } from './warning'``, ``export * from './general'``, CommonJS's ``const { a } = require('./a')``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
@@ -177,6 +179,7 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
         module=data["module"],
         is_package=data["is_package"],
         imports=tuple(ImportBinding(**item) for item in data["imports"]),
+        named_imports=tuple(NamedImport(**item) for item in data["named_imports"]),
         references=tuple(Reference(**item) for item in data["references"]),
         attribute_types=tuple(AttributeType(**item) for item in data["attribute_types"]),
         decorators=tuple((qname, tuple(_decorator(call) for call in calls)) for qname, calls in data["decorators"]),

@@ -91,7 +91,7 @@ import tree_sitter
 
 from rag.analysis import parse_guard
 from rag.analysis.chunking import Block
-from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Mount, Reference
+from rag.analysis.facts import EXPRESSION_RECEIVER, RETURNED, SELF_RECEIVER, FileFacts, Mount, NamedImport, Reference
 from rag.analysis.languages.components import component_script
 from rag.analysis.records import Entrypoint, Symbol
 
@@ -844,6 +844,7 @@ def extract_tree_sitter(
     # names as its receiver if any, whether the name is the whole reference: a bare identifier)
     calls: list[tuple[tree_sitter.Node, str, str, bool, tree_sitter.Node | None, bool]] = []
     imports: list[tuple[tree_sitter.Node, str, str]] = []
+    named_imports: list[NamedImport] = []
     namespaces: set[tuple[int, int]] = set()
     # A pattern's ``(#set! strip "regex")`` removes what matches from its names (the colon of Ruby's
     # ``attr_reader :name``).
@@ -862,6 +863,14 @@ def extract_tree_sitter(
         if "import" in captures:
             node = captures["import"][0]
             written = _text(node)
+            if "import.member" in captures or "import.reexport" in captures:
+                # A name bound from the module, or passed on from it (ES modules: ``NamedImport``); the
+                # statement's own match gives the module's import.
+                reexport = "import.reexport" in captures
+                member = _text(captures["import.reexport" if reexport else "import.member"][0])
+                bound_as = _text(captures["alias"][0]) if "alias" in captures else member
+                named_imports.append(NamedImport(bound_as, member, written, node.start_point[0] + 1, reexport))
+                continue
             if "import_prefix" in captures:
                 # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).
                 written = _text(captures["import_prefix"][0]) + spec.import_separator + written
@@ -989,7 +998,10 @@ def extract_tree_sitter(
     top_level = tuple(definition.name for definition in roots)
     # The repository pass keys files by module: files sharing a package keep one each.
     module = unit if spec.unit == "file" else f"{unit}.{posixpath.splitext(posixpath.basename(path))[0]}"
-    facts = FileFacts(module=module, references=references, top_level=top_level, entrypoints=entrypoints, mounts=mounts)
+    facts = FileFacts(
+        module=module, references=references, top_level=top_level, entrypoints=entrypoints, mounts=mounts,
+        named_imports=tuple(dict.fromkeys(named_imports)),
+    )
     return symbols, blocks, facts
 
 

@@ -238,7 +238,10 @@ def test_manifest_names_survive_a_stored_analysis():
         assert stored is not None and stored.facts is not None
         assert stored.facts.manifest_name == name
     stored = file_analysis_from_dict(file_analysis_to_dict(analysis["tsconfig.json"]))
-    assert stored.facts.module_paths == (("@lib/*", ("libs/*/src",)), ("@lib/money/rates", ("libs/money/src/rates/latest.ts",)))
+    # With a ``baseUrl``, names no pattern maps are looked for below it: the last pattern, ``*``.
+    assert stored.facts.module_paths == (
+        ("@lib/*", ("libs/*/src",)), ("@lib/money/rates", ("libs/money/src/rates/latest.ts",)), ("*", ("*",))
+    )
 
 
 def test_a_tsconfig_that_is_no_configuration_gives_no_paths():
@@ -249,3 +252,43 @@ def test_a_tsconfig_that_is_no_configuration_gives_no_paths():
     padded = '{"compilerOptions": {"paths": {"a/*": ["b/*"]}}, "x": "' + "y" * MAX_TSCONFIG_CHARS + '"}'
     assert tsconfig_paths("tsconfig.json", padded) == ()
     assert tsconfig_paths("web/tsconfig.json", '{"compilerOptions": {"paths": {"a/*": ["b/*"]}}}') == (("a/*", ("web/b/*",)),)
+
+
+# Two modules define ``warn``; the shared package passes names on from its modules.
+NAMED_IMPORTS = {
+    "package.json": '{"name": "shop", "workspaces": ["packages/*"]}',
+    "packages/shared/package.json": '{"name": "@shop/shared"}',
+    "packages/shared/src/index.ts": "export * from './general'\nexport { warn, format as formatText } from './warning'\n",
+    "packages/shared/src/general.ts": "export function camelize(s: string) {\n  return s\n}\n",
+    "packages/shared/src/warning.ts": "export function warn(m: string) {}\nexport function format(m: string) {\n  return m\n}\n",
+    "packages/compiler/src/warn.ts": "export function warn(m: string) {}\n",
+    "packages/core/src/lib.ts": "export function deepClone(x: unknown) {\n  return x\n}\n",
+    "packages/core/src/model.ts": (
+        "import { warn, camelize, formatText as f } from '@shop/shared'\nimport { deepClone } from 'lodash'\n"
+        "export { warn as report } from '../../compiler/src/warn'\n\n"
+        "export function useModel(name: string) {\n  warn(camelize(name))\n  f(name)\n  report(name)\n  return deepClone(name)\n}\n"
+    ),
+    "packages/core/src/legacy.js": "const { warn } = require('../../shared/src/warning')\nfunction old() {\n  warn('old')\n}\n",
+    "packages/web/tsconfig.json": '{"compilerOptions": {"baseUrl": "src"}}',
+    "packages/web/src/utils/color.ts": "export function parse(c: string) {\n  return c\n}\n",
+    "packages/web/src/page.ts": "import { parse } from 'utils/color'\nexport function paint() {\n  parse('red')\n}\n",
+}
+
+
+def test_a_name_an_es_module_imports_is_what_the_module_it_names_exports_by_it():
+    analysis = analyze_repository(NAMED_IMPORTS)
+    calls = {
+        (path, edge.raw): edge.dst for path, file in analysis.files.items() for edge in file.edges if edge.kind == "calls"
+    }
+    model = "packages/core/src/model.ts"
+    # Through the package's index: its own ``export { warn } from``, a renaming one, and ``export *``.
+    assert calls[(model, "warn")] == "packages.shared.src.warning.warn"
+    assert calls[(model, "f")] == "packages.shared.src.warning.format"
+    assert calls[(model, "camelize")] == "packages.shared.src.general.camelize"
+    # A package from the registry: none of the repository's, though the repository defines one by that name.
+    assert calls[(model, "deepClone")] is None
+    # A name a module passes on is not bound in it.
+    assert calls[(model, "report")] is None
+    # CommonJS's destructured require; a name found below the tsconfig's ``baseUrl``.
+    assert calls[("packages/core/src/legacy.js", "warn")] == "packages.shared.src.warning.warn"
+    assert calls[("packages/web/src/page.ts", "parse")] == "packages.web.src.utils.color.parse"

@@ -8,6 +8,19 @@
 (variable_declarator name: (identifier) @alias
   value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)))
   (#eq? @_require "require"))
+; ... and each name it binds from the module, or passes on from it (`export * from`: the member `*`):
+; a bare call of the name is the call of what the module exports by that name.
+(import_statement (import_clause (named_imports (import_specifier name: (_) @import.member alias: (_)? @alias)))
+  source: (string (string_fragment) @import))
+(export_statement (export_clause (export_specifier name: (_) @import.reexport alias: (_)? @alias))
+  source: (string (string_fragment) @import))
+(export_statement "*" @import.reexport source: (string (string_fragment) @import))
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.member)
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)))
+  (#eq? @_require "require"))
+(variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @import.member value: (identifier) @alias))
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)))
+  (#eq? @_require "require"))
 ; A class's superclass named by an identifier (`class Cart extends Priced`): an inherits edge. TypeScript reads
 ; this file too, where the heritage's first child is a clause ("extends Priced"), which the match leaves out.
 (class_heritage . (_) @name (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$")) @reference.implementation
