@@ -300,7 +300,8 @@ def _names_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
 
 # What an ES module specifier or a C include may leave out of the file's path.
 _IMPORT_SUFFIXES = (
-    "", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", "/index.ts", "/index.tsx", "/index.js", ".h", ".hpp",
+    "", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".vue", ".svelte", "/index.ts", "/index.tsx", "/index.js",
+    "/index.d.ts", ".h", ".hpp",
 )
 # The aliases bundlers give a project's source folder unless told otherwise (Vue CLI, Vite's templates, Nuxt).
 BUNDLER_ALIASES = ("@/", "~/")

@@ -271,7 +271,11 @@ NAMED_IMPORTS = {
     "packages/core/src/legacy.js": "const { warn } = require('../../shared/src/warning')\nfunction old() {\n  warn('old')\n}\n",
     "packages/web/tsconfig.json": '{"compilerOptions": {"baseUrl": "src"}}',
     "packages/web/src/utils/color.ts": "export function parse(c: string) {\n  return c\n}\n",
-    "packages/web/src/page.ts": "import { parse } from 'utils/color'\nexport function paint() {\n  parse('red')\n}\n",
+    "packages/web/src/page.ts": (
+        "import { parse } from 'utils/color'\nimport type { Theme } from 'definitions'\n"
+        "export function paint(theme: Theme) {\n  parse('red')\n}\n"
+    ),
+    "packages/web/src/definitions.d.ts": "export interface Theme {\n  mode: number\n}\n",
 }
 
 
@@ -292,3 +296,6 @@ def test_a_name_an_es_module_imports_is_what_the_module_it_names_exports_by_it()
     # CommonJS's destructured require; a name found below the tsconfig's ``baseUrl``.
     assert calls[("packages/core/src/legacy.js", "warn")] == "packages.shared.src.warning.warn"
     assert calls[("packages/web/src/page.ts", "parse")] == "packages.web.src.utils.color.parse"
+    # A declaration file is a module an import may name.
+    imports = _imports(NAMED_IMPORTS)
+    assert imports[("packages/web/src/page.ts", "definitions")] == analysis.files["packages/web/src/definitions.d.ts"].facts.module
