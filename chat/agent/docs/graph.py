@@ -41,7 +41,7 @@ import dataclasses
 import functools
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -213,11 +213,21 @@ def _named_definition(text: str, view: IndexView) -> rag.SymbolInfo | None:
     return None
 
 
+def mentioned_file(text: str, paths: Iterable[str]) -> str | None:
+    """The indexed file a request names: the longest path written whole in it (``src/index.ts``, not the
+    root's ``index.ts`` it ends with, nor ``index.ts`` inside ``myindex.ts``)."""
+    written = [
+        path for path in paths
+        if path in text and re.search(rf"(?<![\w./-]){re.escape(path)}(?![\w/-])", text)
+    ]
+    return max(written, key=len, default=None)
+
+
 def keyword_request(text: str, view: IndexView) -> DocsRequest:
     """What is asked, from the words of the request and the names of the index (reads the database)."""
     if _README.search(text):
         return DocsRequest("readme", "", view.name, "keywords", "mentions a README")
-    mentioned_path = next((path for path in view.line_counts if path in text), None)
+    mentioned_path = mentioned_file(text, view.line_counts)
     if mentioned_path:
         return DocsRequest("module", mentioned_path, mentioned_path, "keywords", f"names the file {mentioned_path}")
     modules = _indexed_modules(view)

@@ -7,7 +7,9 @@ import re
 import pytest
 
 from chat.agent.docs import DOCS_GRAPH
+from chat.agent.docs.graph import keyword_request
 from chat.agent.docs.reference import NO_MODEL_LABEL
+from chat.agent.writing import open_index
 from tests.chat.docs_edits.conftest import artifacts, run_graph, texts
 
 pytestmark = pytest.mark.django_db
@@ -158,3 +160,21 @@ def test_offline_reference_names_a_handler_written_in_place_and_leaves_vendored_
     assert "| `pay` | the block written in place | mercenary | `lib/shop/commands.rb:4-8` |" in document
     assert "### `lib.shop.checkout`" in document
     assert "jquery" not in document
+
+
+@pytest.mark.django_db
+def test_a_request_naming_a_file_documents_that_file_not_one_whose_path_it_ends_with(index_files):
+    repository = index_files(
+        {
+            "index.ts": "export function start() {\n  return 1\n}\n",
+            "src/index.ts": "export function boot() {\n  return 2\n}\n",
+            "packages/shared/src/index.ts": "export function shared() {\n  return 3\n}\n",
+        },
+        "monorepo",
+    )
+    view = open_index(repository)
+    for path in ("packages/shared/src/index.ts", "src/index.ts", "index.ts"):
+        request = keyword_request(f"Document {path} for new contributors", view)
+        assert (request.kind, request.target) == ("module", path)
+    # A longer name that merely ends with a file's path names no file.
+    assert keyword_request("Document myindex.ts for new contributors", view).kind != "module"
