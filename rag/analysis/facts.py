@@ -212,6 +212,9 @@ class FileFacts:
     named_imports: tuple[NamedImport, ...] = ()
     references: tuple[Reference, ...] = ()
     attribute_types: tuple[AttributeType, ...] = ()
+    # Strings a class body assigns to a name (class qname, name, string): Django REST framework's
+    # ``lookup_field = "slug"``.
+    class_strings: tuple[tuple[str, str, str], ...] = ()
     decorators: tuple[tuple[str, tuple[DecoratorCall, ...]], ...] = ()
     top_level: tuple[str, ...] = ()
     instances: tuple[Instance, ...] = ()

@@ -149,6 +149,7 @@ class PythonExtractor:
         self.imports: list[ImportBinding] = []
         self.references: dict[tuple[str, str, str], Reference] = {}
         self.attribute_types: dict[tuple[str, str], AttributeType] = {}
+        self.class_strings: list[tuple[str, str, str]] = []
         self.decorators: list[tuple[str, tuple[DecoratorCall, ...]]] = []
         self.top_level: set[str] = set()
         self.instances: list[Instance] = []
@@ -174,6 +175,7 @@ class PythonExtractor:
             imports=tuple(self.imports),
             references=self._kept_references(),
             attribute_types=tuple(self.attribute_types.values()),
+            class_strings=tuple(self.class_strings),
             decorators=tuple(self.decorators),
             top_level=tuple(sorted(self.top_level)),
             instances=tuple(self.instances),
@@ -507,6 +509,8 @@ class PythonExtractor:
             self._url_list(names, value, augmented=type(node) is ast.AugAssign)
         if scope.class_qname is not None:
             self._attribute_types(node, targets, scope)
+            if scope.context == "class" and len(names) == 1 and type(value) is ast.Constant and type(value.value) is str:
+                self.class_strings.append((scope.class_qname, names[0], value.value))
         if type(value) is ast.IfExp and type(value.body) is ast.Call:
             # ``DefaultRouter() if settings.DEBUG else SimpleRouter()``: a value of the kind its first branch makes.
             value = value.body

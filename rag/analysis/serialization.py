@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 63
+ANALYSIS_VERSION = 64
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -111,7 +111,8 @@ request predicates, under ``.path()`` and ``nest()``; Kotlin's ``router { }``), 
 under every scope around them; a handler named by a module path, ``parts::show``, is that module's function; a class's method named by a route that
 several applications of a repository define is the nearest one's; NestJS's ``RouterModule.register`` paths); 62: a file that
 defines a name longer than 2,000 bytes is read as lines; 63: the names an ES module imports or re-exports from
-another (``import { warn } from './warning'``, ``export * from './general'``, CommonJS's ``const { a } = require('./a')``)."""
+another (``import { warn } from './warning'``, ``export * from './general'``, CommonJS's ``const { a } = require('./a')``); 64: the strings a Python class body assigns to a name (a
+viewset's ``lookup_field``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
@@ -182,6 +183,7 @@ def _facts(data: Mapping[str, Any]) -> FileFacts:
         named_imports=tuple(NamedImport(**item) for item in data["named_imports"]),
         references=tuple(Reference(**item) for item in data["references"]),
         attribute_types=tuple(AttributeType(**item) for item in data["attribute_types"]),
+        class_strings=tuple((owner, name, value) for owner, name, value in data["class_strings"]),
         decorators=tuple((qname, tuple(_decorator(call) for call in calls)) for qname, calls in data["decorators"]),
         top_level=tuple(data["top_level"]),
         instances=tuple(

@@ -3,7 +3,7 @@
 ``router = DefaultRouter()``, ``router.register(r"users", UserViewSet)`` and
 ``path("api/", include(router.urls))`` (or ``urlpatterns += router.urls``)
 serve ``/api/users/`` (the viewset's ``list`` and ``create``) and
-``/api/users/{pk}/`` (``retrieve``, ``update``, ``partial_update``,
+``/api/users/{pk}/`` (``{slug}`` for a viewset or base with ``lookup_field = "slug"``; ``retrieve``, ``update``, ``partial_update``,
 ``destroy``), each action the viewset has: defined in its class or a base of
 the repository, or given by a base of the framework's (``ModelViewSet`` all
 six, ``ReadOnlyModelViewSet`` ``list`` and ``retrieve``, each ``*ModelMixin``
@@ -14,9 +14,11 @@ URLconf includes serves from the root.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rag.analysis.entrypoints.context import FinderContext, join_route
+from rag.analysis.facts import FileFacts
 from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.resolution import MAX_DEPTH
 
@@ -51,7 +53,8 @@ GENERIC_VIEWS = {
     "RetrieveDestroyAPIView": ("GET", "DELETE"),
     "RetrieveUpdateDestroyAPIView": ("GET", "PUT", "PATCH", "DELETE"),
 }
-DETAIL = "{pk}"
+# The name a viewset's object is looked up by in its URL: ``lookup_url_kwarg``, else ``lookup_field``, else this.
+DETAIL_KWARG = "pk"
 FRAMEWORK = "drf"
 
 
@@ -88,7 +91,11 @@ def router_routes(context: FinderContext, router: str, registered: list[Registra
     slash = "" if context.names.instances[router].kwarg("trailing_slash") is False else "/"
     for registration in registered:
         collection = join_route(prefix, registration.prefix).rstrip("/") + slash
-        detail = f"{collection.rstrip('/')}/{DETAIL}{slash}"
+        kwarg = (
+            _class_string(context, registration.viewset, "lookup_url_kwarg")
+            or _class_string(context, registration.viewset, "lookup_field") or DETAIL_KWARG
+        )
+        detail = f"{collection.rstrip('/')}/{{{kwarg}}}{slash}"
         actions = _actions(context, registration.viewset)
         # A conventional action is declared where the viewset is registered.
         at = (registration.path, registration.line, registration.line)
@@ -130,27 +137,39 @@ def generic_view_methods(context: FinderContext, view: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(method for base, methods in GENERIC_VIEWS.items() if base in bases for method in methods))
 
 
-def _framework_bases(context: FinderContext, viewset: str) -> set[str]:
-    """The last names of the bases outside the repository of the viewset and of its bases inside it, up to
-    ``MAX_DEPTH`` levels of them."""
+def _lineage(context: FinderContext, viewset: str) -> Iterator[tuple[str, FileFacts | None]]:
+    """The viewset, then its bases inside the repository level by level (``MAX_DEPTH`` levels), each with
+    the facts of its module."""
     names = context.names
-    found: set[str] = set()
     seen = {viewset}
     level = [viewset]
     for _ in range(MAX_DEPTH):
         for qname in level:
             symbol = names.symbols.get(qname)
-            facts = names.modules.get(symbol.module) if symbol is not None else None
-            found.update(
-                reference.raw.rsplit(".", 1)[-1]
-                for reference in (facts.references if facts is not None else ())
-                if reference.kind == "inherits" and reference.scope == qname
-            )
+            yield qname, names.modules.get(symbol.module) if symbol is not None else None
         level = list(dict.fromkeys(base for qname in level for base in names.bases.get(qname, ()) if base not in seen))
         seen.update(level)
         if not level:
-            break
-    return found
+            return
+
+
+def _framework_bases(context: FinderContext, viewset: str) -> set[str]:
+    """The last names of the bases outside the repository of the viewset and of its bases inside it."""
+    return {
+        reference.raw.rsplit(".", 1)[-1]
+        for qname, facts in _lineage(context, viewset)
+        for reference in (facts.references if facts is not None else ())
+        if reference.kind == "inherits" and reference.scope == qname
+    }
+
+
+def _class_string(context: FinderContext, viewset: str, name: str) -> str | None:
+    """The string the viewset's class body assigns to ``name``, else the nearest of its bases'."""
+    for qname, facts in _lineage(context, viewset):
+        for owner, attribute, value in facts.class_strings if facts is not None else ():
+            if owner == qname and attribute == name:
+                return value
+    return None
 
 
 def _extra_actions(context: FinderContext, viewset: str) -> list[tuple[Symbol, bool, str, tuple[str, ...]]]:

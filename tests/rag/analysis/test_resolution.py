@@ -273,6 +273,8 @@ def test_rest_framework_routers_serve_the_actions_of_their_viewsets_where_they_a
 
 
                 class AccountViewSet(viewsets.ModelViewSet):
+                    lookup_field = "username"
+
                     def destroy(self, request, pk=None):
                         return None
 
@@ -287,6 +289,9 @@ def test_rest_framework_routers_serve_the_actions_of_their_viewsets_where_they_a
 
 
                 class OrderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+                    lookup_field = "id"
+                    lookup_url_kwarg = "number"
+
                     @action(detail=False)
                     def recent(self, request):
                         return None
@@ -315,14 +320,14 @@ def test_rest_framework_routers_serve_the_actions_of_their_viewsets_where_they_a
     assert entries_of(analysis) == {
         ("http_route", "drf", "/api/users/", ("GET",), f"{users}.list"),
         ("http_route", "drf", "/api/users/", ("POST",), users),
-        ("http_route", "drf", "/api/users/{pk}/", ("GET",), users),
-        ("http_route", "drf", "/api/users/{pk}/", ("PUT",), users),
-        ("http_route", "drf", "/api/users/{pk}/", ("PATCH",), users),
-        # Inherited from the repository's own base.
-        ("http_route", "drf", "/api/users/{pk}/", ("DELETE",), "shop.views.AccountViewSet.destroy"),
-        ("http_route", "drf", "/api/users/{pk}/set-password/", ("POST",), f"{users}.set_password"),
+        ("http_route", "drf", "/api/users/{username}/", ("GET",), users),
+        ("http_route", "drf", "/api/users/{username}/", ("PUT",), users),
+        ("http_route", "drf", "/api/users/{username}/", ("PATCH",), users),
+        # Inherited from the repository's own base, as is its ``lookup_field``.
+        ("http_route", "drf", "/api/users/{username}/", ("DELETE",), "shop.views.AccountViewSet.destroy"),
+        ("http_route", "drf", "/api/users/{username}/set-password/", ("POST",), f"{users}.set_password"),
         ("http_route", "drf", "/api/orders/", ("GET",), orders),
-        ("http_route", "drf", "/api/orders/{pk}/", ("GET",), orders),
+        ("http_route", "drf", "/api/orders/{number}/", ("GET",), orders),
         ("http_route", "drf", "/api/orders/recent/", ("GET",), f"{orders}.recent"),
         ("http_route", "drf", "/posts/", ("GET",), "blog.api.PostViewSet"),
         ("http_route", "drf", "/posts/{pk}/", ("GET",), "blog.api.PostViewSet"),
