@@ -148,7 +148,7 @@ def nearest(symbols: list[Symbol], path: str) -> list[Symbol]:
     """The symbols in the file at ``path``, else in its folder, else all of them."""
     folder = posixpath.dirname(path)
     if _indexed(symbols):
-        return symbols._found(((path,), _path)) or symbols._found(((folder,), _folder)) or symbols
+        return symbols._found(((path,), _path)) or symbols._found(((folder,), symbol_folder)) or symbols
     return [s for s in symbols if s.path == path] or [s for s in symbols if posixpath.dirname(s.path) == folder] or symbols
 
 
@@ -259,8 +259,19 @@ def _path(symbol: Symbol) -> str:
     return symbol.path
 
 
-def _folder(symbol: Symbol) -> str:
+def symbol_folder(symbol: Symbol) -> str:
+    """A symbol's folder: a key of lookups (``keyed``, ``any_of``)."""
     return posixpath.dirname(symbol.path)
+
+
+def symbol_module(symbol: Symbol) -> str:
+    """A symbol's module: a key of lookups."""
+    return symbol.module
+
+
+def symbol_kind(symbol: Symbol) -> str:
+    """A symbol's kind: a key of lookups."""
+    return symbol.kind
 
 
 def _qname(symbol: Symbol) -> str:

@@ -42,6 +42,9 @@ from rag.analysis.candidates import (
     owner_name,
     plain,
     select,
+    symbol_folder,
+    symbol_kind,
+    symbol_module,
     whole,
     with_parent,
 )
@@ -1094,9 +1097,9 @@ class _Visibility:
         candidates' indexes, not by asking of each (a name thousands of files define is looked up at every
         call of it)."""
         lookups: list[tuple[Iterable[str | None], Callable[[Symbol], str | None]]] = [
-            (("method",), _kind), ((self.folder,), _folder), ((self.unit,), _module),
+            (("method",), symbol_kind), ((self.folder,), symbol_folder), ((self.unit,), symbol_module),
             # What the file imports from inside a module: that module's symbols are seen.
-            ({prefix for target in self.imported for prefix in _dotted_prefixes(target)}, _module),
+            ({prefix for target in self.imported for prefix in _dotted_prefixes(target)}, symbol_module),
         ]
         if self.crate is not None:
             lookups.append(((self.crate,), self.imports.symbol_crate))
@@ -1107,18 +1110,6 @@ def _dotted_prefixes(name: str) -> list[str]:
     """``a`` and ``a.b`` of ``a.b.c``: what ``name`` starts with, followed by a dot."""
     parts = name.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts))]
-
-
-def _kind(symbol: Symbol) -> str:
-    return symbol.kind
-
-
-def _folder(symbol: Symbol) -> str:
-    return posixpath.dirname(symbol.path)
-
-
-def _module(symbol: Symbol) -> str:
-    return symbol.module
 
 
 def _beside(candidates: list[Symbol], analysis: FileAnalysis) -> bool:
