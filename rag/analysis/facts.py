@@ -43,7 +43,9 @@ class ImportBinding:
 class NamedImport:
     """A name an ES module binds from another (``import { warn as w } from './warning'``: ``w``, ``warn``,
     ``./warning``; CommonJS's ``const { warn } = require('./warning')``), or passes on from it without
-    binding it (``reexport``: ``export { ref } from './ref'``; ``export * from './general'``, member ``*``)."""
+    binding it (``reexport``: ``export { ref } from './ref'``; ``export * from './general'``, member ``*``).
+    A default import binds the member ``default``; a module's default export of its own definition is
+    ``default`` passed on from no source (``export default function helper``: member ``helper``)."""
 
     name: str
     member: str

@@ -425,6 +425,11 @@ class ImportTargets:
         for binding in [b for b in bindings if b.name == member] + [b for b in bindings if b.member == "*"]:
             if found is not None or depth >= MAX_DEPTH:
                 break
+            if not binding.source:
+                # The module's own definition, under the name it exports it by (``export default helper``).
+                own = f"{unit}.{binding.member}"
+                found = own if (analysis.language, own) in self.qnames else None
+                continue
             source = self.target(binding.source, analysis)
             if source is not None:
                 found = self.exported(source, member if binding.member == "*" else binding.member, depth + 1)

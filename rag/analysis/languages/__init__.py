@@ -860,6 +860,11 @@ def extract_tree_sitter(
             # The declaration the package is named in is no symbol of its own (PHP's tags call it a module).
             namespaces.update((node.start_byte, node.end_byte) for node in captures.get("namespace", ()))
             continue
+        if "export.default" in captures:
+            # The module's own definition it exports as ``default``: passed on from itself (no source).
+            node = captures["export.default"][0]
+            named_imports.append(NamedImport("default", _text(node), "", node.start_point[0] + 1, reexport=True))
+            continue
         if "import" in captures:
             node = captures["import"][0]
             written = _text(node)
@@ -870,6 +875,9 @@ def extract_tree_sitter(
                 member = _text(captures["import.reexport" if reexport else "import.member"][0])
                 bound_as = _text(captures["alias"][0]) if "alias" in captures else member
                 named_imports.append(NamedImport(bound_as, member, written, node.start_point[0] + 1, reexport))
+                continue
+            if "import.default" in captures:
+                named_imports.append(NamedImport(_text(captures["import.default"][0]), "default", written, node.start_point[0] + 1))
                 continue
             if "import_prefix" in captures:
                 # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).

@@ -276,6 +276,13 @@ NAMED_IMPORTS = {
         "export function paint(theme: Theme) {\n  parse('red')\n}\n"
     ),
     "packages/web/src/definitions.d.ts": "export interface Theme {\n  mode: number\n}\n",
+    "packages/web/src/render.ts": "export default function render(page: string) {\n  return page\n}\n",
+    "packages/web/src/layout.ts": "function frame() {\n  return 1\n}\nexport default frame\n",
+    "packages/web/src/app.ts": (
+        "import draw from './render'\nimport layout from './layout'\nimport React from 'react'\n"
+        "export function main() {\n  draw(layout())\n  React()\n}\n"
+    ),
+    "packages/web/src/shim.ts": "export function React() {}\n",
 }
 
 
@@ -296,6 +303,11 @@ def test_a_name_an_es_module_imports_is_what_the_module_it_names_exports_by_it()
     # CommonJS's destructured require; a name found below the tsconfig's ``baseUrl``.
     assert calls[("packages/core/src/legacy.js", "warn")] == "packages.shared.src.warning.warn"
     assert calls[("packages/web/src/page.ts", "parse")] == "packages.web.src.utils.color.parse"
+    # A default import is the module's default export: its function, or the definition it names.
+    app = "packages/web/src/app.ts"
+    assert (calls[(app, "draw")], calls[(app, "layout")], calls[(app, "React")]) == (
+        "packages.web.src.render.render", "packages.web.src.layout.frame", None
+    )
     # A declaration file is a module an import may name.
     imports = _imports(NAMED_IMPORTS)
     assert imports[("packages/web/src/page.ts", "definitions")] == analysis.files["packages/web/src/definitions.d.ts"].facts.module

@@ -15,6 +15,11 @@
 (export_statement (export_clause (export_specifier name: (_) @import.reexport alias: (_)? @alias))
   source: (string (string_fragment) @import))
 (export_statement "*" @import.reexport source: (string (string_fragment) @import))
+; The module's default export (its member `default`), and a default import of another's.
+(export_statement "default"
+  declaration: [(function_declaration name: (_) @export.default) (class_declaration name: (_) @export.default)])
+(export_statement "default" value: (identifier) @export.default)
+(import_statement (import_clause . (identifier) @import.default) source: (string (string_fragment) @import))
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.member)
   value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)))
   (#eq? @_require "require"))
