@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
+from rag.analysis.languages import name_space
 from rag.analysis.records import Symbol
 
 # Lists this short are read one by one: an index costs more than the few lookups most names get.
@@ -279,17 +280,26 @@ def _qname(symbol: Symbol) -> str:
 
 
 class CandidatesByName:
-    """``Candidates`` lists by language, name and what a reference may mean, built once for all files."""
+    """``Candidates`` lists by the caller's language, name and what a reference may mean, built once for
+    all files. ``by_name`` is keyed by name space (``name_space``: Java and Kotlin share one), and
+    ``languages`` gives each file's language: a function at the top of a file is reached by name from its
+    own language only (Kotlin's ``fun helper()`` is ``HelperKt.helper`` to Java)."""
 
-    def __init__(self, by_name: dict[tuple[str, str], list[Symbol]]) -> None:
+    def __init__(self, by_name: dict[tuple[str, str], list[Symbol]], languages: Mapping[str, str]) -> None:
         self.by_name = by_name
+        self.languages = languages
         self._lists: dict[tuple[str, str, str], Candidates] = {}
         self._by_qname: dict[tuple[str, str], dict[str, list[Symbol]]] = {}
 
     def of(self, language: str, name: str, kind: str) -> Candidates:
         key = (language, name, kind)
         if key not in self._lists:
-            same_name = self.by_name.get((language, name), ())
+            space = name_space(language)
+            same_name = self.by_name.get((space, name), ())
+            if space != language:
+                same_name = [
+                    s for s in same_name if s.kind != "function" or s.parent is not None or self.languages.get(s.path) == language
+                ]
             if kind == "calls":
                 # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
                 self._lists[key] = Candidates(s for s in same_name if s.kind != "const")
@@ -300,8 +310,9 @@ class CandidatesByName:
         return self._lists[key]
 
     def named(self, language: str, name: str, qname: str) -> list[Symbol]:
-        """The symbols of the name that are ``qname`` (overloads share one), in the order of the name's list."""
-        key = (language, name)
+        """The symbols of the name that are ``qname`` (overloads share one), in the order of the name's list
+        (``language``: a language or its name space)."""
+        key = (name_space(language), name)
         if key not in self._by_qname:
             found: dict[str, list[Symbol]] = {}
             for symbol in self.by_name.get(key, ()):

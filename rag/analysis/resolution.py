@@ -28,7 +28,7 @@ from rag.analysis.facts import (
     Instance,
     Reference,
 )
-from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, spec_named, unit_name
+from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, name_space, spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.candidates import (
     CandidatesByName,
@@ -292,12 +292,12 @@ def _dependency_edges(names: RepositoryNames, analysis: FileAnalysis) -> list[Ed
 
 
 def _names_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[str, str], list[Symbol]]:
-    """The symbols of every language read with tree-sitter, by (language, short name)."""
+    """The symbols of every language read with tree-sitter, by (its names' space: ``name_space``, short name)."""
     found: dict[tuple[str, str], list[Symbol]] = {}
     for analysis in analyses:
         if analysis.language != "python":
             for symbol in analysis.symbols:
-                found.setdefault((analysis.language, symbol.name), []).append(symbol)
+                found.setdefault((name_space(analysis.language), symbol.name), []).append(symbol)
     return found
 
 
@@ -338,7 +338,8 @@ class ImportTargets:
 
     def __init__(self, analyses: Iterable[FileAnalysis]) -> None:
         analyses = list(analyses)
-        # Keyed by language where names could meet across languages (com.shop.Cart in Java and Kotlin).
+        # Keyed by the languages' name spaces (``name_space``): where names meet across languages of one
+        # space they are one name (com.shop.Cart of Java, imported by Kotlin).
         self.units: dict[str, str] = {}
         self.folders: dict[tuple[str, str], str] = {}
         self.by_basename: dict[str, list[str]] = {}
@@ -382,8 +383,8 @@ class ImportTargets:
             spec = spec_named(analysis.language)
             if spec is None or (not analysis.symbols and spec.unit == "package"):
                 continue
-            language = analysis.language
-            self.systems[language] = spec.module_system
+            self.systems[analysis.language] = spec.module_system
+            language = name_space(analysis.language)
             unit = analysis.symbols[0].module if analysis.symbols else unit_name(analysis.path, spec)
             self.units[analysis.path] = unit
             if spec.module_system == "es":
@@ -420,7 +421,7 @@ class ImportTargets:
         analysis = self.es_modules.get(unit)
         if analysis is None or analysis.facts is None:
             return None
-        found = f"{unit}.{member}" if (analysis.language, f"{unit}.{member}") in self.qnames else None
+        found = f"{unit}.{member}" if (name_space(analysis.language), f"{unit}.{member}") in self.qnames else None
         bindings = analysis.facts.named_imports
         for binding in [b for b in bindings if b.name == member] + [b for b in bindings if b.member == "*"]:
             if found is not None or depth >= MAX_DEPTH:
@@ -428,7 +429,7 @@ class ImportTargets:
             if not binding.source:
                 # The module's own definition, under the name it exports it by (``export default helper``).
                 own = f"{unit}.{binding.member}"
-                found = own if (analysis.language, own) in self.qnames else None
+                found = own if (name_space(analysis.language), own) in self.qnames else None
                 continue
             source = self.target(binding.source, analysis)
             if source is not None:
@@ -437,8 +438,8 @@ class ImportTargets:
         return found
 
     def target(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
-        language = importer.language
-        system = self.systems.get(language, "")
+        system = self.systems.get(importer.language, "")
+        language = name_space(importer.language)
         if system == "cargo":
             return self._rust(raw, importer.path, scope)
         if system == "go" and self.go_modules:
@@ -446,7 +447,7 @@ class ImportTargets:
         if system == "load_path":
             return self._load_path(raw, importer.path)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
-        spec = spec_named(language)
+        spec = spec_named(importer.language)
         if spec is not None and spec.unnamed_scopes:
             dotted = ".".join(part for part in dotted.split(".") if part not in spec.unnamed_scopes)
         if (language, dotted) in self.qnames or (language, dotted) in self.packages:
@@ -712,7 +713,7 @@ def _bases_of_other_languages(analyses: Iterable[FileAnalysis]) -> dict[tuple[st
         if analysis.language != "python" and analysis.facts is not None:
             for reference in analysis.facts.references:
                 if reference.kind == "inherits":
-                    bases.setdefault((analysis.language, reference.scope.rsplit(".", 1)[-1]), set()).add(reference.raw)
+                    bases.setdefault((name_space(analysis.language), reference.scope.rsplit(".", 1)[-1]), set()).add(reference.raw)
     return bases
 
 
@@ -796,8 +797,9 @@ def _named_edges(
     # What the file imports from outside the repository, by the name a call's receiver writes
     # (``errors`` of Go's ``errors``, ``Logger`` of ``java.util.logging.Logger``).
     libraries = {_IMPORT_PATH_PARTS.split(r.raw)[-1] for r, target in targets.items() if target is None}
-    language = analysis.language
-    spec = spec_named(language)
+    spec = spec_named(analysis.language)
+    # Names are looked up in the language's name space (Kotlin's calls find Java's classes).
+    language = name_space(analysis.language)
     implicit_self = spec is not None and spec.implicit_self
     builtins = spec.builtins if spec is not None else frozenset()
     not_repository = builtins | (spec.library_methods if spec is not None else frozenset())
@@ -886,7 +888,7 @@ def _named_edges(
         if not reference.receiver and reference.raw in bound:
             edges.append(_edge(reference.kind, reference.scope, reference.raw, bound[reference.raw], analysis, reference.line))
             continue
-        named_here = choices.of(language, reference.raw, reference.kind)
+        named_here = choices.of(analysis.language, reference.raw, reference.kind)
         candidates: list[Symbol] = named_here
         # A definition does not call itself by its own name, unless it is one of several overloads (C#'s
         # ``Map(source) => Map(source, null)``): the call is then another of that name.
@@ -1128,7 +1130,7 @@ def _returned_type(
 ) -> str:
     """The name of the type ``function`` returns (its language's ``returns`` read from its signature),
     the function found as a plain call of it would be; empty when that is not known."""
-    chosen = _nearest([s for s in by_name.get((analysis.language, function), ()) if s.kind == "function"], analysis)
+    chosen = _nearest([s for s in by_name.get((name_space(analysis.language), function), ()) if s.kind == "function"], analysis)
     if spec is None or spec.returns is None or len(chosen) != 1:
         return ""
     found = spec.returns.match(chosen[0].signature)
@@ -1265,7 +1267,7 @@ class RepositoryEdges:
         files = list(analyses)
         self.names = names
         self.by_name = _names_of_other_languages(files)
-        self.choices = CandidatesByName(self.by_name)
+        self.choices = CandidatesByName(self.by_name, {analysis.path: analysis.language for analysis in files})
         self.imports = ImportTargets(files)
         self.bases = _bases_of_other_languages(files)
         # Modules a file includes at its top (Ruby's ``include Jekyll``): their constants are everyone's.
@@ -1274,7 +1276,7 @@ class RepositoryEdges:
             if analysis.language != "python" and analysis.facts is not None:
                 for reference in analysis.facts.references:
                     if reference.kind == "inherits" and reference.scope == analysis.facts.module:
-                        mixins.setdefault(analysis.language, set()).add(reference.raw)
+                        mixins.setdefault(name_space(analysis.language), set()).add(reference.raw)
         self.top_level_mixins = {language: frozenset(names) for language, names in mixins.items()}
 
     def named_handler(self, language: str, written: str, path: str = "") -> str | None:
@@ -1293,6 +1295,8 @@ class RepositoryEdges:
           that name in a module of that name.
         """
         written = written.strip()
+        spec = spec_named(language)
+        language = name_space(language)
         if (rails := _CONTROLLER_ACTION.fullmatch(written)) is not None:
             controller = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_"))
             methods = self._methods(language, rails.group(2), controller + "Controller")
@@ -1313,7 +1317,6 @@ class RepositoryEdges:
             found = {s.qname for s in methods if _shared_folders(s.path, path) == nearest}
         elif _NAME.fullmatch(written):
             found = {s.qname for s in self._methods(language, "__invoke", written)}
-            spec = spec_named(language)
             if not found and spec is not None and spec.bare_calls == "package":
                 found = {
                     s.qname for s in self.by_name.get((language, written), ())
@@ -1336,7 +1339,8 @@ class RepositoryEdges:
         return found.pop() if len(found) == 1 else None
 
     def _methods(self, language: str, method: str, owner: str) -> list[Symbol]:
-        """The methods named ``method`` of the classes named ``owner`` (their last part)."""
+        """The methods named ``method`` of the classes named ``owner`` (their last part), in the name space
+        ``language``."""
         return [
             s for s in self.by_name.get((language, method), ())
             if s.kind == "method" and s.parent is not None and s.parent.rsplit(".", 1)[-1] == owner

@@ -229,6 +229,9 @@ class LanguageSpec:
     # trees), ``go`` (module paths of go.mod files), ``es`` (relative specifiers, and bare ones by a
     # workspace's package names and a tsconfig's paths); empty for the generic rules.
     module_system: str = ""
+    # The names a language's definitions share with other languages' (``jvm``: Java's and Kotlin's classes
+    # are one namespace, each calls and imports the other's); empty: its own.
+    names: str = ""
     # Suffixes of another language's files this one takes when their text matches ``claim_pattern``
     # (C++ takes a ``.h`` header that has templates, classes or ``std::``).
     claims: tuple[str, ...] = ()
@@ -323,6 +326,7 @@ class LanguageSpec:
             import_separator=table.get("import_separator", ""),
             imports_bind_names=table.get("imports_bind_names", False),
             module_system=table.get("module_system", ""),
+            names=table.get("names", ""),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
             written_separator=written.get("separator", "."),
@@ -411,6 +415,13 @@ def _claimants() -> dict[str, tuple[LanguageSpec, ...]]:
 
 def spec_named(language: str) -> LanguageSpec | None:
     return next((spec for spec in specs().values() if spec.name == language), None)
+
+
+@cache
+def name_space(language: str) -> str:
+    """Where a language's names are looked up by name: its own, or the one it shares (``LanguageSpec.names``)."""
+    spec = spec_named(language)
+    return spec.names if spec is not None and spec.names else language
 
 
 def code_of(path: str, text: str) -> tuple[LanguageSpec, str] | None:

@@ -391,3 +391,28 @@ def test_an_aspnet_routes_name_is_not_its_path():
         ("http_route", "/WeatherForecast", ("GET",), "WebApi.Controllers.WeatherForecastController.Get", "HttpGet"),
         ("http_route", "/WeatherForecast/{id}", ("POST",), "WebApi.Controllers.WeatherForecastController.Create", "HttpPost"),
     }
+
+
+def test_kotlin_and_java_import_and_call_each_others_classes():
+    analysis = analyze_repository({
+        "src/main/java/com/shop/Cart.java": (
+            "package com.shop;\n\npublic class Cart {\n    public int total() { return 1; }\n"
+            "    public static Cart empty() { return new Cart(); }\n}\n"
+        ),
+        "src/main/java/com/shop/Checkout.java": (
+            "package com.shop;\n\nimport com.shop.web.Api;\n\npublic class Checkout extends LibraryBase {\n"
+            "    Api api() { return new Api(); }\n    int pay() { return helper(); }\n}\n"
+        ),
+        "src/main/kotlin/com/shop/web/Api.kt": (
+            "package com.shop.web\n\nimport com.shop.Cart\n\nclass Api {\n    fun get(): Int {\n"
+            "        val cart = Cart.empty()\n        return cart.total()\n    }\n}\n\nfun helper(): Int = 3\n"
+        ),
+    })
+    edges = {(path, edge.raw): edge.dst for path, file in analysis.files.items() for edge in file.edges}
+    api, checkout = "src/main/kotlin/com/shop/web/Api.kt", "src/main/java/com/shop/Checkout.java"
+    assert edges[(api, "com.shop.Cart")] == "com.shop.Cart"
+    assert edges[(api, "empty")] == "com.shop.Cart.empty" and edges[(api, "total")] == "com.shop.Cart.total"
+    assert edges[(checkout, "com.shop.web.Api")] == "com.shop.web.Api" and edges[(checkout, "Api")] == "com.shop.web.Api"
+    # Kotlin's top-level ``helper`` is ``ApiKt.helper`` to Java: a bare call of ``helper`` there (a method
+    # of the library's base) is not it.
+    assert edges[(checkout, "helper")] is None
