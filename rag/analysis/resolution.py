@@ -19,6 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rag.analysis.facts import (
@@ -26,6 +27,7 @@ from rag.analysis.facts import (
     SELF_RECEIVER,
     FileFacts,
     Instance,
+    NamedImport,
     Reference,
 )
 from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, name_space, spec_named, unit_name
@@ -329,6 +331,24 @@ def _path_pattern_match(pattern: str, specifier: str) -> str | None:
     return None
 
 
+# Of the modules an ES module passes on whole (``export * from``), those that pass modules on whole in turn
+# followed for a name (real barrels pass on a few such; an upload may chain thousands).
+MAX_DEEPER_STARS = 64
+
+
+@dataclass
+class _Exports:
+    """What an ES module exports, as ``ImportTargets.exported`` reads it: the file, its name space, its
+    bindings by the name they bind, the modules it passes on whole by each name they define or bind
+    themselves, and those of them that pass modules on whole in turn."""
+
+    analysis: FileAnalysis
+    space: str
+    by_name: dict[str, list[NamedImport]]
+    stars_by_name: dict[str, list[str]]
+    deeper_stars: list[str]
+
+
 class ImportTargets:
     """Where the imports of the tree-sitter languages lead inside the repository, as the module
     systems allow: a file by path (ES modules, C includes), a package folder by its import path
@@ -364,6 +384,7 @@ class ImportTargets:
         # ES modules by unit, and what each exports by a name (``exported``).
         self.es_modules: dict[str, FileAnalysis] = {}
         self._exported: dict[tuple[str, str], str | None] = {}
+        self._exports: dict[str, _Exports | None] = {}
         for analysis in analyses:
             name = posixpath.basename(analysis.path)
             manifest = analysis.facts.manifest_name if analysis.facts is not None else None
@@ -413,29 +434,64 @@ class ImportTargets:
         """The symbol of the repository an ES module exports as ``member``: its own definition of that name,
         else what it imports or passes on by that name from another module (``export { x } from``), else
         what a module it passes on whole (``export * from``) exports by it; ``MAX_DEPTH`` modules deep,
-        each module's name found once."""
+        each module's name found once. The modules passed on whole are found through the names each
+        defines or binds itself (``_Exports``): a barrel of thousands of ``export *`` is not read whole
+        at each name asked of it."""
         key = (unit, member)
         if key in self._exported:
             return self._exported[key]
         self._exported[key] = None  # a cycle of modules passing names on finds nothing on its way round
-        analysis = self.es_modules.get(unit)
-        if analysis is None or analysis.facts is None:
+        exports = self._exports_of(unit)
+        if exports is None:
             return None
-        found = f"{unit}.{member}" if (name_space(analysis.language), f"{unit}.{member}") in self.qnames else None
-        bindings = analysis.facts.named_imports
-        for binding in [b for b in bindings if b.name == member] + [b for b in bindings if b.member == "*"]:
+        found = f"{unit}.{member}" if (exports.space, f"{unit}.{member}") in self.qnames else None
+        for binding in exports.by_name.get(member, ()):
             if found is not None or depth >= MAX_DEPTH:
                 break
             if not binding.source:
                 # The module's own definition, under the name it exports it by (``export default helper``).
                 own = f"{unit}.{binding.member}"
-                found = own if (name_space(analysis.language), own) in self.qnames else None
+                found = own if (exports.space, own) in self.qnames else None
                 continue
-            source = self.target(binding.source, analysis)
+            source = self.target(binding.source, exports.analysis)
             if source is not None:
-                found = self.exported(source, member if binding.member == "*" else binding.member, depth + 1)
+                found = self.exported(source, binding.member, depth + 1)
+        # The modules passed on whole that define or bind the name themselves, then (a few) that pass
+        # modules on whole in turn.
+        for source in (*exports.stars_by_name.get(member, ()), *exports.deeper_stars[:MAX_DEEPER_STARS]):
+            if found is not None or depth >= MAX_DEPTH:
+                break
+            found = self.exported(source, member, depth + 1)
         self._exported[key] = found
         return found
+
+    def _exports_of(self, unit: str) -> _Exports | None:
+        """An ES module's bindings by name and the modules it passes on whole, read once."""
+        if unit in self._exports:
+            return self._exports[unit]
+        analysis = self.es_modules.get(unit)
+        if analysis is None or analysis.facts is None:
+            self._exports[unit] = None
+            return None
+        by_name: dict[str, list[NamedImport]] = {}
+        star_sources: list[str] = []
+        for binding in analysis.facts.named_imports:
+            if binding.member != "*":
+                by_name.setdefault(binding.name, []).append(binding)
+            elif (source := self.target(binding.source, analysis)) is not None:
+                star_sources.append(source)
+        exports = self._exports[unit] = _Exports(analysis, name_space(analysis.language), by_name, {}, [])
+        for source in dict.fromkeys(star_sources):
+            passed = self.es_modules.get(source)
+            facts = passed.facts if passed is not None else None
+            if facts is None:
+                continue
+            names = {s.name for s in passed.symbols if s.parent is None} | {b.name for b in facts.named_imports if b.member != "*"}
+            for name in names:
+                exports.stars_by_name.setdefault(name, []).append(source)
+            if any(b.member == "*" for b in facts.named_imports):
+                exports.deeper_stars.append(source)
+        return exports
 
     def target(self, raw: str, importer: FileAnalysis, scope: str = "") -> str | None:
         system = self.systems.get(importer.language, "")

@@ -12,7 +12,8 @@ a namespace of each file (Ruby, C#, TypeScript, C++), a function local to anothe
 
 Then each chain of ``CHAINS`` at ``--links`` files (Express routers each mounting the one before, axum's
 nested routers, cobra, typer and click command groups), and axum routers nested by every router of the
-level above, 14 levels of 3: the seconds of each analysis, and how it ended.
+level above, 14 levels of 3, and a TypeScript barrel passing on ``--links`` modules whole, each importing
+another's function through it: the seconds of each analysis, and how it ended.
 """
 
 from __future__ import annotations
@@ -134,6 +135,16 @@ def nested_routers(levels: int = 14, width: int = 3) -> dict[str, str]:
     return tree
 
 
+def barrel(modules: int) -> dict[str, str]:
+    """A TypeScript ``index.ts`` passing on ``modules`` modules whole (``export * from``), each of which
+    imports another's function through it."""
+    tree = {"src/index.ts": "".join(f"export * from './m{i}'\n" for i in range(modules))}
+    for i in range(modules):
+        other = (i * 7) % modules
+        tree[f"src/m{i}.ts"] = f"import {{ f{other} }} from './index'\nexport function f{i}() {{\n  return f{other}()\n}}\n"
+    return tree
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=1500, help="files of the smaller run (default 1,500)")
@@ -150,6 +161,8 @@ def main() -> None:
         print(f"{chain:<16} {took:8.2f}  {ended}", flush=True)
     took, ended = _timed(nested_routers())
     print(f"{'axum 3 wide':<16} {took:8.2f}  {ended}")
+    took, ended = _timed(barrel(options.links))
+    print(f"{'ES barrel':<16} {took:8.2f}  {ended}")
 
 
 if __name__ == "__main__":
