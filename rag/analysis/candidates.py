@@ -166,8 +166,8 @@ def select(symbols: list[Symbol], parents: set[str], qnames: set[str], parent_pr
 
 
 def keyed(symbols: list[Symbol], keys: Iterable[str | None], key: Callable[[Symbol], str | None]) -> list[Symbol]:
-    """The symbols whose ``key`` is one of ``keys``, in their order (``key`` a module-level function: its
-    index is kept under its name)."""
+    """The symbols whose ``key`` is one of ``keys``, in their order. ``key`` must give a symbol the same
+    value wherever it is asked for the list: its index is kept on the list under the function's name."""
     if _indexed(symbols):
         return symbols._found((keys, key))
     keys = set(keys)
