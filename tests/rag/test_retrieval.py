@@ -7,7 +7,7 @@ import re
 import pytest
 
 from rag.services import RankingParams, SearchError, SearchResult, rank_files, search, search_files
-from rag.services.retrieval import glob_to_regex
+from rag.services.retrieval import SearchError, glob_to_regex
 from rag.query_analysis import lexical_words, query_hints
 from rag.terms import split_identifier, split_terms
 
@@ -149,10 +149,20 @@ def test_identifiers_are_split_for_search_and_embedding():
         ("/README.md", "README.md", True),
         ("/README.md", "docs/README.md", False),
         ("docs/", "site/docs/a.md", True),
+        # Three or more asterisks are one ``*``: within a folder.
+        ("rag/***.py", "rag/models.py", True),
+        ("rag/***.py", "rag/services/search.py", False),
     ],
 )
 def test_path_globs(glob, path, matches):
     assert bool(re.match(glob_to_regex(glob), path)) is matches
+
+
+def test_a_path_glob_of_asterisks_in_a_row_is_one_asterisk_and_a_long_one_is_refused():
+    # Hundreds of ``[^/]*`` side by side took PostgreSQL seconds per search (800: 49 s).
+    assert glob_to_regex("*" * 400 + ".py") == glob_to_regex("*.py")
+    with pytest.raises(SearchError, match="longer than 500 characters"):
+        glob_to_regex("a/" * 251)
 
 
 def test_read_source_returns_clamped_line_ranges(shop):

@@ -6,6 +6,8 @@ them without touching the channels.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -114,9 +116,19 @@ class SearchError(ValueError):
 _GLOB = lookup_pattern("gitignore")
 
 
+# The longest path glob a search takes: real ones are a few dozen characters.
+MAX_PATH_GLOB_CHARS = 500
+# Three or more asterisks in a row are as many plain ``*`` to .gitignore (only a whole ``**`` segment
+# crosses folders), and each would be one more ``[^/]*`` side by side in the regex, which PostgreSQL
+# takes time to match growing with their square (800 in a row: 49 s): they are one ``*``.
+_STARS = re.compile(r"\*{3,}")
+
+
 def glob_to_regex(pattern: str) -> str:
     """A regular expression for a path glob, as .gitignore reads it, that PostgreSQL's ``~`` and ``re`` both take."""
-    regex, include = _GLOB.pattern_to_regex(pattern.strip())
+    if len(pattern) > MAX_PATH_GLOB_CHARS:
+        raise SearchError(f"the path glob is longer than {MAX_PATH_GLOB_CHARS} characters")
+    regex, include = _GLOB.pattern_to_regex(_STARS.sub("*", pattern.strip()))
     if regex is None or not include:
         raise SearchError(f"the path glob {pattern!r} is not a pattern of paths to keep")
     return regex
