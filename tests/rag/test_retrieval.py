@@ -7,7 +7,7 @@ import re
 import pytest
 
 from rag.services import RankingParams, SearchError, SearchResult, rank_files, search, search_files
-from rag.services.retrieval import SearchError, glob_to_regex
+from rag.services.retrieval import glob_to_regex
 from rag.query_analysis import lexical_words, query_hints
 from rag.terms import split_identifier, split_terms
 
