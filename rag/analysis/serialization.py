@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 65
+ANALYSIS_VERSION = 66
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -112,7 +112,8 @@ under every scope around them; a handler named by a module path, ``parts::show``
 several applications of a repository define is the nearest one's; NestJS's ``RouterModule.register`` paths); 62: a file that
 defines a name longer than 2,000 bytes is read as lines; 63: the names an ES module imports or re-exports from
 another (``import { warn } from './warning'``, ``export * from './general'``, CommonJS's ``const { a } = require('./a')``); 64: the strings a Python class body assigns to a name (a
-viewset's ``lookup_field``); 65: an ES module's default export and default imports."""
+viewset's ``lookup_field``); 65: an ES module's default export and default imports; 66: its own definitions under the names of its export
+list (``export { helper as default, parse }``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -871,10 +871,13 @@ def extract_tree_sitter(
             # The declaration the package is named in is no symbol of its own (PHP's tags call it a module).
             namespaces.update((node.start_byte, node.end_byte) for node in captures.get("namespace", ()))
             continue
-        if "export.default" in captures:
-            # The module's own definition it exports as ``default``: passed on from itself (no source).
-            node = captures["export.default"][0]
-            named_imports.append(NamedImport("default", _text(node), "", node.start_point[0] + 1, reexport=True))
+        if "export.default" in captures or "export.local" in captures:
+            # The module's own definition it exports as ``default`` or under a name of its export list:
+            # passed on from itself (no source).
+            node = (captures.get("export.default") or captures["export.local"])[0]
+            member = _text(node)
+            exported_as = "default" if "export.default" in captures else _text(captures["alias"][0]) if "alias" in captures else member
+            named_imports.append(NamedImport(exported_as, member, "", node.start_point[0] + 1, reexport=True))
             continue
         if "import" in captures:
             node = captures["import"][0]

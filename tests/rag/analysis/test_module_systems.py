@@ -278,9 +278,10 @@ NAMED_IMPORTS = {
     "packages/web/src/definitions.d.ts": "export interface Theme {\n  mode: number\n}\n",
     "packages/web/src/render.ts": "export default function render(page: string) {\n  return page\n}\n",
     "packages/web/src/layout.ts": "function frame() {\n  return 1\n}\nexport default frame\n",
+    "packages/web/src/tools.ts": "function trim(s: string) {\n  return s\n}\nexport { trim as clean }\n",
     "packages/web/src/app.ts": (
-        "import draw from './render'\nimport layout from './layout'\nimport React from 'react'\n"
-        "export function main() {\n  draw(layout())\n  React()\n}\n"
+        "import draw from './render'\nimport layout from './layout'\nimport React from 'react'\nimport { clean } from './tools'\n"
+        "export function main() {\n  draw(layout())\n  React()\n  clean('x')\n}\n"
     ),
     "packages/web/src/shim.ts": "export function React() {}\n",
 }
@@ -308,6 +309,8 @@ def test_a_name_an_es_module_imports_is_what_the_module_it_names_exports_by_it()
     assert (calls[(app, "draw")], calls[(app, "layout")], calls[(app, "React")]) == (
         "packages.web.src.render.render", "packages.web.src.layout.frame", None
     )
+    # A module's own definition under the name its export list gives it.
+    assert calls[(app, "clean")] == "packages.web.src.tools.trim"
     # A declaration file is a module an import may name.
     imports = _imports(NAMED_IMPORTS)
     assert imports[("packages/web/src/page.ts", "definitions")] == analysis.files["packages/web/src/definitions.d.ts"].facts.module

@@ -19,6 +19,8 @@
 (export_statement "default"
   declaration: [(function_declaration name: (_) @export.default) (class_declaration name: (_) @export.default)])
 (export_statement "default" value: (identifier) @export.default)
+; The module's own definitions it exports under a name of its list (`export { helper as default, parse }`).
+(export_statement (export_clause (export_specifier name: (_) @export.local alias: (_)? @alias)) !source)
 (import_statement (import_clause . (identifier) @import.default) source: (string (string_fragment) @import))
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @import.member)
   value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @import)))
