@@ -1137,36 +1137,29 @@ def _bare_reach(
 
 class _Visibility:
     """Whether the caller's file can see a symbol without knowing its type: one of its own folder, package
-    (Go's, Java's) or crate (Rust's), or of what the file imports (a file, a package, a module, a class)."""
+    (Go's, Java's) or crate (Rust's), or of what the file imports (a file, a package, a module, a class).
+    The rules are lookups by key, so a long list of candidates is read through its indexes (``among``)."""
 
     def __init__(self, imports: ImportTargets, analysis: FileAnalysis, imported: set[str]) -> None:
-        self.imports, self.imported = imports, imported
-        self.folder = posixpath.dirname(analysis.path)
-        self.unit = imports.units.get(analysis.path)
-        self.crate = imports.crate_root(analysis.path)
+        self.imported = imported
+        self.lookups: list[tuple[Iterable[str | None], Callable[[Symbol], str | None]]] = [
+            ((posixpath.dirname(analysis.path),), symbol_folder), ((imports.units.get(analysis.path),), symbol_module),
+            # What the file imports from inside a module: that module's symbols are seen.
+            ({prefix for target in imported for prefix in _dotted_prefixes(target)}, symbol_module),
+        ]
+        crate = imports.crate_root(analysis.path)
+        if crate is not None:
+            self.lookups.append(((crate,), imports.symbol_crate))
+        # What the file imports, and what is inside it.
+        self.prefixes = [target + "." for target in imported]
 
     def __call__(self, symbol: Symbol) -> bool:
-        if posixpath.dirname(symbol.path) == self.folder or symbol.module == self.unit:
-            return True
-        if self.crate is not None and self.imports.crate_root(symbol.path) == self.crate:
-            return True
-        return any(
-            symbol.qname == target or symbol.qname.startswith(target + ".") or target.startswith(symbol.module + ".")
-            for target in self.imported
-        )
+        return bool(any_of([symbol], self.lookups, qnames=self.imported, qname_prefixes=self.prefixes))
 
     def among(self, candidates: list[Symbol]) -> list[Symbol]:
-        """The methods among the candidates and those the file sees, in their order: found through the
-        candidates' indexes, not by asking of each (a name thousands of files define is looked up at every
-        call of it)."""
-        lookups: list[tuple[Iterable[str | None], Callable[[Symbol], str | None]]] = [
-            (("method",), symbol_kind), ((self.folder,), symbol_folder), ((self.unit,), symbol_module),
-            # What the file imports from inside a module: that module's symbols are seen.
-            ({prefix for target in self.imported for prefix in _dotted_prefixes(target)}, symbol_module),
-        ]
-        if self.crate is not None:
-            lookups.append(((self.crate,), self.imports.symbol_crate))
-        return any_of(candidates, lookups, qnames=self.imported, qname_prefixes=[t + "." for t in self.imported])
+        """The methods among the candidates and those the file sees, in their order (a name thousands of
+        files define is looked up at every call of it)."""
+        return any_of(candidates, [(("method",), symbol_kind), *self.lookups], qnames=self.imported, qname_prefixes=self.prefixes)
 
 
 def _dotted_prefixes(name: str) -> list[str]:
