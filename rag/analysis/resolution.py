@@ -338,12 +338,11 @@ MAX_DEEPER_STARS = 64
 
 @dataclass
 class _Exports:
-    """What an ES module exports, as ``ImportTargets.exported`` reads it: the file, its name space, its
-    bindings by the name they bind, the modules it passes on whole by each name they define or bind
+    """What an ES module exports, as ``ImportTargets.exported`` reads it: the file, its bindings by the
+    name they bind, the modules it passes on whole by each name they define or bind
     themselves, and those of them that pass modules on whole in turn."""
 
     analysis: FileAnalysis
-    space: str
     by_name: dict[str, list[NamedImport]]
     stars_by_name: dict[str, list[str]]
     deeper_stars: list[str]
@@ -444,14 +443,15 @@ class ImportTargets:
         exports = self._exports_of(unit)
         if exports is None:
             return None
-        found = f"{unit}.{member}" if (exports.space, f"{unit}.{member}") in self.qnames else None
+        space = name_space(exports.analysis.language)
+        found = f"{unit}.{member}" if (space, f"{unit}.{member}") in self.qnames else None
         for binding in exports.by_name.get(member, ()):
             if found is not None or depth >= MAX_DEPTH:
                 break
             if not binding.source:
                 # The module's own definition, under the name it exports it by (``export default helper``).
                 own = f"{unit}.{binding.member}"
-                found = own if (exports.space, own) in self.qnames else None
+                found = own if (space, own) in self.qnames else None
                 continue
             source = self.target(binding.source, exports.analysis)
             if source is not None:
@@ -480,7 +480,7 @@ class ImportTargets:
                 by_name.setdefault(binding.name, []).append(binding)
             elif (source := self.target(binding.source, analysis)) is not None:
                 star_sources.append(source)
-        exports = self._exports[unit] = _Exports(analysis, name_space(analysis.language), by_name, {}, [])
+        exports = self._exports[unit] = _Exports(analysis, by_name, {}, [])
         for source in dict.fromkeys(star_sources):
             passed = self.es_modules.get(source)
             facts = passed.facts if passed is not None else None
@@ -871,10 +871,12 @@ def _named_edges(
     if spec is not None and spec.module_system == "es":
         # The names an ES module imports by name: a bare call of one is the call of what the module it
         # names exports by it; of nothing in the repository when the module is a package from the registry.
+        # Each statement's module was found for its own import: by the specifier it names.
+        modules = {reference.raw: target for reference, target in targets.items()}
         for binding in facts.named_imports:
             if binding.reexport:
                 continue
-            module = imports.target(binding.source, analysis)
+            module = modules[binding.source] if binding.source in modules else imports.target(binding.source, analysis)
             if module is not None:
                 if (found := imports.exported(module, binding.member)) is not None:
                     bound.setdefault(binding.name, found)
