@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import random
+import string
 import struct
 import zipfile
 from pathlib import Path
@@ -237,13 +239,7 @@ def test_a_refused_upload_leaves_the_index_serving(shop, owner):
 
 def _unshrinkable(length: int, seed: int) -> str:
     """Letters no compression shortens (a repeated letter fits an index entry compressed)."""
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    state = seed
-    out = []
-    for _ in range(length):
-        state = (state * 1103515245 + 12345) % 2**31
-        out.append(letters[state % len(letters)])
-    return "".join(out)
+    return "".join(random.Random(seed).choices(string.ascii_letters, k=length))
 
 
 @pytest.mark.django_db
