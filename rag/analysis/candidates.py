@@ -15,7 +15,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
-from rag.analysis.languages import name_space
+from rag.analysis.languages import name_space, spec_named
 from rag.analysis.records import Symbol
 
 # Lists this short are read one by one: an index costs more than the few lookups most names get.
@@ -282,8 +282,9 @@ def _qname(symbol: Symbol) -> str:
 class CandidatesByName:
     """``Candidates`` lists by the caller's language, name and what a reference may mean, built once for
     all files. ``by_name`` is keyed by name space (``name_space``: Java and Kotlin share one), and
-    ``languages`` gives each file's language: a function at the top of a file is reached by name from its
-    own language only (Kotlin's ``fun helper()`` is ``HelperKt.helper`` to Java)."""
+    ``languages`` gives each file's language: a function at the top of a file is reached by name from the
+    other languages of its name space when its language shares them (C's from C++; Kotlin's ``fun
+    helper()`` is ``HelperKt.helper`` to Java: ``LanguageSpec.shared_functions``)."""
 
     def __init__(self, by_name: dict[tuple[str, str], list[Symbol]], languages: Mapping[str, str]) -> None:
         self.by_name = by_name
@@ -297,9 +298,7 @@ class CandidatesByName:
             space = name_space(language)
             same_name = self.by_name.get((space, name), ())
             if space != language:
-                same_name = [
-                    s for s in same_name if s.kind != "function" or s.parent is not None or self.languages.get(s.path) == language
-                ]
+                same_name = [s for s in same_name if s.kind != "function" or s.parent is not None or self._shares(s, language)]
             if kind == "calls":
                 # A property or constant (PHP's, Kotlin's, C#'s) is read, not called: a call of its name is a function's.
                 self._lists[key] = Candidates(s for s in same_name if s.kind != "const")
@@ -308,6 +307,11 @@ class CandidatesByName:
             else:
                 self._lists[key] = Candidates(same_name)
         return self._lists[key]
+
+    def _shares(self, symbol: Symbol, language: str) -> bool:
+        own = self.languages.get(symbol.path, language)
+        spec = spec_named(own)
+        return own == language or spec is None or spec.shared_functions
 
     def named(self, language: str, name: str, qname: str) -> list[Symbol]:
         """The symbols of the name that are ``qname`` (overloads share one), in the order of the name's list

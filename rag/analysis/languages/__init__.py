@@ -230,8 +230,12 @@ class LanguageSpec:
     # workspace's package names and a tsconfig's paths); empty for the generic rules.
     module_system: str = ""
     # The names a language's definitions share with other languages' (``jvm``: Java's and Kotlin's classes
-    # are one namespace, each calls and imports the other's); empty: its own.
+    # are one namespace, each calls and imports the other's; ``c``: C++ calls C's functions and uses its
+    # structs, C's headers are included by C++ files); empty: its own.
     names: str = ""
+    # Whether the language's functions at the top of a file are called by name from the other languages of
+    # its name space (C's from C++); Kotlin's are not: Java calls ``fun helper()`` as ``HelperKt.helper``.
+    shared_functions: bool = True
     # Suffixes of another language's files this one takes when their text matches ``claim_pattern``
     # (C++ takes a ``.h`` header that has templates, classes or ``std::``).
     claims: tuple[str, ...] = ()
@@ -327,6 +331,7 @@ class LanguageSpec:
             imports_bind_names=table.get("imports_bind_names", False),
             module_system=table.get("module_system", ""),
             names=table.get("names", ""),
+            shared_functions=table.get("shared_functions", True),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
             written_separator=written.get("separator", "."),

@@ -213,3 +213,21 @@ def test_programs_a_build_file_declares_are_named_by_it_and_handled_by_their_mai
         ("Makefile.am", "jq", "automake_program", "src.main.main", 2),
         ("tools/CMakeLists.txt", "json2json", "cmake_executable", "tools.json2json.main", 2),
     }
+
+
+def test_cpp_calls_the_functions_and_types_of_c_files_and_c_the_extern_functions_of_cpp_ones():
+    analysis = analyze_repository({
+        "src/jv.h": "typedef struct { int kind; } jv;\njv jv_parse(const char *text);\nint jv_is_valid(jv value);\n",
+        "src/jv.c": "#include \"jv.h\"\njv jv_parse(const char *text) { jv v; return v; }\nint jv_is_valid(jv value) { return value.kind; }\n",
+        "src/bridge.cpp": "#include <string>\nextern \"C\" int cpp_count(const char *text) { return std::string(text).size(); }\n",
+        "src/main.c": "int cpp_count(const char *text);\nint main(void) { return cpp_count(\"x\"); }\n",
+        "tests/fuzz.cpp": (
+            "#include <string>\n#include \"../src/jv.h\"\n"
+            "int check(const std::string &s) { jv v = jv_parse(s.c_str()); return jv_is_valid(v); }\n"
+        ),
+    })
+    edges = {(path, edge.raw): edge.dst for path, file in analysis.files.items() for edge in file.edges if edge.kind == "calls"}
+
+    assert edges[("tests/fuzz.cpp", "jv_parse")] == "src.jv.jv_parse"
+    assert edges[("tests/fuzz.cpp", "jv_is_valid")] == "src.jv.jv_is_valid"
+    assert edges[("src/main.c", "cpp_count")] == "src.bridge.cpp_count"
