@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 from rag.analysis.languages import name_space, spec_named
@@ -22,6 +24,49 @@ from rag.analysis.records import Symbol
 _SCANNED = 16
 
 T = TypeVar("T")
+
+
+class LookupWork:
+    """How many symbols the lookups of one repository pass may still read. A lookup reads what it finds
+    through a list's indexes (a part of the list: ``Candidates._at``), or the whole list it scans (one
+    with no indexes), so a name defined in every file of a folder can cost each reference to it as many
+    symbols as files, and an upload of one name repeated in
+    thousands of files would take time growing with the square of its files. The allowance grows with
+    the repository's symbols and references; once it is spent, the pass leaves the rest of the references
+    unresolved (``unresolved`` counts them) instead of reading on."""
+
+    def __init__(self, allowance: int) -> None:
+        self.left = allowance
+        self.unresolved = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+
+_work: ContextVar[LookupWork | None] = ContextVar("lookup_work", default=None)
+
+
+@contextmanager
+def lookup_work(allowance: int) -> Iterator[LookupWork]:
+    """The lookups within the block share one ``LookupWork`` of ``allowance`` symbols."""
+    work = LookupWork(allowance)
+    token = _work.set(work)
+    try:
+        yield work
+    finally:
+        _work.reset(token)
+
+
+def current_work() -> LookupWork | None:
+    """The ``LookupWork`` of the repository pass running here, if any."""
+    return _work.get()
+
+
+def _charge(symbols: int) -> None:
+    work = _work.get()
+    if work is not None:
+        work.left -= symbols
 
 
 def owner_name(symbol: Symbol) -> str:
@@ -88,6 +133,7 @@ class Candidates(list[Symbol]):
         """The symbols this list holds at these positions of the whole list, in order: a part of the whole
         list when there are many (so that what is looked up in them goes through its indexes)."""
         base = self._base
+        _charge(len(positions))
         if self._held is not None:
             positions = sorted(self._held.intersection(positions))
         if not self._dropped.isdisjoint(positions):
@@ -135,6 +181,7 @@ def owned_by(symbols: list[Symbol], owners: set[str]) -> list[Symbol]:
     """The symbols whose owner (``owner_name``) is one of ``owners``, in their order."""
     if _indexed(symbols):
         return symbols._found((owners, owner_name))
+    _charge(len(symbols))
     return [s for s in symbols if owner_name(s) in owners]
 
 
@@ -142,6 +189,7 @@ def with_parent(symbols: list[Symbol], parent: str) -> list[Symbol]:
     """The symbols whose parent is ``parent``, in their order."""
     if _indexed(symbols):
         return symbols._found(((parent,), _parent))
+    _charge(len(symbols))
     return [s for s in symbols if s.parent == parent]
 
 
@@ -150,6 +198,7 @@ def nearest(symbols: list[Symbol], path: str) -> list[Symbol]:
     folder = posixpath.dirname(path)
     if _indexed(symbols):
         return symbols._found(((path,), _path)) or symbols._found(((folder,), symbol_folder)) or symbols
+    _charge(len(symbols))
     return [s for s in symbols if s.path == path] or [s for s in symbols if posixpath.dirname(s.path) == folder] or symbols
 
 
@@ -159,6 +208,7 @@ def select(symbols: list[Symbol], parents: set[str], qnames: set[str], parent_pr
     if _indexed(symbols):
         by_parent = {*parents, *(symbols._under(parent_prefix) if parent_prefix else ())}
         return symbols._found((by_parent, _parent), (qnames, _qname))
+    _charge(len(symbols))
     return [
         s for s in symbols
         if s.parent in parents or s.qname in qnames or (parent_prefix and (s.parent or "").startswith(parent_prefix))
@@ -171,6 +221,7 @@ def keyed(symbols: list[Symbol], keys: Iterable[str | None], key: Callable[[Symb
     if _indexed(symbols):
         return symbols._found((keys, key))
     keys = set(keys)
+    _charge(len(symbols))
     return [s for s in symbols if key(s) in keys]
 
 
@@ -185,6 +236,7 @@ def any_of(
     lookups = [(set(keys), key) for keys, key in lookups]
     qnames, qname_prefixes = set(qnames), tuple(qname_prefixes)
     if not _indexed(symbols):
+        _charge(len(symbols))
         return [
             s for s in symbols
             if any(key(s) in keys for keys, key in lookups) or s.qname in qnames

@@ -47,6 +47,7 @@ from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import across_files
 from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
+from rag.analysis.candidates import lookup_work
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
 _NON_WORD = re.compile(r"\W+")
@@ -190,9 +191,10 @@ def _describe_parse_error(error: BaseException) -> str:
 
 
 def analyze_repository(
-    files: Mapping[str, str], previous: Mapping[str, FileAnalysis] | None = None
+    files: Mapping[str, str], previous: Mapping[str, FileAnalysis] | None = None, lookups: int | None = None
 ) -> RepositoryAnalysis:
     """Analyse ``{path: text}``; files whose content hash matches ``previous`` reuse its per-file pass.
+    ``lookups``: the symbols the repository pass's lookups may read (``resolve_repository``).
 
     Paths are POSIX-style and relative to the repository root.
     """
@@ -214,11 +216,33 @@ def analyze_repository(
                     _foresee(later, text_later)
                 analyses[path] = extract_file(path, text)
         analyses = {path: analyses[path] for path in files}
-        return replace(resolve_repository(analyses, frozenset(reused)), extracted=analyses)
+        return replace(resolve_repository(analyses, frozenset(reused), lookups), extracted=analyses)
 
 
-def resolve_repository(analyses: dict[str, FileAnalysis], reused: frozenset[str] = frozenset()) -> RepositoryAnalysis:
-    """The repository pass: edges and entrypoints for every file; entry candidates marked on symbols."""
+# What the repository pass's lookups may read (``LookupWork``): this many symbols, and this many more per
+# symbol and reference of the repository. Real repositories read at most about 9 per symbol and
+# reference (Vue's core, 560,000 in all); an upload of one name in each of 6,000 files of a folder reads
+# 2,250 per symbol and reference (docs/BENCHMARKS.md, "Lookups of a repository pass, counted").
+LOOKUP_ALLOWANCE = 2_000_000
+LOOKUP_PER_NAME = 100
+
+
+def resolve_repository(
+    analyses: dict[str, FileAnalysis], reused: frozenset[str] = frozenset(), lookups: int | None = None
+) -> RepositoryAnalysis:
+    """The repository pass: edges and entrypoints for every file; entry candidates marked on symbols.
+    Its lookups read at most ``lookups`` symbols (by default ``LOOKUP_ALLOWANCE`` and ``LOOKUP_PER_NAME``
+    per symbol and reference); the references left when that is spent stay unresolved
+    (``RepositoryAnalysis.unresolved``)."""
+    if lookups is None:
+        size = sum(len(analysis.symbols) + (len(analysis.facts.references) if analysis.facts else 0) for analysis in analyses.values())
+        lookups = LOOKUP_ALLOWANCE + LOOKUP_PER_NAME * size
+    with lookup_work(lookups) as work:
+        resolved = _resolved(analyses, reused)
+    return replace(resolved, unresolved=work.unresolved)
+
+
+def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> RepositoryAnalysis:
     names = repository_names(analyses)
     edges = RepositoryEdges(names, analyses.values())
     # A test registers routes and commands to exercise them (Laravel's ``Route::get`` in a test method,

@@ -35,6 +35,7 @@ from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.candidates import (
     CandidatesByName,
     any_of,
+    current_work,
     keyed,
     kept,
     methods_of,
@@ -938,6 +939,7 @@ def _named_edges(
             extended_scopes[scope] = extends
         return extended_scopes[scope]
 
+    work = current_work()
     edges: list[Edge] = []
     for reference in facts.references:
         if reference.kind == "imports":
@@ -945,6 +947,10 @@ def _named_edges(
             continue
         if not reference.receiver and reference.raw in bound:
             edges.append(_edge(reference.kind, reference.scope, reference.raw, bound[reference.raw], analysis, reference.line))
+            continue
+        if work is not None and work.spent:
+            work.unresolved += 1
+            edges.append(_edge(reference.kind, reference.scope, reference.raw, None, analysis, reference.line))
             continue
         named_here = choices.of(analysis.language, reference.raw, reference.kind)
         candidates: list[Symbol] = named_here
@@ -976,7 +982,7 @@ def _named_edges(
                 qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
             target = bound.get(receiver)
             if receiver in package_names:
-                qualified = [s for s in candidates if s.module == package_names[receiver] and s.parent is None]
+                qualified = [s for s in keyed(candidates, (package_names[receiver],), symbol_module) if s.parent is None]
             elif target:
                 # A class the file imports, perhaps by another name (``use App\\Support\\Str as S; S::slug()``):
                 # its own members, else its bases'.
@@ -1010,7 +1016,7 @@ def _named_edges(
                 candidates, reference.scope, implicit_self, imports.inline_modules, named, choices, language, bases_of
             )
             if own_package:
-                candidates = [s for s in candidates if s.module == unit]
+                candidates = keyed(candidates, (unit,), symbol_module)
             elif imported_only:
                 # A function or class is called bare from its own package or where the file imports it; a
                 # method through the implicit receiver.

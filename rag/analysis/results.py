@@ -38,6 +38,9 @@ class RepositoryAnalysis:
     extracted: dict[str, FileAnalysis] = field(default_factory=dict)
     """Each file's per-file pass, before the repository pass: what a later analysis can reuse,
     a function of the path and text alone (``files`` also depends on the other files)."""
+    unresolved: int = 0
+    """References the repository pass left unresolved because its lookups had read all they may
+    (``rag.analysis.candidates.LookupWork``): none in a real repository."""
 
     def chunks(self) -> list[Chunk]:
         return [chunk for analysis in self.files.values() for chunk in analysis.chunks]

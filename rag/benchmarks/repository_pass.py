@@ -4,7 +4,9 @@ routers and commands mounted in one another.
 ``python -m rag.benchmarks.repository_pass [--files N] [--shapes js_local,rust_crate,...] [--links N]``
 first analyses each shape of ``SHAPES`` at N and at 4N files (``analyze_repository``, one call each) and
 prints both times and their ratio: about 4 where the repository pass's name resolution grows with the
-files, 16 where it reads every definition of a name at each call of it. Each shape is one file repeated
+files, 16 where it reads every definition of a name at each call of it; then the references the larger
+run left unresolved when its lookups had read all they may (``LookupWork``), and, where it left some, the
+seconds of the same run without that allowance. Each shape is one file repeated
 with its number in the names that must differ: a class reopened in every file (Ruby), the same class in
 a namespace of each file (Ruby, C#, TypeScript, C++), a function local to another in every file
 (JavaScript), the same method of one struct in every file of a crate (Rust), extension functions
@@ -22,6 +24,9 @@ import argparse
 import time
 
 from rag.analysis.repository import analyze_repository
+
+# Lookups enough for any of the shapes: their analysis as it would be without ``LookupWork``'s allowance.
+UNBOUNDED = 10**15
 
 # name: (path, text), each formatted with the file's number ``i``.
 SHAPES: dict[str, tuple[str, str]] = {
@@ -104,20 +109,22 @@ CHAINS: dict[str, tuple[str, str]] = {
 }
 
 
-def _timed(tree: dict[str, str]) -> tuple[float, str]:
-    """The seconds of the tree's analysis, and how it ended."""
+def _timed(tree: dict[str, str], lookups: int | None = None) -> tuple[float, str, int]:
+    """The seconds of the tree's analysis, how it ended, and the references it left unresolved."""
     started = time.perf_counter()
     try:
-        analysis = analyze_repository(tree)
+        analysis = analyze_repository(tree, lookups=lookups)
     except RecursionError as error:
-        return time.perf_counter() - started, f"failed: {type(error).__name__}"
+        return time.perf_counter() - started, f"failed: {type(error).__name__}", 0
     found = sum(len(file.entrypoints) for file in analysis.files.values())
-    return time.perf_counter() - started, f"{found:,} entrypoints"
+    return time.perf_counter() - started, f"{found:,} entrypoints", analysis.unresolved
 
 
-def seconds(shape: str, files: int) -> float:
+def seconds(shape: str, files: int, lookups: int | None = None) -> tuple[float, int]:
+    """The seconds of the shape's analysis at ``files`` files, and the references it left unresolved."""
     path, text = SHAPES[shape]
-    return _timed({path.format(i=i): text.format(i=i) for i in range(files)})[0]
+    took, _, unresolved = _timed({path.format(i=i): text.format(i=i) for i in range(files)}, lookups)
+    return took, unresolved
 
 
 def nested_routers(levels: int = 14, width: int = 3) -> dict[str, str]:
@@ -151,17 +158,22 @@ def main() -> None:
     parser.add_argument("--shapes", default=",".join(SHAPES), help="shapes, comma-separated ('' for none)")
     parser.add_argument("--links", type=int, default=3000, help="files of each chain (default 3,000)")
     options = parser.parse_args()
-    print(f"{'shape':<16} {options.files:>7,} files {4 * options.files:>7,} files   ratio")
+    many_files = 4 * options.files
+    print(
+        f"{'shape':<16} {options.files:>7,} files {many_files:>7,} files   ratio  unresolved"
+        f"  {many_files:,} files, lookups unbounded"
+    )
     for shape in filter(None, options.shapes.split(",")):
-        few, many = seconds(shape, options.files), seconds(shape, 4 * options.files)
-        print(f"{shape:<16} {few:11.2f} s {many:11.2f} s {many / few:7.1f}", flush=True)
+        (few, _), (many, unresolved) = seconds(shape, options.files), seconds(shape, many_files)
+        unbounded = seconds(shape, many_files, UNBOUNDED)[0] if unresolved else many
+        print(f"{shape:<16} {few:11.2f} s {many:11.2f} s {many / few:7.1f} {unresolved:11,} {unbounded:12.2f} s", flush=True)
     print(f"\n{'chain':<16} {'seconds':>8}  ended")
     for chain, (path, text) in CHAINS.items():
-        took, ended = _timed({path.format(i=i): text.format(i=i, j=i - 1) for i in range(1, options.links + 1)})
+        took, ended, _ = _timed({path.format(i=i): text.format(i=i, j=i - 1) for i in range(1, options.links + 1)})
         print(f"{chain:<16} {took:8.2f}  {ended}", flush=True)
-    took, ended = _timed(nested_routers())
+    took, ended, _ = _timed(nested_routers())
     print(f"{'axum 3 wide':<16} {took:8.2f}  {ended}")
-    took, ended = _timed(barrel(options.links))
+    took, ended, _ = _timed(barrel(options.links))
     print(f"{'ES barrel':<16} {took:8.2f}  {ended}")
 
 

@@ -246,6 +246,7 @@ def _analyze(
         counts["files_reused"] = len(analysis.reused)
         files = analysis.files
         counts["analysis_errors"] = sum(1 for fa in files.values() if fa.error)
+        counts["references_unresolved"] = analysis.unresolved
         # Files whose text is the same but whose rows changed through the other files.
         if recent is not None:
             re_resolved = frozenset(p for p in analysis.reused if not _same_resolution(files[p], recent.resolved.get(p)))

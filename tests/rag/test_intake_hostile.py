@@ -27,6 +27,7 @@ from rag.intake import (
     extract_files,
     inspect_archive,
 )
+from rag.benchmarks.repository_pass import SHAPES
 from rag.models import IndexRun, SourceFile, Symbol
 from rag.services import search, start_index_run
 from tests.rag.conftest import index_zip, make_zip
@@ -266,3 +267,19 @@ def test_names_and_paths_longer_than_the_index_holds_leave_their_files_as_lines_
     assert "app.prices.total" in symbols and not any(name in qname for qname in symbols)
     for path in ("app/long_name.py", "app/long_variable.py", "web/long.js"):
         assert "a name longer than 2,000 bytes" in read[path].analysis["error"]
+
+
+def test_one_name_in_thousands_of_files_indexes_with_the_references_past_the_lookups_allowance_counted(
+    owner, upload_dir, client
+):
+    path, text = SHAPES["rust_crate"]
+    files = {path.format(i=i): text.format(i=i) for i in range(1_500)}
+    files["src/prices.rs"] = "pub fn total(items: &[u32]) -> u32 {\n    items.iter().sum()\n}\n"
+    run = index_zip(owner, make_zip(files), name="same-names")
+
+    assert run.status == IndexRun.Status.READY, run.error
+    assert run.counts["references_unresolved"] > 0
+    assert search(run.repository, "sum of the item prices")[0].path == "src/prices.rs"
+    client.force_login(owner)
+    page = client.get(reverse("rag-repository", args=[run.repository.pk])).content.decode()
+    assert f"{run.counts['references_unresolved']} calls and references left unresolved" in page
