@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 67
+ANALYSIS_VERSION = 68
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -114,7 +114,8 @@ defines a name longer than 2,000 bytes is read as lines; 63: the names an ES mod
 another (``import { warn } from './warning'``, ``export * from './general'``, CommonJS's ``const { a } = require('./a')``); 64: the strings a Python class body assigns to a name (a
 viewset's ``lookup_field``); 65: an ES module's default export and default imports; 66: its own definitions under the names of its export
 list (``export { helper as default, parse }``); 67: C and C++ one name space (C++ calls C's functions, C a C++ file's
-``extern "C"`` ones)."""
+``extern "C"`` ones); 68: Hono's routes, base paths and mounts, a router mounted by the name a named import binds
+(``import { books } from './books'``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

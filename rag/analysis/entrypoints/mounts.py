@@ -5,8 +5,9 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
 - A route's handler given as a method value (Go's ``r.GET("/x", h.Show)``)
   is the method the file's reference to it resolves to (by ``h``'s type).
 
-- Express and Koa mount a module's router under a prefix where they import it
-  (``app.use('/api', api)`` with ``api = require('./routes')``, and in
+- Express, Koa and Hono mount a module's router under a prefix where they import it
+  (``app.use('/api', api)`` with ``api = require('./routes')``, Hono's ``app.route('/books', books)``
+  with ``import { books } from './books'``, and in
   ``routes/index.js`` ``router.use('/users', require('./users'))``): the
   routes of ``routes/users.js`` serve ``/api/users/...``; Fastify registers
   a plugin with its ``prefix`` option alike.
@@ -43,9 +44,9 @@ from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import MAX_DEPTH, ImportTargets
 from rag.analysis.results import FileAnalysis
 
-# The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Fastify's ``register``),
-# and the one a global prefix applies to.
-MOUNTED_FRAMEWORKS = frozenset({"express", "koa", "fastify"})
+# The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Hono's ``route``,
+# Fastify's ``register``), and the one a global prefix applies to.
+MOUNTED_FRAMEWORKS = frozenset({"express", "koa", "hono", "fastify"})
 GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
 # The frameworks whose commands are added under others, by the function that makes them or the variable that holds them.
 SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})

@@ -52,7 +52,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   root's path (and receiver);
 - ``@route.file``: an export of a file whose path is its route (``file_routes``), of the framework the file route names;
 - ``@uses.<framework>``: the file uses that framework; a pattern with ``(#set! when_used "rocket")``
-  is of that framework in such a file (``#[get("/")]`` is actix or rocket), and one with
+  is of that framework in such a file (``#[get("/")]`` is actix or rocket; several names: of the first the
+  file uses), and one with
   ``(#set! requires "http")`` is an entrypoint only in a file with ``@uses.http`` (a Go router's
   ``Delete("/x", h)`` in a file that imports a web framework; clap's ``Command::new`` in a file that
   uses clap).
@@ -1009,9 +1010,11 @@ def extract_tree_sitter(
         found.append(Reference(
             kind="imports", scope=_scope(node, definitions, unit), raw=raw, line=node.start_point[0] + 1, receiver=alias
         ))
-    entrypoints, mounts, handler_values = _entrypoints(
-        path, spec, root, definitions, unit, {alias: raw for _, raw, alias in imports if alias}, declared
-    )
+    # The modules the file imports by the names it binds: the whole module's (``const users =
+    # require('./users')``), or one of its exports (``import { books } from './books'``).
+    modules = {binding.name: binding.source for binding in named_imports if binding.source and not binding.reexport}
+    modules.update((alias, raw) for _, raw, alias in imports if alias)
+    entrypoints, mounts, handler_values = _entrypoints(path, spec, root, definitions, unit, modules, declared)
     # A route's handler given as a method value (Go's ``r.GET("/users/:id", h.Show)``) refers to that method
     # as a call on its receiver would: the repository pass resolves it by the receiver's type.
     for node in handler_values:
@@ -1389,8 +1392,8 @@ def _entrypoints(
             ))
             continue
         role, framework = kind.split(".", 1)
-        if settings.get("when_used") in used:
-            framework = str(settings["when_used"])
+        # Of the first of the frameworks the file uses (``koa hono``).
+        framework = next((each for each in str(settings.get("when_used") or "").split() if each in used), framework)
         if framework in declared_in and not declared_in[framework].search(path):
             continue
         if settings.get("requires") and settings["requires"] not in used:
@@ -1398,12 +1401,12 @@ def _entrypoints(
         if any(name not in captures for name in str(settings.get("needs") or "").split()):
             continue
         # A call on a chain (``app.route('/book').get(h)``) takes the path and the receiver of the chain's root.
-        root = around.chain_root(captures["chained"][0]) if "chained" in captures else None
-        if "chained" in captures and root is None:
+        chain = around.chain_root(captures["chained"][0]) if "chained" in captures else None
+        if "chained" in captures and chain is None:
             continue
-        if settings.get("receiver") and ("app" in captures or root is not None):
+        if settings.get("receiver") and ("app" in captures or chain is not None):
             # Called on what the pattern's receivers are named, or on what the file made an app or router.
-            receiver = root[1] if root is not None else _text(captures["app"][0])
+            receiver = chain[1] if chain is not None else _text(captures["app"][0])
             if receiver not in around.routers and not re.search(str(settings["receiver"]), receiver):
                 continue
         # A handler as written, to its first line (a call may take a function literal).
@@ -1438,12 +1441,12 @@ def _entrypoints(
         else:
             handler = _scope(node, definitions, unit)
         handler_or_none = handler if handler != unit else None
-        route = root[0] if root is not None else _literal(captures["path"][0]) if "path" in captures else ""
+        route = chain[0] if chain is not None else _literal(captures["path"][0]) if "path" in captures else ""
         if "scoped" in captures:
             # Called on a chain that may start at a scope (actix-web's ``web::scope("/api").route("/users", ...)``),
             # or at a resource that is its path, perhaps in a scope (``web::resource("/users").route(...)``).
             scopes = around.scope_paths(captures["scoped"][0])
-            route = _join(scopes[:-1] if root is not None else scopes, route)
+            route = _join(scopes[:-1] if chain is not None else scopes, route)
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
@@ -1466,7 +1469,7 @@ def _entrypoints(
             continue
         if nesting is not None:
             written = written or f"{module}{nesting.controller}#{route}"
-        if "path" not in captures and not outer and root is None:
+        if "path" not in captures and not outer and chain is None:
             # A file route's export (``@route.file``) is of the framework its file route names.
             if file_route is None or framework not in ("file", file_route[0]):
                 continue

@@ -2124,6 +2124,52 @@ def test_a_koa_routers_own_prefix_and_fastify_plugins_registered_under_a_prefix_
     }
 
 
+def test_hono_apps_serve_under_their_base_path_and_the_paths_other_files_mount_them_at():
+    found = _routes(
+        {
+            "src/index.ts": (
+                "import { Hono } from 'hono'\nimport { books } from './books'\nimport admin from './admin'\n\n"
+                "const app = new Hono()\napp.get('/', (c) => c.text('Hello'))\napp.post('/login', login)\n"
+                "app.route('/books', books)\napp.route('/admin', admin)\n\nfunction login(c) { return c.json({}) }\n"
+                "export default app\n"
+            ),
+            "src/books.ts": (
+                "import { Hono } from 'hono'\n\nexport const books = new Hono<{ Bindings: Env }>()\n"
+                "books.get('/:id', getBook)\nbooks.delete('/:id', (c) => c.body(null, 204))\n\n"
+                "function getBook(c) { return c.json({}) }\n"
+            ),
+            "src/admin.ts": "import { Hono } from 'hono'\nconst panel = new Hono().basePath('/v2')\npanel.get('/stats', (c) => c.json({}))\nexport default panel\n",
+            "web/server.js": "const express = require('express')\nconst app = express()\napp.get('/health', (req, res) => res.send('ok'))\n",
+        },
+        "framework", "route_or_command", "methods", "handler",
+    )
+
+    assert found == {
+        ("hono", "/", ("GET",), None),
+        ("hono", "/login", ("POST",), "src.index.login"),
+        ("hono", "/books/:id", ("GET",), "src.books.getBook"),
+        ("hono", "/books/:id", ("DELETE",), None),
+        ("hono", "/admin/v2/stats", ("GET",), None),
+        ("express", "/health", ("GET",), None),
+    }
+
+
+def test_a_file_route_whose_file_also_routes_by_calls_has_both():
+    # A Next.js API route handing its requests to a Hono app: the file's own route, and the app's.
+    found = _routes(
+        {
+            "pages/api/[...route].ts": (
+                "import { Hono } from 'hono'\nimport { handle } from 'hono/vercel'\n\n"
+                "const app = new Hono().basePath('/api')\nconst route = app.post('/hello', (c) => c.json({}))\n"
+                "export default handle(app)\n"
+            ),
+        },
+        "framework", "route_or_command",
+    )
+
+    assert found == {("hono", "/api/hello"), ("nextjs", "/api/[...route]")}
+
+
 def test_an_express_route_serves_each_method_chained_on_it():
     found = _routes(
         {

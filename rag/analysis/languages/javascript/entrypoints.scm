@@ -1,13 +1,14 @@
-; Express and Koa routers: app.get('/path', handler) on an app or router object (app, router, api, a name
-; ending in Router or Routes: userRouter, authRoutes, or one the file binds to what express(), Router() or
-; new Koa() makes: @router below), a path from the root; Koa's in a file that imports koa, @koa/router or koa-router
+; Express, Koa and Hono routers: app.get('/path', handler) on an app or router object (app, router, api, a
+; name ending in Router or Routes: userRouter, authRoutes, or one the file binds to what express(), Router(),
+; new Koa() or new Hono() makes: @router below), a path from the root; Koa's in a file that imports koa,
+; @koa/router or koa-router, Hono's in one that imports hono
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
   arguments: (arguments . (string (string_fragment) @path))
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa")) @route.express
+  (#set! when_used "koa hono")) @route.express
 ; ... with the handler named last (after any middlewares): app.get('/users', list), app.get('/users', user.list),
 ; or written there: app.get('/', function (req, res) { ... }), app.get('/', (req, res) => ...)
 (call_expression
@@ -17,7 +18,7 @@
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa")) @route.express
+  (#set! when_used "koa hono")) @route.express
 
 ; Express: app.route('/book').get(h).post(h): the route's path is its chain's root (@chain_root), each method
 ; chained on it a route of that path (@chained: the call the method is called on, walked down to the root)
@@ -30,20 +31,26 @@
   arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa")) @route.express
+  (#set! when_used "koa hono")) @route.express
 ;
-; What makes an Express or Koa app or router, and the name the file binds it to: var apiv1 = express.Router(),
-; const app = module.exports = express(), const router = new Router()
+; What makes an Express, Koa or Hono app or router, and the name the file binds it to: var apiv1 =
+; express.Router(), const app = module.exports = express(), const router = new Router(), const books = new Hono()
 (variable_declarator name: (identifier) @router
   value: [(call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
           (new_expression constructor: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
           (assignment_expression right: (call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)]))]
-  (#match? @_made "^(express|Router|Koa)$"))
+  (#match? @_made "^(express|Router|Koa|Hono)$"))
 ; ... Koa's router made with its prefix: const router = new Router({ prefix: '/api' })
 (variable_declarator name: (identifier) @router
   value: (new_expression constructor: (identifier) @_made
     arguments: (arguments (object (pair key: (property_identifier) @_prefix value: (string (string_fragment) @prefix)))))
   (#eq? @_made "Router") (#eq? @_prefix "prefix"))
+; ... Hono's app made with its base path: const api = new Hono().basePath('/api')
+(variable_declarator name: (identifier) @router
+  value: (call_expression
+    function: (member_expression object: (new_expression constructor: (identifier) @_made) property: (property_identifier) @_base)
+    arguments: (arguments . (string (string_fragment) @prefix) .))
+  (#eq? @_made "Hono") (#eq? @_base "basePath"))
 ; Express and Koa: a router mounted under a prefix (after any middlewares), app.use('/api', users), by the
 ; name of a router of the file or of a module it imports, or as required there: app.use('/users', require('./users'))
 (call_expression
@@ -55,6 +62,12 @@
   arguments: (arguments . (string (string_fragment) @prefix)
     (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @mounted_module))) .)
   (#eq? @_use "use") (#eq? @_require "require") (#match? @prefix "^/")) @mount
+; Hono: an app mounted under a path, app.route('/books', books), by the name of an app of the file or of a
+; module it imports (Express's app.route('/book') has its path alone: a chain's root, above)
+(call_expression
+  function: (member_expression object: (identifier) @parent property: (property_identifier) @_route)
+  arguments: (arguments . (string (string_fragment) @prefix) . (identifier) @mounted .)
+  (#eq? @_route "route") (#match? @prefix "^/")) @mount
 ; Fastify: a plugin registered under a prefix, fastify.register(users, { prefix: '/users' }), by the name of a module
 ; the file imports or as required there
 (call_expression
@@ -73,6 +86,7 @@
   arguments: (arguments . (string (string_fragment) @prefix))
   (#eq? @_global "setGlobalPrefix")) @mount.global
 (import_statement source: (string (string_fragment) @uses.koa) (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
+(import_statement source: (string (string_fragment) @uses.hono) (#match? @uses.hono "^hono(/.*)?$"))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.koa))
   (#eq? @_require "require") (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
 ; Fastify: fastify.get('/path', handler)
