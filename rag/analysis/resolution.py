@@ -370,7 +370,9 @@ class ImportTargets:
         self.systems: dict[str, str] = {}
         # Manifests by folder: Cargo.toml crate names (None for a workspace without a package), go.mod module paths.
         self.cargo: dict[str, str | None] = {}
-        self.go_modules: dict[str, str] = {}
+        # A go.mod's module path -> the folders of the go.mod files that declare it (a repository of examples
+        # declares ``module app`` in each).
+        self.go_modules: dict[str, list[str]] = {}
         # ES modules: a workspace's packages by the name their package.json gives them, and the tsconfig
         # paths of each folder that has them (the folder, the pattern, the places it maps to).
         self.npm_packages: dict[str, str] = {}
@@ -391,7 +393,7 @@ class ImportTargets:
             if name == "Cargo.toml":
                 self.cargo[posixpath.dirname(analysis.path)] = manifest
             elif name == "go.mod" and manifest:
-                self.go_modules[manifest] = posixpath.dirname(analysis.path)
+                self.go_modules.setdefault(manifest, []).append(posixpath.dirname(analysis.path))
             elif name == "package.json" and manifest:
                 self.npm_packages.setdefault(manifest, posixpath.dirname(analysis.path))
             if name == "package.json":
@@ -500,7 +502,7 @@ class ImportTargets:
         if system == "cargo":
             return self._rust(raw, importer.path, scope)
         if system == "go" and self.go_modules:
-            return self._go(raw, language)
+            return self._go(raw, language, importer.path)
         if system == "load_path":
             return self._load_path(raw, importer.path)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
@@ -615,14 +617,24 @@ class ImportTargets:
 
     # -- Go: module paths ---------------------------------------------------------
 
-    def _go(self, raw: str, language: str) -> str | None:
+    def _go(self, raw: str, language: str, importer: str) -> str | None:
         """The package folder of an import path under the module path of one of the tree's go.mod
-        files (the longest such module path); the standard library and other modules stay partial."""
+        files (the longest such module path); the standard library and other modules stay partial. Of
+        several go.mod files that declare that module path, the importer's own (the nearest above it),
+        else the only one."""
         owners = [module for module in self.go_modules if raw == module or raw.startswith(module + "/")]
         if not owners:
             return None
         module = max(owners, key=len)
-        folder = posixpath.join(self.go_modules[module], raw[len(module) + 1 :]).strip("/") if raw != module else self.go_modules[module]
+        roots = self.go_modules[module]
+        own = [root for root in roots if not root or importer.startswith(root + "/")]
+        if own:
+            root = max(own, key=len)
+        elif len(roots) == 1:
+            root = roots[0]
+        else:
+            return None
+        folder = posixpath.join(root, raw[len(module) + 1 :]).strip("/") if raw != module else root
         return self.folders.get((language, posixpath.normpath(folder) if folder else ""))
 
     # -- Rust: crates and their module trees ----------------------------------------
@@ -979,7 +991,7 @@ def _named_edges(
                     continue
             qualifier = reference.receiver_type or _last_name(receiver)
             if qualifier.endswith(RETURNED):
-                qualifier = _returned_type(by_name, analysis, spec, qualifier.removesuffix(RETURNED))
+                qualifier = _returned_type(choices, analysis, spec, qualifier.removesuffix(RETURNED), visible)
             target = bound.get(receiver)
             if receiver in package_names:
                 qualified = [s for s in keyed(candidates, (package_names[receiver],), symbol_module) if s.parent is None]
@@ -1010,6 +1022,10 @@ def _named_edges(
                     dst = candidates[0].qname
                 edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
                 continue
+            if reference.receiver_type and len(qualified) > 1:
+                # A type known by its name alone that several packages define (each example of a repository
+                # of examples has its ``AuthHandler``): the one the caller sees, when it sees any.
+                qualified = visible.seen(qualified) or qualified
             candidates = qualified
         elif reference.kind == "calls" and not own:
             candidates = _bare_reach(
@@ -1164,6 +1180,10 @@ class _Visibility:
     def __call__(self, symbol: Symbol) -> bool:
         return bool(any_of([symbol], self.lookups, qnames=self.imported, qname_prefixes=self.prefixes))
 
+    def seen(self, candidates: list[Symbol]) -> list[Symbol]:
+        """The candidates the file sees, in their order."""
+        return any_of(candidates, self.lookups, qnames=self.imported, qname_prefixes=self.prefixes)
+
     def among(self, candidates: list[Symbol]) -> list[Symbol]:
         """The methods among the candidates and those the file sees, in their order (a name thousands of
         files define is looked up at every call of it)."""
@@ -1183,12 +1203,18 @@ def _beside(candidates: list[Symbol], analysis: FileAnalysis) -> bool:
 
 
 def _returned_type(
-    by_name: dict[tuple[str, str], list[Symbol]], analysis: FileAnalysis, spec: LanguageSpec | None, function: str
+    choices: CandidatesByName, analysis: FileAnalysis, spec: LanguageSpec | None, function: str, visible: _Visibility
 ) -> str:
-    """The name of the type ``function`` returns (its language's ``returns`` read from its signature),
-    the function found as a plain call of it would be; empty when that is not known."""
-    chosen = _nearest([s for s in by_name.get((name_space(analysis.language), function), ()) if s.kind == "function"], analysis)
-    if spec is None or spec.returns is None or len(chosen) != 1:
+    """The name of the type ``function`` returns (its language's ``returns`` read from its signature): the
+    function of that name in the caller's file, else its folder, else the one the caller sees (an imported
+    package's: ``handlers.NewAuthHandler``); empty when that is not known."""
+    if spec is None or spec.returns is None:
+        return ""
+    functions = keyed(choices.of(analysis.language, function, "calls"), ("function",), symbol_kind)
+    chosen = _nearest(functions, analysis)
+    if len(chosen) > 1 and not _beside(chosen[:1], analysis):
+        chosen = visible.among(functions)
+    if len(chosen) != 1:
         return ""
     found = spec.returns.match(chosen[0].signature)
     return found.group(1) if found else ""

@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 68
+ANALYSIS_VERSION = 69
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -115,7 +115,7 @@ another (``import { warn } from './warning'``, ``export * from './general'``, Co
 viewset's ``lookup_field``); 65: an ES module's default export and default imports; 66: its own definitions under the names of its export
 list (``export { helper as default, parse }``); 67: C and C++ one name space (C++ calls C's functions, C a C++ file's
 ``extern "C"`` ones); 68: Hono's routes, base paths and mounts, a router mounted by the name a named import binds
-(``import { books } from './books'``)."""
+(``import { books } from './books'``); 69: a Go route's framework is the one its file imports (``gin``, ``fiber`` ...)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from rag.analysis.languages import METHOD_VALUE
+from rag.analysis.languages import MADE_BY_CALL, METHOD_VALUE
 from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import MAX_DEPTH, ImportTargets
 from rag.analysis.results import FileAnalysis
@@ -80,11 +80,16 @@ def across_files(
 
 
 def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
-    """The entrypoint with its handler when it is a method value (Go's ``h.Show``) that the file's reference
-    to it, within the entrypoint's lines, resolves."""
-    if entry.handler is not None or not METHOD_VALUE.fullmatch(entry.handler_raw):
+    """The entrypoint with its handler when it is a method value (Go's ``h.Show``), or a handler made by a
+    call of another module's function (``handlers.GetBooks(service)``: the function called), that the file's
+    reference to it, within the entrypoint's lines, resolves."""
+    if entry.handler is not None:
         return entry
-    handler = _called(edges, entry.handler_raw, entry.start_line, entry.end_line)
+    made = MADE_BY_CALL.match(entry.handler_raw)
+    written = made.group(1) if made is not None else entry.handler_raw
+    if not METHOD_VALUE.fullmatch(written):
+        return entry
+    handler = _called(edges, written, entry.start_line, entry.end_line)
     return replace(entry, handler=handler) if handler is not None else entry
 
 

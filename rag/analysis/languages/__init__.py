@@ -1055,7 +1055,7 @@ _METHOD_REFERENCE = re.compile(r"([A-Za-z_]\w*)::([A-Za-z_]\w*)")
 # A handler given as a method value: ``h.Show``, ``users.list`` (the repository pass resolves it: ``rag.analysis.repository``).
 METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
-_CALLED = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
+MADE_BY_CALL = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
 # ... and when the repository defines no such function, the one name it wraps: ``http.HandlerFunc(static)``.
 _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
 # A route pattern that starts with its method (Go 1.22's ServeMux): ``GET /items/{id}``.
@@ -1428,7 +1428,7 @@ def _entrypoints(
         if owner is not None:
             handler: str | None = owner.qname
         elif written:
-            handler = by_name.get(written) or by_name.get(_CALLED.sub(r"\1", written))
+            handler = by_name.get(written) or by_name.get(MADE_BY_CALL.sub(r"\1", written))
             wrapped = _WRAPPED.fullmatch(written)
             if handler is None and wrapped is not None:
                 handler = by_name.get(wrapped.group(1))  # a library's wrapper of the file's function: http.HandlerFunc(static)

@@ -876,7 +876,7 @@ def test_routes_and_main_functions_of_common_frameworks_are_entrypoints():
     assert found >= {
         ("main", "server", (), "cmd.server.main"),
         # The handler is named, but not defined in the file: unresolved, not the function around the call.
-        ("go", "/orders/:id", ("GET",), None),
+        ("gin", "/orders/:id", ("GET",), None),
         ("spring", "/orders/{id}", ("GET",), "com.shop.OrderController.show"),
         ("express", "/checkout", ("POST",), None),
         ("axum", "/health", ("GET",), None),
@@ -1243,7 +1243,7 @@ def test_go_grpc_services_cobra_commands_and_named_handlers_are_entrypoints():
 
     assert found >= {
         ("rpc_service", "grpc", "Greeter", (), "cmd.server.server"),
-        ("http_route", "go", "/orders/{id}", ("GET",), "cmd.server.showOrder"),
+        ("http_route", "chi", "/orders/{id}", ("GET",), "cmd.server.showOrder"),
         ("cli_command", "cobra", "serve", (), "cmd.tool.runServe"),
     }
 
@@ -1259,8 +1259,10 @@ def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_ht
         "cmd/api/main.go": (
             'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n)\n\n'
             'func main() {\n\tr := chi.NewRouter()\n\tr.Delete("/items/{id}", h.Remove)\n'
-            '\tr.Get("/health", func(w http.ResponseWriter, r *http.Request) {})\n'
-            '\tmux := http.NewServeMux()\n\tmux.HandleFunc("GET /items/{id}", getItem)\n}\n\n'
+            '\tr.Get("/health", func(w http.ResponseWriter, r *http.Request) {})\n}\n'
+        ),
+        "cmd/api/mux.go": (
+            'package main\n\nimport "net/http"\n\nfunc serve() {\n\tmux := http.NewServeMux()\n\tmux.HandleFunc("GET /items/{id}", getItem)\n}\n\n'
             'func getItem(w http.ResponseWriter, r *http.Request) {}\n'
         ),
     })
@@ -1270,8 +1272,8 @@ def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_ht
 
     assert found == {
         ("cli_command", "main", "api", (), "cmd.api.main"),
-        ("http_route", "go", "/items/{id}", ("DELETE",), None),
-        ("http_route", "go", "/health", ("GET",), None),
+        ("http_route", "chi", "/items/{id}", ("DELETE",), None),
+        ("http_route", "chi", "/health", ("GET",), None),
         ("http_route", "go", "/items/{id}", ("GET",), "cmd.api.getItem"),
     }
     assert raws == {"api": "main", "/ping": "block at cmd/api/main.go:6"}

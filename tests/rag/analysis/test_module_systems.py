@@ -187,6 +187,41 @@ def test_a_go_call_on_an_imported_package_is_that_packages_function_whatever_oth
     assert calls == {("NewCmdDelete", "cmd.alias.delete.NewCmdDelete"), ("Purge", "cmd.cache.Purge"), ("NewCmdDelete", None)}
 
 
+def _recipe(name: str) -> dict[str, str]:
+    """One example of a repository of examples: each declares ``module app`` in its own go.mod."""
+    return {
+        f"{name}/go.mod": "module app\n",
+        f"{name}/handlers/auth.go": (
+            "package handlers\n\ntype AuthHandler struct{}\n\n"
+            "func NewAuthHandler() *AuthHandler { return &AuthHandler{} }\n\n"
+            "func (h *AuthHandler) Login(c fiber.Ctx) error { return nil }\n\n"
+            "func GetBooks(s Service) fiber.Handler { return nil }\n"
+        ),
+        f"{name}/router/router.go": (
+            'package router\n\nimport (\n\t"app/handlers"\n\n\t"github.com/gofiber/fiber/v3"\n)\n\n'
+            "func Setup(app *fiber.App) {\n\tauth := handlers.NewAuthHandler()\n"
+            '\tapp.Post("/login", auth.Login)\n\tapp.Get("/books", handlers.GetBooks(nil))\n}\n'
+        ),
+    }
+
+
+def test_go_imports_of_a_module_path_several_go_mod_files_declare_resolve_in_the_importers_own_module():
+    analysis = analyze_repository({**_recipe("auth-jwt"), **_recipe("auth-gorm")})
+    router = analysis.files["auth-jwt/router/router.go"]
+
+    edges = {(edge.kind, edge.raw): edge.dst for edge in router.edges}
+    assert edges[("imports", "app/handlers")] == "auth_jwt.handlers"
+    # A method called on what another package's function returns (``handlers.NewAuthHandler``) is that
+    # function's type's, as the call itself is: the importer's module's, not the other example's.
+    assert edges[("calls", "NewAuthHandler")] == "auth_jwt.handlers.NewAuthHandler"
+    assert edges[("calls", "Login")] == "auth_jwt.handlers.AuthHandler.Login"
+    # A route's handler given as a method value, or made by a call of another package's function.
+    assert {(entry.framework, entry.route_or_command, entry.handler) for entry in router.entrypoints} == {
+        ("fiber", "/login", "auth_jwt.handlers.AuthHandler.Login"),
+        ("fiber", "/books", "auth_jwt.handlers.GetBooks"),
+    }
+
+
 # A TypeScript monorepo: workspace packages imported by name, and paths of the root tsconfig (JSON with a
 # comment and trailing commas, as tsconfig files are written) and of a package's own.
 ES_WORKSPACE: dict[str, str] = {

@@ -3,6 +3,16 @@
 ; httprouter, hertz, iris, beego, go-zero's rest). A router's method is a route only in such a file.
 (import_spec path: (interpreted_string_literal) @uses.http
   (#match? @uses.http "^\"(net/http|github\\.com/(gin-gonic/gin|labstack/echo|go-chi/chi|gorilla/mux|gofiber/fiber|julienschmidt/httprouter|cloudwego/hertz|kataras/iris|beego/beego|astaxie/beego|zeromicro/go-zero/rest))([/\"])"))
+; ... and which framework its routes are of (net/http's are "go"): the first of these the file imports
+(import_spec path: (interpreted_string_literal) @uses.gin (#match? @uses.gin "^\"github\\.com/gin-gonic/gin([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.echo (#match? @uses.echo "^\"github\\.com/labstack/echo([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.chi (#match? @uses.chi "^\"github\\.com/go-chi/chi([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.gorilla (#match? @uses.gorilla "^\"github\\.com/gorilla/mux([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.fiber (#match? @uses.fiber "^\"github\\.com/gofiber/fiber([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.httprouter (#match? @uses.httprouter "^\"github\\.com/julienschmidt/httprouter([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.hertz (#match? @uses.hertz "^\"github\\.com/cloudwego/hertz([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.iris (#match? @uses.iris "^\"github\\.com/kataras/iris([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.beego (#match? @uses.beego "^\"github\\.com/(beego/beego|astaxie/beego)([/\"])"))
 ; net/http, gin, echo, chi, gorilla/mux: r.GET("/path", h), mux.HandleFunc("/path", h),
 ; mux.HandleFunc("GET /items/{id}", h) (Go 1.22 patterns): a path from the root and a handler last
 ; (middlewares may come between); a call with the path alone is no route (a sync.Map's Delete("/foo")).
@@ -11,7 +21,8 @@
   arguments: (argument_list . (interpreted_string_literal) @path (_) .)
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
   (#match? @path "^\"([A-Z]+ +)?/")
-  (#set! requires "http")) @route.go
+  (#set! requires "http")
+  (#set! when_used "gin echo chi gorilla fiber httprouter hertz iris beego")) @route.go
 ; ... with the handler named: r.GET("/path", showOrder), r.GET("/path", h.Show), r.GET("/path", auth(show)),
 ; or written there: r.GET("/path", func(c *gin.Context) { ... })
 (call_expression
@@ -19,7 +30,8 @@
   arguments: (argument_list . (interpreted_string_literal) @path [(identifier) @handler (selector_expression) @handler (call_expression) @handler (func_literal) @block] .)
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|Any|Get|Post|Put|Patch|Delete|Head|Options|HandleFunc|Handle)$")
   (#match? @path "^\"([A-Z]+ +)?/")
-  (#set! requires "http")) @route.go
+  (#set! requires "http")
+  (#set! when_used "gin echo chi gorilla fiber httprouter hertz iris beego")) @route.go
 ; gorilla/mux: r.HandleFunc("/books/{id}", h).Methods("GET", http.MethodPost): the route above with its methods
 (call_expression
   function: (selector_expression
@@ -30,7 +42,8 @@
   arguments: (argument_list [(interpreted_string_literal) @method (selector_expression field: (field_identifier) @method)])
   (#match? @_handle "^Handle(Func)?$") (#eq? @_methods "Methods")
   (#match? @path "^\"/")
-  (#set! requires "http"))
+  (#set! requires "http")
+  (#set! when_used "gorilla"))
 ; chi's sub-routers: r.Route("/articles", func(r chi.Router) { r.Get("/", list) }) serves /articles/
 (call_expression
   function: (selector_expression field: (field_identifier) @_route)
