@@ -115,7 +115,8 @@ another (``import { warn } from './warning'``, ``export * from './general'``, Co
 viewset's ``lookup_field``); 65: an ES module's default export and default imports; 66: its own definitions under the names of its export
 list (``export { helper as default, parse }``); 67: C and C++ one name space (C++ calls C's functions, C a C++ file's
 ``extern "C"`` ones); 68: Hono's routes, base paths and mounts, a router mounted by the name a named import binds
-(``import { books } from './books'``); 69: a Go route's framework is the one its file imports (``gin``, ``fiber`` ...)."""
+(``import { books } from './books'``); 69: a Go route's framework is the one its file imports (``gin``, ``fiber`` ...), a PHP command's
+Symfony's where its file uses Symfony's console alone."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

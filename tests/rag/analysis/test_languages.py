@@ -2329,17 +2329,23 @@ def test_symfony_routes_are_a_controllers_route_attributes_under_the_classs():
     }
 
 
-def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
+def test_laravel_and_symfony_console_commands_are_cli_commands_named_by_their_signature():
     found = _entries({
         "app/Console/Commands/SendMail.php": (
             "<?php\nnamespace App\\Console\\Commands;\nuse Illuminate\\Console\\Command;\n"
             "class SendMail extends Command {\n    protected $signature = 'mail:send\n        {user} {--queue}';\n"
             "    public function handle() {}\n}\n"
         ),
-        "src/Console/ModelMakeCommand.php": (
-            "<?php\nnamespace App\\Console;\nuse Symfony\\Component\\Console\\Attribute\\AsCommand;\n"
+        # Laravel's own commands take Symfony's attribute.
+        "src/Illuminate/Foundation/Console/ModelMakeCommand.php": (
+            "<?php\nnamespace Illuminate\\Foundation\\Console;\nuse Symfony\\Component\\Console\\Attribute\\AsCommand;\n"
             "#[AsCommand(name: 'make:model')]\nclass ModelMakeCommand extends GeneratorCommand {\n"
             "    protected $type = 'Model';\n}\n"
+        ),
+        "src/Command/AddUserCommand.php": (
+            "<?php\nnamespace App\\Command;\nuse Symfony\\Component\\Console\\Attribute\\AsCommand;\n"
+            "use Symfony\\Component\\Console\\Command\\Command;\n"
+            "#[AsCommand(name: 'app:add-user', description: 'Creates users')]\nfinal class AddUserCommand extends Command {\n}\n"
         ),
         # A property named `name` of a class that is no command.
         "src/Person.php": "<?php\nnamespace App;\nclass Person extends Model {\n    protected $name = 'person';\n}\n",
@@ -2347,7 +2353,8 @@ def test_laravel_console_commands_are_cli_commands_named_by_their_signature():
 
     assert found == {
         ("cli_command", "artisan", "mail:send", (), "App.Console.Commands.SendMail"),
-        ("cli_command", "artisan", "make:model", (), "App.Console.ModelMakeCommand"),
+        ("cli_command", "artisan", "make:model", (), "Illuminate.Foundation.Console.ModelMakeCommand"),
+        ("cli_command", "symfony", "app:add-user", (), "App.Command.AddUserCommand"),
     }
 
 

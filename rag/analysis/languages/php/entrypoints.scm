@@ -89,10 +89,16 @@
 (class_declaration (attribute_list (attribute_group (attribute (name) @_route parameters: (arguments . (argument . (string) @prefix)))))
   (#eq? @_route "Route")) @prefixed
 ; Laravel (and Symfony) console commands: a class extending a Command with `protected $signature = 'mail:send {user}'`
-; (or `$name`), or marked `#[AsCommand(name: 'mail:send')]`; the command class is its handler.
+; (or `$name`), or marked `#[AsCommand(name: 'mail:send')]`; the command class is its handler. Symfony's in a file
+; that uses Symfony's console and not Laravel's (whose commands may take Symfony's AsCommand attribute too).
+(namespace_use_clause (qualified_name) @uses.artisan (#match? @uses.artisan "^\\\\?Illuminate\\\\Console\\\\"))
+(namespace_definition name: (namespace_name) @uses.artisan (#match? @uses.artisan "^Illuminate\\\\"))
+(namespace_use_clause (qualified_name) @uses.symfony (#match? @uses.symfony "^\\\\?Symfony\\\\Component\\\\Console\\\\"))
 (class_declaration (base_clause [(name) @_base (qualified_name (name) @_base .)])
   body: (declaration_list (property_declaration (property_element (variable_name (name) @_property) [(string) (encapsed_string)] @path)))
-  (#match? @_base "Command$") (#any-of? @_property "signature" "name")) @command.artisan
+  (#match? @_base "Command$") (#any-of? @_property "signature" "name")
+  (#set! when_used "artisan symfony")) @command.artisan
 (class_declaration (attribute_list (attribute_group (attribute (name) @_attribute
   parameters: (arguments . (argument [(string) (encapsed_string)] @path)))))
-  (#eq? @_attribute "AsCommand")) @command.artisan
+  (#eq? @_attribute "AsCommand")
+  (#set! when_used "artisan symfony")) @command.artisan
