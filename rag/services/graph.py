@@ -24,7 +24,8 @@ MAX_DEPTH = 5
 ENTRY_KIND_ALIASES = {
     "http": "http_route", "route": "http_route", "routes": "http_route", "http_route": "http_route",
     "cli": "cli_command", "command": "cli_command", "commands": "cli_command", "cli_command": "cli_command",
-    "task": "task", "tasks": "task", "celery": "task",
+    "task": "task", "tasks": "task", "celery": "task", "job": "task", "jobs": "task", "worker": "task", "workers": "task",
+    "scheduled": "task", "cron": "task", "queue": "task", "queues": "task", "listener": "task", "listeners": "task",
     "rpc": "rpc_service", "grpc": "rpc_service", "rpc_service": "rpc_service",
 }
 

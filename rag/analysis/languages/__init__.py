@@ -59,7 +59,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   uses clap).
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
-is the ``Greeter`` service), ``(#set! entry_type "rpc_service")`` overrides the kind, ``(#set! param
+is the ``Greeter`` service), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
@@ -1455,6 +1456,18 @@ def _entrypoints(
         if verb_first is not None and not method:
             # A pattern of Go 1.22's ServeMux names its method: ``mux.HandleFunc("GET /items/{id}", h)``.
             method, route = (verb_first.group(1),), verb_first.group(2)
+        if settings.get("entry_type") == "task":
+            # A task (a scheduled method, a listener of a topic or queue) is named by its topic or queue, else
+            # by its handler, whatever prefix a class around it gives its routes.
+            found.extend(
+                Entrypoint(
+                    entry_type="task", framework=framework, route_or_command=each, handler=handler_or_none,
+                    handler_raw=written or handler_or_none or "", **lines,
+                )
+                for each in ([route, *(_literal(other) for other in siblings)] if route else [handler_or_none or written])
+                if each
+            )
+            continue
         if role == "command":
             found.append(Entrypoint(
                 entry_type="cli_command", framework=framework,

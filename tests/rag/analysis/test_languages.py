@@ -2358,6 +2358,111 @@ def test_laravel_and_symfony_console_commands_are_cli_commands_named_by_their_si
     }
 
 
+# Background work of each ecosystem: scheduled methods, listeners of topics and queues, job classes, workers.
+TASKS = {
+    "src/main/java/com/shop/Jobs.java": (
+        'package com.shop;\n\n@Component\n@RequestMapping("/api")\npublic class Jobs {\n'
+        '  @Scheduled(cron = "0 0 * * * *")\n  public void report() {}\n\n'
+        '  @Scheduled(fixedRate = 5000)\n  public void ping() {}\n\n'
+        '  @KafkaListener(topics = {"orders", "refunds"}, groupId = "shop")\n'
+        '  public void onOrder(String message) {}\n\n  @KafkaListener(topics = "audit")\n'
+        '  public void onAudit(String message) {}\n\n  @RabbitListener(queues = "mail")\n'
+        '  public void onMail(String m) {}\n\n  @JmsListener(destination = "invoices")\n'
+        '  public void onInvoice(String m) {}\n\n  @SqsListener("uploads")\n'
+        '  public void onUpload(String m) {}\n\n  @Incoming("prices")\n'
+        '  public void onPrice(double p) {}\n\n  @GetMapping("/health")\n'
+        '  public String health() { return "ok"; }\n}\n'
+    ),
+    "src/main/kotlin/com/shop/KotlinJobs.kt": (
+        'package com.shop\n\n@Component\nclass KotlinJobs {\n    @Scheduled(cron = "0 0 * * * *")\n'
+        '    fun report() {}\n\n    @Scheduled\n    fun tick() {}\n\n'
+        '    @KafkaListener(topics = ["orders", "refunds"], groupId = "shop")\n'
+        '    fun onOrder(message: String) {}\n\n    @RabbitListener(queues = ["mail"])\n'
+        '    fun onMail(m: String) {}\n\n    @JmsListener(destination = "invoices")\n'
+        '    fun onInvoice(m: String) {}\n\n    @SqsListener("uploads")\n'
+        '    fun onUpload(m: String) {}\n\n    @Incoming("prices")\n    fun onPrice(p: Double) {}\n}\n'
+    ),
+    "app/jobs/guests_cleanup_job.rb": (
+        'class GuestsCleanupJob < ApplicationJob\n  queue_as :default\n  def perform(*guests)\n  end\n'
+        'end\n'
+    ),
+    "app/workers/hard_job.rb": (
+        "class HardJob\n  include Sidekiq::Job\n  sidekiq_options queue: 'critical'\n"
+        '  def perform(name)\n  end\nend\n'
+    ),
+    "app/Jobs/ProcessPodcast.php": (
+        '<?php\nnamespace App\\Jobs;\nclass ProcessPodcast implements ShouldQueue\n{\n'
+        '    use Dispatchable;\n    public function handle(): void {}\n}\n'
+    ),
+    "Workers/Worker.cs": (
+        'namespace Shop.Workers;\npublic class Worker : BackgroundService\n{\n'
+        '    protected override async Task ExecuteAsync(CancellationToken token) {}\n}\n'
+        'public static class Jobs\n{\n'
+        '    public static void Register() { RecurringJob.AddOrUpdate("report", () => Console.WriteLine(), Cron.Daily); }\n'
+        '    [Function("Cleanup")]\n'
+        '    public static void Cleanup([TimerTrigger("0 */5 * * * *")] TimerInfo timer) {}\n'
+        '    [Function("Status")]\n'
+        '    public static void Status([HttpTrigger(AuthorizationLevel.Function, "get")] HttpRequest req) {}\n'
+        '}\n'
+    ),
+    "src/jobs.service.ts": (
+        "import { Injectable } from '@nestjs/common'\n\n@Injectable()\nexport class JobsService {\n"
+        "  @Cron('45 * * * * *')\n  handleCron() {}\n\n  @OnEvent('order.created')\n"
+        "  onOrder(payload: unknown) {}\n\n  @MessagePattern('sum')\n"
+        '  sum(data: number[]) { return 0 }\n}\n'
+    ),
+    "src/worker.ts": (
+        "import { Worker } from 'bullmq'\n\n"
+        "const worker = new Worker('emails', async (job) => { await send(job.data) })\n"
+        "const other = new Worker('thumbs', makeThumb)\nasync function makeThumb(job) {}\n"
+    ),
+    "src/cron.js": (
+        "const cron = require('node-cron')\n"
+        "cron.schedule('*/5 * * * *', () => { console.log('tick') })\n"
+    ),
+    # A web worker is no queue's.
+    "src/page.js": "const w = new Worker('script.js', { type: 'module' })\n",
+}
+
+
+def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_their_queue_or_themselves():
+    tasks = _routes(TASKS, "framework", "route_or_command", "handler", kind="task")
+
+    assert tasks == {
+        ("scheduled", "com.shop.Jobs.report", "com.shop.Jobs.report"),
+        ("scheduled", "com.shop.Jobs.ping", "com.shop.Jobs.ping"),
+        ("kafka", "orders", "com.shop.Jobs.onOrder"),
+        ("kafka", "refunds", "com.shop.Jobs.onOrder"),
+        ("kafka", "audit", "com.shop.Jobs.onAudit"),
+        ("rabbitmq", "mail", "com.shop.Jobs.onMail"),
+        ("jms", "invoices", "com.shop.Jobs.onInvoice"),
+        ("sqs", "uploads", "com.shop.Jobs.onUpload"),
+        ("reactive-messaging", "prices", "com.shop.Jobs.onPrice"),
+        ("scheduled", "com.shop.KotlinJobs.report", "com.shop.KotlinJobs.report"),
+        ("scheduled", "com.shop.KotlinJobs.tick", "com.shop.KotlinJobs.tick"),
+        ("kafka", "orders", "com.shop.KotlinJobs.onOrder"),
+        ("kafka", "refunds", "com.shop.KotlinJobs.onOrder"),
+        ("rabbitmq", "mail", "com.shop.KotlinJobs.onMail"),
+        ("jms", "invoices", "com.shop.KotlinJobs.onInvoice"),
+        ("sqs", "uploads", "com.shop.KotlinJobs.onUpload"),
+        ("reactive-messaging", "prices", "com.shop.KotlinJobs.onPrice"),
+        ("activejob", "GuestsCleanupJob", "app.jobs.guests_cleanup_job.GuestsCleanupJob.perform"),
+        ("sidekiq", "HardJob", "app.workers.hard_job.HardJob.perform"),
+        ("laravel", "ProcessPodcast", "App.Jobs.ProcessPodcast.handle"),
+        ("hosted-service", "Worker", "Shop.Workers.Worker.ExecuteAsync"),
+        ("hangfire", "report", None),
+        ("azure-functions", "Cleanup", "Shop.Workers.Jobs.Cleanup"),
+        ("nestjs", "src.jobs.service.JobsService.handleCron", "src.jobs.service.JobsService.handleCron"),
+        ("nestjs", "order.created", "src.jobs.service.JobsService.onOrder"),
+        ("nestjs", "sum", "src.jobs.service.JobsService.sum"),
+        ("bullmq", "emails", None),
+        ("bullmq", "thumbs", "src.worker.makeThumb"),
+        ("node-cron", "*/5 * * * *", None),
+    }
+    # A task is no route, whatever prefix its class gives its routes (the Java class's @RequestMapping).
+    assert ("spring", "/api/health") in _routes(TASKS, "framework", "route_or_command", kind="http_route")
+
+
 def test_routes_and_commands_a_test_registers_are_no_entrypoints_of_the_project():
     analysis = analyze_repository({
         "routes/web.php": "<?php\nRoute::get('/users', [UserController::class, 'index']);\n",

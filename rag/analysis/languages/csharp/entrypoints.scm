@@ -59,3 +59,23 @@
   (#eq? @_map "MapGrpcService")
   (#set! strip "Service$")
   (#set! entry_type "rpc_service")) @route.grpc
+;
+; Tasks: a hosted service (a class extending BackgroundService), named by its class, its ExecuteAsync the handler;
+; a Hangfire recurring job, RecurringJob.AddOrUpdate("report", () => ..., Cron.Daily), named by its id; an Azure
+; Function run by a timer, a queue or another service ([Function("Cleanup")] or [FunctionName("Cleanup")] on a method
+; with a [TimerTrigger(...)], [QueueTrigger(...)] ... parameter), named by the function's name
+(class_declaration name: (identifier) @path (base_list [(identifier) (qualified_name)] @_base)
+  body: (declaration_list (method_declaration name: (identifier) @_execute) @route.hosted-service)
+  (#match? @_base "(^|[.])BackgroundService$") (#eq? @_execute "ExecuteAsync")
+  (#set! entry_type "task"))
+(invocation_expression
+  function: (member_access_expression expression: (identifier) @_recurring name: [(identifier) @_add (generic_name (identifier) @_add)])
+  arguments: (argument_list . (argument (string_literal) @path) . (argument (lambda_expression) @block))
+  (#eq? @_recurring "RecurringJob") (#eq? @_add "AddOrUpdate")
+  (#set! entry_type "task")) @route.hangfire
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_function (attribute_argument_list . (attribute_argument (string_literal) @path))))
+  parameters: (parameter_list (parameter (attribute_list (attribute name: (identifier) @_trigger))))
+  (#match? @_function "^Function(Name)?$")
+  (#match? @_trigger "^(Timer|Queue|ServiceBus|EventHub|EventGrid|Blob|CosmosDB|Kafka|RabbitMQ)Trigger$")
+  (#set! entry_type "task")) @route.azure-functions

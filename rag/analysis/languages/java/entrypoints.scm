@@ -114,3 +114,35 @@
   (#match? @uses.spring_functional "^org[.]springframework[.]web[.](reactive|servlet)[.]function[.]server"))
 (import_declaration (scoped_identifier) @uses.spring_functional
   (#match? @uses.spring_functional "^org[.]springframework[.]web[.]servlet[.]function"))
+;
+; Tasks: a method run on a schedule (Spring's, Quarkus's and Micronaut's @Scheduled), named by itself; a listener of
+; a topic or queue, named by it (each of a list): Spring Kafka's @KafkaListener(topics = "orders"), Spring AMQP's
+; @RabbitListener(queues = "q"), JMS's @JmsListener(destination = "d"), Spring Cloud AWS's @SqsListener("q"),
+; MicroProfile Reactive Messaging's @Incoming("prices") (Quarkus)
+(method_declaration
+  (modifiers [(marker_annotation name: (identifier) @_task) (annotation name: (identifier) @_task)])
+  (#eq? @_task "Scheduled")
+  (#set! entry_type "task")) @route.scheduled
+(method_declaration
+  (modifiers (annotation name: (identifier) @_task arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: [(string_literal) @path (element_value_array_initializer (string_literal) @path)]))))
+  (#eq? @_task "KafkaListener") (#eq? @_key "topics")
+  (#set! entry_type "task")) @route.kafka
+(method_declaration
+  (modifiers (annotation name: (identifier) @_task arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: [(string_literal) @path (element_value_array_initializer (string_literal) @path)]))))
+  (#eq? @_task "RabbitListener") (#match? @_key "^(queues|queueNames)$")
+  (#set! entry_type "task")) @route.rabbitmq
+(method_declaration
+  (modifiers (annotation name: (identifier) @_task arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: (string_literal) @path))))
+  (#eq? @_task "JmsListener") (#eq? @_key "destination")
+  (#set! entry_type "task")) @route.jms
+(method_declaration
+  (modifiers (annotation name: (identifier) @_task arguments: (annotation_argument_list . [(string_literal) @path (element_value_array_initializer (string_literal) @path)])))
+  (#eq? @_task "SqsListener")
+  (#set! entry_type "task")) @route.sqs
+(method_declaration
+  (modifiers (annotation name: (identifier) @_task arguments: (annotation_argument_list . (string_literal) @path)))
+  (#eq? @_task "Incoming")
+  (#set! entry_type "task")) @route.reactive-messaging

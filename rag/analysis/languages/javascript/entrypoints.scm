@@ -132,3 +132,23 @@
 ; other file no route: it has no path)
 (export_statement "default" declaration: (function_declaration name: (identifier) @handler)) @route.file
 (export_statement "default" value: (identifier) @handler) @route.file
+;
+; Tasks: a BullMQ worker, new Worker('emails', handler), named by its queue, in a file that imports bullmq; a
+; node-cron job, cron.schedule('*/5 * * * *', handler), named by its schedule, in a file that imports node-cron
+(import_statement source: (string (string_fragment) @uses.bullmq) (#eq? @uses.bullmq "bullmq"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.bullmq))
+  (#eq? @_require "require") (#eq? @uses.bullmq "bullmq"))
+(new_expression constructor: (identifier) @_worker
+  arguments: (arguments . (string (string_fragment) @path) . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block])
+  (#eq? @_worker "Worker")
+  (#set! requires "bullmq")
+  (#set! entry_type "task")) @route.bullmq
+(import_statement source: (string (string_fragment) @uses.node-cron) (#eq? @uses.node-cron "node-cron"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.node-cron))
+  (#eq? @_require "require") (#eq? @uses.node-cron "node-cron"))
+(call_expression
+  function: (member_expression object: (identifier) property: (property_identifier) @_schedule)
+  arguments: (arguments . (string (string_fragment) @path) . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block])
+  (#eq? @_schedule "schedule")
+  (#set! requires "node-cron")
+  (#set! entry_type "task")) @route.node-cron

@@ -78,3 +78,36 @@
   (#match? @_grpc "Grpc(Kt)?$") (#match? @path "ImplBase$")
   (#set! strip "(Coroutine)?ImplBase$")
   (#set! entry_type "rpc_service")) @route.grpc
+;
+; Tasks, as in Java: @Scheduled on a function, named by itself; a listener of a topic or queue, named by it (each of
+; a list): @KafkaListener(topics = ["orders"]), @RabbitListener(queues = ["q"]), @JmsListener(destination = "d"),
+; @SqsListener("q"), @Incoming("prices")
+(function_declaration
+  (modifiers (annotation [(user_type (identifier) @_task) (constructor_invocation (user_type (identifier) @_task))]))
+  (#eq? @_task "Scheduled")
+  (#set! entry_type "task")) @route.scheduled
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_task)
+    (value_arguments (value_argument (identifier) @_key [(string_literal) @path (collection_literal (string_literal) @path)])))))
+  (#eq? @_task "KafkaListener") (#eq? @_key "topics")
+  (#set! entry_type "task")) @route.kafka
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_task)
+    (value_arguments (value_argument (identifier) @_key [(string_literal) @path (collection_literal (string_literal) @path)])))))
+  (#eq? @_task "RabbitListener") (#match? @_key "^(queues|queueNames)$")
+  (#set! entry_type "task")) @route.rabbitmq
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_task)
+    (value_arguments (value_argument (identifier) @_key (string_literal) @path)))))
+  (#eq? @_task "JmsListener") (#eq? @_key "destination")
+  (#set! entry_type "task")) @route.jms
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_task)
+    (value_arguments . (value_argument . [(string_literal) @path (collection_literal (string_literal) @path)])))))
+  (#eq? @_task "SqsListener")
+  (#set! entry_type "task")) @route.sqs
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_task)
+    (value_arguments . (value_argument . (string_literal) @path)))))
+  (#eq? @_task "Incoming")
+  (#set! entry_type "task")) @route.reactive-messaging

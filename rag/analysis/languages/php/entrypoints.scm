@@ -102,3 +102,9 @@
   parameters: (arguments . (argument [(string) (encapsed_string)] @path)))))
   (#eq? @_attribute "AsCommand")
   (#set! when_used "artisan symfony")) @command.artisan
+;
+; Tasks: a Laravel queued job (a class implementing ShouldQueue), named by its class; its handle method the handler
+(class_declaration name: (name) @path (class_interface_clause (name) @_queued)
+  body: (declaration_list (method_declaration name: (name) @_handle) @route.laravel)
+  (#eq? @_queued "ShouldQueue") (#eq? @_handle "handle")
+  (#set! entry_type "task"))

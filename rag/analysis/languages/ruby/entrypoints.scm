@@ -52,3 +52,16 @@
   block: (do_block (block_parameters) (body_statement (call receiver: (identifier) method: (identifier) @_action block: (_) @block)))
   (#eq? @_command "command") (#eq? @_action "action")
   (#set! strip "^:")) @command.mercenary
+;
+; Tasks: an Active Job (a class under ApplicationJob or ActiveJob::Base) or a Sidekiq job (a class that includes
+; Sidekiq::Job or Sidekiq::Worker), named by its class; its perform method the handler
+(class name: (_) @path superclass: (superclass (_) @_base)
+  body: (body_statement (method name: (identifier) @_perform) @route.activejob)
+  (#match? @_base "^(ApplicationJob|ActiveJob::Base)$") (#eq? @_perform "perform")
+  (#set! entry_type "task"))
+(class name: (_) @path
+  body: (body_statement
+    (call !receiver method: (identifier) @_include arguments: (argument_list (scope_resolution) @_mixin))
+    (method name: (identifier) @_perform) @route.sidekiq)
+  (#eq? @_include "include") (#match? @_mixin "^Sidekiq::(Job|Worker)$") (#eq? @_perform "perform")
+  (#set! entry_type "task"))

@@ -50,3 +50,23 @@
     (pair key: (property_identifier) @_controllers value: (array (identifier) @mounted))))))
   name: (type_identifier) @parent
   (#eq? @_m "Module") (#eq? @_controllers "controllers")) @mount.controllers
+;
+; Tasks (NestJS): a method run on a schedule (@Cron('0 * * * *'), @Interval(5000), @Timeout(1000)), named by itself;
+; a queue's processor (@Process('transcode') of Bull), a listener of an event (@OnEvent('order.created')) or of a
+; microservice's messages (@EventPattern('order_created'), @MessagePattern('sum')), named by its name when given
+(class_body
+  (decorator (call_expression function: (identifier) @_task))
+  .
+  (decorator)*
+  .
+  (method_definition) @route.nestjs
+  (#match? @_task "^(Cron|Interval|Timeout|Process)$")
+  (#set! entry_type "task"))
+(class_body
+  (decorator (call_expression function: (identifier) @_task arguments: (arguments . (string (string_fragment) @path))))
+  .
+  (decorator)*
+  .
+  (method_definition) @route.nestjs
+  (#match? @_task "^(Process|OnEvent|EventPattern|MessagePattern)$")
+  (#set! entry_type "task"))
