@@ -5,7 +5,7 @@ against the repository's resolved names and returns ``{path: [Entrypoint]}``:
 
 - ``web``: Flask and FastAPI routes, by decorator or by registration call;
 - ``cli``: click and typer commands, and Flask's ``app.cli``;
-- ``celery_tasks``: Celery tasks;
+- ``tasks``: tasks of Python's task queues and schedulers (Celery, Dramatiq, RQ, Huey, APScheduler);
 - ``commands``: argparse commands, Django management commands, console scripts;
 - ``django_urls``: routes of Django URLconfs, through ``include()``;
 - ``drf``: the routes Django REST framework's routers make of their viewsets.

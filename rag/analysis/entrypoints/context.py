@@ -15,6 +15,8 @@ INSTANCE_FRAMEWORKS = {
     "APIRouter": "fastapi",
     "Typer": "typer",
     "Celery": "celery",
+    "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",
+    "BackgroundScheduler": "apscheduler", "BlockingScheduler": "apscheduler", "AsyncIOScheduler": "apscheduler",
 }
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rag.analysis.entrypoints.celery_tasks import celery_task
 from rag.analysis.entrypoints.cli import click_command, flask_cli, typer_command
 from rag.analysis.entrypoints.commands import argparse_command, console_script, management_command
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
+from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
 from rag.analysis.entrypoints.web import ROUTE_DECORATORS, decorated_route, registered_route
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
@@ -41,17 +41,30 @@ def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) 
 
 
 def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, qname: str, call: DecoratorCall) -> None:
-    """Flask, FastAPI, click, typer or Celery, by the decorator's receiver."""
+    """Flask, FastAPI, click, typer or a task queue's (Celery, Dramatiq, RQ, Huey, APScheduler), by the
+    decorator's receiver or what it was imported as."""
     module = facts.module or ""
     receiver, _, attr = call.target.rpartition(".")
     symbol = context.names.symbols.get(qname)
     if symbol is None:
         return
+    expanded = context.names.expand(call.target, call.scope, module)
     if attr == "shared_task" or (not receiver and attr == "task"):
-        if context.names.expand(call.target, call.scope, module).split(".", 1)[0] == "celery" or attr == "shared_task":
-            celery_task(context, analysis, symbol, call)
+        if expanded.split(".", 1)[0] == "celery" or attr == "shared_task":
+            python_task(context, analysis, symbol, call, "celery")
+        elif expanded.split(".", 1)[0] == "huey":
+            python_task(context, analysis, symbol, call, "huey")
         return
-    if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task"):
+    if expanded == "dramatiq.actor" or (expanded.endswith(".actor") and expanded.split(".", 1)[0] == "dramatiq"):
+        python_task(context, analysis, symbol, call, "dramatiq")
+        return
+    if expanded in ("rq.job", "rq.decorators.job"):
+        python_task(context, analysis, symbol, call, "rq")
+        return
+    if attr in HUEY_DECORATORS and expanded.split(".", 1)[0] == "huey":
+        python_task(context, analysis, symbol, call, "huey")
+        return
+    if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task", *HUEY_DECORATORS, *SCHEDULER_DECORATORS):
         return
     if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
         return
@@ -63,4 +76,8 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     elif attr == "command" and framework == "typer":
         typer_command(context, analysis, symbol, call, receiver_qname)
     elif attr == "task" and framework == "celery":
-        celery_task(context, analysis, symbol, call)
+        python_task(context, analysis, symbol, call, "celery")
+    elif attr in HUEY_DECORATORS and framework == "huey":
+        python_task(context, analysis, symbol, call, "huey")
+    elif attr in SCHEDULER_DECORATORS and framework == "apscheduler":
+        python_task(context, analysis, symbol, call, "apscheduler")

@@ -198,6 +198,61 @@ def test_it_finds_flask_fastapi_and_celery_entrypoints_on_app_objects():
     }
 
 
+def test_the_tasks_of_dramatiq_rq_huey_and_apscheduler_are_named_as_their_decorators_name_them():
+    analysis = analyze(
+        {
+            "app/tasks.py": """\
+                import dramatiq
+                from dramatiq import actor
+                from rq import job
+                from huey import RedisHuey, crontab
+                from apscheduler.schedulers.background import BackgroundScheduler
+
+                huey = RedisHuey("app")
+                scheduler = BackgroundScheduler()
+                registry = dict()
+
+
+                @dramatiq.actor(queue_name="mail")
+                def send_mail(to):
+                    pass
+
+
+                @actor(actor_name="resize")
+                def resize_image(path):
+                    pass
+
+
+                @job("default")
+                def count_words(url):
+                    pass
+
+
+                @huey.periodic_task(crontab(minute="0", hour="3"))
+                def nightly():
+                    pass
+
+
+                @scheduler.scheduled_job("interval", minutes=3, id="poll")
+                def poll():
+                    pass
+
+
+                @registry.task()
+                def not_a_task():
+                    pass
+            """
+        }
+    )
+    assert entries_of(analysis) == {
+        ("task", "dramatiq", "app.tasks.send_mail", (), "app.tasks.send_mail"),
+        ("task", "dramatiq", "resize", (), "app.tasks.resize_image"),
+        ("task", "rq", "app.tasks.count_words", (), "app.tasks.count_words"),
+        ("task", "huey", "app.tasks.nightly", (), "app.tasks.nightly"),
+        ("task", "apscheduler", "poll", (), "app.tasks.poll"),
+    }
+
+
 def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
     analysis = analyze(
         {
