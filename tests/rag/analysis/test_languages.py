@@ -2420,6 +2420,12 @@ TASKS = {
         "const cron = require('node-cron')\n"
         "cron.schedule('*/5 * * * *', () => { console.log('tick') })\n"
     ),
+    "cmd/worker/main.go": (
+        'package main\n\nimport (\n\t"github.com/hibiken/asynq"\n\t"github.com/robfig/cron/v3"\n)\n\n'
+        'func main() {\n\tmux := asynq.NewServeMux()\n\tmux.HandleFunc("email:deliver", handleEmail)\n'
+        '\tc := cron.New()\n\tc.AddFunc("@every 1h", func() { purge() })\n}\n\n'
+        "func handleEmail(ctx context.Context, t *asynq.Task) error { return nil }\nfunc purge() {}\n"
+    ),
     # A web worker is no queue's.
     "src/page.js": "const w = new Worker('script.js', { type: 'module' })\n",
 }
@@ -2458,6 +2464,8 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
         ("bullmq", "emails", None),
         ("bullmq", "thumbs", "src.worker.makeThumb"),
         ("node-cron", "*/5 * * * *", None),
+        ("asynq", "email:deliver", "cmd.worker.handleEmail"),
+        ("cron", "@every 1h", None),
     }
     # A task is no route, whatever prefix its class gives its routes (the Java class's @RequestMapping).
     assert ("spring", "/api/health") in _routes(TASKS, "framework", "route_or_command", kind="http_route")

@@ -135,3 +135,21 @@
     (keyed_element key: (literal_element (identifier) @_use) value: (literal_element (interpreted_string_literal) @path))
     (keyed_element key: (literal_element (identifier) @_run) value: (literal_element (identifier) @handler)))
   (#eq? @_cobra "cobra") (#eq? @_command "Command") (#eq? @_use "Use") (#match? @_run "^(Run|RunE)$")) @command.cobra
+;
+; Tasks: an asynq handler of a task type, mux.HandleFunc("email:deliver", h), in a file that imports asynq; a cron
+; job, c.AddFunc("@every 1h", h) or c.AddJob("0 30 * * * *", job), in a file that imports robfig/cron
+(import_spec path: (interpreted_string_literal) @uses.asynq (#match? @uses.asynq "^\"github\\.com/hibiken/asynq([/\"])"))
+(import_spec path: (interpreted_string_literal) @uses.cron (#match? @uses.cron "^\"github\\.com/robfig/cron([/\"])"))
+(call_expression
+  function: (selector_expression field: (field_identifier) @_handle)
+  arguments: (argument_list . (interpreted_string_literal) @path . [(identifier) @handler (selector_expression) @handler (call_expression) @handler (func_literal) @block] .)
+  (#match? @_handle "^Handle(Func)?$") (#not-match? @path "^\"([A-Z]+ +)?/")
+  (#set! requires "asynq")
+  (#set! entry_type "task")) @route.asynq
+(call_expression
+  function: (selector_expression field: (field_identifier) @_add)
+  arguments: (argument_list . (interpreted_string_literal) @path . [(identifier) @handler (selector_expression) @handler (call_expression) @handler (func_literal) @block] .)
+  (#match? @_add "^Add(Func|Job)$")
+  (#set! requires "cron")
+  (#set! entry_type "task")) @route.cron
+
