@@ -45,7 +45,7 @@ from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import across_files
-from rag.analysis.records import Entrypoint, Symbol
+from rag.analysis.records import Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.candidates import lookup_work
 from rag.analysis.resolution import RepositoryEdges, repository_names
@@ -255,7 +255,10 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
     found = across_files(edges.imports, analyses, file_edges, {
         path: [
             *entrypoints.get(path, []),
-            *(_with_named_handler(edges, analysis.language, entry) for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())),
+            *(
+                _with_named_handler(edges, analysis.language, entry, file_edges[path])
+                for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())
+            ),
         ]
         for path, analysis in analyses.items() if path not in tests
     })
@@ -277,13 +280,29 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
     return RepositoryAnalysis(files=resolved, reused=reused)
 
 
-def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint) -> Entrypoint:
-    """The entrypoint with its handler when the file does not define it but names a class's method the
-    repository has (a route's controller action: ``[UserController::class, 'index']``)."""
+def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint, file_edges: list[Edge]) -> Entrypoint:
+    """The entrypoint with its handler when the file does not define it but imports it by the name the route
+    gives (Rust's ``get().to(get_site)`` with ``use lemmy_api_crud::site::read::get_site``), or names a class's
+    method the repository has (a route's controller action: ``[UserController::class, 'index']``)."""
     if entry.handler is not None or not entry.handler_raw:
         return entry
-    handler = edges.named_handler(language, entry.handler_raw, entry.path)
+    handler = _imported(entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
+
+
+_BARE_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _imported(written: str, file_edges: list[Edge]) -> str | None:
+    """The definition a bare name is when the file imports it by that name (the only one so imported)."""
+    if not _BARE_NAME.fullmatch(written):
+        return None
+    found = {
+        edge.dst for edge in file_edges
+        if edge.kind == "imports" and edge.dst and edge.dst.endswith("." + written)
+        and re.search(rf"(^|::|\.|\\){written}$", edge.raw)
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 @contextmanager

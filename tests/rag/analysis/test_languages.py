@@ -1577,6 +1577,33 @@ def test_actix_routes_registered_with_route_take_their_method_handler_and_every_
     }
 
 
+def test_actix_routes_built_of_functions_imported_from_web_take_the_handlers_the_file_imports():
+    found = _entries({
+        "Cargo.toml": '[package]\nname = "forum"\nversion = "0.1.0"\n',
+        "src/routes.rs": (
+            "use actix_web::web::{get, post, resource, scope, ServiceConfig};\n"
+            "use crate::site::read::get_site;\nuse crate::site::search::search;\n\n"
+            "pub fn config(cfg: &mut ServiceConfig) {\n    cfg.service(\n        scope(\"/api/v4\")\n"
+            '            .route("/modlog", get().to(get_site))\n'
+            '            .service(scope("/site").route("", post().to(get_site)))\n'
+            '            .service(resource("/search").route(get().to(search))),\n    );\n}\n'
+        ),
+        "src/site/read.rs": "pub async fn get_site() -> String { String::new() }\n",
+        "src/site/search.rs": "pub async fn search() -> String { String::new() }\n",
+        "src/site/mod.rs": "pub mod read;\npub mod search;\n",
+        "src/lib.rs": "pub mod routes;\npub mod site;\n",
+        # axum's method routers take their handler: no actix route.
+        "src/web.rs": 'use axum::{routing::get, Router};\npub fn router() -> Router { Router::new().route("/health", get(health)) }\nasync fn health() {}\n',
+    })
+
+    assert {entry for entry in found if entry[0] == "http_route"} == {
+        ("http_route", "actix", "/api/v4/modlog", ("GET",), "src.site.read.get_site"),
+        ("http_route", "actix", "/api/v4/site", ("POST",), "src.site.read.get_site"),
+        ("http_route", "actix", "/api/v4/search", ("GET",), "src.site.search.search"),
+        ("http_route", "axum", "/health", ("GET",), "src.web.health"),
+    }
+
+
 def test_micronaut_routes_join_the_controllers_path_and_a_spring_controllers_bean_name_is_no_prefix():
     found = _entries({
         "src/main/kotlin/shop/BookController.kt": (

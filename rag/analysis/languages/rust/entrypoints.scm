@@ -5,7 +5,7 @@
   function: (field_expression field: (field_identifier) @method)
   arguments: (arguments . (string_literal) @path . (_)? @_how)
   (#eq? @method "route")
-  (#not-match? @_how "^web::")
+  (#not-match? @_how "^(web::|[a-z_]+[(][)])")
   (#match? @path "^\"/")) @route.axum
 (call_expression
   function: (field_expression field: (field_identifier) @_route)
@@ -63,15 +63,15 @@
 (use_declaration argument: (_) @uses.rocket (#match? @uses.rocket "^rocket(::|$)"))
 (extern_crate_declaration name: (identifier) @uses.rocket (#eq? @uses.rocket "rocket"))
 ; actix-web: .route("/users", web::get().to(list)) on an App or a web::scope("/api") (under its path, and the paths of the
-; scopes it is registered in)
+; scopes it is registered in); web::get, web::scope and web::resource may be imported and called bare (get().to(list))
 (call_expression
   function: (field_expression value: (_) @scoped field: (field_identifier) @_route)
   arguments: (arguments . (string_literal) @path .
     (call_expression
-      function: (field_expression value: (call_expression function: (scoped_identifier path: (identifier) @_web name: (identifier) @method))
+      function: (field_expression value: (call_expression function: [(scoped_identifier path: (identifier) @_web name: (identifier) @method) (identifier) @method])
         field: (field_identifier) @_to)
       arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler (closure_expression) @block] .)) .)
-  (#eq? @_route "route") (#eq? @_web "web") (#eq? @_to "to")
+  (#eq? @_route "route") (#eq? @_to "to")
   (#match? @method "^(get|post|put|patch|delete|head|trace)$")) @route.actix
 ; ... and web::resource("/users/{id}").route(web::get().to(show)).route(web::delete().to(remove)): the resource's path
 ; (web::resource("") is its scope's own)
@@ -79,13 +79,13 @@
   function: (field_expression value: (_) @scoped @chained field: (field_identifier) @_route)
   arguments: (arguments .
     (call_expression
-      function: (field_expression value: (call_expression function: (scoped_identifier path: (identifier) @_web name: (identifier) @method))
+      function: (field_expression value: (call_expression function: [(scoped_identifier path: (identifier) @_web name: (identifier) @method) (identifier) @method])
         field: (field_identifier) @_to)
       arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler (closure_expression) @block] .)) .)
-  (#eq? @_route "route") (#eq? @_web "web") (#eq? @_to "to")
+  (#eq? @_route "route") (#eq? @_to "to")
   (#match? @method "^(get|post|put|patch|delete|head|trace)$")) @route.actix
 (call_expression
-  function: (scoped_identifier name: (identifier) @_resource)
+  function: [(scoped_identifier name: (identifier) @_resource) (identifier) @_resource]
   arguments: (arguments . (string_literal) @path .)
   (#eq? @_resource "resource") (#match? @path "^\"(/|\"$)")) @chain_root
 ; actix-web: handlers registered in a scope, web::scope("/api").service(index).service(echo): the routes they handle
