@@ -2453,6 +2453,14 @@ TASKS = {
         '\tc := cron.New()\n\tc.AddFunc("@every 1h", func() { purge() })\n}\n\n'
         "func handleEmail(ctx context.Context, t *asynq.Task) error { return nil }\nfunc purge() {}\n"
     ),
+    "app/src/main/kotlin/com/shop/SyncWorker.kt": (
+        "package com.shop\n\nclass SyncWorker(context: Context, params: WorkerParameters) :\n"
+        "    CoroutineWorker(context, params), Synchronizer {\n    override suspend fun doWork(): Result = Result.success()\n}\n"
+    ),
+    "app/src/main/java/com/shop/UploadWorker.java": (
+        "package com.shop;\n\npublic class UploadWorker extends Worker {\n"
+        "    @Override\n    public Result doWork() { return Result.success(); }\n}\n"
+    ),
     # A web worker is no queue's.
     "src/page.js": "const w = new Worker('script.js', { type: 'module' })\n",
 }
@@ -2493,6 +2501,8 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
         ("node-cron", "*/5 * * * *", None),
         ("asynq", "email:deliver", "cmd.worker.handleEmail"),
         ("cron", "@every 1h", None),
+        ("workmanager", "SyncWorker", "com.shop.SyncWorker.doWork"),
+        ("workmanager", "UploadWorker", "com.shop.UploadWorker.doWork"),
     }
     # A task is no route, whatever prefix its class gives its routes (the Java class's @RequestMapping).
     assert ("spring", "/api/health") in _routes(TASKS, "framework", "route_or_command", kind="http_route")

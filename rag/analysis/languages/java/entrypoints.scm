@@ -146,3 +146,10 @@
   (modifiers (annotation name: (identifier) @_task arguments: (annotation_argument_list . (string_literal) @path)))
   (#eq? @_task "Incoming")
   (#set! entry_type "task")) @route.reactive-messaging
+; ... and Android's WorkManager workers (a class extending Worker, ListenableWorker or RxWorker), named by the class,
+; its doWork the handler
+(class_declaration name: (identifier) @path
+  superclass: (superclass (type_identifier) @_worker)
+  body: (class_body (method_declaration name: (identifier) @_work) @route.workmanager)
+  (#match? @_worker "^(Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
+  (#set! entry_type "task"))

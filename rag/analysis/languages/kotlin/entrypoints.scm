@@ -111,3 +111,10 @@
     (value_arguments . (value_argument . (string_literal) @path)))))
   (#eq? @_task "Incoming")
   (#set! entry_type "task")) @route.reactive-messaging
+; ... and Android's WorkManager workers (a class extending CoroutineWorker, Worker or ListenableWorker), named by
+; the class, its doWork the handler
+(class_declaration name: (identifier) @path
+  (delegation_specifiers (delegation_specifier (constructor_invocation (user_type (identifier) @_worker))))
+  (class_body (function_declaration name: (identifier) @_work) @route.workmanager)
+  (#match? @_worker "^(CoroutineWorker|Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
+  (#set! entry_type "task"))
