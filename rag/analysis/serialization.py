@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 70
+ANALYSIS_VERSION = 71
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -117,7 +117,8 @@ list (``export { helper as default, parse }``); 67: C and C++ one name space (C+
 ``extern "C"`` ones); 68: Hono's routes, base paths and mounts, a router mounted by the name a named import binds
 (``import { books } from './books'``); 69: a Go route's framework is the one its file imports (``gin``, ``fiber`` ...), a PHP command's
 Symfony's where its file uses Symfony's console alone; 70: tasks of other languages than Python (scheduled methods, listeners of
-topics and queues, job classes, queue workers)."""
+topics and queues, job classes, queue workers); 71: actix-web's functions called bare, GraphQL operations (gqlgen,
+NestJS, resolver maps)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -26,7 +26,7 @@ ENTRY_KIND_ALIASES = {
     "cli": "cli_command", "command": "cli_command", "commands": "cli_command", "cli_command": "cli_command",
     "task": "task", "tasks": "task", "celery": "task", "job": "task", "jobs": "task", "worker": "task", "workers": "task",
     "scheduled": "task", "cron": "task", "queue": "task", "queues": "task", "listener": "task", "listeners": "task",
-    "rpc": "rpc_service", "grpc": "rpc_service", "rpc_service": "rpc_service",
+    "rpc": "rpc_service", "grpc": "rpc_service", "rpc_service": "rpc_service", "graphql": "rpc_service",
 }
 
 

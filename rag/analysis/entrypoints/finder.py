@@ -6,7 +6,14 @@ from rag.analysis.entrypoints.cli import click_command, flask_cli, typer_command
 from rag.analysis.entrypoints.commands import argparse_command, console_script, management_command
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
-from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
+from rag.analysis.entrypoints.tasks import (
+    GRAPHQL_FIELDS,
+    GRAPHQL_ROOTS,
+    HUEY_DECORATORS,
+    SCHEDULER_DECORATORS,
+    graphql_field,
+    python_task,
+)
 from rag.analysis.entrypoints.web import ROUTE_DECORATORS, decorated_route, registered_route
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
@@ -54,6 +61,11 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
             python_task(context, analysis, symbol, call, "celery")
         elif expanded.split(".", 1)[0] == "huey":
             python_task(context, analysis, symbol, call, "huey")
+        return
+    if attr in GRAPHQL_FIELDS and expanded.split(".", 1)[0] == "strawberry" and symbol.parent:
+        root = symbol.parent.rsplit(".", 1)[-1]
+        if root in GRAPHQL_ROOTS:
+            graphql_field(context, analysis, symbol, call, root)
         return
     if expanded == "dramatiq.actor" or (expanded.endswith(".actor") and expanded.split(".", 1)[0] == "dramatiq"):
         python_task(context, analysis, symbol, call, "dramatiq")

@@ -59,7 +59,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   uses clap).
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
-is the ``Greeter`` service), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+is the ``Greeter`` service), ``(#set! route "Query.{lower}")`` names it by that form of the path (``{}`` as
+written, ``{lower}`` with its first letter in lower case), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
@@ -1450,6 +1451,9 @@ def _entrypoints(
             route = _join(scopes[:-1] if chain is not None else scopes, route)
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
+        if settings.get("route"):
+            # Named by a form of the pattern's own (a GraphQL field, ``Query.{lower}``: gqlgen's ``Todos`` is ``Query.todos``).
+            route = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{}", route)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
         verb_first = _VERB_FIRST.fullmatch(route)

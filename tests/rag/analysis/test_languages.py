@@ -2508,6 +2508,53 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
     assert ("spring", "/api/health") in _routes(TASKS, "framework", "route_or_command", kind="http_route")
 
 
+def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_and_field():
+    found = _routes(
+        {
+            "graph/schema.resolvers.go": (
+            'package graph\n\n'
+            'func (r *mutationResolver) CreateTodo(ctx context.Context, input model.NewTodo) (*model.Todo, error) { return nil, nil }\n'
+            '\n'
+            'func (r *queryResolver) Todos(ctx context.Context) ([]*model.Todo, error) { return nil, nil }\n'
+            '\n'
+            'func (r *todoResolver) User(ctx context.Context, obj *model.Todo) (*model.User, error) { return nil, nil }\n'
+            ),
+            "src/recipes/recipes.resolver.ts": (
+            "import { Resolver, Query, Mutation, Args } from '@nestjs/graphql'\n\n"
+            '@Resolver(() => Recipe)\nexport class RecipesResolver {\n'
+            '  constructor(private readonly recipesService: RecipesService) {}\n\n  @Query(() => Recipe)\n'
+            "  async recipe(@Args('id') id: string): Promise<Recipe> { return this.recipesService.findOneById(id) }\n"
+            '\n  @Query(() => [Recipe])\n  recipes(@Args() args: RecipesArgs) { return [] }\n\n'
+            '  @Mutation(() => Recipe)\n'
+            "  async addRecipe(@Args('newRecipeData') data: NewRecipeInput) { return null }\n\n"
+            '  @Subscription(() => Recipe)\n'
+            "  recipeAdded() { return pubSub.asyncIterator('recipeAdded') }\n}\n"
+            ),
+            "server/index.js": (
+            "const { ApolloServer } = require('@apollo/server')\n\nconst resolvers = {\n  Query: {\n"
+            '    books: () => books,\n    author(parent, args) { return find(args.id) },\n  },\n'
+            '  Mutation: {\n    addBook: async (_, { title }) => add(title),\n  },\n  Book: {\n'
+            '    author: (book) => find(book.authorId),\n  },\n}\n'
+            ),
+            # An object with a Query key in a file that serves no GraphQL.
+            "web/config.js": "export default { Query: { a: () => 1 } }\n",
+        },
+        "framework", "route_or_command", "handler", kind="rpc_service",
+    )
+
+    assert found == {
+        ("gqlgen", "Query.todos", "graph.queryResolver.Todos"),
+        ("gqlgen", "Mutation.createTodo", "graph.mutationResolver.CreateTodo"),
+        ("nestjs", "Query.recipe", "src.recipes.recipes.resolver.RecipesResolver.recipe"),
+        ("nestjs", "Query.recipes", "src.recipes.recipes.resolver.RecipesResolver.recipes"),
+        ("nestjs", "Mutation.addRecipe", "src.recipes.recipes.resolver.RecipesResolver.addRecipe"),
+        ("nestjs", "Subscription.recipeAdded", "src.recipes.recipes.resolver.RecipesResolver.recipeAdded"),
+        ("graphql", "Query.books", "server.index.books"),
+        ("graphql", "Query.author", "server.index.author"),
+        ("graphql", "Mutation.addBook", "server.index.addBook"),
+    }
+
+
 def test_routes_and_commands_a_test_registers_are_no_entrypoints_of_the_project():
     analysis = analyze_repository({
         "routes/web.php": "<?php\nRoute::get('/users', [UserController::class, 'index']);\n",

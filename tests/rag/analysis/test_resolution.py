@@ -253,6 +253,46 @@ def test_the_tasks_of_dramatiq_rq_huey_and_apscheduler_are_named_as_their_decora
     }
 
 
+def test_strawberry_resolvers_of_root_types_are_operations_named_as_strawberry_names_them():
+    analysis = analyze(
+        {
+            "app/schema.py": """\
+                import strawberry
+
+
+                @strawberry.type
+                class Query:
+                    @strawberry.field
+                    def all_books(self) -> list[str]:
+                        return []
+
+                    @strawberry.field(name="topBook")
+                    def best(self) -> str:
+                        return ""
+
+
+                @strawberry.type
+                class Mutation:
+                    @strawberry.mutation
+                    def add_book(self, title: str) -> str:
+                        return title
+
+
+                @strawberry.type
+                class Book:
+                    @strawberry.field
+                    def author(self) -> str:
+                        return ""
+            """
+        }
+    )
+    assert entries_of(analysis) == {
+        ("rpc_service", "strawberry", "Query.allBooks", (), "app.schema.Query.all_books"),
+        ("rpc_service", "strawberry", "Query.topBook", (), "app.schema.Query.best"),
+        ("rpc_service", "strawberry", "Mutation.addBook", (), "app.schema.Mutation.add_book"),
+    }
+
+
 def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
     analysis = analyze(
         {

@@ -152,4 +152,21 @@
   (#match? @_add "^Add(Func|Job)$")
   (#set! requires "cron")
   (#set! entry_type "task")) @route.cron
-
+;
+; GraphQL (gqlgen): a method of the generated queryResolver, mutationResolver or subscriptionResolver is the field
+; of that root type it resolves: func (r *queryResolver) Todos(...) is Query.todos
+(method_declaration
+  receiver: (parameter_list (parameter_declaration type: (pointer_type (type_identifier) @_resolver)))
+  name: (field_identifier) @path
+  (#eq? @_resolver "queryResolver")
+  (#set! route "Query.{lower}") (#set! entry_type "rpc_service")) @route.gqlgen
+(method_declaration
+  receiver: (parameter_list (parameter_declaration type: (pointer_type (type_identifier) @_resolver)))
+  name: (field_identifier) @path
+  (#eq? @_resolver "mutationResolver")
+  (#set! route "Mutation.{lower}") (#set! entry_type "rpc_service")) @route.gqlgen
+(method_declaration
+  receiver: (parameter_list (parameter_declaration type: (pointer_type (type_identifier) @_resolver)))
+  name: (field_identifier) @path
+  (#eq? @_resolver "subscriptionResolver")
+  (#set! route "Subscription.{lower}") (#set! entry_type "rpc_service")) @route.gqlgen

@@ -70,3 +70,30 @@
   (method_definition) @route.nestjs
   (#match? @_task "^(Process|OnEvent|EventPattern|MessagePattern)$")
   (#set! entry_type "task"))
+;
+; GraphQL (NestJS): @Query(() => [Recipe]), @Mutation(...) or @Subscription(...) on a resolver's method is the field of
+; that root type the method is named for: Query.recipes
+(class_body
+  (decorator (call_expression function: (identifier) @_root))
+  .
+  (decorator)*
+  .
+  (method_definition name: (property_identifier) @path) @route.nestjs
+  (#eq? @_root "Query")
+  (#set! route "Query.{}") (#set! entry_type "rpc_service"))
+(class_body
+  (decorator (call_expression function: (identifier) @_root))
+  .
+  (decorator)*
+  .
+  (method_definition name: (property_identifier) @path) @route.nestjs
+  (#eq? @_root "Mutation")
+  (#set! route "Mutation.{}") (#set! entry_type "rpc_service"))
+(class_body
+  (decorator (call_expression function: (identifier) @_root))
+  .
+  (decorator)*
+  .
+  (method_definition name: (property_identifier) @path) @route.nestjs
+  (#eq? @_root "Subscription")
+  (#set! route "Subscription.{}") (#set! entry_type "rpc_service"))
