@@ -53,15 +53,17 @@
   (#eq? @_command "command") (#eq? @_action "action")
   (#set! strip "^:")) @command.mercenary
 ;
-; Tasks: an Active Job (a class under ApplicationJob or ActiveJob::Base) or a Sidekiq job (a class that includes
-; Sidekiq::Job or Sidekiq::Worker), named by its class; its perform method the handler
+; Tasks: an Active Job (a class under ApplicationJob or ActiveJob::Base) or a Sidekiq job (a class with a perform
+; method in a file that includes Sidekiq::Job or Sidekiq::Worker: a pattern of the include and the method, two
+; siblings in any order, costs tree-sitter every pair of a long class's statements), named by its class; its
+; perform method the handler
 (class name: (_) @path superclass: (superclass (_) @_base)
   body: (body_statement (method name: (identifier) @_perform) @route.activejob)
   (#match? @_base "^(ApplicationJob|ActiveJob::Base)$") (#eq? @_perform "perform")
   (#set! entry_type "task"))
+(call !receiver method: (identifier) @_include arguments: (argument_list (scope_resolution) @uses.sidekiq)
+  (#eq? @_include "include") (#match? @uses.sidekiq "^Sidekiq::(Job|Worker)$"))
 (class name: (_) @path
-  body: (body_statement
-    (call !receiver method: (identifier) @_include arguments: (argument_list (scope_resolution) @_mixin))
-    (method name: (identifier) @_perform) @route.sidekiq)
-  (#eq? @_include "include") (#match? @_mixin "^Sidekiq::(Job|Worker)$") (#eq? @_perform "perform")
-  (#set! entry_type "task"))
+  body: (body_statement (method name: (identifier) @_perform) @route.sidekiq)
+  (#eq? @_perform "perform")
+  (#set! requires "sidekiq") (#set! entry_type "task"))
