@@ -2183,6 +2183,44 @@ def test_hono_apps_serve_under_their_base_path_and_the_paths_other_files_mount_t
     }
 
 
+def test_hapi_route_objects_fastify_apps_of_any_name_and_paths_written_as_templates_are_routes():
+    found = _routes(
+        {
+            "src/plugins/posts.ts": (
+                "import Hapi from '@hapi/hapi'\n\nconst postsPlugin = {\n  name: 'app/posts',\n"
+                "  register: async function (server: Hapi.Server) {\n"
+                "    server.route([\n      { method: 'POST', path: '/post', handler: createPost },\n"
+                "      { path: '/feed', handler: (request, h) => [], method: 'GET' },\n    ])\n"
+                "    server.route({ method: 'DELETE', path: '/post/{postId}', handler: deletePost })\n  },\n}\n\n"
+                "async function createPost(request, h) {}\nasync function deletePost(request, h) {}\n"
+            ),
+            "src/fast.ts": (
+                "import fastify from 'fastify'\n\nconst app = fastify({ logger: true })\n"
+                "app.post<{ Body: ISignupBody }>(`/signup`, async (req, res) => {})\n"
+                "app.get('/users', async (req, res) => [])\n"
+            ),
+            "src/express.js": "const express = require('express')\nconst app = express()\napp.get(`/api/seed`, seed)\nfunction seed(req, res) {}\n",
+            # A template with a substitution is no path.
+            "src/dynamic.js": "const express = require('express')\nconst app = express()\napp.get(`${base}/x`, (req, res) => {})\n",
+            "src/PostResolver.ts": (
+                "import { Resolver, Query } from 'type-graphql'\n\n@Resolver(Post)\nexport class PostResolver {\n"
+                "  @Query(() => [Post])\n  async feed() { return [] }\n}\n"
+            ),
+        },
+        "framework", "route_or_command", "methods", "handler",
+    )
+
+    assert found == {
+        ("hapi", "/post", ("POST",), "src.plugins.posts.createPost"),
+        ("hapi", "/feed", ("GET",), None),
+        ("hapi", "/post/{postId}", ("DELETE",), "src.plugins.posts.deletePost"),
+        ("fastify", "/signup", ("POST",), None),
+        ("fastify", "/users", ("GET",), None),
+        ("express", "/api/seed", ("GET",), "src.express.seed"),
+        ("type-graphql", "Query.feed", (), "src.PostResolver.PostResolver.feed"),
+    }
+
+
 def test_a_file_route_whose_file_also_routes_by_calls_has_both():
     # A Next.js API route handing its requests to a Hono app: the file's own route, and the app's.
     found = _routes(

@@ -1,24 +1,24 @@
-; Express, Koa and Hono routers: app.get('/path', handler) on an app or router object (app, router, api, a
+; Express, Koa, Hono and Fastify routers: app.get('/path', handler) or app.get(`/path`, handler) on an app or router object (app, router, api, a
 ; name ending in Router or Routes: userRouter, authRoutes, or one the file binds to what express(), Router(),
 ; new Koa() or new Hono() makes: @router below), a path from the root; Koa's in a file that imports koa,
 ; @koa/router or koa-router, Hono's in one that imports hono
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
-  arguments: (arguments . (string (string_fragment) @path))
+  arguments: (arguments . [(string (string_fragment) @path) (template_string . (string_fragment) @path .)])
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa hono")) @route.express
+  (#set! when_used "koa hono fastify")) @route.express
 ; ... with the handler named last (after any middlewares): app.get('/users', list), app.get('/users', user.list),
 ; or written there: app.get('/', function (req, res) { ... }), app.get('/', (req, res) => ...)
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
-  arguments: (arguments . (string (string_fragment) @path)
+  arguments: (arguments . [(string (string_fragment) @path) (template_string . (string_fragment) @path .)]
     [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa hono")) @route.express
+  (#set! when_used "koa hono fastify")) @route.express
 
 ; Express: app.route('/book').get(h).post(h): the route's path is its chain's root (@chain_root), each method
 ; chained on it a route of that path (@chained: the call the method is called on, walked down to the root)
@@ -31,7 +31,7 @@
   arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa hono")) @route.express
+  (#set! when_used "koa hono fastify")) @route.express
 ;
 ; What makes an Express, Koa or Hono app or router, and the name the file binds it to: var apiv1 =
 ; express.Router(), const app = module.exports = express(), const router = new Router(), const books = new Hono()
@@ -87,21 +87,58 @@
   (#eq? @_global "setGlobalPrefix")) @mount.global
 (import_statement source: (string (string_fragment) @uses.koa) (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
 (import_statement source: (string (string_fragment) @uses.hono) (#match? @uses.hono "^hono(/.*)?$"))
+; ... and Fastify's, by whatever name its instance has (const app = Fastify())
+(import_statement source: (string (string_fragment) @uses.fastify) (#eq? @uses.fastify "fastify"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.fastify))
+  (#eq? @_require "require") (#eq? @uses.fastify "fastify"))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.koa))
   (#eq? @_require "require") (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
 ; Fastify: fastify.get('/path', handler)
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
-  arguments: (arguments . (string (string_fragment) @path))
+  arguments: (arguments . [(string (string_fragment) @path) (template_string . (string_fragment) @path .)])
   (#match? @app "^(fastify|instance)$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")) @route.fastify
 (call_expression
   function: (member_expression object: (identifier) @app property: (property_identifier) @method)
-  arguments: (arguments . (string (string_fragment) @path) (identifier) @handler .)
+  arguments: (arguments . [(string (string_fragment) @path) (template_string . (string_fragment) @path .)] (identifier) @handler .)
   (#match? @app "^(fastify|instance)$")
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")) @route.fastify
+; hapi: server.route({ method: 'GET', path: '/feed', handler: feed }) or server.route([{ ... }, { ... }]), each
+; object a route, in a file that imports hapi (one pattern per option, read together, as Fastify's below)
+(import_statement source: (string (string_fragment) @uses.hapi) (#match? @uses.hapi "^(@hapi/hapi|hapi)$"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.hapi))
+  (#eq? @_require "require") (#match? @uses.hapi "^(@hapi/hapi|hapi)$"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_route)
+  arguments: (arguments . [
+    (object (pair key: (property_identifier) @_p value: (string (string_fragment) @path))) @route.hapi
+    (array (object (pair key: (property_identifier) @_p value: (string (string_fragment) @path))) @route.hapi)])
+  (#eq? @_route "route") (#eq? @_p "path")
+  (#set! requires "hapi"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_route)
+  arguments: (arguments . [
+    (object (pair key: (property_identifier) @_m value: (string) @method)) @route.hapi
+    (array (object (pair key: (property_identifier) @_m value: (string) @method)) @route.hapi)])
+  (#eq? @_route "route") (#eq? @_m "method")
+  (#set! requires "hapi"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_route)
+  arguments: (arguments . [
+    (object (pair key: (property_identifier) @_h value: [(identifier) (member_expression)] @handler)) @route.hapi
+    (array (object (pair key: (property_identifier) @_h value: [(identifier) (member_expression)] @handler)) @route.hapi)])
+  (#eq? @_route "route") (#eq? @_h "handler")
+  (#set! requires "hapi"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_route)
+  arguments: (arguments . [
+    (object (pair key: (property_identifier) @_h value: [(arrow_function) (function_expression)] @block)) @route.hapi
+    (array (object (pair key: (property_identifier) @_h value: [(arrow_function) (function_expression)] @block)) @route.hapi)])
+  (#eq? @_route "route") (#eq? @_h "handler")
+  (#set! requires "hapi"))
 ; Fastify: fastify.route({ method: 'POST', url: '/path', handler }), one pattern per option, read
 ; together. Options come in any order, and a pattern of several unordered siblings costs tree-sitter
 ; the cube of the object's size: on a call with a table of thousands of entries it ran for minutes.

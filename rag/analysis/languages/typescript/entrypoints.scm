@@ -71,8 +71,9 @@
   (#match? @_task "^(Process|OnEvent|EventPattern|MessagePattern)$")
   (#set! entry_type "task"))
 ;
-; GraphQL (NestJS): @Query(() => [Recipe]), @Mutation(...) or @Subscription(...) on a resolver's method is the field of
-; that root type the method is named for: Query.recipes
+; GraphQL (NestJS, TypeGraphQL): @Query(() => [Recipe]), @Mutation(...) or @Subscription(...) on a resolver's method is
+; the field of that root type the method is named for: Query.recipes (TypeGraphQL's in a file that imports type-graphql)
+(import_statement source: (string (string_fragment) @uses.type-graphql) (#eq? @uses.type-graphql "type-graphql"))
 (class_body
   (decorator (call_expression function: (identifier) @_root))
   .
@@ -80,7 +81,7 @@
   .
   (method_definition name: (property_identifier) @path) @route.nestjs
   (#eq? @_root "Query")
-  (#set! route "Query.{}") (#set! entry_type "rpc_service"))
+  (#set! route "Query.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
 (class_body
   (decorator (call_expression function: (identifier) @_root))
   .
@@ -88,7 +89,7 @@
   .
   (method_definition name: (property_identifier) @path) @route.nestjs
   (#eq? @_root "Mutation")
-  (#set! route "Mutation.{}") (#set! entry_type "rpc_service"))
+  (#set! route "Mutation.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
 (class_body
   (decorator (call_expression function: (identifier) @_root))
   .
@@ -96,4 +97,4 @@
   .
   (method_definition name: (property_identifier) @path) @route.nestjs
   (#eq? @_root "Subscription")
-  (#set! route "Subscription.{}") (#set! entry_type "rpc_service"))
+  (#set! route "Subscription.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
