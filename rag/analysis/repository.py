@@ -286,21 +286,23 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
     method the repository has (a route's controller action: ``[UserController::class, 'index']``)."""
     if entry.handler is not None or not entry.handler_raw:
         return entry
-    handler = _imported(entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
+    handler = _imported(edges, language, entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
 
 
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
-def _imported(written: str, file_edges: list[Edge]) -> str | None:
-    """The definition a bare name is when the file imports it by that name (the only one so imported)."""
+def _imported(edges: RepositoryEdges, language: str, written: str, file_edges: list[Edge]) -> str | None:
+    """The function, method or class a bare name is when the file imports it by that name (the only one so
+    imported; not a namespace or module of that name: C#'s ``using AspireShop.BasketService;``)."""
     if not _BARE_NAME.fullmatch(written):
         return None
     found = {
         edge.dst for edge in file_edges
         if edge.kind == "imports" and edge.dst and edge.dst.endswith("." + written)
         and re.search(rf"(^|::|\.|\\){written}$", edge.raw)
+        and any(s.kind in ("function", "method", "class") for s in edges.choices.named(language, written, edge.dst))
     }
     return found.pop() if len(found) == 1 else None
 

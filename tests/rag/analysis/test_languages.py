@@ -1709,12 +1709,18 @@ def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints
         ),
         # Another project's class of that name (the service's client): not the one nearest the mapping.
         "WebApp/Services/BasketService.cs": "namespace eShop.WebApp.Services;\n\npublic class BasketService\n{\n}\n",
+        # A namespace named as the class it holds, which the mapping's file uses.
+        "Shop.Catalog/Program.cs": "using Shop.Catalog.CatalogService;\n\nvar app = WebApplication.Create(args);\napp.MapGrpcService<CatalogService>();\n",
+        "Shop.Catalog/CatalogService/CatalogService.cs": (
+            "namespace Shop.Catalog.CatalogService;\n\npublic class CatalogService(IRepository repository) : Catalog.CatalogBase\n{\n}\n"
+        ),
     })
 
-    assert found == {
+    assert {entry for entry in found if entry[0] == "rpc_service"} == {
         ("rpc_service", "grpc", "Greeter", (), "shop.GreeterImpl"),
         ("rpc_service", "grpc", "Orders", (), "shop.OrdersService"),
         ("rpc_service", "grpc", "Basket", (), "eShop.Basket.API.Grpc.BasketService"),
+        ("rpc_service", "grpc", "Catalog", (), "Shop.Catalog.CatalogService.CatalogService"),
     }
 
 
