@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis
-from rag.analysis.resolution import RepositoryNames
+from rag.analysis.resolution import MAX_DEPTH, RepositoryNames
 
 HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 INSTANCE_FRAMEWORKS = {
@@ -17,6 +19,8 @@ INSTANCE_FRAMEWORKS = {
     "Celery": "celery",
     "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",
     "BackgroundScheduler": "apscheduler", "BlockingScheduler": "apscheduler", "AsyncIOScheduler": "apscheduler",
+    # Ariadne's bindables of a schema's root types: their fields are its operations.
+    "QueryType": "Query", "MutationType": "Mutation", "SubscriptionType": "Subscription",
 }
 
 
@@ -57,6 +61,30 @@ class FinderContext:
 
     def add(self, path: str, entry: Entrypoint) -> None:
         self.found[path].append(entry)
+
+    def lineage(self, qname: str) -> Iterator[tuple[str, FileFacts | None]]:
+        """The class, then its bases inside the repository level by level (``MAX_DEPTH`` levels), each with
+        the facts of its module."""
+        names = self.names
+        seen = {qname}
+        level = [qname]
+        for _ in range(MAX_DEPTH):
+            for each in level:
+                symbol = names.symbols.get(each)
+                yield each, names.modules.get(symbol.module) if symbol is not None else None
+            level = list(dict.fromkeys(base for each in level for base in names.bases.get(each, ()) if base not in seen))
+            seen.update(level)
+            if not level:
+                return
+
+    def framework_bases(self, qname: str) -> set[str]:
+        """The last names of the bases outside the repository of the class and of its bases inside it."""
+        return {
+            reference.raw.rsplit(".", 1)[-1]
+            for each, facts in self.lineage(qname)
+            for reference in (facts.references if facts is not None else ())
+            if reference.kind == "inherits" and reference.scope == each
+        }
 
     def target(self, dotted: str, scope: str, module: str) -> str | None:
         found = self.names.locate(self.names.expand(dotted, scope, module))

@@ -14,13 +14,10 @@ URLconf includes serves from the root.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rag.analysis.entrypoints.context import FinderContext, join_route
-from rag.analysis.facts import FileFacts
 from rag.analysis.records import Entrypoint, Symbol
-from rag.analysis.resolution import MAX_DEPTH
 
 # The router's conventional actions: (action, method, on one object rather than the collection).
 ACTIONS = (
@@ -120,7 +117,7 @@ def _add(context: FinderContext, route: str, method: str, handler: str, at: tupl
 def _actions(context: FinderContext, viewset: str) -> dict[str, str]:
     """The conventional actions the viewset has, each with what handles it: its method, else the class."""
     names = context.names
-    given = frozenset().union(*(FRAMEWORK_BASES.get(base, frozenset()) for base in _framework_bases(context, viewset)))
+    given = frozenset().union(*(FRAMEWORK_BASES.get(base, frozenset()) for base in context.framework_bases(viewset)))
     found: dict[str, str] = {}
     for action, _, _ in ACTIONS:
         member = names.find_member(viewset, action)
@@ -133,39 +130,13 @@ def _actions(context: FinderContext, viewset: str) -> dict[str, str]:
 
 def generic_view_methods(context: FinderContext, view: str) -> tuple[str, ...]:
     """The methods a class view answers by the framework's generic views it extends (``ListCreateAPIView``)."""
-    bases = _framework_bases(context, view)
+    bases = context.framework_bases(view)
     return tuple(dict.fromkeys(method for base, methods in GENERIC_VIEWS.items() if base in bases for method in methods))
-
-
-def _lineage(context: FinderContext, viewset: str) -> Iterator[tuple[str, FileFacts | None]]:
-    """The viewset, then its bases inside the repository level by level (``MAX_DEPTH`` levels), each with
-    the facts of its module."""
-    names = context.names
-    seen = {viewset}
-    level = [viewset]
-    for _ in range(MAX_DEPTH):
-        for qname in level:
-            symbol = names.symbols.get(qname)
-            yield qname, names.modules.get(symbol.module) if symbol is not None else None
-        level = list(dict.fromkeys(base for qname in level for base in names.bases.get(qname, ()) if base not in seen))
-        seen.update(level)
-        if not level:
-            return
-
-
-def _framework_bases(context: FinderContext, viewset: str) -> set[str]:
-    """The last names of the bases outside the repository of the viewset and of its bases inside it."""
-    return {
-        reference.raw.rsplit(".", 1)[-1]
-        for qname, facts in _lineage(context, viewset)
-        for reference in (facts.references if facts is not None else ())
-        if reference.kind == "inherits" and reference.scope == qname
-    }
 
 
 def _class_string(context: FinderContext, viewset: str, name: str) -> str | None:
     """The string the viewset's class body assigns to ``name``, else the nearest of its bases'."""
-    for qname, facts in _lineage(context, viewset):
+    for qname, facts in context.lineage(viewset):
         for owner, attribute, value in facts.class_strings if facts is not None else ():
             if owner == qname and attribute == name:
                 return value

@@ -11,8 +11,11 @@ from rag.analysis.entrypoints.tasks import (
     GRAPHQL_ROOTS,
     HUEY_DECORATORS,
     SCHEDULER_DECORATORS,
-    graphql_field,
+    ARIADNE_ROOTS,
+    ariadne_field,
+    graphene_operations,
     python_task,
+    strawberry_field,
 )
 from rag.analysis.entrypoints.web import ROUTE_DECORATORS, decorated_route, registered_route
 from rag.analysis.facts import DecoratorCall, FileFacts
@@ -42,6 +45,7 @@ def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) 
         if facts.management_command:
             management_command(context, analysis, facts.module, facts.management_command)
     django_urls(context)
+    graphene_operations(context)
     for entries in context.found.values():
         entries.sort(key=lambda entry: (entry.start_line, entry.route_or_command))
     return context.found
@@ -65,7 +69,7 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     if attr in GRAPHQL_FIELDS and expanded.split(".", 1)[0] == "strawberry" and symbol.parent:
         root = symbol.parent.rsplit(".", 1)[-1]
         if root in GRAPHQL_ROOTS:
-            graphql_field(context, analysis, symbol, call, root)
+            strawberry_field(context, analysis, symbol, call, root)
         return
     if expanded == "dramatiq.actor" or (expanded.endswith(".actor") and expanded.split(".", 1)[0] == "dramatiq"):
         python_task(context, analysis, symbol, call, "dramatiq")
@@ -76,7 +80,7 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     if attr in HUEY_DECORATORS and expanded.split(".", 1)[0] == "huey":
         python_task(context, analysis, symbol, call, "huey")
         return
-    if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task", *HUEY_DECORATORS, *SCHEDULER_DECORATORS):
+    if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task", "field", *HUEY_DECORATORS, *SCHEDULER_DECORATORS):
         return
     if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
         return
@@ -93,3 +97,5 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         python_task(context, analysis, symbol, call, "huey")
     elif attr in SCHEDULER_DECORATORS and framework == "apscheduler":
         python_task(context, analysis, symbol, call, "apscheduler")
+    elif attr == "field" and framework in ARIADNE_ROOTS.values():
+        ariadne_field(context, analysis, symbol, call, framework)

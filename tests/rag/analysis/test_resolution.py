@@ -293,6 +293,63 @@ def test_strawberry_resolvers_of_root_types_are_operations_named_as_strawberry_n
     }
 
 
+def test_graphene_and_ariadne_resolvers_of_root_types_are_operations():
+    analysis = analyze(
+        {
+            "app/schema.py": """\
+                import graphene
+                from app.products import ProductQueries
+
+
+                class Query(ProductQueries, graphene.ObjectType):
+                    hello = graphene.String()
+
+                    def resolve_hello(root, info):
+                        return "hi"
+
+
+                class Book(graphene.ObjectType):
+                    title = graphene.String()
+
+                    def resolve_title(root, info):
+                        return ""
+            """,
+            "app/products.py": """\
+                import graphene
+
+
+                class ProductQueries(graphene.ObjectType):
+                    all_products = graphene.List(graphene.String)
+
+                    def resolve_all_products(root, info):
+                        return []
+            """,
+            "app/resolvers.py": """\
+                from ariadne import MutationType, QueryType
+
+                query = QueryType()
+                mutation = MutationType()
+
+
+                @query.field("books")
+                def resolve_books(*_):
+                    return []
+
+
+                @mutation.field("addBook")
+                def resolve_add_book(*_, title):
+                    return title
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("rpc_service", "graphene", "Query.hello", (), "app.schema.Query.resolve_hello"),
+        ("rpc_service", "graphene", "Query.allProducts", (), "app.products.ProductQueries.resolve_all_products"),
+        ("rpc_service", "ariadne", "Query.books", (), "app.resolvers.resolve_books"),
+        ("rpc_service", "ariadne", "Mutation.addBook", (), "app.resolvers.resolve_add_book"),
+    }
+
+
 def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
     analysis = analyze(
         {
