@@ -59,8 +59,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   uses clap).
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
-is the ``Greeter`` service), ``(#set! route "Query.{lower}")`` names it by that form of the path (``{}`` as
-written, ``{lower}`` with its first letter in lower case), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
+written, ``{lower}`` with its first letter in lower case, ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
@@ -1057,6 +1057,8 @@ _METHOD_REFERENCE = re.compile(r"([A-Za-z_]\w*)::([A-Za-z_]\w*)")
 # A handler given as a method value: ``h.Show``, ``users.list`` (the repository pass resolves it: ``rag.analysis.repository``).
 METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
+# A capture's text in a pattern's ``route`` form: ``{@root}``.
+_CAPTURED = re.compile(r"\{@(\w+)\}")
 MADE_BY_CALL = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
 # ... and when the repository defines no such function, the one name it wraps: ``http.HandlerFunc(static)``.
 _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
@@ -1452,8 +1454,10 @@ def _entrypoints(
         if settings.get("strip"):
             route = re.sub(str(settings["strip"]), "", route)
         if settings.get("route"):
-            # Named by a form of the pattern's own (a GraphQL field, ``Query.{lower}``: gqlgen's ``Todos`` is ``Query.todos``).
-            route = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{}", route)
+            # Named by a form of the pattern's own (a GraphQL field, ``{@root}.{lower}``: gqlgen's ``Todos`` of the
+            # ``queryResolver`` is ``Query.todos``).
+            named = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{}", route)
+            route = _CAPTURED.sub(lambda found: _text(captures[found.group(1)][0]) if found.group(1) in captures else "", named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
         verb_first = _VERB_FIRST.fullmatch(route)

@@ -2577,7 +2577,8 @@ def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_a
             "server/index.js": (
             "const { ApolloServer } = require('@apollo/server')\n\nconst resolvers = {\n  Query: {\n"
             '    books: () => books,\n    author(parent, args) { return find(args.id) },\n  },\n'
-            '  Mutation: {\n    addBook: async (_, { title }) => add(title),\n  },\n  Book: {\n'
+            '  Mutation: {\n    addBook: async (_, { title }) => add(title),\n  },\n'
+            '  Subscription: {\n    bookAdded: { subscribe: () => pubsub.asyncIterator("BOOK_ADDED") },\n  },\n  Book: {\n'
             '    author: (book) => find(book.authorId),\n  },\n}\n'
             ),
             # An object with a Query key in a file that serves no GraphQL.
@@ -2596,6 +2597,7 @@ def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_a
         ("graphql", "Query.books", "server.index.books"),
         ("graphql", "Query.author", "server.index.author"),
         ("graphql", "Mutation.addBook", "server.index.addBook"),
+        ("graphql", "Subscription.bookAdded", None),
     }
 
 

@@ -191,25 +191,15 @@
   (#set! entry_type "task")) @route.node-cron
 ;
 ; GraphQL resolver maps (Apollo Server, GraphQL Yoga, Mercurius): const resolvers = { Query: { books: () => books,
-; author(parent, args) { ... } }, Mutation: { ... } }, each field of a root type's object that field, in a file that
-; imports a GraphQL server
+; author(parent, args) { ... } }, Mutation: { ... }, Subscription: { bookAdded: { subscribe: ... } } }, each field of
+; a root type's object that field, in a file that imports a GraphQL server
 (import_statement source: (string (string_fragment) @uses.graphql)
   (#match? @uses.graphql "^(@apollo/server|apollo-server(-[a-z]+)?|graphql-yoga|@graphql-yoga/.*|mercurius|@graphql-tools/schema|graphql-tools|type-graphql)$"))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.graphql))
   (#eq? @_require "require")
   (#match? @uses.graphql "^(@apollo/server|apollo-server(-[a-z]+)?|graphql-yoga|mercurius|@graphql-tools/schema|graphql-tools)$"))
 (pair key: (property_identifier) @_root value: (object [
-    (pair key: (property_identifier) @path value: [(arrow_function) (function_expression)] @block) @route.graphql
+    (pair key: (property_identifier) @path value: [(arrow_function) (function_expression) (object)] @block) @route.graphql
     (method_definition name: (property_identifier) @path body: (_) @block) @route.graphql])
-  (#eq? @_root "Query")
-  (#set! requires "graphql") (#set! route "Query.{}") (#set! entry_type "rpc_service"))
-(pair key: (property_identifier) @_root value: (object [
-    (pair key: (property_identifier) @path value: [(arrow_function) (function_expression)] @block) @route.graphql
-    (method_definition name: (property_identifier) @path body: (_) @block) @route.graphql])
-  (#eq? @_root "Mutation")
-  (#set! requires "graphql") (#set! route "Mutation.{}") (#set! entry_type "rpc_service"))
-(pair key: (property_identifier) @_root value: (object [
-    (pair key: (property_identifier) @path value: (_) @block) @route.graphql
-    (method_definition name: (property_identifier) @path body: (_) @block) @route.graphql])
-  (#eq? @_root "Subscription")
-  (#set! requires "graphql") (#set! route "Subscription.{}") (#set! entry_type "rpc_service"))
+  (#match? @_root "^(Query|Mutation|Subscription)$")
+  (#set! requires "graphql") (#set! route "{@_root}.{}") (#set! entry_type "rpc_service"))

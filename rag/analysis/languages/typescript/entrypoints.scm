@@ -80,21 +80,5 @@
   (decorator)*
   .
   (method_definition name: (property_identifier) @path) @route.nestjs
-  (#eq? @_root "Query")
-  (#set! route "Query.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
-(class_body
-  (decorator (call_expression function: (identifier) @_root))
-  .
-  (decorator)*
-  .
-  (method_definition name: (property_identifier) @path) @route.nestjs
-  (#eq? @_root "Mutation")
-  (#set! route "Mutation.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
-(class_body
-  (decorator (call_expression function: (identifier) @_root))
-  .
-  (decorator)*
-  .
-  (method_definition name: (property_identifier) @path) @route.nestjs
-  (#eq? @_root "Subscription")
-  (#set! route "Subscription.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
+  (#match? @_root "^(Query|Mutation|Subscription)$")
+  (#set! route "{@_root}.{}") (#set! entry_type "rpc_service") (#set! when_used "type-graphql"))
