@@ -217,6 +217,9 @@ class FileFacts:
     # Strings a class body assigns to a name (class qname, name, string): Django REST framework's
     # ``lookup_field = "slug"``.
     class_strings: tuple[tuple[str, str, str], ...] = ()
+    # Calls a class body assigns to a name (class qname, name, the callee as written): Graphene's
+    # ``create_product = ProductCreate.Field()``.
+    class_calls: tuple[tuple[str, str, str], ...] = ()
     decorators: tuple[tuple[str, tuple[DecoratorCall, ...]], ...] = ()
     top_level: tuple[str, ...] = ()
     instances: tuple[Instance, ...] = ()

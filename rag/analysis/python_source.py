@@ -150,6 +150,7 @@ class PythonExtractor:
         self.references: dict[tuple[str, str, str], Reference] = {}
         self.attribute_types: dict[tuple[str, str], AttributeType] = {}
         self.class_strings: list[tuple[str, str, str]] = []
+        self.class_calls: list[tuple[str, str, str]] = []
         self.decorators: list[tuple[str, tuple[DecoratorCall, ...]]] = []
         self.top_level: set[str] = set()
         self.instances: list[Instance] = []
@@ -176,6 +177,7 @@ class PythonExtractor:
             references=self._kept_references(),
             attribute_types=tuple(self.attribute_types.values()),
             class_strings=tuple(self.class_strings),
+            class_calls=tuple(self.class_calls),
             decorators=tuple(self.decorators),
             top_level=tuple(sorted(self.top_level)),
             instances=tuple(self.instances),
@@ -520,6 +522,8 @@ class PythonExtractor:
         callee = dotted_name(value.func)
         if callee is None:
             return
+        if scope.context == "class" and scope.class_qname is not None:
+            self.class_calls.append((scope.class_qname, name, callee))
         if scope.context == "module":
             self.instances.append(
                 Instance(

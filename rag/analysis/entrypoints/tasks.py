@@ -90,7 +90,9 @@ def graphene_operations(context: FinderContext) -> None:
     """Graphene's operations: each ``resolve_<field>`` method of a root type (a class named ``Query``,
     ``Mutation`` or ``Subscription`` whose bases include Graphene's ``ObjectType``) or of its bases in the
     repository (the mixins a schema's ``Query`` gathers: ``class Query(ProductQueries, graphene.ObjectType)``)
-    is the operation ``Query.<field>``, the field's name in camel case, as Graphene names it."""
+    is the operation ``Query.<field>``, the field's name in camel case, as Graphene names it; so is each field a
+    root type's body assigns a mutation's ``Field()`` (``create_product = ProductCreate.Field()``:
+    ``Mutation.createProduct``, handled by the mutation's ``mutate``)."""
     names = context.names
     roots = [
         symbol for symbol in names.symbols.values()
@@ -104,6 +106,24 @@ def graphene_operations(context: FinderContext) -> None:
         if symbol.kind == "method" and symbol.parent and symbol.name.startswith("resolve_"):
             resolvers.setdefault(symbol.parent, []).append(symbol)
     for root in roots:
-        for owner, _ in context.lineage(root.qname):
+        for owner, facts in context.lineage(root.qname):
             for method in resolvers.get(owner, ()):
                 graphql_field(context, method.path, method, root.name, _camel(method.name.removeprefix("resolve_")), "graphene")
+            for assigned_to, attribute, callee in facts.class_calls if facts is not None and facts.module else ():
+                if assigned_to == owner and callee.endswith(".Field"):
+                    mutation = _mutation(context, callee.removesuffix(".Field"), owner, facts.module or "")
+                    if mutation is not None:
+                        graphql_field(context, mutation.path, mutation, root.name, _camel(attribute), "graphene")
+
+
+def _mutation(context: FinderContext, written: str, scope: str, module: str) -> Symbol | None:
+    """The class a field of a root type is made of (``ProductCreate`` of ``ProductCreate.Field()``): its own
+    ``mutate`` or ``perform_mutation``, else the class."""
+    names = context.names
+    found = names.locate(names.expand(written, scope, module))
+    if found is None or found[0] != "symbol" or found[1] not in names.symbols:
+        return None
+    for method in ("mutate", "perform_mutation"):
+        if (own := names.symbols.get(f"{found[1]}.{method}")) is not None:
+            return own
+    return names.symbols[found[1]]

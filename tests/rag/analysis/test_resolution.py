@@ -317,12 +317,34 @@ def test_graphene_and_ariadne_resolvers_of_root_types_are_operations():
             "app/products.py": """\
                 import graphene
 
+                from app.mutations import ProductCreate, ProductDelete
+
 
                 class ProductQueries(graphene.ObjectType):
                     all_products = graphene.List(graphene.String)
 
                     def resolve_all_products(root, info):
                         return []
+
+
+                class Mutation(graphene.ObjectType):
+                    product_create = ProductCreate.Field()
+                    product_delete = ProductDelete.Field()
+                    description = graphene.String()
+            """,
+            "app/mutations.py": """\
+                import graphene
+
+
+                class ProductCreate(graphene.Mutation):
+                    ok = graphene.Boolean()
+
+                    def mutate(root, info, name):
+                        return ProductCreate(ok=True)
+
+
+                class ProductDelete(graphene.Mutation):
+                    ok = graphene.Boolean()
             """,
             "app/resolvers.py": """\
                 from ariadne import MutationType, QueryType
@@ -345,6 +367,8 @@ def test_graphene_and_ariadne_resolvers_of_root_types_are_operations():
     assert entries_of(analysis) == {
         ("rpc_service", "graphene", "Query.hello", (), "app.schema.Query.resolve_hello"),
         ("rpc_service", "graphene", "Query.allProducts", (), "app.products.ProductQueries.resolve_all_products"),
+        ("rpc_service", "graphene", "Mutation.productCreate", (), "app.mutations.ProductCreate.mutate"),
+        ("rpc_service", "graphene", "Mutation.productDelete", (), "app.mutations.ProductDelete"),
         ("rpc_service", "ariadne", "Query.books", (), "app.resolvers.resolve_books"),
         ("rpc_service", "ariadne", "Mutation.addBook", (), "app.resolvers.resolve_add_book"),
     }
