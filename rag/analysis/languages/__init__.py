@@ -60,7 +60,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
 is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
-written, ``{lower}`` with its first letter in lower case, ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
+``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
@@ -1456,7 +1457,9 @@ def _entrypoints(
         if settings.get("route"):
             # Named by a form of the pattern's own (a GraphQL field, ``{@root}.{lower}``: gqlgen's ``Todos`` of the
             # ``queryResolver`` is ``Query.todos``).
-            named = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{}", route)
+            camel = re.sub(r"_+([a-z0-9])", lambda part: part.group(1).upper(), route)
+            named = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{camel}", camel)
+            named = named.replace("{}", route)
             route = _CAPTURED.sub(lambda found: _text(captures[found.group(1)][0]) if found.group(1) in captures else "", named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))

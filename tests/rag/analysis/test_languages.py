@@ -2583,6 +2583,15 @@ def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_a
             ),
             # An object with a Query key in a file that serves no GraphQL.
             "web/config.js": "export default { Query: { a: () => 1 } }\n",
+            "app/graphql/types/query_type.rb": (
+                "module Types\n  class QueryType < Types::BaseObject\n    field :all_posts, [PostType], null: false\n"
+                "    def all_posts\n      Post.all\n    end\n  end\nend\n"
+            ),
+            "app/graphql/types/mutation_type.rb": (
+                "class Types::MutationType < Types::BaseObject\n  field :create_post, mutation: Mutations::CreatePost\nend\n"
+            ),
+            # A field of a type that is no root.
+            "app/graphql/types/post_type.rb": "module Types\n  class PostType < Types::BaseObject\n    field :title, String\n  end\nend\n",
         },
         "framework", "route_or_command", "handler", kind="rpc_service",
     )
@@ -2598,6 +2607,8 @@ def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_a
         ("graphql", "Query.author", "server.index.author"),
         ("graphql", "Mutation.addBook", "server.index.addBook"),
         ("graphql", "Subscription.bookAdded", None),
+        ("graphql-ruby", "Query.allPosts", "app.graphql.types.query_type.Types.QueryType"),
+        ("graphql-ruby", "Mutation.createPost", "app.graphql.types.mutation_type.MutationType"),
     }
 
 

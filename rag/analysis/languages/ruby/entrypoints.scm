@@ -67,3 +67,16 @@
   body: (body_statement (method name: (identifier) @_perform) @route.sidekiq)
   (#eq? @_perform "perform")
   (#set! requires "sidekiq") (#set! entry_type "task"))
+;
+; GraphQL (graphql-ruby): each `field :all_posts, ...` of the schema's root types (QueryType, MutationType and
+; SubscriptionType, in Types:: or not) is the operation Query.allPosts (the field's name in camel case, as
+; graphql-ruby names it)
+(class name: (_) @_root body: (body_statement (call !receiver method: (identifier) @_field arguments: (argument_list . (simple_symbol) @path)) @route.graphql-ruby)
+  (#eq? @_field "field") (#match? @_root "(^|::)QueryType$")
+  (#set! route "Query.{camel}") (#set! entry_type "rpc_service"))
+(class name: (_) @_root body: (body_statement (call !receiver method: (identifier) @_field arguments: (argument_list . (simple_symbol) @path)) @route.graphql-ruby)
+  (#eq? @_field "field") (#match? @_root "(^|::)MutationType$")
+  (#set! route "Mutation.{camel}") (#set! entry_type "rpc_service"))
+(class name: (_) @_root body: (body_statement (call !receiver method: (identifier) @_field arguments: (argument_list . (simple_symbol) @path)) @route.graphql-ruby)
+  (#eq? @_field "field") (#match? @_root "(^|::)SubscriptionType$")
+  (#set! route "Subscription.{camel}") (#set! entry_type "rpc_service"))
