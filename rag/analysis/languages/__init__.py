@@ -47,6 +47,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   the file binds to what makes an app or router (``express.Router()``), which routes whatever its name (a pattern's
   ``(#set! receiver "regex")`` names the receivers it accepts otherwise); ``@controlled`` with its ``@controller``,
   a group whose actions named alone are that controller's (Laravel's ``Route::controller(C::class)->group(...)``);
+- ``@client``: a declaration whose routes another service serves (Spring Cloud's ``@FeignClient`` interface):
+  no route inside it is an entrypoint;
 - ``@chain_root`` with its ``@path``: the root of a chain of calls (Express's ``app.route('/book')``, actix's
   ``web::scope("/api")``); a route or mount whose ``@chained`` call is on such a chain, however long, takes the
   root's path (and receiver);
@@ -1135,6 +1137,9 @@ class _Around:
     # ``app.route('/book')``, actix-web's ``web::scope("/api")``), and the calls on such chains read before
     # every root is known (actix's ``.service(index)``).
     chain_roots: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+    # The declarations whose routes another service serves (Spring Cloud's ``@FeignClient`` interfaces): their
+    # mappings are calls of that service, not entrypoints of this one.
+    clients: _Spans[bool] = field(default_factory=_Spans)
     scoped: list[tuple[tree_sitter.Node, str, str, int]] = field(default_factory=list)
 
     def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: _Definitions, unit: str) -> bool:
@@ -1143,6 +1148,10 @@ class _Around:
             node = captures["chain_root"][0]
             app = _text(captures["app"][0]) if "app" in captures else ""
             self.chain_roots[(node.start_byte, node.end_byte)] = (_literal(captures["path"][0]), app)
+            return True
+        if "client" in captures:
+            node = captures["client"][0]
+            self.clients[(node.start_byte, node.end_byte)] = True
             return True
         if "controlled" in captures:
             node = captures["controlled"][0]
@@ -1397,6 +1406,8 @@ def _entrypoints(
             ))
             continue
         role, framework = kind.split(".", 1)
+        if role == "route" and around.clients.chain(node):
+            continue
         # Of the first of the frameworks the file uses (``koa hono``).
         framework = next((each for each in str(settings.get("when_used") or "").split() if each in used), framework)
         if framework in declared_in and not declared_in[framework].search(path):

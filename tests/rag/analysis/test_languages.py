@@ -1724,6 +1724,30 @@ def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints
     }
 
 
+def test_the_mappings_of_a_feign_client_are_calls_of_another_service_not_routes():
+    found = _routes(
+        {
+            "src/main/java/shop/StoreClient.java": (
+                'package shop;\n\n@FeignClient(name = "stores")\npublic interface StoreClient {\n'
+                '  @GetMapping("/stores")\n  List<Store> getStores();\n}\n'
+            ),
+            "src/main/kotlin/shop/PriceClient.kt": (
+                'package shop\n\n@FeignClient(name = "prices")\ninterface PriceClient {\n'
+                '    @GetMapping("/prices")\n    fun prices(): List<Price>\n}\n'
+            ),
+            # An interface a controller implements declares its own routes.
+            "src/main/java/shop/OrdersApi.java": 'package shop;\n\npublic interface OrdersApi {\n  @GetMapping("/orders")\n  List<Order> list();\n}\n',
+            "src/main/java/shop/StoreController.java": (
+                'package shop;\n\n@RestController\npublic class StoreController {\n  @GetMapping("/my-stores")\n'
+                "  public List<Store> mine() { return null; }\n}\n"
+            ),
+        },
+        "framework", "route_or_command",
+    )
+
+    assert found == {("spring", "/orders"), ("spring", "/my-stores")}
+
+
 def test_a_spring_request_mapping_serves_the_methods_it_names():
     found = _entries({
         "src/main/java/shop/OwnerController.java": (

@@ -153,3 +153,8 @@
   body: (class_body (method_declaration name: (identifier) @_work) @route.workmanager)
   (#match? @_worker "^(Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
   (#set! entry_type "task"))
+;
+; Spring Cloud OpenFeign: an interface marked @FeignClient declares the routes of the service it calls
+(interface_declaration
+  (modifiers [(annotation name: (identifier) @_feign) (marker_annotation name: (identifier) @_feign)])
+  (#eq? @_feign "FeignClient")) @client

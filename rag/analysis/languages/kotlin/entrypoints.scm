@@ -118,3 +118,8 @@
   (class_body (function_declaration name: (identifier) @_work) @route.workmanager)
   (#match? @_worker "^(CoroutineWorker|Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
   (#set! entry_type "task"))
+;
+; Spring Cloud OpenFeign: an interface marked @FeignClient declares the routes of the service it calls
+(class_declaration
+  (modifiers (annotation [(user_type (identifier) @_feign) (constructor_invocation (user_type (identifier) @_feign))]))
+  (#eq? @_feign "FeignClient")) @client
