@@ -48,7 +48,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   ``(#set! receiver "regex")`` names the receivers it accepts otherwise); ``@controlled`` with its ``@controller``,
   a group whose actions named alone are that controller's (Laravel's ``Route::controller(C::class)->group(...)``);
 - ``@client``: a declaration whose routes another service serves (Spring Cloud's ``@FeignClient`` interface):
-  no route inside it is an entrypoint;
+  no route inside it is an entrypoint; ``@http_client``, a name the file binds to an HTTP client (``const api =
+  axios.create()``): no call on it is a route, whatever its name;
 - ``@chain_root`` with its ``@path``: the root of a chain of calls (Express's ``app.route('/book')``, actix's
   ``web::scope("/api")``); a route or mount whose ``@chained`` call is on such a chain, however long, takes the
   root's path (and receiver);
@@ -1140,6 +1141,9 @@ class _Around:
     # The declarations whose routes another service serves (Spring Cloud's ``@FeignClient`` interfaces): their
     # mappings are calls of that service, not entrypoints of this one.
     clients: _Spans[bool] = field(default_factory=_Spans)
+    # The names the file binds to an HTTP client (``const api = axios.create()``): what is called on them
+    # is a request to a server, not a route of one.
+    http_clients: set[str] = field(default_factory=set)
     scoped: list[tuple[tree_sitter.Node, str, str, int]] = field(default_factory=list)
 
     def read(self, captures: dict[str, list[tree_sitter.Node]], definitions: _Definitions, unit: str) -> bool:
@@ -1148,6 +1152,9 @@ class _Around:
             node = captures["chain_root"][0]
             app = _text(captures["app"][0]) if "app" in captures else ""
             self.chain_roots[(node.start_byte, node.end_byte)] = (_literal(captures["path"][0]), app)
+            return True
+        if "http_client" in captures:
+            self.http_clients.add(_text(captures["http_client"][0]))
             return True
         if "client" in captures:
             node = captures["client"][0]
@@ -1423,7 +1430,7 @@ def _entrypoints(
         if settings.get("receiver") and ("app" in captures or chain is not None):
             # Called on what the pattern's receivers are named, or on what the file made an app or router.
             receiver = chain[1] if chain is not None else _text(captures["app"][0])
-            if receiver not in around.routers and not re.search(str(settings["receiver"]), receiver):
+            if receiver in around.http_clients or (receiver not in around.routers and not re.search(str(settings["receiver"]), receiver)):
                 continue
         # A handler as written, to its first line (a call may take a function literal).
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""

@@ -2251,6 +2251,22 @@ def test_hapi_route_objects_fastify_apps_of_any_name_and_paths_written_as_templa
     }
 
 
+def test_calls_on_an_http_client_are_requests_not_routes():
+    found = _routes(
+        {
+            "web/src/services/users.ts": (
+                "import axios from 'axios'\n\nconst api = axios.create({ baseURL: '/api' })\n\n"
+                "export async function listUsers() {\n  const { data } = await api.get('/users')\n  return data\n}\n"
+                "export const createUser = (user) => api.post('/users', user)\n"
+            ),
+            "server/app.js": "const express = require('express')\nconst api = express.Router()\napi.get('/users', list)\nfunction list(req, res) {}\n",
+        },
+        "path", "framework", "route_or_command", "methods",
+    )
+
+    assert found == {("server/app.js", "express", "/users", ("GET",))}
+
+
 def test_a_file_route_whose_file_also_routes_by_calls_has_both():
     # A Next.js API route handing its requests to a Hono app: the file's own route, and the app's.
     found = _routes(

@@ -40,6 +40,11 @@
           (new_expression constructor: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
           (assignment_expression right: (call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)]))]
   (#match? @_made "^(express|Router|Koa|Hono)$"))
+; ... and what makes an HTTP client, whose calls are requests to a server: const api = axios.create({ baseURL }),
+; ky.create(...), ky.extend(...), got.extend(...), ofetch.create(...)
+(variable_declarator name: (identifier) @http_client
+  value: (call_expression function: (member_expression object: (identifier) @_library property: (property_identifier) @_made))
+  (#match? @_library "^(axios|ky|got|ofetch|wretch)$") (#match? @_made "^(create|extend)$"))
 ; ... Koa's router made with its prefix: const router = new Router({ prefix: '/api' })
 (variable_declarator name: (identifier) @router
   value: (new_expression constructor: (identifier) @_made
