@@ -24,7 +24,7 @@ NO_MODEL_LABEL = (
 # (entry type, section title, noun for one, noun for several)
 ENTRY_SECTIONS = (
     ("http_route", "HTTP routes", "HTTP route", "HTTP routes"),
-    ("rpc_service", "RPC services", "RPC service", "RPC services"),
+    ("rpc_service", "RPC services and GraphQL operations", "RPC service or GraphQL operation", "RPC services and GraphQL operations"),
     ("cli_command", "CLI commands", "CLI command", "CLI commands"),
     ("task", "Background tasks", "background task", "background tasks"),
 )

@@ -201,6 +201,31 @@ def test_a_question_about_the_routes_lists_them(shopapp):
     assert "- cli command `" in commands and "- http route" not in commands
 
 
+# Background work and a GraphQL schema, in three languages.
+WORKERS = {
+    "app/workers/receipt_job.rb": "class ReceiptJob\n  include Sidekiq::Job\n\n  def perform(order_id)\n  end\nend\n",
+    "src/main/java/shop/Listeners.java": (
+        'package shop;\n\npublic class Listeners {\n  @KafkaListener(topics = "orders")\n'
+        "  public void onOrder(String message) {}\n}\n"
+    ),
+    "graph/schema.resolvers.go": (
+        "package graph\n\nfunc (r *mutationResolver) CreateTodo(ctx context.Context, text string) (*Todo, error) {\n"
+        "\treturn nil, nil\n}\n"
+    ),
+}
+workers = _indexed_fixture(WORKERS, "workers")
+
+
+def test_a_question_about_background_jobs_or_graphql_lists_the_tasks_or_operations_of_any_language(workers):
+    jobs = answer_text(run_turn_to_end(make_turn("Which consumers are there?", workers)))
+    graphql = answer_text(run_turn_to_end(make_turn("Show the GraphQL resolvers.", workers)))
+
+    assert "- task `ReceiptJob` handled by `ReceiptJob#perform`" in jobs
+    assert "- task `orders` handled by `shop.Listeners#onOrder`" in jobs
+    assert "- rpc service `Mutation.createTodo` handled by `graph.mutationResolver.CreateTodo`" in graphql
+    assert "- task" not in graphql
+
+
 def test_a_span_is_quoted_by_its_code_and_a_span_of_imports_alone_is_not_worth_reading(polyglot):
     serialize = answer_text(run_turn_to_end(make_turn("How does the code serialize a map?", polyglot)))
     imports = answer_text(run_turn_to_end(make_turn("How does main import the rest package?", polyglot)))
