@@ -531,7 +531,9 @@ def _tools() -> dict[str, Tool]:
         _tool(
             _spec(
                 "list_entrypoints",
-                "The repository's entrypoints: HTTP routes, RPC services, CLI commands, background tasks, with their handlers.",
+                "The repository's entrypoints: HTTP routes, RPC services and GraphQL operations (rpc_service, "
+                "named Query.field), CLI commands, background tasks (scheduled jobs, queue and topic listeners, "
+                "workers), with their handlers.",
                 {
                     "kind": {"type": "string", "enum": ["http_route", "rpc_service", "cli_command", "task"], "description": "Only this kind."},
                     "framework": {"type": "string", "minLength": 1, "description": "Only this framework, e.g. 'django', 'express'."},
