@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 73
+ANALYSIS_VERSION = 74
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -119,7 +119,8 @@ list (``export { helper as default, parse }``); 67: C and C++ one name space (C+
 Symfony's where its file uses Symfony's console alone; 70: tasks of other languages than Python (scheduled methods, listeners of
 topics and queues, job classes, queue workers); 71: actix-web's functions called bare, GraphQL operations (gqlgen,
 NestJS, resolver maps); 72: the calls a Python class body assigns to a name (Graphene's mutations); 73: graphql-ruby's
-operations, no routes of a Feign client."""
+operations, no routes of a Feign client; 74: chi's routers mounted by the function that makes them, no
+routes on an HTTP client."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -17,8 +17,8 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
   'admin', module: AdminModule }])`` puts the routes of the controllers
   ``AdminModule`` declares under ``/admin`` (a child route's under its
   parent's path too), below the global prefix.
-- axum's ``.nest("/api", api::router())`` puts the routes the function
-  called makes under ``/api``, down the chain of nestings.
+- axum's ``.nest("/api", api::router())`` and chi's ``r.Mount("/admin", adminRouter())`` put the routes
+  the function called makes under the prefix, down the chain of nestings.
 - actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
   handles (its ``#[get("/")]``) under ``/api``.
 - cobra's ``cmd.AddCommand(remove.NewCmdRemove(f))`` makes ``remove`` a
@@ -52,8 +52,8 @@ GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
 SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})
 # What separates the parts of a called name as written: ``remove.NewCmdRemove``, ``users::router``.
 _PATH_SEPARATOR = re.compile(r"\.|::")
-# The frameworks whose routers a function makes and another nests under a prefix (axum's ``.nest``).
-NESTED_FRAMEWORKS = frozenset({"axum"})
+# The frameworks whose routers a function makes and another nests under a prefix (axum's ``.nest``, chi's ``Mount``).
+NESTED_FRAMEWORKS = frozenset({"axum", "chi"})
 # The frameworks whose handlers are registered in a scope with a prefix (actix-web's ``web::scope``).
 SCOPED_FRAMEWORKS = frozenset({"actix"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.

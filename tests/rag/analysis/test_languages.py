@@ -1279,6 +1279,34 @@ def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_ht
     assert raws == {"api": "main", "/ping": "block at cmd/api/main.go:6"}
 
 
+def test_chi_routers_mounted_by_the_function_that_makes_them_serve_under_the_prefix():
+    found = _routes(
+        {
+            "go.mod": "module shop\n",
+            "cmd/api/main.go": (
+                'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n\t"shop/admin"\n)\n\n'
+                'func main() {\n\tr := chi.NewRouter()\n\tr.Get("/", home)\n\tr.Mount("/admin", admin.Router())\n'
+                '\tr.Mount("/api", apiRouter())\n\thttp.ListenAndServe(":3000", r)\n}\n\n'
+                'func apiRouter() chi.Router {\n\tr := chi.NewRouter()\n\tr.Get("/users", listUsers)\n\treturn r\n'
+                '}\n\nfunc home(w http.ResponseWriter, r *http.Request) {}\n'
+                'func listUsers(w http.ResponseWriter, r *http.Request) {}\n'
+            ),
+            "admin/routes.go": (
+                'package admin\n\nimport (\n\t"net/http"\n\n\t"github.com/go-chi/chi/v5"\n)\n\n'
+                'func Router() http.Handler {\n\tr := chi.NewRouter()\n\tr.Get("/accounts", accounts)\n'
+                '\treturn r\n}\n\nfunc accounts(w http.ResponseWriter, r *http.Request) {}\n'
+            ),
+        },
+        "framework", "route_or_command", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("chi", "/", "cmd.api.home"),
+        ("chi", "/api/users", "cmd.api.listUsers"),
+        ("chi", "/admin/accounts", "admin.accounts"),
+    }
+
+
 def test_a_gin_route_called_on_a_route_group_and_a_chi_route_in_a_sub_router_are_under_their_prefix():
     found = _entries({
         "cmd/api/main.go": (

@@ -44,6 +44,13 @@
   (#match? @path "^\"/")
   (#set! requires "http")
   (#set! when_used "gorilla"))
+; chi: a router a function makes mounted under a prefix, r.Mount("/admin", adminRouter()): the routes the function
+; called makes serve under it (rag/analysis/entrypoints/mounts.py)
+(call_expression
+  function: (selector_expression field: (field_identifier) @_mount)
+  arguments: (argument_list . (interpreted_string_literal) @prefix . (call_expression function: (_) @mounted) .)
+  (#eq? @_mount "Mount")
+  (#match? @prefix "^\"/")) @mount.nested
 ; chi's sub-routers: r.Route("/articles", func(r chi.Router) { r.Get("/", list) }) serves /articles/
 (call_expression
   function: (selector_expression field: (field_identifier) @_route)
