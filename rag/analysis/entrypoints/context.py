@@ -10,11 +10,18 @@ from rag.analysis.results import FileAnalysis
 from rag.analysis.resolution import MAX_DEPTH, RepositoryNames
 
 HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+# The frameworks whose routes are a decorator of an app or router object: ``@app.route("/x")``, ``@router.get("/x")``.
+WEB_FRAMEWORKS = frozenset({"flask", "fastapi", "sanic", "quart", "bottle", "aiohttp", "ninja"})
 INSTANCE_FRAMEWORKS = {
     "Flask": "flask",
     "Blueprint": "flask",
     "FastAPI": "fastapi",
     "APIRouter": "fastapi",
+    "Sanic": "sanic",
+    "Quart": "quart",
+    "Bottle": "bottle",
+    "RouteTableDef": "aiohttp",
+    "NinjaAPI": "ninja",
     "Typer": "typer",
     "Celery": "celery",
     "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",

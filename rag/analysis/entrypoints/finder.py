@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rag.analysis.entrypoints.cli import click_command, flask_cli, typer_command
 from rag.analysis.entrypoints.commands import argparse_command, console_script, management_command
-from rag.analysis.entrypoints.context import FinderContext
+from rag.analysis.entrypoints.context import WEB_FRAMEWORKS, FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
 from rag.analysis.entrypoints.tasks import (
     GRAPHQL_FIELDS,
@@ -85,7 +85,7 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
         return
     framework, receiver_qname = context.framework(receiver, call.scope, module, facts)
-    if attr in ROUTE_DECORATORS and framework in ("flask", "fastapi"):
+    if attr in ROUTE_DECORATORS and framework in WEB_FRAMEWORKS:
         decorated_route(context, analysis, symbol, call, attr, framework, receiver_qname)
     elif attr in ("command", "group") and framework in ("click", "click_group"):
         click_command(context, analysis, symbol, call)

@@ -90,7 +90,7 @@ def _route_prefixes(context: FinderContext, receiver_qname: str | None, framewor
     if receiver_qname is None or receiver_qname not in context.names.instances:
         return [""]
     instance = context.names.instances[receiver_qname]
-    own = instance.kwarg("url_prefix") if framework == "flask" else instance.kwarg("prefix")
+    own = instance.kwarg("url_prefix") if framework in ("flask", "sanic", "quart") else instance.kwarg("prefix")
     if framework == "flask" and not isinstance(own, str):
         own = instance.kwarg("prefix")  # Flask-RESTful's ``Api(app, prefix="/api")``
     own = own if isinstance(own, str) else ""

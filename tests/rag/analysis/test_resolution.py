@@ -374,6 +374,64 @@ def test_graphene_and_ariadne_resolvers_of_root_types_are_operations():
     }
 
 
+def test_routes_of_sanic_quart_bottle_aiohttp_and_django_ninja_are_their_apps_decorators():
+    analysis = analyze(
+        {
+            "app/server.py": """\
+                from aiohttp import web
+                from bottle import Bottle
+                from ninja import NinjaAPI
+                from quart import Quart
+                from sanic import Sanic
+
+                sanic_app = Sanic("shop")
+                quart_app = Quart(__name__)
+                bottle_app = Bottle()
+                routes = web.RouteTableDef()
+                api = NinjaAPI()
+                registry = dict()
+
+
+                @sanic_app.get("/ping")
+                async def ping(request):
+                    pass
+
+
+                @quart_app.route("/items", methods=["POST"])
+                async def items():
+                    pass
+
+
+                @bottle_app.route("/hello")
+                def hello():
+                    pass
+
+
+                @routes.get("/health")
+                async def health(request):
+                    pass
+
+
+                @api.post("/add")
+                def add(request, a: int, b: int):
+                    pass
+
+
+                @registry.get("/nothing")
+                def nothing():
+                    pass
+            """
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "sanic", "/ping", ("GET",), "app.server.ping"),
+        ("http_route", "quart", "/items", ("POST",), "app.server.items"),
+        ("http_route", "bottle", "/hello", ("GET",), "app.server.hello"),
+        ("http_route", "aiohttp", "/health", ("GET",), "app.server.health"),
+        ("http_route", "ninja", "/add", ("POST",), "app.server.add"),
+    }
+
+
 def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
     analysis = analyze(
         {
