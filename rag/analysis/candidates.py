@@ -30,10 +30,10 @@ class LookupWork:
     """How many symbols the lookups of one repository pass may still read. A lookup reads what it finds
     through a list's indexes (a part of the list: ``Candidates._at``), or the whole list it scans (one
     with no indexes), so a name defined in every file of a folder can cost each reference to it as many
-    symbols as files, and an upload of one name repeated in
-    thousands of files would take time growing with the square of its files. The allowance grows with
-    the repository's symbols and references; once it is spent, the pass leaves the rest of the references
-    unresolved (``unresolved`` counts them) instead of reading on."""
+    symbols as files, and an upload of one name repeated in thousands of files would take time growing
+    with the square of its files. The allowance grows with the repository's symbols and references; once
+    it is spent, the pass leaves the rest of the references unresolved (``unresolved`` counts them)
+    instead of reading on."""
 
     def __init__(self, allowance: int) -> None:
         self.left = allowance

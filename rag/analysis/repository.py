@@ -220,9 +220,9 @@ def analyze_repository(
 
 
 # What the repository pass's lookups may read (``LookupWork``): this many symbols, and this many more per
-# symbol and reference of the repository. Real repositories read at most about 9 per symbol and
-# reference (Vue's core, 560,000 in all); an upload of one name in each of 6,000 files of a folder reads
-# 2,250 per symbol and reference (docs/BENCHMARKS.md, "Lookups of a repository pass, counted").
+# symbol and reference of the repository. Real repositories read at most about 10 per symbol and
+# reference (Vue's core, 630,000 in all); an upload of one name in each of 6,000 files of a folder reads
+# 2,150 per symbol and reference (docs/BENCHMARKS.md, "Lookups of a repository pass, counted").
 LOOKUP_ALLOWANCE = 2_000_000
 LOOKUP_PER_NAME = 100
 
