@@ -458,7 +458,8 @@ class ImportTargets:
                 continue
             source = self.target(binding.source, exports.analysis)
             if source is not None:
-                found = self.exported(source, binding.member, depth + 1)
+                # A module passed on whole under the name is that module (``export * as fmt from``).
+                found = source if binding.member == "*" else self.exported(source, binding.member, depth + 1)
         # The modules passed on whole that define or bind the name themselves, then (a few) that pass
         # modules on whole in turn.
         for source in (*exports.stars_by_name.get(member, ()), *exports.deeper_stars[:MAX_DEEPER_STARS]):
@@ -479,9 +480,10 @@ class ImportTargets:
         by_name: dict[str, list[NamedImport]] = {}
         star_sources: list[str] = []
         for binding in analysis.facts.named_imports:
-            if binding.member != "*":
+            if binding.member != "*" or (binding.name != "*" and binding.reexport):
+                # A name bound or passed on, or a module passed on whole under a name (``export * as fmt from``).
                 by_name.setdefault(binding.name, []).append(binding)
-            elif (source := self.target(binding.source, analysis)) is not None:
+            elif binding.name == "*" and (source := self.target(binding.source, analysis)) is not None:
                 star_sources.append(source)
         exports = self._exports[unit] = _Exports(analysis, by_name, {}, [])
         for source in dict.fromkeys(star_sources):
@@ -489,10 +491,12 @@ class ImportTargets:
             facts = passed.facts if passed is not None else None
             if facts is None:
                 continue
-            names = {s.name for s in passed.symbols if s.parent is None} | {b.name for b in facts.named_imports if b.member != "*"}
+            names = {s.name for s in passed.symbols if s.parent is None} | {
+                b.name for b in facts.named_imports if b.member != "*" or (b.name != "*" and b.reexport)
+            }
             for name in names:
                 exports.stars_by_name.setdefault(name, []).append(source)
-            if any(b.member == "*" for b in facts.named_imports):
+            if any(b.member == "*" and b.name == "*" for b in facts.named_imports):
                 exports.deeper_stars.append(source)
         return exports
 
@@ -881,17 +885,23 @@ def _named_edges(
         for r, target in targets.items():
             if target is None or (language, target) in imports.qnames:
                 bound.setdefault(r.receiver or _IMPORT_PATH_PARTS.split(r.raw)[-1], target)
+    namespaces: dict[str, str] = {}
     if spec is not None and spec.module_system == "es":
         # The names an ES module imports by name: a bare call of one is the call of what the module it
         # names exports by it; of nothing in the repository when the module is a package from the registry.
         # Each statement's module was found for its own import: by the specifier it names.
+        # A module imported whole under a name (``import * as fmt from './format'``), or a name another module
+        # passes one on by (``export * as fmt from './format'``): a call on the name is of what it exports.
         modules = {reference.raw: target for reference, target in targets.items()}
         for binding in facts.named_imports:
             if binding.reexport:
                 continue
             module = modules[binding.source] if binding.source in modules else imports.target(binding.source, analysis)
             if module is not None:
-                if (found := imports.exported(module, binding.member)) is not None:
+                found = module if binding.member == "*" else imports.exported(module, binding.member)
+                if found in imports.es_modules:
+                    namespaces.setdefault(binding.name, found)
+                elif found is not None:
                     bound.setdefault(binding.name, found)
             elif not binding.source.startswith((".", "/")):
                 bound.setdefault(binding.name, None)
@@ -963,6 +973,10 @@ def _named_edges(
         if work is not None and work.spent:
             work.unresolved += 1
             edges.append(_edge(reference.kind, reference.scope, reference.raw, None, analysis, reference.line))
+            continue
+        if reference.receiver in namespaces:
+            dst = imports.exported(namespaces[reference.receiver], reference.raw)
+            edges.append(_edge(reference.kind, reference.scope, reference.raw, dst, analysis, reference.line))
             continue
         named_here = choices.of(analysis.language, reference.raw, reference.kind)
         candidates: list[Symbol] = named_here

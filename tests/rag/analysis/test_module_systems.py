@@ -322,6 +322,30 @@ NAMED_IMPORTS = {
 }
 
 
+def test_a_call_on_a_module_imported_or_passed_on_whole_under_a_name_is_of_what_that_module_exports():
+    analysis = analyze_repository({
+        "src/utils/format.ts": "export function formatPrice(c: number): string { return String(c) }\n",
+        # Another module's function of that name: not the one called.
+        "src/utils/other.ts": "export function formatPrice(c: number): string { return '' }\n",
+        "src/index.ts": "export * as fmt from './utils/format'\n",
+        "src/barrel.ts": "export * from './index'\n",
+        "src/app.ts": (
+            "import * as fmt from './utils/format'\nimport { fmt as direct } from './index'\n"
+            "import { fmt as through } from './barrel'\n"
+            "export function show() {\n  fmt.formatPrice(1)\n  direct.formatPrice(2)\n  through.formatPrice(3)\n  fmt.missing()\n}\n"
+        ),
+    })
+
+    calls = {(edge.line, edge.raw): edge.dst for edge in analysis.files["src/app.ts"].edges if edge.kind == "calls"}
+    assert calls == {
+        (5, "formatPrice"): "src.utils.format.formatPrice",
+        (6, "formatPrice"): "src.utils.format.formatPrice",
+        (7, "formatPrice"): "src.utils.format.formatPrice",
+        # What the module does not export is nothing of the repository's.
+        (8, "missing"): None,
+    }
+
+
 def test_a_name_an_es_module_imports_is_what_the_module_it_names_exports_by_it():
     analysis = analyze_repository(NAMED_IMPORTS)
     calls = {

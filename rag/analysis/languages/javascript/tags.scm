@@ -15,6 +15,10 @@
 (export_statement (export_clause (export_specifier name: (_) @import.reexport alias: (_)? @alias))
   source: (string (string_fragment) @import))
 (export_statement "*" @import.reexport source: (string (string_fragment) @import))
+; ... and a module imported or passed on whole under a name (the member `*` bound to it): `import * as fmt from
+; './format'`, `export * as fmt from './format'`
+(import_statement (import_clause (namespace_import "*" @import.member (identifier) @alias)) source: (string (string_fragment) @import))
+(export_statement (namespace_export "*" @import.reexport (identifier) @alias) source: (string (string_fragment) @import))
 ; The module's default export (its member `default`), and a default import of another's.
 (export_statement "default"
   declaration: [(function_declaration name: (_) @export.default) (class_declaration name: (_) @export.default)])
