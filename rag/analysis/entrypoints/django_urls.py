@@ -104,6 +104,13 @@ def _walk_pattern(
         walked.add(router)
         router_routes(context, router, routers[router], route)
         return
+    if pattern.view is not None and pattern.view.endswith(".urls"):
+        # A Django Ninja API's URLs (``path("api/", api.urls)``): its routes serve under the route.
+        api = context.target(pattern.view.removesuffix(".urls"), module, module)
+        instance = names.instances.get(api) if api is not None else None
+        if instance is not None and instance.callee.rsplit(".", 1)[-1] == "NinjaAPI":
+            context.mounts.setdefault(api, []).append(("urls", route, ""))
+            return
     handler = None
     methods: tuple[str, ...] = ()
     raw = pattern.include or pattern.view or ""

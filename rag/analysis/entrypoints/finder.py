@@ -27,6 +27,8 @@ from rag.analysis.resolution import RepositoryNames
 def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) -> dict[str, list[Entrypoint]]:
     """C3 entrypoints of every file, resolved against the whole repository, in line order per path."""
     context = FinderContext(names, analyses)
+    # The URLconfs first: where they mount an API (Django Ninja's ``path("api/", api.urls)``) prefixes its routes.
+    django_urls(context)
     for analysis in analyses.values():
         facts = analysis.facts
         if facts is None:
@@ -44,7 +46,6 @@ def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) 
             argparse_command(context, analysis, facts.module, command)
         if facts.management_command:
             management_command(context, analysis, facts.module, facts.management_command)
-    django_urls(context)
     graphene_operations(context)
     for entries in context.found.values():
         entries.sort(key=lambda entry: (entry.start_line, entry.route_or_command))

@@ -432,6 +432,42 @@ def test_routes_of_sanic_quart_bottle_aiohttp_and_django_ninja_are_their_apps_de
     }
 
 
+def test_a_django_ninja_api_serves_under_the_path_its_urlconf_mounts_its_urls_at():
+    analysis = analyze(
+        {
+            "shop/api.py": """\
+                from ninja import NinjaAPI
+
+                api = NinjaAPI()
+
+
+                @api.get("/add")
+                def add(request, a: int, b: int):
+                    return a + b
+            """,
+            "shop/urls.py": """\
+                from django.urls import path
+
+                from shop.api import api
+                from shop.views import home
+
+                urlpatterns = [
+                    path("", home),
+                    path("api/v1/", api.urls),
+                ]
+            """,
+            "shop/views.py": """\
+                def home(request):
+                    return None
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("http_route", "django", "/", (), "shop.views.home"),
+        ("http_route", "ninja", "/api/v1/add", ("GET",), "shop.api.add"),
+    }
+
+
 def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
     analysis = analyze(
         {
