@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
-from rag.analysis.languages import name_space, spec_named
+from rag.analysis.languages import name_space, shares_functions
 from rag.analysis.records import Symbol
 
 # Lists this short are read one by one: an index costs more than the few lookups most names get.
@@ -362,8 +362,7 @@ class CandidatesByName:
 
     def _shares(self, symbol: Symbol, language: str) -> bool:
         own = self.languages.get(symbol.path, language)
-        spec = spec_named(own)
-        return own == language or spec is None or spec.shared_functions
+        return own == language or shares_functions(own)
 
     def named(self, language: str, name: str, qname: str) -> list[Symbol]:
         """The symbols of the name that are ``qname`` (overloads share one), in the order of the name's list

@@ -301,7 +301,7 @@ def _imported(edges: RepositoryEdges, language: str, written: str, file_edges: l
     found = {
         edge.dst for edge in file_edges
         if edge.kind == "imports" and edge.dst and edge.dst.endswith("." + written)
-        and re.search(rf"(^|::|\.|\\){written}$", edge.raw)
+        and (edge.raw == written or edge.raw.endswith(("::" + written, "." + written, "\\" + written)))
         and any(s.kind in ("function", "method", "class") for s in edges.choices.named(language, written, edge.dst))
     }
     return found.pop() if len(found) == 1 else None

@@ -1192,7 +1192,7 @@ class _Visibility:
         self.prefixes = [target + "." for target in imported]
 
     def __call__(self, symbol: Symbol) -> bool:
-        return bool(any_of([symbol], self.lookups, qnames=self.imported, qname_prefixes=self.prefixes))
+        return bool(self.seen([symbol]))
 
     def seen(self, candidates: list[Symbol]) -> list[Symbol]:
         """The candidates the file sees, in their order."""
@@ -1227,7 +1227,7 @@ def _returned_type(
     functions = keyed(choices.of(analysis.language, function, "calls"), ("function",), symbol_kind)
     chosen = _nearest(functions, analysis)
     if len(chosen) > 1 and not _beside(chosen[:1], analysis):
-        chosen = visible.among(functions)
+        chosen = visible.seen(functions)
     if len(chosen) != 1:
         return ""
     found = spec.returns.match(chosen[0].signature)

@@ -6,6 +6,7 @@ against the repository's resolved names and returns ``{path: [Entrypoint]}``:
 - ``web``: Flask and FastAPI routes, by decorator or by registration call;
 - ``cli``: click and typer commands, and Flask's ``app.cli``;
 - ``tasks``: tasks of Python's task queues and schedulers (Celery, Dramatiq, RQ, Huey, APScheduler);
+- ``graphql``: the operations of Strawberry's, Ariadne's and Graphene's GraphQL schemas;
 - ``commands``: argparse commands, Django management commands, console scripts;
 - ``django_urls``: routes of Django URLconfs, through ``include()``;
 - ``drf``: the routes Django REST framework's routers make of their viewsets.

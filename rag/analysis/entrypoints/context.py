@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rag.analysis.facts import DecoratorCall, FileFacts
-from rag.analysis.records import Entrypoint
+from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 from rag.analysis.resolution import MAX_DEPTH, RepositoryNames
 
@@ -68,6 +68,19 @@ class FinderContext:
 
     def add(self, path: str, entry: Entrypoint) -> None:
         self.found[path].append(entry)
+
+    def add_handled(self, path: str, symbol: Symbol, entry_type: str, framework: str, name: str) -> None:
+        """An entrypoint ``symbol`` handles and declares at its own lines (a task's function, a GraphQL resolver)."""
+        self.add(path, Entrypoint(
+            entry_type=entry_type,  # type: ignore[arg-type]
+            framework=framework,
+            route_or_command=name,
+            handler=symbol.qname,
+            path=path,
+            start_line=symbol.start_line,
+            end_line=symbol.end_line,
+            handler_raw=symbol.qname,
+        ))
 
     def lineage(self, qname: str) -> Iterator[tuple[str, FileFacts | None]]:
         """The class, then its bases inside the repository level by level (``MAX_DEPTH`` levels), each with

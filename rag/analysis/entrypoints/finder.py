@@ -6,17 +6,8 @@ from rag.analysis.entrypoints.cli import click_command, flask_cli, typer_command
 from rag.analysis.entrypoints.commands import argparse_command, console_script, management_command
 from rag.analysis.entrypoints.context import WEB_FRAMEWORKS, FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
-from rag.analysis.entrypoints.tasks import (
-    GRAPHQL_FIELDS,
-    GRAPHQL_ROOTS,
-    HUEY_DECORATORS,
-    SCHEDULER_DECORATORS,
-    ARIADNE_ROOTS,
-    ariadne_field,
-    graphene_operations,
-    python_task,
-    strawberry_field,
-)
+from rag.analysis.entrypoints.graphql import GRAPHQL_FIELDS, GRAPHQL_ROOTS, ariadne_field, graphene_operations, strawberry_field
+from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
 from rag.analysis.entrypoints.web import ROUTE_DECORATORS, decorated_route, registered_route
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
@@ -60,26 +51,22 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     symbol = context.names.symbols.get(qname)
     if symbol is None:
         return
-    expanded = context.names.expand(call.target, call.scope, module)
-    if attr == "shared_task" or (not receiver and attr == "task"):
-        if expanded.split(".", 1)[0] == "celery" or attr == "shared_task":
-            python_task(context, analysis, symbol, call, "celery")
-        elif expanded.split(".", 1)[0] == "huey":
-            python_task(context, analysis, symbol, call, "huey")
+    # What the decorator is imported as: ``celery.shared_task``, ``dramatiq.actor``, ``huey.contrib.djhuey.task``.
+    imported_from = context.names.expand(call.target, call.scope, module).split(".", 1)[0]
+    if attr in HUEY_DECORATORS and imported_from == "huey":
+        python_task(context, analysis, symbol, call, "huey")
         return
-    if attr in GRAPHQL_FIELDS and expanded.split(".", 1)[0] == "strawberry" and symbol.parent:
+    if attr == "shared_task" or (not receiver and attr == "task"):
+        if imported_from == "celery" or attr == "shared_task":
+            python_task(context, analysis, symbol, call, "celery")
+        return
+    if attr in GRAPHQL_FIELDS and imported_from == "strawberry" and symbol.parent:
         root = symbol.parent.rsplit(".", 1)[-1]
         if root in GRAPHQL_ROOTS:
             strawberry_field(context, analysis, symbol, call, root)
         return
-    if expanded == "dramatiq.actor" or (expanded.endswith(".actor") and expanded.split(".", 1)[0] == "dramatiq"):
-        python_task(context, analysis, symbol, call, "dramatiq")
-        return
-    if expanded in ("rq.job", "rq.decorators.job"):
-        python_task(context, analysis, symbol, call, "rq")
-        return
-    if attr in HUEY_DECORATORS and expanded.split(".", 1)[0] == "huey":
-        python_task(context, analysis, symbol, call, "huey")
+    if (attr, imported_from) in (("actor", "dramatiq"), ("job", "rq")):
+        python_task(context, analysis, symbol, call, imported_from)
         return
     if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task", "field", *HUEY_DECORATORS, *SCHEDULER_DECORATORS):
         return
@@ -98,5 +85,5 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         python_task(context, analysis, symbol, call, "huey")
     elif attr in SCHEDULER_DECORATORS and framework == "apscheduler":
         python_task(context, analysis, symbol, call, "apscheduler")
-    elif attr == "field" and framework in ARIADNE_ROOTS.values():
+    elif attr == "field" and framework in GRAPHQL_ROOTS:
         ariadne_field(context, analysis, symbol, call, framework)

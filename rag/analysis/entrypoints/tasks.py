@@ -1,15 +1,12 @@
-"""Entrypoints that Python frameworks declare by decorating a function: the background tasks of task queues
-and schedulers, Celery (``@shared_task``, ``@app.task``, a bare ``@task`` imported from celery), Dramatiq
-(``@dramatiq.actor``), RQ (``@job('default')``), Huey (``@huey.task()``, ``@huey.periodic_task(...)``) and
-APScheduler (``@scheduler.scheduled_job(...)``); and the operations of a GraphQL schema: Strawberry's (``@strawberry.field``
-on a method of ``Query``), Ariadne's (``@query.field("books")`` of ``query = QueryType()``) and Graphene's (a
-``resolve_books`` method of a ``Query`` that is a ``graphene.ObjectType``, or of one of its bases)."""
+"""The background tasks of Python's task queues and schedulers: Celery (``@shared_task``, ``@app.task``, a bare
+``@task`` imported from celery), Dramatiq (``@dramatiq.actor``), RQ (``@job('default')``), Huey (``@huey.task()``,
+``@huey.periodic_task(...)``) and APScheduler (``@scheduler.scheduled_job(...)``)."""
 
 from __future__ import annotations
 
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.facts import DecoratorCall
-from rag.analysis.records import Entrypoint, Symbol
+from rag.analysis.records import Symbol
 from rag.analysis.results import FileAnalysis
 
 # The keyword argument that names a framework's task, when it has one (Celery's ``name``, Dramatiq's ``actor_name``).
@@ -22,108 +19,5 @@ SCHEDULER_DECORATORS = frozenset({"scheduled_job"})
 def python_task(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, framework: str) -> None:
     """The decorated function as a task of ``framework``, named as the decorator names it, else by its qname."""
     name = call.kwarg(NAME_ARGUMENTS[framework]) if framework in NAME_ARGUMENTS else None
-    context.add(
-        analysis.path,
-        Entrypoint(
-            entry_type="task",
-            framework=framework,
-            route_or_command=name if isinstance(name, str) else symbol.qname,
-            handler=symbol.qname,
-            path=analysis.path,
-            start_line=symbol.start_line,
-            end_line=symbol.end_line,
-            handler_raw=symbol.qname,
-        ),
-    )
+    context.add_handled(analysis.path, symbol, "task", framework, name if isinstance(name, str) else symbol.qname)
 
-
-# The root types of a GraphQL schema: a field of one is an operation clients call.
-GRAPHQL_ROOTS = frozenset({"Query", "Mutation", "Subscription"})
-GRAPHQL_FIELDS = frozenset({"field", "mutation", "subscription"})
-
-
-# Ariadne's bindables of the root types, by the class that makes them.
-ARIADNE_ROOTS = {"QueryType": "Query", "MutationType": "Mutation", "SubscriptionType": "Subscription"}
-
-
-def _camel(name: str) -> str:
-    """A Python name as GraphQL schemas built from Python name it: ``all_books`` is ``allBooks``."""
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def graphql_field(
-    context: FinderContext, path: str, symbol: Symbol, root: str, field: str, framework: str
-) -> None:
-    """The operation ``root.field`` of a GraphQL schema, resolved by ``symbol``."""
-    context.add(
-        path,
-        Entrypoint(
-            entry_type="rpc_service",
-            framework=framework,
-            route_or_command=f"{root}.{field}",
-            handler=symbol.qname,
-            path=path,
-            start_line=symbol.start_line,
-            end_line=symbol.end_line,
-            handler_raw=symbol.qname,
-        ),
-    )
-
-
-def strawberry_field(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, root: str) -> None:
-    """A Strawberry resolver of a root type (``@strawberry.field`` on ``Query.all_books``): the operation
-    ``Query.allBooks``, named as Strawberry names it (its ``name=``, else the method's name in camel case)."""
-    name = call.kwarg("name")
-    field = name if isinstance(name, str) else _camel(symbol.qname.rsplit(".", 1)[-1])
-    graphql_field(context, analysis.path, symbol, root, field, "strawberry")
-
-
-def ariadne_field(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, root: str) -> None:
-    """An Ariadne resolver, ``@query.field("books")``: the operation ``Query.books``."""
-    field = call.args[0] if call.args and isinstance(call.args[0], str) else None
-    if field:
-        graphql_field(context, analysis.path, symbol, root, field, "ariadne")
-
-
-def graphene_operations(context: FinderContext) -> None:
-    """Graphene's operations: each ``resolve_<field>`` method of a root type (a class named ``Query``,
-    ``Mutation`` or ``Subscription`` whose bases include Graphene's ``ObjectType``) or of its bases in the
-    repository (the mixins a schema's ``Query`` gathers: ``class Query(ProductQueries, graphene.ObjectType)``)
-    is the operation ``Query.<field>``, the field's name in camel case, as Graphene names it; so is each field a
-    root type's body assigns a mutation's ``Field()`` (``create_product = ProductCreate.Field()``:
-    ``Mutation.createProduct``, handled by the mutation's ``mutate``)."""
-    names = context.names
-    roots = [
-        symbol for symbol in names.symbols.values()
-        if symbol.kind == "class" and symbol.name in GRAPHQL_ROOTS and symbol.path.endswith(".py")
-        and "ObjectType" in context.framework_bases(symbol.qname)
-    ]
-    if not roots:
-        return
-    resolvers: dict[str, list[Symbol]] = {}
-    for symbol in names.symbols.values():
-        if symbol.kind == "method" and symbol.parent and symbol.name.startswith("resolve_"):
-            resolvers.setdefault(symbol.parent, []).append(symbol)
-    for root in roots:
-        for owner, facts in context.lineage(root.qname):
-            for method in resolvers.get(owner, ()):
-                graphql_field(context, method.path, method, root.name, _camel(method.name.removeprefix("resolve_")), "graphene")
-            for assigned_to, attribute, callee in facts.class_calls if facts is not None and facts.module else ():
-                if assigned_to == owner and callee.endswith(".Field"):
-                    mutation = _mutation(context, callee.removesuffix(".Field"), owner, facts.module or "")
-                    if mutation is not None:
-                        graphql_field(context, mutation.path, mutation, root.name, _camel(attribute), "graphene")
-
-
-def _mutation(context: FinderContext, written: str, scope: str, module: str) -> Symbol | None:
-    """The class a field of a root type is made of (``ProductCreate`` of ``ProductCreate.Field()``): its own
-    ``mutate`` or ``perform_mutation``, else the class."""
-    names = context.names
-    found = names.locate(names.expand(written, scope, module))
-    if found is None or found[0] != "symbol" or found[1] not in names.symbols:
-        return None
-    for method in ("mutate", "perform_mutation"):
-        if (own := names.symbols.get(f"{found[1]}.{method}")) is not None:
-            return own
-    return names.symbols[found[1]]

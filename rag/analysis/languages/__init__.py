@@ -430,6 +430,14 @@ def spec_named(language: str) -> LanguageSpec | None:
 
 
 @cache
+def shares_functions(language: str) -> bool:
+    """Whether the language's top-level functions are called by name from the other languages of its name
+    space (``LanguageSpec.shared_functions``)."""
+    spec = spec_named(language)
+    return spec is None or spec.shared_functions
+
+
+@cache
 def name_space(language: str) -> str:
     """Where a language's names are looked up by name: its own, or the one it shares (``LanguageSpec.names``)."""
     spec = spec_named(language)
