@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 75
+ANALYSIS_VERSION = 76
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -121,7 +121,8 @@ topics and queues, job classes, queue workers); 71: actix-web's functions called
 NestJS, resolver maps); 72: the calls a Python class body assigns to a name (Graphene's mutations); 73: graphql-ruby's
 operations, no routes of a Feign client; 74: chi's routers mounted by the function that makes them, no
 routes on an HTTP client; 75: an ES module imported or passed on whole under a name (``import * as fmt``,
-``export * as fmt from``)."""
+``export * as fmt from``); 76: ASP.NET MVC's actions without a route of their own (the conventional
+``[controller]/[action]``), Razor Pages routed by their files."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

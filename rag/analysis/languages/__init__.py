@@ -31,6 +31,9 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   definition of the file by name, or by the function called when it is a call: ``GreetHandler(ctx)``;
   unresolved, no handler), or the ``@block`` that is the handler when it is written in place
   (Sinatra's ``get '/x' do ... end``, a Go ``func`` literal: ``block at PATH:LINE``);
+- ``@action`` inside a ``@route.<framework>``: the route is a controller's action named by its name, which
+  serves its class's route when it names none of its own, else the language's ``conventional_route``
+  (ASP.NET MVC's ``[controller]/[action]``);
 - ``@resource.<framework>`` with its ``@path``: a REST resource (``resources :photos``), the
   conventional index, create, show, update and destroy routes;
 - ``@command.<framework>``: a CLI command, named by its ``@path`` (first word) or else by the program;
@@ -218,8 +221,9 @@ class LanguageSpec:
     # Folders whose queries this language also reads (TypeScript reads JavaScript's).
     extends: tuple[str, ...] = ()
     # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route, the
-    # methods the file serves when its code does not say: none for every method).
-    file_routes: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = ()
+    # methods the file serves when its code does not say: none for every method, the name of a folder's
+    # own page: ``index``, Razor Pages' ``Index``).
+    file_routes: tuple[tuple[str, re.Pattern[str], tuple[str, ...], str], ...] = ()
     # Frameworks whose routes are declared only in files whose path matches (Rails: ``config/routes.rb``;
     # elsewhere ``get '/cart'`` is a test's request).
     framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -296,6 +300,9 @@ class LanguageSpec:
     # Tokens a route's path names its handler by (ASP.NET's ``[controller]`` and ``[action]``): (token, whose
     # name: ``class`` or ``handler``, a suffix the name drops).
     route_tokens: tuple[tuple[str, str, str], ...] = ()
+    # The route of a controller's action that names no route of its own, in a class that names none either
+    # (``@action``): ASP.NET MVC's conventional ``[controller]/[action]``.
+    conventional_route: str = ""
     # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
     locals_from: tuple[str, ...] = ()
     # What names a program by its main function's file (``_program``): ``folder`` (Go's ``cmd/server/``, a
@@ -319,7 +326,7 @@ class LanguageSpec:
         # What the folders it extends say holds for it too (TypeScript's routes, globals and built-in methods).
         sources = [table, *(tomllib.loads((folder.parent / other / "language.toml").read_text()) for other in extends)]
         file_routes = [
-            (rule["framework"], re.compile(rule["pattern"]), tuple(rule.get("methods", ())))
+            (rule["framework"], re.compile(rule["pattern"]), tuple(rule.get("methods", ())), rule.get("index", "index"))
             for source in sources for rule in source.get("file_routes", ())
         ]
         return cls(
@@ -362,6 +369,7 @@ class LanguageSpec:
             route_tokens=tuple(
                 (token, rule["of"], rule.get("strip", "")) for token, rule in table.get("route_tokens", {}).items()
             ),
+            conventional_route=table.get("conventional_route", ""),
             folder=folder,
         )
 
@@ -1085,10 +1093,15 @@ def _literal(node: tree_sitter.Node) -> str:
 
 
 def _methods(method: str) -> tuple[str, ...]:
-    """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``, ``MethodGet`` (Go's ``http.MethodGet``)
-    -> ``("GET",)``; anything else none."""
+    """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``, ``MethodGet`` (Go's ``http.MethodGet``),
+    a Razor page's handler (``OnGet``, ``OnPostDeleteAsync``) -> ``("GET",)``; anything else none."""
     verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP").removeprefix("METHOD")
-    return (verb,) if verb in _VERBS else ()
+    handler = _PAGE_HANDLER.fullmatch(method)
+    return (verb,) if verb in _VERBS else (handler.group(1).upper(),) if handler is not None else ()
+
+
+# A Razor page's handler method: On, its verb, the handler's name, perhaps Async.
+_PAGE_HANDLER = re.compile(r"On(Get|Post|Put|Patch|Delete)\w*")
 
 
 def _join(prefixes: list[str], path: str, *, rooted: bool = False) -> str:
@@ -1102,10 +1115,10 @@ def _join(prefixes: list[str], path: str, *, rooted: bool = False) -> str:
 
 def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str, tuple[str, ...]] | None:
     """(framework, route, methods) when the file's path is its route: ``app/users/[id]/route.ts`` -> ``/users/[id]``."""
-    for framework, pattern, methods in spec.file_routes:
+    for framework, pattern, methods, index in spec.file_routes:
         found = pattern.search(path)
         if found is not None:
-            route = re.sub(r"/\([^/]*\)", "", found.group(1)).removesuffix("/index")
+            route = re.sub(r"/\([^/]*\)", "", found.group(1)).removesuffix("/" + index)
             return framework, route or "/", methods
     return None
 
@@ -1519,7 +1532,11 @@ def _entrypoints(
             continue
         if nesting is not None:
             written = written or f"{module}{nesting.controller}#{route}"
-        if "path" not in captures and not outer and chain is None:
+        if "action" in captures and "path" not in captures and spec.conventional_route:
+            # A controller's action that names no route: its class's route (attribute routing), else the
+            # app's conventional one.
+            route = "" if outer else spec.conventional_route
+        elif "path" not in captures and not outer and chain is None:
             # A file route's export (``@route.file``) is of the framework its file route names.
             if file_route is None or framework not in ("file", file_route[0]):
                 continue

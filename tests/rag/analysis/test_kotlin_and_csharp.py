@@ -416,3 +416,55 @@ def test_kotlin_and_java_import_and_call_each_others_classes():
     # Kotlin's top-level ``helper`` is ``ApiKt.helper`` to Java: a bare call of ``helper`` there (a method
     # of the library's base) is not it.
     assert edges[(checkout, "helper")] is None
+
+
+def test_aspnet_mvc_actions_without_a_route_of_their_own_serve_the_conventional_route():
+    found = _entries({
+        "Shop/Controllers/HomeController.cs": (
+            "namespace Shop.Controllers;\n\npublic class HomeController : Controller\n{\n"
+            "    public IActionResult Index() => View();\n\n"
+            "    [HttpPost]\n    public async Task<IActionResult> Contact(string text) => View();\n\n"
+            "    [HttpGet(\"about-us\")]\n    public IActionResult About() => View();\n\n"
+            "    public override void OnActionExecuting(ActionExecutingContext context) { }\n\n"
+            "    private IActionResult Hidden() => View();\n}\n"
+        ),
+        "Shop/Controllers/AdminController.cs": (
+            "namespace Shop.Controllers;\n\n[Route(\"admin\")]\npublic class AdminController : ShopController\n{\n"
+            "    public ActionResult Dashboard() => View();\n}\n"
+        ),
+        # An API controller's methods are routed only by their attributes.
+        "Shop/Controllers/OrdersController.cs": (
+            "namespace Shop.Controllers;\n\n[ApiController]\npublic class OrdersController : ControllerBase\n{\n"
+            "    public IActionResult List() => Ok();\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/Home/Index", (), "Shop.Controllers.HomeController.Index", ""),
+        ("http_route", "/Home/Contact", ("POST",), "Shop.Controllers.HomeController.Contact", "HttpPost"),
+        ("http_route", "/about-us", ("GET",), "Shop.Controllers.HomeController.About", "HttpGet"),
+        # Under its class's route (attribute routing), not the conventional one.
+        ("http_route", "/admin", (), "Shop.Controllers.AdminController.Dashboard", ""),
+    }
+
+
+def test_razor_pages_are_routed_by_their_files_and_their_handlers_say_the_methods():
+    found = _entries({
+        "Shop/Pages/Index.cshtml.cs": "namespace Shop.Pages;\n\npublic class IndexModel : PageModel\n{\n    public void OnGet() { }\n}\n",
+        "Shop/Pages/Products/Edit.cshtml.cs": (
+            "namespace Shop.Pages.Products;\n\npublic class EditModel : PageModel\n{\n"
+            "    public async Task<IActionResult> OnGetAsync(int id) => Page();\n\n"
+            "    public IActionResult OnPostDelete(int id) => Page();\n\n"
+            "    private void Load() { }\n}\n"
+        ),
+        "Shop/Pages/Privacy.cshtml.cs": "namespace Shop.Pages;\n\npublic class PrivacyModel : PageModel { }\n",
+        # Not a page: a class of its own beside the pages.
+        "Shop/Pages/Shared/Helpers.cs": "namespace Shop.Pages.Shared;\n\npublic static class Helpers\n{\n    public static void OnGetDone() { }\n}\n",
+    })
+
+    assert found == {
+        ("http_route", "/", ("GET",), "Shop.Pages.IndexModel.OnGet", "OnGet"),
+        ("http_route", "/Products/Edit", ("GET",), "Shop.Pages.Products.EditModel.OnGetAsync", "OnGetAsync"),
+        ("http_route", "/Products/Edit", ("POST",), "Shop.Pages.Products.EditModel.OnPostDelete", "OnPostDelete"),
+        ("http_route", "/Privacy", ("GET",), None, "default"),
+    }

@@ -24,6 +24,14 @@
 (class_declaration
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @prefix))))
   (#eq? @_route "Route")) @prefixed
+;
+; ASP.NET MVC: a public method of a controller (a class named ...Controller whose base is one, not the API's
+; ControllerBase) that returns an action result is an action; without a route of its own it serves the
+; class's route, or else the app's conventional [controller]/[action] (conventional_route)
+(class_declaration name: (identifier) @_controller (base_list [(identifier) (qualified_name)] @_base)
+  body: (declaration_list (method_declaration (modifier) @_public returns: (_) @_returns name: (identifier) @action) @route.aspnet)
+  (#match? @_controller "Controller$") (#match? @_base "(^|[.])[A-Za-z]*Controller$") (#eq? @_public "public")
+  (#match? @_returns "Result(<|>|$)"))
 ; ASP.NET minimal APIs: app.MapGet("/path", handler), a template with or without its leading slash
 (invocation_expression
   function: (member_access_expression name: (identifier) @method)
@@ -79,3 +87,6 @@
   (#match? @_function "^Function(Name)?$")
   (#match? @_trigger "^(Timer|Queue|ServiceBus|EventHub|EventGrid|Blob|CosmosDB|Kafka|RabbitMQ)Trigger$")
   (#set! entry_type "task")) @route.azure-functions
+;
+; Razor Pages: a page model's handler methods (On, a verb, a handler's name, perhaps Async) serve its file's route
+(method_declaration name: (identifier) @method (#match? @method "^On(Get|Post|Put|Patch|Delete)[A-Za-z0-9_]*$")) @route.file
