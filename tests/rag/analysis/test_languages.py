@@ -1279,6 +1279,22 @@ def test_a_go_route_is_a_call_with_a_path_and_a_handler_in_a_file_that_serves_ht
     assert raws == {"api": "main", "/ping": "block at cmd/api/main.go:6"}
 
 
+def test_net_https_own_routes_are_net_https_in_a_file_that_also_uses_a_framework():
+    found = _entries({
+        "cmd/api/main.go": (
+            'package main\n\nimport (\n\t"net/http"\n\n\t"github.com/gin-gonic/gin"\n)\n\n'
+            'func health(w http.ResponseWriter, r *http.Request) {}\n\nfunc show(c *gin.Context) {}\n\n'
+            'func main() {\n\thttp.HandleFunc("/health", health)\n\tr := gin.Default()\n\tr.GET("/orders/:id", show)\n}\n'
+        ),
+    })
+
+    assert found == {
+        ("cli_command", "main", "api", (), "cmd.api.main"),
+        ("http_route", "go", "/health", (), "cmd.api.health"),
+        ("http_route", "gin", "/orders/:id", ("GET",), "cmd.api.show"),
+    }
+
+
 def test_chi_routers_mounted_by_the_function_that_makes_them_serve_under_the_prefix():
     found = _routes(
         {

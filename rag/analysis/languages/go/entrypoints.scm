@@ -32,6 +32,20 @@
   (#match? @path "^\"([A-Z]+ +)?/")
   (#set! requires "http")
   (#set! when_used "gin echo chi gorilla fiber httprouter hertz iris beego")) @route.go
+; net/http's own http.HandleFunc("/health", h) and http.Handle("/metrics", h): net/http's routes, whatever
+; framework the file also uses
+(call_expression
+  function: (selector_expression operand: (identifier) @_http field: (field_identifier) @method)
+  arguments: (argument_list . (interpreted_string_literal) @path (_) .)
+  (#eq? @_http "http") (#match? @method "^Handle(Func)?$")
+  (#match? @path "^\"([A-Z]+ +)?/")
+  (#set! requires "http")) @route.go
+(call_expression
+  function: (selector_expression operand: (identifier) @_http field: (field_identifier) @method)
+  arguments: (argument_list . (interpreted_string_literal) @path [(identifier) @handler (selector_expression) @handler (call_expression) @handler (func_literal) @block] .)
+  (#eq? @_http "http") (#match? @method "^Handle(Func)?$")
+  (#match? @path "^\"([A-Z]+ +)?/")
+  (#set! requires "http")) @route.go
 ; gorilla/mux: r.HandleFunc("/books/{id}", h).Methods("GET", http.MethodPost): the route above with its methods
 (call_expression
   function: (selector_expression
