@@ -1118,7 +1118,8 @@ def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str, tuple[str, ...
     for framework, pattern, methods, index in spec.file_routes:
         found = pattern.search(path)
         if found is not None:
-            route = re.sub(r"/\([^/]*\)", "", found.group(1)).removesuffix("/" + index)
+            # The route is the pattern's groups joined (Razor Pages' ``Areas/Identity/Pages/Account/Login``).
+            route = re.sub(r"/\([^/]*\)", "", "".join(group for group in found.groups() if group)).removesuffix("/" + index)
             return framework, route or "/", methods
     return None
 

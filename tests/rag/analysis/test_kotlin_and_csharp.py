@@ -458,6 +458,11 @@ def test_razor_pages_are_routed_by_their_files_and_their_handlers_say_the_method
             "    private void Load() { }\n}\n"
         ),
         "Shop/Pages/Privacy.cshtml.cs": "namespace Shop.Pages;\n\npublic class PrivacyModel : PageModel { }\n",
+        # A page of an area is under the area's name.
+        "Shop/Areas/Identity/Pages/Account/Login.cshtml.cs": (
+            "namespace Shop.Areas.Identity.Pages.Account;\n\npublic class LoginModel : PageModel\n{\n"
+            "    public Task OnPostAsync() => Task.CompletedTask;\n}\n"
+        ),
         # Not a page: a class of its own beside the pages.
         "Shop/Pages/Shared/Helpers.cs": "namespace Shop.Pages.Shared;\n\npublic static class Helpers\n{\n    public static void OnGetDone() { }\n}\n",
     })
@@ -467,4 +472,5 @@ def test_razor_pages_are_routed_by_their_files_and_their_handlers_say_the_method
         ("http_route", "/Products/Edit", ("GET",), "Shop.Pages.Products.EditModel.OnGetAsync", "OnGetAsync"),
         ("http_route", "/Products/Edit", ("POST",), "Shop.Pages.Products.EditModel.OnPostDelete", "OnPostDelete"),
         ("http_route", "/Privacy", ("GET",), None, "default"),
+        ("http_route", "/Identity/Account/Login", ("POST",), "Shop.Areas.Identity.Pages.Account.LoginModel.OnPostAsync", "OnPostAsync"),
     }
