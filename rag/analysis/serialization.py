@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 78
+ANALYSIS_VERSION = 79
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -123,7 +123,8 @@ operations, no routes of a Feign client; 74: chi's routers mounted by the functi
 routes on an HTTP client; 75: an ES module imported or passed on whole under a name (``import * as fmt``,
 ``export * as fmt from``); 76: ASP.NET MVC's actions without a route of their own (the conventional
 ``[controller]/[action]``), Razor Pages routed by their files; 77: net/http's own ``http.HandleFunc`` routes
-are net/http's in a file that also uses a framework; 78: Razor Pages of an area under its name."""
+are net/http's in a file that also uses a framework; 78: Razor Pages of an area under its name; 79: Swift
+(symbols, calls, conformances, ``@main`` programs, Vapor and Hummingbird routes, argument-parser commands)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
