@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 79
+ANALYSIS_VERSION = 80
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -124,7 +124,8 @@ routes on an HTTP client; 75: an ES module imported or passed on whole under a n
 ``export * as fmt from``); 76: ASP.NET MVC's actions without a route of their own (the conventional
 ``[controller]/[action]``), Razor Pages routed by their files; 77: net/http's own ``http.HandleFunc`` routes
 are net/http's in a file that also uses a framework; 78: Razor Pages of an area under its name; 79: Swift
-(symbols, calls, conformances, ``@main`` programs, Vapor and Hummingbird routes, argument-parser commands)."""
+(symbols, calls, conformances, ``@main`` programs, Vapor and Hummingbird routes, argument-parser commands); 80:
+Vapor's groups bound to a name (``let todos = routes.grouped("todos")``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

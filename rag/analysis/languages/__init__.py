@@ -1623,16 +1623,29 @@ def _bound_name(node: tree_sitter.Node) -> str | None:
         current = current.parent
     holder = current.parent
     target = None if holder is None else holder.child_by_field_name("name") or holder.child_by_field_name("left")
-    if target is not None and target.type == "expression_list":
+    if target is not None and target.type in ("expression_list", "pattern"):
+        # The first of several names (Go's ``v1, err :=``), or the name a pattern binds (Swift's ``let todos =``).
         target = target.named_children[0] if target.named_children else None
-    return _text(target) if target is not None and target.type == "identifier" else None
+    return _text(target) if target is not None and target.type in _NAMES else None
+
+
+# The nodes that are a name as written: most grammars' ``identifier``, Swift's ``simple_identifier``.
+_NAMES = frozenset({"identifier", "simple_identifier"})
 
 
 def _call_receiver(node: tree_sitter.Node) -> str | None:
-    """The name a call is made on: ``api`` of ``api.MapGet("/x", h)``; None for anything else."""
+    """The name a call is made on: ``api`` of ``api.MapGet("/x", h)``, ``todos`` of Swift's ``todos.get(use: index)``
+    (whose route is the call's arguments); None for anything else."""
+    while node.type in ("value_arguments", "call_suffix") and node.parent is not None:
+        node = node.parent
     function = node.child_by_field_name("function")
-    target = function.named_children[0] if function is not None and function.named_children else None
-    return _text(target) if target is not None and target.type == "identifier" else None
+    if function is not None:
+        target = function.named_children[0] if function.named_children else None
+    else:
+        # Swift's call names no function: its callee is the navigation before its arguments.
+        callee = node.named_children[0] if node.named_children else None
+        target = callee.child_by_field_name("target") if callee is not None and callee.type == "navigation_expression" else None
+    return _text(target) if target is not None and target.type in _NAMES else None
 
 
 def _group_prefixes(receiver: str | None, scope: str, groups: dict[tuple[str, str], tuple[str, str | None]]) -> list[str]:

@@ -198,6 +198,25 @@ def test_vapor_routes_join_their_path_components_under_their_groups_prefix():
     assert {framework for _, framework, *_ in found} == {"vapor"}
 
 
+def test_vapor_routes_called_on_a_group_bound_to_a_name_are_under_its_prefix():
+    found = _entries({
+        "Sources/App/Controllers/TodoController.swift": (
+            "import Vapor\n\nstruct TodoController: RouteCollection {\n"
+            "    func boot(routes: RoutesBuilder) throws {\n"
+            "        let todos = routes.grouped(\"todos\")\n        todos.get(use: index)\n"
+            "        let todo = todos.grouped(\":todoID\")\n        todo.get(\"items\", use: items)\n    }\n\n"
+            "    func index(req: Request) async throws -> [Todo] { [] }\n\n"
+            "    func items(req: Request) async throws -> [Item] { [] }\n}\n"
+        ),
+    })
+    todos = "Sources.App.Controllers.TodoController"
+
+    assert {(route, methods, handler) for _, _, route, methods, handler, _ in found} == {
+        ("/todos", ("GET",), f"{todos}.index"),
+        ("/todos/:todoID/items", ("GET",), f"{todos}.items"),
+    }
+
+
 def test_vapor_like_calls_are_routes_only_in_a_file_that_imports_a_server_framework():
     found = _entries({
         "Sources/App/Cache.swift": "import Foundation\n\nfunc warm(cache: Cache) {\n    cache.get(\"users\") { value in }\n}\n",

@@ -20,7 +20,6 @@
 ; req.client.get(url) is a request). The route is its arguments: the components before the last are
 ; prefixes of the call (the first) and of its suffix (the second of three; a fourth's third is left out), the
 ; last is its path.
-; A group bound to a name (let todos = routes.grouped("todos")) is not followed: its routes are under no prefix.
 (import_declaration (identifier) @uses.vapor (#eq? @uses.vapor "Vapor"))
 (import_declaration (identifier) @uses.hummingbird (#eq? @uses.hummingbird "Hummingbird"))
 (import_declaration (identifier) @uses.swift_server (#match? @uses.swift_server "^(Vapor|Hummingbird)$"))
@@ -90,13 +89,13 @@
   (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#eq? @_body "body")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 ; ... or no path of its own (the root of a RouteCollection's routes, of a group's): app.get(use: index),
-; app.get { req in ... }, named by its prefixes alone
+; todos.get(use: index) on a group bound to a name, app.get { req in ... }, named by its prefixes alone
 (call_expression
   (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
   (call_suffix
     (value_arguments . (value_argument name: (value_argument_label) @_use value: [(simple_identifier) @handler
       (navigation_expression target: (self_expression) suffix: (navigation_suffix suffix: (simple_identifier) @handler))]) .) @route.vapor)
-  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#match? @_on "^(app|routes|router)$") (#eq? @_use "use")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#eq? @_use "use")
   (#set! strip ".*") (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 (call_expression
   (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
@@ -140,3 +139,10 @@
       (call_suffix (value_arguments (value_argument name: (value_argument_label (simple_identifier) @_name) value: (line_string_literal) @path))))))
   (#match? @_command "^(Async)?ParsableCommand$") (#eq? @_configuration "configuration")
   (#eq? @_configured "CommandConfiguration") (#eq? @_name "commandName")) @command.argument-parser
+;
+; A group bound to a name, let todos = routes.grouped("todos"): the routes called on todos in the same function
+; are under its prefix, and so are the groups made from it
+(call_expression
+  (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @_grouped))
+  (call_suffix (value_arguments . (value_argument !name value: (line_string_literal) @prefix) .))
+  (#eq? @_grouped "grouped")) @group
