@@ -163,6 +163,15 @@ def go_module_path(text: str) -> str | None:
     return None
 
 
+def pubspec_name(text: str) -> str | None:
+    """The name a Dart package's ``pubspec.yaml`` gives it (``name: shop``): what ``package:shop/...`` imports."""
+    found = _PUBSPEC_NAME.search(text)
+    return found.group(1) if found is not None else None
+
+
+_PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([A-Za-z_]\w*)['\"]?\s*(?:#.*)?$", re.MULTILINE)
+
+
 def package_json_name(text: str) -> str | None:
     """The name a ``package.json`` gives its package (``@vue/shared``): what a workspace's other packages import."""
     data = _json(text)

@@ -23,6 +23,7 @@ from rag.analysis.console_scripts import (
     cargo_crate_name,
     cmake_executables,
     go_module_path,
+    pubspec_name,
     package_json_name,
     package_json_scripts,
     pyproject_scripts,
@@ -149,6 +150,8 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
         return _with_scripts(FileFacts(manifest_name=cargo_crate_name(text)), cargo_bins(path, text, lines))
     if name == "go.mod":
         return FileFacts(manifest_name=go_module_path(text))
+    if name == "pubspec.yaml":
+        return FileFacts(manifest_name=pubspec_name(text))
     if name == "makefile.am":
         return _with_scripts(FileFacts(), automake_programs(path, text))
     if name == "cmakelists.txt":  # read as text (its suffix says so), and a build file too

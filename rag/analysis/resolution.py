@@ -373,6 +373,8 @@ class ImportTargets:
         # A go.mod's module path -> the folders of the go.mod files that declare it (a repository of examples
         # declares ``module app`` in each).
         self.go_modules: dict[str, list[str]] = {}
+        # Dart packages: the folder of the pubspec.yaml that gives each name (``package:shop/`` is its lib/).
+        self.pub_packages: dict[str, str] = {}
         # ES modules: a workspace's packages by the name their package.json gives them, and the tsconfig
         # paths of each folder that has them (the folder, the pattern, the places it maps to).
         self.npm_packages: dict[str, str] = {}
@@ -396,6 +398,8 @@ class ImportTargets:
                 self.go_modules.setdefault(manifest, []).append(posixpath.dirname(analysis.path))
             elif name == "package.json" and manifest:
                 self.npm_packages.setdefault(manifest, posixpath.dirname(analysis.path))
+            elif name == "pubspec.yaml" and manifest:
+                self.pub_packages.setdefault(manifest, posixpath.dirname(analysis.path))
             if name == "package.json":
                 self.package_folders.add(posixpath.dirname(analysis.path))
             if analysis.facts is not None:
@@ -509,6 +513,8 @@ class ImportTargets:
             return self._go(raw, language, importer.path)
         if system == "load_path":
             return self._load_path(raw, importer.path)
+        if system == "pub":
+            return self._pub(raw, importer.path)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
         spec = spec_named(importer.language)
         if spec is not None and spec.unnamed_scopes:
@@ -542,6 +548,22 @@ class ImportTargets:
         tail = ".".join(dotted.split(".")[-2:])
         matches = [qname for qname in self.by_tail.get((language, tail), ()) if qname.endswith("." + dotted) or qname == dotted]
         return matches[0] if len(matches) == 1 else None
+
+    def _pub(self, raw: str, importer: str) -> str | None:
+        """A Dart import: ``package:shop/src/cart.dart`` is ``src/cart.dart`` in the ``lib/`` folder of the package
+        whose ``pubspec.yaml`` names it ``shop``; ``dart:async`` is the SDK's, any other URI a path from the
+        importer's folder (``cart.dart``, ``../models/item.dart``)."""
+        if raw.startswith("dart:"):
+            return None
+        if raw.startswith("package:"):
+            name, _, rest = raw.removeprefix("package:").partition("/")
+            folder = self.pub_packages.get(name)
+            if folder is None:
+                return None  # a package from pub.dev
+            path = posixpath.join(folder, "lib", rest)
+        else:
+            path = posixpath.join(posixpath.dirname(importer), raw)
+        return self.units.get(posixpath.normpath(path))
 
     def _module_file(self, base: str) -> str | None:
         """The unit of the file an ES specifier's path names, with the suffixes and ``index`` files it may leave out."""

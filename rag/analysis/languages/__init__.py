@@ -859,7 +859,21 @@ def _signature(node: tree_sitter.Node) -> str:
     """The line that declares the definition, up to its body."""
     lines = _text(node).split("\n")
     first = next((line for line in lines if line.strip() and not _BEFORE_DECLARATION.match(line)), lines[0])
-    return first.split("{", 1)[0].strip()[:SIGNATURE_CHARS]
+    return _before_body(first[:SIGNATURE_CHARS]).strip()
+
+
+def _before_body(line: str) -> str:
+    """The line up to its first ``{`` outside parentheses and brackets: the braces of a parameter list are the
+    signature's (JavaScript's ``function save({ id, name }) {``, Dart's ``int add(Item item, {bool gift = false}) {``)."""
+    depth = 0
+    for index, char in enumerate(line):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(depth - 1, 0)
+        elif char == "{" and depth == 0:
+            return line[:index]
+    return line
 
 
 def extract_tree_sitter(
@@ -909,7 +923,8 @@ def extract_tree_sitter(
             continue
         if "import" in captures:
             node = captures["import"][0]
-            written = _text(node)
+            # A string the grammar gives no node for its text inside the quotes (Dart's ``'src/cart.dart'``).
+            written = _literal(node) if node.type == "string_literal" else _text(node)
             if "import.member" in captures or "import.reexport" in captures:
                 # A name bound from the module, or passed on from it (ES modules: ``NamedImport``); the
                 # statement's own match gives the module's import.

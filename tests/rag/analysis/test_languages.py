@@ -696,6 +696,17 @@ def test_a_method_is_chunked_under_its_type_with_a_signature():
     assert any(chunk.start_line <= total.start_line <= chunk.end_line for chunk in store.chunks)
 
 
+def test_a_signature_keeps_the_braces_of_its_parameters_and_ends_at_the_body():
+    analysis = analyze_repository({
+        "src/save.js": "export function save({ id, name }, [first] = []) {\n  return id;\n}\n",
+        "lib/cart.dart": "class Cart {\n  int add(Item item, {bool gift = false}) {\n    return 1;\n  }\n}\n",
+    })
+    signatures = {symbol.name: symbol.signature for file in analysis.files.values() for symbol in file.symbols}
+
+    assert signatures["save"] == "function save({ id, name }, [first] = [])"
+    assert signatures["add"] == "int add(Item item, {bool gift = false})"
+
+
 def test_a_rust_trait_implementation_is_an_inherits_edge():
     files = {"src/lib.rs": "pub trait Pricing { fn price(&self) -> u32; }\npub struct Flat;\nimpl Pricing for Flat {\n    fn price(&self) -> u32 { 1 }\n}\n"}
     edges = analyze_repository(files).files["src/lib.rs"].edges
