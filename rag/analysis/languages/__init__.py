@@ -862,6 +862,23 @@ def _signature(node: tree_sitter.Node) -> str:
     return _before_body(first[:SIGNATURE_CHARS]).strip()
 
 
+def _path_before(node: tree_sitter.Node) -> list[str]:
+    """The names written before ``node`` in the same path: its earlier siblings in its parent's ``path`` field
+    since the last comma (tree-sitter-scala writes ``import com.shop.Cart`` as three names side by side)."""
+    parent = node.parent
+    names: list[str] = []
+    if parent is None:
+        return names
+    for index, child in enumerate(parent.children):
+        if child.start_byte >= node.start_byte:
+            break
+        if child.is_named and parent.field_name_for_child(index) == "path":
+            names.append(_text(child))
+        elif child.type == ",":
+            names = []
+    return names
+
+
 def _before_body(line: str) -> str:
     """The line up to its first ``{`` outside parentheses and brackets: the braces of a parameter list are the
     signature's (JavaScript's ``function save({ id, name }) {``, Dart's ``int add(Item item, {bool gift = false}) {``)."""
@@ -937,8 +954,10 @@ def extract_tree_sitter(
                 named_imports.append(NamedImport(_text(captures["import.default"][0]), "default", written, node.start_point[0] + 1))
                 continue
             if "import_prefix" in captures:
-                # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``).
-                written = _text(captures["import_prefix"][0]) + spec.import_separator + written
+                # A member of a group after the group's path (PHP's ``use App\Models\{User, Post};``), a path
+                # written as names side by side (Scala's ``import com.shop.Cart``: ``com``, ``shop``, then ``Cart``).
+                prefix = captures["import_prefix"][0]
+                written = spec.import_separator.join((*_path_before(prefix), _text(prefix), written))
             # The name the file gives what it imports, when it renames it (PHP's ``use A\\B as C``).
             alias = _text(captures["alias"][0]) if "alias" in captures else ""
             for raw in import_paths(written, spec.import_separator) if spec.import_separator else (written,):
