@@ -28,7 +28,7 @@ TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<
 # A relative path; an absolute one (``/app/src/x.go``) only where a line number follows it (below).
 _FOLDERS = r"(?:[\w.-]+/)*[\w-]+\."
 _PATH_START = rf"(?<![\w/.-])({_FOLDERS}"
-_SOURCE_SUFFIXES = r"py|pyi|js|mjs|cjs|ts|tsx|jsx|go|java|kts?|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|rb|php"
+_SOURCE_SUFFIXES = r"py|pyi|js|mjs|cjs|ts|tsx|jsx|go|java|kts?|scala|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|rb|php|swift|dart"
 FILE_PATH = re.compile(rf"{_PATH_START}(?:{_SOURCE_SUFFIXES}|md|rst|txt|html|css|toml|cfg|ini|json|ya?ml))\b")
 # A source file and line in the other languages' stack traces, panics, sanitizer reports and compiler
 # messages: ``src/lib.rs:10:5`` (Rust), ``/app/x.go:123 +0x1d`` (Go), ``(Gson.java:932)`` (Java, Kotlin),
@@ -117,7 +117,7 @@ class QueryHints:
 def _is_file_like(dotted: str) -> bool:
     return dotted.rsplit(".", 1)[-1] in {
         "py", "pyi", "md", "rst", "txt", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "java", "kt", "kts", "rs", "c", "h",
-        "cc", "cpp", "cxx", "hh", "hpp", "hxx", "cs", "rb", "php", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml",
+        "cc", "cpp", "cxx", "hh", "hpp", "hxx", "cs", "rb", "php", "scala", "swift", "dart", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml",
     }
 
 

@@ -215,6 +215,9 @@ def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
         "    at parse (/app/lib/router/index.js:10:5)\n"  # Node
         "   at Shop.Cart.Total() in /src/Shop/Cart.cs:line 12\n"  # C#
         "#0 /var/www/app/Route.php(12): run()\n"  # PHP
+        "\tat com.shop.Cart.add(Cart.scala:41)\n"  # Scala
+        "Sources/App/Cart.swift:7: Fatal error: Index out of range\n"  # Swift
+        "#0      Cart.add (package:shop/src/cart.dart:15:5)\n"  # Dart
         "version 1.2:3, at 10:30\n"
     )
 
@@ -222,7 +225,8 @@ def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
 
     assert frames == [
         ("Gson.java", 932), ("src/lib.rs", 10), ("/go/src/shop/server/handler.go", 123), ("/app/lib/router/index.js", 10),
-        ("/src/Shop/Cart.cs", 12), ("/var/www/app/Route.php", 12),
+        ("/src/Shop/Cart.cs", 12), ("/var/www/app/Route.php", 12), ("Cart.scala", 41), ("Sources/App/Cart.swift", 7),
+        ("shop/src/cart.dart", 15),
     ]
 
 
