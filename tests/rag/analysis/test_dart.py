@@ -4,7 +4,7 @@ servers, package:args commands, test folders."""
 from __future__ import annotations
 
 from rag.analysis.languages import is_test_file
-from rag.analysis.repository import analyze_repository
+from tests.rag.analysis.readings import edge_targets, entrypoint_rows, symbol_rows
 
 CART = (
     "import 'item.dart';\n"
@@ -61,35 +61,16 @@ CART = (
 )
 
 
-def _symbols(files: dict[str, str]) -> dict[str, tuple[str, str, str, int, int]]:
+def _symbols(files: dict[str, str]) -> dict[str, tuple]:
     """qname -> (kind, signature, doc, first line, last line) of every symbol of ``files``."""
-    analysis = analyze_repository(files)
-    return {
-        symbol.qname: (symbol.kind, symbol.signature, symbol.docstring, symbol.start_line, symbol.end_line)
-        for file in analysis.files.values()
-        for symbol in file.symbols
-    }
+    return symbol_rows(files, "kind", "signature", "docstring", "start_line", "end_line")
 
 
-def _edges(files: dict[str, str], kind: str) -> dict[tuple[str, str, int], str | None]:
-    """(source symbol, name as written, line) -> the edge's target, over the edges of that kind."""
-    analysis = analyze_repository(files)
-    return {
-        (edge.src, edge.raw, edge.line): edge.dst
-        for file in analysis.files.values()
-        for edge in file.edges
-        if edge.kind == kind
-    }
 
 
-def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
+def _entries(files: dict[str, str]) -> set[tuple]:
     """(kind, framework, route or command, methods, handler) of every entrypoint found in ``files``."""
-    analysis = analyze_repository(files)
-    return {
-        (entry.entry_type, entry.framework, entry.route_or_command, entry.methods, entry.handler)
-        for file in analysis.files.values()
-        for entry in file.entrypoints
-    }
+    return entrypoint_rows(files, "entry_type", "framework", "route_or_command", "methods", "handler")
 
 
 def test_dart_library_symbols_are_named_by_their_file_with_their_doc_comments():
@@ -132,7 +113,7 @@ def test_dart_library_symbols_are_named_by_their_file_with_their_doc_comments():
 
 
 def test_dart_calls_are_resolved_across_files_by_the_declared_or_constructed_type():
-    edges = _edges({
+    edges = edge_targets({
         "lib/src/cart.dart": CART,
         "lib/src/item.dart": "class Item {}\n",
         "lib/checkout.dart": (
@@ -169,7 +150,7 @@ def test_dart_calls_are_resolved_across_files_by_the_declared_or_constructed_typ
 
 
 def test_dart_calls_on_this_super_in_cascades_of_new_objects_and_on_names_asserted_not_null():
-    edges = _edges({
+    edges = edge_targets({
         "lib/shop.dart": (
             "class Shelf {\n"
             "  void stock() {}\n"
@@ -203,7 +184,7 @@ def test_dart_calls_on_this_super_in_cascades_of_new_objects_and_on_names_assert
 
 
 def test_dart_classes_inherit_their_superclass_mixins_and_interfaces():
-    edges = _edges({"lib/src/cart.dart": CART, "lib/src/item.dart": "class Item {}\n"}, "inherits")
+    edges = edge_targets({"lib/src/cart.dart": CART, "lib/src/item.dart": "class Item {}\n"}, "inherits")
 
     assert edges == {
         ("lib.src.cart.Cart", "Base", 7): "lib.src.cart.Base",
@@ -214,7 +195,7 @@ def test_dart_classes_inherit_their_superclass_mixins_and_interfaces():
 
 
 def test_dart_imports_exports_and_parts_reach_the_files_they_name():
-    edges = _edges({
+    edges = edge_targets({
         "pubspec.yaml": "name: shop\ndescription: A shop.\n",
         "lib/shop.dart": (
             "import 'dart:async';\n"

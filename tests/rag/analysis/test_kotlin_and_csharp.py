@@ -10,21 +10,11 @@ from pathlib import Path
 
 from rag.analysis.repository import analyze_repository
 from rag.services.graph import declared_kind
-
-
-def _calls(files: dict[str, str]) -> dict[tuple[str, str, int], str | None]:
-    """(calling symbol, called name, line) -> the edge's target, over the calls of ``files``."""
-    analysis = analyze_repository(files)
-    return {
-        (edge.src, edge.raw, edge.line): edge.dst
-        for file in analysis.files.values()
-        for edge in file.edges
-        if edge.kind == "calls"
-    }
+from tests.rag.analysis.readings import edge_targets
 
 
 def test_csharp_generic_calls_and_constructors_are_resolved_by_their_type():
-    calls = _calls({
+    calls = edge_targets({
         "Shop/Ledger.cs": (
             "namespace Shop.Core;\n\npublic class Ledger<T>\n{\n    public void Add<U>(U item) { }\n}\n\n"
             "public class Money { }\n"
@@ -115,11 +105,11 @@ def test_a_property_is_no_call_target_nor_a_scope_of_the_functions_in_its_value(
     }
 
     assert ("method", "com.shop.Client.trace") in _symbols(files)
-    assert _calls(files)[("build.gradle", "plugins", 1)] is None
+    assert edge_targets(files)[("build.gradle", "plugins", 1)] is None
 
 
 def test_kotlin_extension_functions_are_called_on_their_type_and_call_its_members_bare():
-    calls = _calls({
+    calls = edge_targets({
         "src/main/kotlin/com/shop/routing/Route.kt": (
             "package com.shop.routing\n\ninterface Route {\n    fun createChild(path: String): Route\n}\n\n"
             "class Routing : Route {\n    override fun createChild(path: String): Route = this\n}\n"
@@ -144,7 +134,7 @@ def test_kotlin_extension_functions_are_called_on_their_type_and_call_its_member
 
 
 def test_csharp_extension_methods_are_called_on_the_type_they_extend():
-    calls = _calls({
+    calls = edge_targets({
         "Shop/ServiceCollectionExtensions.cs": (
             "namespace Microsoft.Extensions.DependencyInjection;\n\npublic static class ServiceCollectionExtensions\n{\n"
             "    public static IServiceCollection AddShop(this IServiceCollection services) => services;\n}\n"
@@ -319,7 +309,7 @@ def test_one_line_properties_are_read_with_the_code_around_them_not_as_chunks_of
 
 
 def test_a_csharp_local_declared_with_an_interface_and_built_by_a_class_has_the_interfaces_methods():
-    calls = _calls({
+    calls = edge_targets({
         "Shop/Stores.cs": (
             "namespace Shop;\n\npublic interface IStore\n{\n    int Load();\n}\n\n"
             "public class Store : IStore\n{\n    public int Load() => 1;\n}\n\n"
@@ -335,7 +325,7 @@ def test_a_csharp_local_declared_with_an_interface_and_built_by_a_class_has_the_
 
 
 def test_a_kotlin_call_with_no_receiver_reaches_functions_of_its_package_or_its_imports_only():
-    calls = _calls({
+    calls = edge_targets({
         "src/main/kotlin/com/shop/net/Checks.kt": "package com.shop.net\n\nfun check(value: Boolean) {}\n",
         "src/main/kotlin/com/shop/client/Requests.kt": "package com.shop.client\n\nfun get(url: String) {}\n",
         "src/main/kotlin/com/shop/server/Routes.kt": "package com.shop.server\n\nfun get(path: String) {}\n",
@@ -354,7 +344,7 @@ def test_a_kotlin_call_with_no_receiver_reaches_functions_of_its_package_or_its_
 
 
 def test_an_overload_that_calls_another_overload_calls_its_own_name_not_a_bases():
-    calls = _calls({
+    calls = edge_targets({
         "Shop/Mapper.cs": (
             "namespace Shop;\n\npublic interface IMapper\n{\n    int Map(object source, object destination);\n}\n\n"
             "public class Mapper : IMapper\n{\n"

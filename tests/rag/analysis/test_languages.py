@@ -8,6 +8,7 @@ from chat.agent.edits.diffs import check_syntax
 from rag.analysis.filetypes import artifact_type, detect_language
 from rag.analysis.languages import named_by_folder, parses, specs, written_name
 from rag.analysis.repository import analyze_repository
+from tests.rag.analysis.readings import entrypoint_rows
 
 # One small project per language: a documented type with a method, and a second file calling it.
 PROJECTS: dict[str, dict[str, str]] = {
@@ -733,7 +734,7 @@ def test_a_javascript_or_typescript_superclass_is_an_inherits_edge_and_its_metho
 
 
 def test_sveltekit_and_nuxt_files_are_routes_by_their_paths():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/routes/api/items/+server.ts": (
                 "export async function GET({ url }) {\n  return new Response('[]')\n}\n"
@@ -994,17 +995,7 @@ def test_a_ruby_require_that_ends_several_files_is_the_one_on_the_load_path():
 
 def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
     """(kind, framework, route or command, methods, handler) of every entrypoint found in ``files``."""
-    return _routes(files, "entry_type", "framework", "route_or_command", "methods", "handler")
-
-
-def _routes(files: dict[str, str], *fields: str, kind: str | None = None) -> set[tuple]:
-    """Those ``fields`` of every entrypoint (of ``kind``) found in ``files``."""
-    return {
-        tuple(getattr(entry, name) for name in fields)
-        for file in analyze_repository(files).files.values()
-        for entry in file.entrypoints
-        if kind is None or entry.entry_type == kind
-    }
+    return entrypoint_rows(files, "entry_type", "framework", "route_or_command", "methods", "handler")
 
 
 def test_koa_and_fastify_routes_are_entrypoints_with_their_handlers():
@@ -1307,7 +1298,7 @@ def test_net_https_own_routes_are_net_https_in_a_file_that_also_uses_a_framework
 
 
 def test_chi_routers_mounted_by_the_function_that_makes_them_serve_under_the_prefix():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "go.mod": "module shop\n",
             "cmd/api/main.go": (
@@ -1448,7 +1439,7 @@ def test_a_cobra_command_literal_is_a_command_with_its_run_function():
 
 
 def test_gorilla_mux_routes_take_their_methods_and_their_subrouters_prefix_and_a_wrapped_handler_is_the_function_wrapped():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "main.go": (
                 'package main\n\nimport (\n\t"net/http"\n\t"github.com/gorilla/mux"\n)\n\nfunc main() {\n'
@@ -1499,7 +1490,7 @@ def test_a_route_handler_given_as_a_method_value_is_that_method_of_the_values_ty
 
 
 def test_axum_routers_nested_under_a_prefix_serve_under_it_in_place_and_from_the_function_that_makes_them():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "Cargo.toml": '[package]\nname = "shop"\n',
             "src/main.rs": (
@@ -1554,7 +1545,7 @@ def test_a_cobra_command_added_under_another_is_named_by_its_whole_path():
 
 
 def test_actix_handlers_registered_in_a_scope_serve_under_its_prefix():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "Cargo.toml": '[package]\nname = "shop"\n',
             "src/main.rs": (
@@ -1780,7 +1771,7 @@ def test_grpc_services_implemented_in_java_kotlin_and_csharp_are_rpc_entrypoints
 
 
 def test_the_mappings_of_a_feign_client_are_calls_of_another_service_not_routes():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/main/java/shop/StoreClient.java": (
                 'package shop;\n\n@FeignClient(name = "stores")\npublic interface StoreClient {\n'
@@ -1987,7 +1978,7 @@ def test_rails_resources_namespaces_and_sinatra_routes_are_entrypoints():
 
 
 def test_rails_resources_read_only_except_param_singular_and_nested_resources_and_their_actions():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "config/routes.rb": (
                 "Rails.application.routes.draw do\n  scope :api do\n    resource :user, only: [:show, :update]\n"
@@ -2017,7 +2008,7 @@ def test_rails_resources_read_only_except_param_singular_and_nested_resources_an
 
 
 def test_a_rails_route_in_a_namespace_is_handled_by_the_controller_of_that_module():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "config/routes.rb": (
                 "Rails.application.routes.draw do\n  resources :photos, only: [:index]\n"
@@ -2130,7 +2121,7 @@ def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_
 
 
 def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one_written_in_place_its_block():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "web/index.js": (
                 "var express = require('express');\nvar user = require('./user');\nvar app = express();\n"
@@ -2153,7 +2144,7 @@ def test_an_express_handler_named_by_its_module_is_that_modules_function_and_one
 
 
 def test_an_express_router_named_for_what_it_routes_has_routes_and_a_map_does_not():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/routes/users.ts": (
                 "import { Router } from 'express';\nimport * as users from '../controllers/users';\n"
@@ -2169,7 +2160,7 @@ def test_an_express_router_named_for_what_it_routes_has_routes_and_a_map_does_no
 
 
 def test_express_routers_serve_under_the_prefixes_they_are_mounted_at_in_other_files():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "server.js": (
                 "const express = require('express');\nconst api = require('./routes');\nconst app = express();\n"
@@ -2200,7 +2191,7 @@ def test_express_routers_serve_under_the_prefixes_they_are_mounted_at_in_other_f
 
 
 def test_a_global_prefix_at_the_repositorys_root_leaves_its_commands_as_they_are():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "main.ts": "async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n  app.setGlobalPrefix('api');\n}\n",
             "cats.controller.ts": "@Controller('cats')\nexport class CatsController {\n  @Get()\n  findAll() {}\n}\n",
@@ -2213,7 +2204,7 @@ def test_a_global_prefix_at_the_repositorys_root_leaves_its_commands_as_they_are
 
 
 def test_a_koa_routers_own_prefix_and_fastify_plugins_registered_under_a_prefix_are_routes_under_it():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "koa/app.js": (
                 "const Router = require('@koa/router');\nconst router = new Router({ prefix: '/api' });\n"
@@ -2239,7 +2230,7 @@ def test_a_koa_routers_own_prefix_and_fastify_plugins_registered_under_a_prefix_
 
 
 def test_hono_apps_serve_under_their_base_path_and_the_paths_other_files_mount_them_at():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/index.ts": (
                 "import { Hono } from 'hono'\nimport { books } from './books'\nimport admin from './admin'\n\n"
@@ -2269,7 +2260,7 @@ def test_hono_apps_serve_under_their_base_path_and_the_paths_other_files_mount_t
 
 
 def test_hapi_route_objects_fastify_apps_of_any_name_and_paths_written_as_templates_are_routes():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/plugins/posts.ts": (
                 "import Hapi from '@hapi/hapi'\n\nconst postsPlugin = {\n  name: 'app/posts',\n"
@@ -2307,7 +2298,7 @@ def test_hapi_route_objects_fastify_apps_of_any_name_and_paths_written_as_templa
 
 
 def test_calls_on_an_http_client_are_requests_not_routes():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "web/src/services/users.ts": (
                 "import axios from 'axios'\n\nconst api = axios.create({ baseURL: '/api' })\n\n"
@@ -2324,7 +2315,7 @@ def test_calls_on_an_http_client_are_requests_not_routes():
 
 def test_a_file_route_whose_file_also_routes_by_calls_has_both():
     # A Next.js API route handing its requests to a Hono app: the file's own route, and the app's.
-    found = _routes(
+    found = entrypoint_rows(
         {
             "pages/api/[...route].ts": (
                 "import { Hono } from 'hono'\nimport { handle } from 'hono/vercel'\n\n"
@@ -2339,7 +2330,7 @@ def test_a_file_route_whose_file_also_routes_by_calls_has_both():
 
 
 def test_an_express_route_serves_each_method_chained_on_it():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "app.js": (
                 "const express = require('express');\nconst app = express();\napp.route('/book')\n"
@@ -2358,7 +2349,7 @@ def test_an_express_route_serves_each_method_chained_on_it():
 
 
 def test_a_nestjs_controllers_path_given_in_its_options_is_its_routes_prefix():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/cats.controller.ts": (
                 "@Controller({ path: 'cats', version: '1' })\nexport class CatsController {\n  @Get(':id')\n  findOne() {}\n"
@@ -2372,7 +2363,7 @@ def test_a_nestjs_controllers_path_given_in_its_options_is_its_routes_prefix():
 
 
 def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "apps/shop/src/main.ts": (
                 "async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n"
@@ -2389,7 +2380,7 @@ def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
 
 
 def test_nestjs_router_module_paths_put_a_modules_controllers_under_them_below_the_global_prefix():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "src/main.ts": (
                 "async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n"
@@ -2426,7 +2417,7 @@ def test_nestjs_router_module_paths_put_a_modules_controllers_under_them_below_t
 
 
 def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers_method():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "routes/api.php": (
                 "<?php\nuse App\\Http\\Controllers\\OrderController;\nuse Illuminate\\Support\\Facades\\Route;\n\n"
@@ -2454,7 +2445,7 @@ def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers
 
 
 def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "routes/api.php": (
                 "<?php\nuse Illuminate\\Support\\Facades\\Route;\n"
@@ -2606,7 +2597,7 @@ TASKS = {
 
 
 def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_their_queue_or_themselves():
-    tasks = _routes(TASKS, "framework", "route_or_command", "handler", kind="task")
+    tasks = entrypoint_rows(TASKS, "framework", "route_or_command", "handler", kind="task")
 
     assert tasks == {
         ("scheduled", "com.shop.Jobs.report", "com.shop.Jobs.report"),
@@ -2644,11 +2635,11 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
         ("workmanager", "UploadWorker", "com.shop.UploadWorker.doWork"),
     }
     # A task is no route, whatever prefix its class gives its routes (the Java class's @RequestMapping).
-    assert ("spring", "/api/health") in _routes(TASKS, "framework", "route_or_command", kind="http_route")
+    assert ("spring", "/api/health") in entrypoint_rows(TASKS, "framework", "route_or_command", kind="http_route")
 
 
 def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_and_field():
-    found = _routes(
+    found = entrypoint_rows(
         {
             "graph/schema.resolvers.go": (
             'package graph\n\n'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rag.analysis.languages import is_test_file
-from rag.analysis.repository import analyze_repository
+from tests.rag.analysis.readings import edge_targets, entrypoint_rows, symbol_rows
 
 CART = (
     "/*\n * Copyright the shop's authors.\n */\npackage com.shop\npackage model\n\n"
@@ -23,36 +23,18 @@ CART = (
 )
 
 
-def _analysis(files: dict[str, str]):
-    return analyze_repository(files)
 
 
-def _symbols(files: dict[str, str]) -> dict[str, tuple[str, str]]:
+def _symbols(files: dict[str, str]) -> dict[str, tuple]:
     """qname -> (kind, doc) of every symbol of ``files``."""
-    return {
-        symbol.qname: (symbol.kind, symbol.docstring)
-        for file in _analysis(files).files.values()
-        for symbol in file.symbols
-    }
+    return symbol_rows(files, "kind", "docstring")
 
 
-def _edges(files: dict[str, str], kind: str) -> dict[tuple[str, str, int], str | None]:
-    """(source symbol, name as written, line) -> the edge's target, over the edges of that kind."""
-    return {
-        (edge.src, edge.raw, edge.line): edge.dst
-        for file in _analysis(files).files.values()
-        for edge in file.edges
-        if edge.kind == kind
-    }
 
 
-def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None]]:
+def _entries(files: dict[str, str]) -> set[tuple]:
     """(kind, framework, route or command, methods, handler) of every entrypoint found in ``files``."""
-    return {
-        (entry.entry_type, entry.framework, entry.route_or_command, entry.methods, entry.handler)
-        for file in _analysis(files).files.values()
-        for entry in file.entrypoints
-    }
+    return entrypoint_rows(files, "entry_type", "framework", "route_or_command", "methods", "handler")
 
 
 def test_scala_symbols_are_named_by_their_chained_packages_with_companion_members_under_their_class():
@@ -116,7 +98,7 @@ CHECKOUT = {
 
 
 def test_scala_imports_resolve_by_their_paths_braces_renames_and_wildcards():
-    imports = _edges(CHECKOUT, "imports")
+    imports = edge_targets(CHECKOUT, "imports")
 
     assert imports == {
         ("com.shop.app", "com.shop.model.Cart", 3): "com.shop.model.Cart",
@@ -128,7 +110,7 @@ def test_scala_imports_resolve_by_their_paths_braces_renames_and_wildcards():
 
 
 def test_scala_calls_resolve_on_typed_locals_objects_and_the_enclosing_class():
-    calls = _edges(CHECKOUT, "calls")
+    calls = edge_targets(CHECKOUT, "calls")
 
     assert calls[("com.shop.app.Checkout.run", "empty", 9)] == "com.shop.model.Cart.empty"
     assert calls[("com.shop.app.Checkout.run", "Cart", 10)] == "com.shop.model.Cart"
@@ -142,7 +124,7 @@ def test_scala_calls_resolve_on_typed_locals_objects_and_the_enclosing_class():
 
 
 def test_scala_classes_inherit_what_they_extend_and_mix_in():
-    inherits = _edges({
+    inherits = edge_targets({
         "src/main/scala/com/shop/model/Cart.scala": CART,
         "src/main/scala/com/shop/model/Base.scala": "package com.shop.model\n\nabstract class Base(id: Int)\n",
         "src/main/scala/com/shop/model/Gift.scala": (
@@ -176,12 +158,12 @@ def test_scala_and_java_share_one_name_space():
         ),
     }
 
-    assert _edges(files, "imports")[("com.shop.app", "com.shop.legacy.Ledger", 3)] == "com.shop.legacy.Ledger"
-    assert _edges(files, "calls")[("com.shop.app.Audit.log", "record", 6)] == "com.shop.legacy.Ledger.record"
-    assert _edges(files, "inherits")[("com.shop.app.Audit", "Ledger", 5)] == "com.shop.legacy.Ledger"
+    assert edge_targets(files, "imports")[("com.shop.app", "com.shop.legacy.Ledger", 3)] == "com.shop.legacy.Ledger"
+    assert edge_targets(files, "calls")[("com.shop.app.Audit.log", "record", 6)] == "com.shop.legacy.Ledger.record"
+    assert edge_targets(files, "inherits")[("com.shop.app.Audit", "Ledger", 5)] == "com.shop.legacy.Ledger"
     # ... and Java sees Scala's classes.
-    assert _edges(files, "imports")[("com.shop.legacy", "com.shop.app.Audit", 3)] == "com.shop.app.Audit"
-    assert _edges(files, "calls")[("com.shop.legacy.Report.print", "log", 6)] == "com.shop.app.Audit.log"
+    assert edge_targets(files, "imports")[("com.shop.legacy", "com.shop.app.Audit", 3)] == "com.shop.app.Audit"
+    assert edge_targets(files, "calls")[("com.shop.legacy.Report.print", "log", 6)] == "com.shop.app.Audit.log"
 
 
 def test_scala_programs_are_main_methods_apps_and_main_annotated_functions():
@@ -317,7 +299,7 @@ def test_scala_test_files_follow_sbt_and_test_framework_conventions():
 
 
 def test_a_scala_import_is_read_by_its_whole_path_and_a_wildcard_names_the_package():
-    imports = _edges({
+    imports = edge_targets({
         "src/main/scala/com/shop/model/Item.scala": "package com.shop.model\n\ncase class Item(price: Int)\n",
         "src/main/scala/com/shop/app/Main.scala": (
             "package com.shop.app\n\nimport com.shop.model._\nimport com.shop.model.Item\nimport org.shop.model.Item\n\n"

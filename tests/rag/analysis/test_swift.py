@@ -4,27 +4,14 @@ from __future__ import annotations
 
 from rag.analysis.languages import is_test_file, written_name
 from rag.analysis.repository import analyze_repository
+from tests.rag.analysis.readings import edge_targets, entrypoint_rows
 
 
-def _calls(files: dict[str, str]) -> dict[tuple[str, str, int], str | None]:
-    """(calling symbol, called name, line) -> the edge's target, over the calls of ``files``."""
-    analysis = analyze_repository(files)
-    return {
-        (edge.src, edge.raw, edge.line): edge.dst
-        for file in analysis.files.values()
-        for edge in file.edges
-        if edge.kind == "calls"
-    }
 
 
-def _entries(files: dict[str, str]) -> set[tuple[str, str, str, tuple[str, ...], str | None, str]]:
+def _entries(files: dict[str, str]) -> set[tuple]:
     """(kind, framework, route or command, methods, handler, handler as written) of every entrypoint in ``files``."""
-    analysis = analyze_repository(files)
-    return {
-        (entry.entry_type, entry.framework, entry.route_or_command, entry.methods, entry.handler, entry.handler_raw)
-        for file in analysis.files.values()
-        for entry in file.entrypoints
-    }
+    return entrypoint_rows(files, "entry_type", "framework", "route_or_command", "methods", "handler", "handler_raw")
 
 
 _CART = (
@@ -83,7 +70,7 @@ def test_a_type_inherits_its_superclass_and_the_protocols_it_and_its_extensions_
 
 
 def test_calls_resolve_across_the_module_by_declared_types_self_static_calls_and_initializers():
-    calls = _calls({
+    calls = edge_targets({
         "Sources/Shop/Cart.swift": _CART,
         "Sources/Shop/Cart+Total.swift": _CART_TOTAL,
         "Sources/Shop/Store.swift": (
