@@ -52,19 +52,19 @@ def test_it_detects_language_by_extension_and_artifact_type_by_path(path, langua
 
 
 def test_files_of_languages_without_a_grammar_get_overlapping_windows():
-    text = "".join(f"echo x{n}\n" for n in range(170))
-    analysis = analyze_file("scripts/build.sh", text)
-    assert analysis.language == "shell"
+    text = "".join(f"select {n};\n" for n in range(170))
+    analysis = analyze_file("db/report.sql", text)
+    assert analysis.language == "sql"
     assert [(c.start_line, c.end_line, c.title) for c in analysis.chunks] == [
-        (1, 80, "scripts/build.sh:1-80"),
-        (66, 145, "scripts/build.sh:66-145"),
-        (131, 170, "scripts/build.sh:131-170"),
+        (1, 80, "db/report.sql:1-80"),
+        (66, 145, "db/report.sql:66-145"),
+        (131, 170, "db/report.sql:131-170"),
     ]
-    assert analysis.chunks[1].content.splitlines()[0] == "echo x65"
+    assert analysis.chunks[1].content.splitlines()[0] == "select 65;"
     assert analysis.chunks[2].metadata == {
         "chunk_index": 2,
         "chunk_type": "window",
-        "module_or_unit": "scripts/build.sh",
+        "module_or_unit": "db/report.sql",
         "artifact_type": "code",
     }
     assert analysis.symbols == [] and analysis.edges == [] and analysis.error is None
