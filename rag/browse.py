@@ -58,7 +58,7 @@ FOLDER_ENTRIES_SHOWN = 1000
 LANGUAGE_NAMES = {
     "python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "tsx": "TypeScript", "go": "Go",
     "java": "Java", "rust": "Rust", "c": "C", "cpp": "C++", "csharp": "C#", "kotlin": "Kotlin", "ruby": "Ruby",
-    "swift": "Swift", "scala": "Scala", "dart": "Dart",
+    "swift": "Swift", "scala": "Scala", "dart": "Dart", "lua": "Lua", "elixir": "Elixir",
     "php": "PHP", "markdown": "Markdown", "rst": "reStructuredText", "text": "Text", "json": "JSON",
     "yaml": "YAML", "toml": "TOML", "html": "HTML", "css": "CSS", "shell": "Shell", "sql": "SQL",
 }
