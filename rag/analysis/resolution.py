@@ -515,6 +515,8 @@ class ImportTargets:
             return self._load_path(raw, importer.path)
         if system == "pub":
             return self._pub(raw, importer.path)
+        if system == "lua":
+            return self._lua(raw)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
         spec = spec_named(importer.language)
         if spec is not None and spec.unnamed_scopes:
@@ -526,14 +528,11 @@ class ImportTargets:
             found = self._module_file(posixpath.normpath(posixpath.join(folder, raw)))
             if found is not None:
                 return found
-            ending = [path for path in self.by_basename.get(posixpath.basename(raw), ()) if path.endswith("/" + raw) or path == raw]
             # An include is found in the include folders a build names (``-Iinclude``), which are near
             # the top: of several files that end with it (``include/simdjson.h`` and
             # ``include/simdjson/simdjson.h``), the one in the fewest folders.
-            depths = sorted((path.count("/"), path) for path in ending)
-            if len(depths) == 1 or (len(depths) > 1 and depths[0][0] < depths[1][0]):
-                return self.units[depths[0][1]]
-            return None
+            found = self._shallowest_ending(raw)
+            return self.units[found] if found else None
         if system == "es":
             return self._bare_specifier(raw, importer.path)
         if "/" in raw:
@@ -564,6 +563,24 @@ class ImportTargets:
         else:
             path = posixpath.join(posixpath.dirname(importer), raw)
         return self.units.get(posixpath.normpath(path))
+
+    def _lua(self, raw: str) -> str | None:
+        """Lua's ``require("app.models.user")``: the file of the tree that ends ``app/models/user.lua``, else
+        ``app/models/user/init.lua`` (``package.path``'s ``?.lua`` and ``?/init.lua``, whose folders are near the
+        top: of several, the one in the fewest folders); the standard library's and rocks' modules stay partial."""
+        wanted = raw.replace(".", "/")
+        for name in (wanted + ".lua", wanted + "/init.lua"):
+            if (found := self._shallowest_ending(name)) is not None:
+                return self.units[found]
+        return None
+
+    def _shallowest_ending(self, name: str) -> str | None:
+        """The path of the tree that is ``name`` or ends with ``/name`` in the fewest folders, if one does."""
+        ending = [path for path in self.by_basename.get(posixpath.basename(name), ()) if path.endswith("/" + name) or path == name]
+        depths = sorted((path.count("/"), path) for path in ending)
+        if len(depths) == 1 or (len(depths) > 1 and depths[0][0] < depths[1][0]):
+            return depths[0][1]
+        return None
 
     def _module_file(self, base: str) -> str | None:
         """The unit of the file an ES specifier's path names, with the suffixes and ``index`` files it may leave out."""

@@ -809,7 +809,12 @@ def _doc(preamble: list[tree_sitter.Node]) -> str:
     for comment in preamble:
         if "comment" not in comment.type:
             continue
-        for line in _text(comment).splitlines():
+        text = _text(comment)
+        dashed = text.startswith("--")  # Lua's ``--- Makes a cart.``, ``--[[ ... ]]``
+        for line in text.splitlines():
+            line = line.strip()
+            if dashed:
+                line = line.removeprefix("--[[").removesuffix("]]").lstrip("-")
             line = line.strip().removeprefix("/**").removeprefix("/*").removesuffix("*/").strip()
             line = _DOC_NAMED.sub(r"\1: ", _DOC_REFERENCE.sub(r"\1", line.lstrip("/!#*")))
             line = _DOC_TAG.sub("", line).strip()
