@@ -66,7 +66,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
 is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
-written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
+written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case, ``{snake}`` a camel-case name in snake case (Mix's
+``Db.Seed`` task is ``db.seed``),
 ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
@@ -1139,6 +1140,8 @@ def _methods(method: str) -> tuple[str, ...]:
     return (verb,) if verb in _VERBS else (handler.group(1).upper(),) if handler is not None else ()
 
 
+# Where a name written in camel case starts a word (``GenerateCss``: ``Generate``, ``Css``; ``HTTPServer``: ``HTTP``, ``Server``).
+_WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 # A Razor page's handler method: On, its verb, the handler's name, perhaps Async.
 _PAGE_HANDLER = re.compile(r"On(Get|Post|Put|Patch|Delete)\w*")
 
@@ -1538,7 +1541,7 @@ def _entrypoints(
             # ``queryResolver`` is ``Query.todos``).
             camel = re.sub(r"_+([a-z0-9])", lambda part: part.group(1).upper(), route)
             named = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{camel}", camel)
-            named = named.replace("{}", route)
+            named = named.replace("{snake}", _WORD_BOUNDARY.sub("_", route).lower()).replace("{}", route)
             route = _CAPTURED.sub(lambda found: _text(captures[found.group(1)][0]) if found.group(1) in captures else "", named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
