@@ -18,7 +18,7 @@ import time
 
 from rag.analysis.repository import analyze_repository
 
-SUFFIXES = ("ts", "tsx", "js", "go", "java", "kt", "rs", "c", "cpp", "cs", "rb", "php", "vue")
+SUFFIXES = ("ts", "tsx", "js", "go", "java", "kt", "scala", "rs", "c", "cpp", "cs", "rb", "php", "vue", "swift", "dart", "ex", "lua", "sh")
 # What a file of the suffix starts with before the units: PHP's opening tag, a component's script.
 OPENINGS = {"php": "<?php\n", "vue": "<script>\n"}
 UNITS = (

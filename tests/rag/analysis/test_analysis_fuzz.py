@@ -54,10 +54,37 @@ PIECES = {
         "<?php\n", "class", "J", "implements", "ShouldQueue", "{", "}", "public function handle()", "#[AsCommand(name: 'x')]",
         "use Symfony\\Component\\Console\\Command\\Command;", "Route::get('/x', fn() => 1);", "\n", ";",
     ],
+    "Sources/App/routes.swift": [
+        "import Vapor\n", "app.get(", '"x"', ", use: h)", "let g = routes.grouped(", '"api")', "g.get(use: h)",
+        "@main struct A { static func main() {} }", "func h(req: Request) {}", "{", "}", "(", ")", "\n",
+    ],
+    "src/main/scala/a/Main.scala": [
+        "package a\n", "import a.b.C\n", "import org.http4s._\n", "object Main extends App", 'path("x") {', "get {",
+        'complete("ok")', 'case GET -> Root / "x" =>', "HttpRoutes.of[IO] {", "{", "}", "(", ")", "\n",
+    ],
+    "lib/main.dart": [
+        "import 'package:shelf_router/shelf_router.dart';\n", "import 'package:a/b.dart';\n", "void main() {}",
+        "router.get('/x', h);", "final router = Router()", "..get('/y', h)", "class A extends B {}", "part 'a.g.dart';",
+        "{", "}", "(", ")", "\n",
+    ],
+    "lib/app_web/router.ex": [
+        "defmodule AppWeb.Router do\n", "use Phoenix.Router\n", 'scope "/api", AppWeb do\n', 'get "/x", XController, :show\n',
+        'resources "/users", UserController\n', "defmodule Mix.Tasks.Db.Seed do", "def run(_), do: 1", "use Oban.Worker",
+        "do", "end", "\n",
+    ],
+    "app.lua": [
+        'local lapis = require("lapis")\n', "local app = lapis.Application()\n", 'app:get("/x", function(self) end)\n',
+        "local M = {}", "function M.f() end", "return M", 'vim.api.nvim_create_user_command("X", f, {})', "function",
+        "end", "(", ")", "\n",
+    ],
+    "scripts/deploy.sh": [
+        "#!/bin/bash\n", 'case "$1" in', "start)", "run_it", ";;", "esac", "source ./lib.sh", "f() {", "}", "shift", "\n",
+    ],
 }
 MANIFESTS = {
     "package.json": ['{"name": "a", "scripts": {"dev": "x"}}', "{", "[]", '{"bin": 3}'],
     "go.mod": ["module app\n", "module\n", ""],
+    "pubspec.yaml": ["name: a\n", "name:\n", ""],
     "Cargo.toml": ['[package]\nname = "a"\n', "[[bin]]\nname = 3\n", "["],
 }
 
