@@ -29,7 +29,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   ``@path`` and ``@method`` (``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``,
   ``http.MethodGet``) and the ``@handler`` as written when the call names one (resolved to a
   definition of the file by name, or by the function called when it is a call: ``GreetHandler(ctx)``;
-  unresolved, no handler), or the ``@block`` that is the handler when it is written in place
+  unresolved, no handler; a ``@handler_action`` beside it names the action of that controller: Phoenix's
+  ``UserController, :show``), or the ``@block`` that is the handler when it is written in place
   (Sinatra's ``get '/x' do ... end``, a Go ``func`` literal: ``block at PATH:LINE``);
 - ``@action`` inside a ``@route.<framework>``: the route is a controller's action named by its name, which
   serves its class's route when it names none of its own, else the language's ``conventional_route``
@@ -1498,6 +1499,9 @@ def _entrypoints(
                 continue
         # A handler as written, to its first line (a call may take a function literal).
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
+        if written and "handler_action" in captures:
+            # A controller and its action written apart (Phoenix's ``UserController, :show``): ``UserController@show``.
+            written = f"{written}@{_literal(captures['handler_action'][0]).lstrip(':')}"
         controller = around.controller_of(node) if written and _BARE_NAME.fullmatch(written) else None
         if (reference := _METHOD_REFERENCE.fullmatch(written)) is not None:
             # Declared in the definition around the route, or around that (a field of the class).

@@ -166,19 +166,24 @@ def test_phoenix_routes_take_the_prefixes_of_their_scopes_and_resources_their_co
             "lib/my_app_web/router.ex": _ROUTER,
             # Outside a router `get "/x", ...` is no route: a test's request, a client's.
             "lib/my_app/client.ex": "defmodule MyApp.Client do\n  def fetch, do: get \"/users\", Api, :x\nend\n",
+            "lib/my_app_web/controllers/page_controller.ex": (
+                "defmodule MyAppWeb.PageController do\n  def home(conn, _params), do: conn\nend\n"
+            ),
         },
-        "entry_type", "framework", "route_or_command", "methods", "handler_raw",
+        "entry_type", "framework", "route_or_command", "methods", "handler_raw", "handler",
     )
+    page = "lib.my_app_web.controllers.page_controller.MyAppWeb.PageController.home"
 
-    assert found == {
-        ("http_route", "phoenix", "/", ("GET",), "PageController"),
+    assert {row[:-1] for row in found} == {
+        # A controller and its action: the controller's function of that name, where the repository has it.
+        ("http_route", "phoenix", "/", ("GET",), "PageController@home"),
         ("http_route", "phoenix", "/thermostat", (), "ThermostatLive"),
         ("http_route", "phoenix", "/admin/users", ("GET",), "UserController#index"),
         ("http_route", "phoenix", "/admin/users", ("POST",), "UserController#create"),
         ("http_route", "phoenix", "/admin/users/:id", ("GET",), "UserController#show"),
         ("http_route", "phoenix", "/admin/users/:id", ("PUT", "PATCH"), "UserController#update"),
         ("http_route", "phoenix", "/admin/users/:id", ("DELETE",), "UserController#destroy"),
-        ("http_route", "phoenix", "/api/users/:id/avatar", ("POST",), "AvatarController"),
+        ("http_route", "phoenix", "/api/users/:id/avatar", ("POST",), "AvatarController@upload"),
         # An API's resource has no form pages; one limited to some actions is left out.
         ("http_route", "phoenix", "/api/posts", ("GET",), "PostController#index"),
         ("http_route", "phoenix", "/api/posts", ("POST",), "PostController#create"),
@@ -187,6 +192,7 @@ def test_phoenix_routes_take_the_prefixes_of_their_scopes_and_resources_their_co
         ("http_route", "phoenix", "/api/posts/:id", ("DELETE",), "PostController#destroy"),
         ("http_route", "phoenix", "/jobs", (), "JobsPlug"),
     }
+    assert {(row[2], row[-1]) for row in found if row[-1]} == {("/", page)}
 
 
 def test_plug_router_routes_are_their_blocks():

@@ -4,8 +4,8 @@
   (#eq? @_use "use") (#eq? @_router "Phoenix.Router")) @uses.phoenix
 (call target: (identifier) @_use (arguments . (alias) . (atom) @_router .)
   (#eq? @_use "use") (#eq? @_router ":router")) @uses.phoenix
-; `get "/users/:id", UserController, :show`: the route, handled by the controller's action.
-(call target: (identifier) @method (arguments . (string) @path . (alias) @handler . (atom))
+; `get "/users/:id", UserController, :show`: the route, handled by the controller's action (its show function).
+(call target: (identifier) @method (arguments . (string) @path . (alias) @handler . (atom) @handler_action)
   (#any-of? @method "get" "post" "put" "patch" "delete" "options" "head")
   (#set! requires "phoenix")) @route.phoenix
 ; `live "/users/:id", UserLive.Show, :show`: a LiveView, and `forward "/admin", AdminRouter`: a plug, serving every
