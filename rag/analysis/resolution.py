@@ -313,6 +313,9 @@ _IMPORT_SUFFIXES = (
 BUNDLER_ALIASES = ("@/", "~/")
 # A C or C++ include names its file whole: a header, or a source file included into another (decNumber's
 # ``#include "decCommon.c"``, a unity build's ``#include "format.cc"``).
+# What a shell script writes for its own folder before a path: a variable (``$DIR/``, ``${SCRIPT_DIR}/``,
+# ``${BASH_SOURCE%/*}/``) or ``$(dirname "$0")/`` and ``$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/``, quoted or not.
+_SCRIPT_FOLDER = re.compile(r"""["']?(?:\$\w+|\$\{[^}]*\}|\$\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))["']?/""")
 _INCLUDED_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".c", ".cc", ".cpp", ".cxx")
 
 
@@ -517,6 +520,8 @@ class ImportTargets:
             return self._pub(raw, importer.path)
         if system == "lua":
             return self._lua(raw)
+        if system == "shell":
+            return self._sourced(raw, importer.path)
         dotted = NAMESPACE_SEPARATOR.sub(".", raw.removeprefix("\\")).removeprefix("crate.").removeprefix("self.")
         spec = spec_named(importer.language)
         if spec is not None and spec.unnamed_scopes:
@@ -573,6 +578,22 @@ class ImportTargets:
             if (found := self._shallowest_ending(name)) is not None:
                 return self.units[found]
         return None
+
+    def _sourced(self, raw: str, importer: str) -> str | None:
+        """A script a shell script sources or runs: its path from the script's folder, which the script may
+        write through where it lives (``"$DIR/lib/common.sh"``, ``${BASH_SOURCE%/*}/x.sh``, ``$(dirname "$0")/x.sh``),
+        else the one file of the tree that ends with it, in the fewest folders; through any other expansion, none."""
+        path = raw.strip("\"'")
+        while (lead := _SCRIPT_FOLDER.match(path)) is not None:
+            path = path[lead.end() :]
+        if "$" in path or "`" in path:
+            return None
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname(importer), path))
+        if beside in self.units:
+            return self.units[beside]
+        tail = re.sub(r"^(?:\.\./)+", "", posixpath.normpath(path))
+        found = self._shallowest_ending(tail) if not path.startswith("/") else None
+        return self.units[found] if found else None
 
     def _shallowest_ending(self, name: str) -> str | None:
         """The path of the tree that is ``name`` or ends with ``/name`` in the fewest folders, if one does."""

@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 86
+ANALYSIS_VERSION = 87
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -132,7 +132,8 @@ Kotlin, programs, Akka/Pekko HTTP, http4s, ZIO HTTP, Play, Scalatra and Cask rou
 scripts (functions, calls, sourced scripts, programs and their subcommands); 84: Lua (functions, class tables,
 calls, ``require`` through the package path, programs, Lapis and Kong routes, Neovim commands), Lua's doc comments
 without their dashes; 85: Elixir (modules and functions, aliases, imports and calls, Phoenix and Plug routes,
-Mix tasks, Oban workers); 86: a Phoenix route is handled by its controller's function of the action's name."""
+Mix tasks, Oban workers); 86: a Phoenix route is handled by its controller's function of the action's name;
+87: a shell script sources a script through its own folder (``"$DIR/lib/common.sh"``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -58,12 +58,26 @@ def test_functions_in_every_form_are_symbols_of_the_script_with_their_comments_a
 
 
 def test_a_sourced_script_is_imported_by_its_path_from_the_scripts_folder():
-    imports = edge_targets(_project(), "imports")
+    imports = edge_targets({
+        **_project(),
+        "scripts/lib/extra.sh": "extra() {\n  :\n}\n",
+        "ci/build.sh": (
+            "#!/bin/bash\n"
+            'source "${BASH_SOURCE%/*}/../scripts/lib/common.sh"\n'
+            '. "$(dirname "$0")/steps.sh"\n'
+            'source "$HOME/$PROFILE"\n'
+        ),
+        "ci/steps.sh": "step() {\n  :\n}\n",
+    }, "imports")
 
     assert imports == {
+        ("ci.build", '"${BASH_SOURCE%/*}/../scripts/lib/common.sh"', 2): "scripts.lib.common",
+        ("ci.build", '"$(dirname "$0")/steps.sh"', 3): "ci.steps",
+        # A path through another expansion is not known.
+        ("ci.build", '"$HOME/$PROFILE"', 4): None,
         ("scripts.deploy", "./lib/common.sh", 5): "scripts.lib.common",
-        # A path through a variable stays as written.
-        ("scripts.deploy", '"$DIR/lib/extra.sh"', 6): None,
+        # A path through the script's own folder, however the script writes it.
+        ("scripts.deploy", '"$DIR/lib/extra.sh"', 6): "scripts.lib.extra",
     }
 
 
