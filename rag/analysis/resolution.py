@@ -313,10 +313,10 @@ _IMPORT_SUFFIXES = (
 BUNDLER_ALIASES = ("@/", "~/")
 # A C or C++ include names its file whole: a header, or a source file included into another (decNumber's
 # ``#include "decCommon.c"``, a unity build's ``#include "format.cc"``).
+_INCLUDED_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".c", ".cc", ".cpp", ".cxx")
 # What a shell script writes for its own folder before a path: a variable (``$DIR/``, ``${SCRIPT_DIR}/``,
 # ``${BASH_SOURCE%/*}/``) or ``$(dirname "$0")/`` and ``$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/``, quoted or not.
 _SCRIPT_FOLDER = re.compile(r"""["']?(?:\$\w+|\$\{[^}]*\}|\$\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))["']?/""")
-_INCLUDED_SUFFIXES = (".h", ".hpp", ".hh", ".hxx", ".c", ".cc", ".cpp", ".cxx")
 
 
 def _contains(folder: str, path: str) -> bool:
@@ -584,7 +584,7 @@ class ImportTargets:
         write through where it lives (``"$DIR/lib/common.sh"``, ``${BASH_SOURCE%/*}/x.sh``, ``$(dirname "$0")/x.sh``),
         else the one file of the tree that ends with it, in the fewest folders; through any other expansion, none."""
         path = raw.strip("\"'")
-        while (lead := _SCRIPT_FOLDER.match(path)) is not None:
+        if (lead := _SCRIPT_FOLDER.match(path)) is not None:
             path = path[lead.end() :]
         if "$" in path or "`" in path:
             return None
