@@ -584,7 +584,9 @@ class ImportTargets:
         write through where it lives (``"$DIR/lib/common.sh"``, ``${BASH_SOURCE%/*}/x.sh``, ``$(dirname "$0")/x.sh``),
         else the one file of the tree that ends with it, in the fewest folders; through any other expansion, none."""
         path = raw.strip("\"'")
-        if (lead := _SCRIPT_FOLDER.match(path)) is not None:
+        # Folders written through variables, one after the other (``$BATS_ROOT/$BATS_LIBDIR/bats-core/common.bash``):
+        # what follows them names the file.
+        while (lead := _SCRIPT_FOLDER.match(path)) is not None:
             path = path[lead.end() :]
         if "$" in path or "`" in path:
             return None
