@@ -66,6 +66,7 @@ def test_a_sourced_script_is_imported_by_its_path_from_the_scripts_folder():
             'source "${BASH_SOURCE%/*}/../scripts/lib/common.sh"\n'
             '. "$(dirname "$0")/steps.sh"\n'
             'source "$HOME/$PROFILE"\n'
+            'source "$ROOT/$LIBDIR/lib/extra.sh"\n'
         ),
         "ci/steps.sh": "step() {\n  :\n}\n",
     }, "imports")
@@ -75,6 +76,8 @@ def test_a_sourced_script_is_imported_by_its_path_from_the_scripts_folder():
         ("ci.build", '"$(dirname "$0")/steps.sh"', 3): "ci.steps",
         # A path through another expansion is not known.
         ("ci.build", '"$HOME/$PROFILE"', 4): None,
+        # Folders through several variables: the path after them, the one file that ends with it.
+        ("ci.build", '"$ROOT/$LIBDIR/lib/extra.sh"', 5): "scripts.lib.extra",
         ("scripts.deploy", "./lib/common.sh", 5): "scripts.lib.common",
         # A path through the script's own folder, however the script writes it.
         ("scripts.deploy", '"$DIR/lib/extra.sh"', 6): "scripts.lib.extra",
