@@ -218,6 +218,9 @@ def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
         "\tat com.shop.Cart.add(Cart.scala:41)\n"  # Scala
         "Sources/App/Cart.swift:7: Fatal error: Index out of range\n"  # Swift
         "#0      Cart.add (package:shop/src/cart.dart:15:5)\n"  # Dart
+        "    (shop 0.1.0) lib/shop/cart.ex:12: Shop.Cart.add/2\n"  # Elixir
+        "lua: app/cart.lua:30: attempt to index a nil value\n"  # Lua
+        "scripts/deploy.sh: line 7: build: command not found\n"  # bash
         "version 1.2:3, at 10:30\n"
     )
 
@@ -226,7 +229,8 @@ def test_the_files_and_lines_of_other_languages_stack_traces_are_frames():
     assert frames == [
         ("Gson.java", 932), ("src/lib.rs", 10), ("/go/src/shop/server/handler.go", 123), ("/app/lib/router/index.js", 10),
         ("/src/Shop/Cart.cs", 12), ("/var/www/app/Route.php", 12), ("Cart.scala", 41), ("Sources/App/Cart.swift", 7),
-        ("shop/src/cart.dart", 15),
+        ("shop/src/cart.dart", 15), ("lib/shop/cart.ex", 12), ("app/cart.lua", 30),
+        ("scripts/deploy.sh", 7),
     ]
 
 
