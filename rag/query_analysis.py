@@ -28,14 +28,21 @@ TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<
 # A relative path; an absolute one (``/app/src/x.go``) only where a line number follows it (below).
 _FOLDERS = r"(?:[\w.-]+/)*[\w-]+\."
 _PATH_START = rf"(?<![\w/.-])({_FOLDERS}"
-_SOURCE_SUFFIXES = r"py|pyi|js|mjs|cjs|ts|tsx|jsx|go|java|kts?|scala|rs|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|rb|php|swift|dart|exs?|lua|sh"
-FILE_PATH = re.compile(rf"{_PATH_START}(?:{_SOURCE_SUFFIXES}|md|rst|txt|html|css|toml|cfg|ini|json|ya?ml))\b")
+# The suffixes of source files (a stack trace's line names one), and of the other files a query may name.
+_SOURCE_SUFFIXES = (
+    "py", "pyi", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "java", "kt", "kts", "scala", "rs", "c", "h", "cc", "cpp",
+    "cxx", "hh", "hpp", "hxx", "cs", "rb", "php", "swift", "dart", "ex", "exs", "lua", "sh",
+)
+_OTHER_SUFFIXES = ("md", "rst", "txt", "html", "css", "toml", "cfg", "ini", "json", "yml", "yaml")
+_FILE_SUFFIXES = frozenset((*_SOURCE_SUFFIXES, *_OTHER_SUFFIXES))
+_SOURCE_SUFFIX = "|".join(_SOURCE_SUFFIXES)
+FILE_PATH = re.compile(rf"{_PATH_START}(?:{_SOURCE_SUFFIX}|{'|'.join(_OTHER_SUFFIXES)}))\b")
 # A source file and line in the other languages' stack traces, panics, sanitizer reports and compiler
 # messages: ``src/lib.rs:10:5`` (Rust), ``/app/x.go:123 +0x1d`` (Go), ``(Gson.java:932)`` (Java, Kotlin),
 # ``(/app/x.js:10:5)`` (Node), ``a.cc:12:3`` (C, C++), ``x.rb:12:in`` (Ruby), ``File.cs:line 12`` (C#),
 # ``x.php(12)`` (PHP), ``(Cart.scala:41)`` (Scala), ``Cart.swift:7:`` (Swift), ``cart.dart:15:5`` (Dart),
 # ``lib/shop/cart.ex:12:`` (Elixir), ``app/cart.lua:12:`` (Lua), ``deploy.sh: line 12:`` (bash).
-SOURCE_LINE = re.compile(rf"(?<![\w/.-])(/?{_FOLDERS}(?:{_SOURCE_SUFFIXES}))(?::(?: ?line )?+|\()(\d{{1,9}})\b")
+SOURCE_LINE = re.compile(rf"(?<![\w/.-])(/?{_FOLDERS}(?:{_SOURCE_SUFFIX}))(?::(?: ?line )?+|\()(\d{{1,9}})\b")
 DOTTED = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b")
 # Qualified names in the other languages' own forms: ``fmt::format_to``, ``crate::walk::WalkBuilder``
 # (C++, Rust, PHP's ``::``), ``JsonParser#nextToken`` (Java and Kotlin docs). A name can start only
@@ -116,10 +123,7 @@ class QueryHints:
 
 
 def _is_file_like(dotted: str) -> bool:
-    return dotted.rsplit(".", 1)[-1] in {
-        "py", "pyi", "md", "rst", "txt", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "java", "kt", "kts", "rs", "c", "h",
-        "cc", "cpp", "cxx", "hh", "hpp", "hxx", "cs", "rb", "php", "scala", "swift", "dart", "ex", "exs", "lua", "sh", "html", "css", "json", "toml", "cfg", "ini", "yml", "yaml",
-    }
+    return dotted.rsplit(".", 1)[-1] in _FILE_SUFFIXES
 
 
 def query_hints(query: str) -> QueryHints:

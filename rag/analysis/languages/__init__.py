@@ -67,9 +67,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
 is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
-written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case, ``{snake}`` a camel-case name in snake case (Mix's
-``Db.Seed`` task is ``db.seed``),
-``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
+``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
@@ -887,14 +886,18 @@ def _path_before(node: tree_sitter.Node) -> list[str]:
 
 
 def _before_body(line: str) -> str:
-    """The line up to its first ``{`` outside parentheses and brackets: the braces of a parameter list are the
-    signature's (JavaScript's ``function save({ id, name }) {``, Dart's ``int add(Item item, {bool gift = false}) {``)."""
+    """The line up to its first ``{`` where the parentheses and brackets before it close as many as they open: the
+    braces of a parameter list are the signature's (JavaScript's ``function save({ id, name }) {``, Dart's ``int add(Item item, {bool gift = false}) {``)."""
+    brace = line.find("{")
+    head = line if brace < 0 else line[:brace]
+    if head.count("(") + head.count("[") == head.count(")") + head.count("]"):
+        return head  # no bracket open at the first brace: the common case, without a pass over the characters
     depth = 0
     for index, char in enumerate(line):
         if char in "([":
             depth += 1
         elif char in ")]":
-            depth = max(depth - 1, 0)
+            depth -= 1
         elif char == "{" and depth == 0:
             return line[:index]
     return line
@@ -1137,8 +1140,10 @@ def _methods(method: str) -> tuple[str, ...]:
     """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``, ``MethodGet`` (Go's ``http.MethodGet``),
     a Razor page's handler (``OnGet``, ``OnPostDeleteAsync``) -> ``("GET",)``; anything else none."""
     verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP").removeprefix("METHOD")
+    if verb in _VERBS:
+        return (verb,)
     handler = _PAGE_HANDLER.fullmatch(method)
-    return (verb,) if verb in _VERBS else (handler.group(1).upper(),) if handler is not None else ()
+    return (handler.group(1).upper(),) if handler is not None else ()
 
 
 # Where a name written in camel case starts a word (``GenerateCss``: ``Generate``, ``Css``; ``HTTPServer``: ``HTTP``, ``Server``).
