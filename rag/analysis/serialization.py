@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 87
+ANALYSIS_VERSION = 88
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -133,7 +133,8 @@ scripts (functions, calls, sourced scripts, programs and their subcommands); 84:
 calls, ``require`` through the package path, programs, Lapis and Kong routes, Neovim commands), Lua's doc comments
 without their dashes; 85: Elixir (modules and functions, aliases, imports and calls, Phoenix and Plug routes,
 Mix tasks, Oban workers); 86: a Phoenix route is handled by its controller's function of the action's name;
-87: a shell script sources a script through its own folder (``"$DIR/lib/common.sh"``)."""
+87: a shell script sources a script through its own folder (``"$DIR/lib/common.sh"``); 88: a
+signature ends at the first brace where the brackets before it balance (a line closing one it did not open)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
