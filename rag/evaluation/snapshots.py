@@ -50,13 +50,13 @@ def _is_git_repository(path: Path) -> bool:
 
 def commit_timestamp(git_dir: Path, commit: str) -> int:
     """Committer time of ``commit`` (seconds); used to walk a repository's snapshots in history order."""
-    result = _git(git_dir, "show", "-s", "--format=%ct", f"{commit}^{{commit}}")
+    result = git_output(git_dir, "show", "-s", "--format=%ct", f"{commit}^{{commit}}")
     return int(result.decode().strip())
 
 
 def read_snapshot(git_dir: Path, commit: str, previous: Snapshot | None = None) -> Snapshot:
     """Read every regular file of ``commit``, reusing bytes of unchanged blobs from ``previous``."""
-    listing = _git(git_dir, "ls-tree", "-r", "-z", "--full-tree", f"{commit}^{{tree}}")
+    listing = git_output(git_dir, "ls-tree", "-r", "-z", "--full-tree", f"{commit}^{{tree}}")
     blobs: dict[str, str] = {}
     for record in listing.split(b"\0"):
         if not record:
@@ -95,7 +95,7 @@ def _read_blobs(git_dir: Path, blob_ids: list[str]) -> dict[str, bytes]:
     if not blob_ids:
         return {}
     request = "".join(f"{blob_id}\n" for blob_id in blob_ids).encode()
-    output = _git(git_dir, "cat-file", "--batch", stdin=request)
+    output = git_output(git_dir, "cat-file", "--batch", stdin=request)
     blobs: dict[str, bytes] = {}
     position = 0
     for blob_id in blob_ids:
@@ -114,7 +114,7 @@ def _read_blobs(git_dir: Path, blob_ids: list[str]) -> dict[str, bytes]:
     return blobs
 
 
-def _git(git_dir: Path, *args: str, stdin: bytes | None = None) -> bytes:
+def git_output(git_dir: Path, *args: str, stdin: bytes | None = None) -> bytes:
     result = subprocess.run(["git", "-C", str(git_dir), *args], input=stdin, capture_output=True, check=False)
     if result.returncode != 0:
         message = result.stderr.decode(errors="replace").strip() or f"git {args[0]} failed"
