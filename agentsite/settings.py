@@ -416,6 +416,8 @@ RAG = {
     "GIT_DEFAULT_SYNC_MINUTES": env_int("RAG_GIT_DEFAULT_SYNC_MINUTES", 0, minimum=0),
     # Fernet key (urlsafe base64 of 32 bytes); empty: derived from SECRET_KEY.
     "CREDENTIALS_KEY": env_str("RAG_CREDENTIALS_KEY"),
+    # The limit of one exact text search (rag/services/text_search.py): a pattern that needs longer is refused.
+    "TEXT_SEARCH_TIMEOUT_MS": env_int("RAG_TEXT_SEARCH_TIMEOUT_MS", 5000, minimum=10),
 }
 
 # CHAT: the chat pages and the websocket consumer (chat/).

@@ -66,6 +66,10 @@ def tool_activity(tool: str, arguments: Any, *, running: bool = False) -> str:
         query = _subject(args.get("query"))
         verb = "Searching" if running else "Searched"
         return f"{verb} the code for “{query}”…" if query else f"{verb} the code…"
+    if tool == "search_text":
+        pattern = _subject(args.get("pattern"))
+        verb = "Finding" if running else "Found"
+        return f"{verb} “{pattern}” in the files…" if pattern else f"{verb} a text in the files…"
     if tool == "read_file":
         path, start, end = _subject(args.get("path")), args.get("start"), args.get("end")
         lines = f" lines {start}–{end}" if start and end else ""

@@ -26,6 +26,7 @@ from rag.models import DOC_LAYERS, IndexRun, Repository, SourceFile, Symbol
 from rag.services import (
     SearchError,
     SourceNotFound,
+    TextSearchError,
     callees,
     callers,
     find_symbol,
@@ -34,6 +35,7 @@ from rag.services import (
     ranked_files,
     read_source,
     search,
+    search_text,
 )
 from rag.services.changes import VersionNotFound, resolve_version
 from rag.services.graph import MAX_DEPTH, declared_kind, written_names
@@ -41,6 +43,8 @@ from rag.source_view import highlight_excerpt
 from rag.tools import in_file_order
 
 SEARCH_LIMIT = 40
+# Lines an exact text search shows.
+TEXT_HITS_SHOWN = 200
 # Lines of a definition shown on its symbol page; the source view has the rest.
 DEFINITION_LINES = 40
 DEFINITIONS_SHOWN = 8
@@ -201,6 +205,17 @@ def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], li
     return list(groups.values()), list(response.notes)
 
 
+def text_hits(repository: Repository, query: str, *, regex: bool) -> tuple[list[FileHits], list[str]]:
+    """The lines that contain the query (or match it as a regular expression), grouped by file in path order."""
+    found = search_text(repository, query, regex=regex, limit=TEXT_HITS_SHOWN)
+    groups: dict[str, FileHits] = {}
+    for match in found.matches:
+        group = groups.setdefault(match.path, FileHits(path=match.path))
+        group.hits.append({"start": match.line, "end": match.line, "title": "", "snippet": match.text, "qname": ""})
+    notes = [f"only the first {TEXT_HITS_SHOWN} matching lines are shown"] if found.truncated else []
+    return list(groups.values()), notes
+
+
 def shown_entries(entries: list[TreeEntry]) -> dict:
     """A folder's entries as its table shows them: the first ``FOLDER_ENTRIES_SHOWN``, and how many more."""
     return {"entries": entries[:FOLDER_ENTRIES_SHOWN], "more_entries": max(0, len(entries) - FOLDER_ENTRIES_SHOWN)}
@@ -256,20 +271,22 @@ def source_raw(request: HttpRequest, pk: int, path: str) -> HttpResponse:
 def code_search(request: HttpRequest, pk: int) -> HttpResponse:
     repository = get_repository_for_user(request.user, pk)
     query = request.GET.get("q", "").strip()[:2000]
+    match = request.GET.get("match", "")
+    match = match if match in ("text", "regex") else ""
     groups: list[FileHits] = []
     notes: list[str] = []
     error = ""
     definitions = []
     if query:
         try:
-            groups, notes = grouped_hits(repository, query)
-        except SearchError as exc:
+            groups, notes = text_hits(repository, query, regex=match == "regex") if match else grouped_hits(repository, query)
+        except (SearchError, TextSearchError) as exc:
             error = str(exc)
-        if _NAME.fullmatch(query):
+        if _NAME.fullmatch(query) and not match:
             # A name (``Cart``, ``shop.views.login_view``): its definitions lead to their symbol pages.
             definitions = find_symbol(repository, query, limit=DEFINITIONS_SHOWN)
     context = {
-        "repository": repository, "query": query, "groups": groups, "notes": notes, "error": error, "definitions": definitions,
+        "repository": repository, "query": query, "match": match, "groups": groups, "notes": notes, "error": error, "definitions": definitions,
         "hit_count": sum(len(group.hits) for group in groups),
     }
     if request.htmx and request.htmx.target == "search-results":

@@ -13,6 +13,7 @@ import json
 import platform
 import os
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -35,7 +36,7 @@ from rag.embeddings import embedder_for_index
 from rag.intake import zip_directory
 from rag.models import IndexRun, Repository, Symbol
 from rag.evaluation.runner import retrieve_files
-from rag.services import DEFAULT_PARAMS, RankingParams, delete_repository, run_index, search, start_index_run
+from rag.services import DEFAULT_PARAMS, RankingParams, delete_repository, run_index, search, search_text, start_index_run
 from rag.services.retrieval.vector import hnsw_cursor
 from rag.query_analysis import lexical_words
 from rag.storage import version_filter
@@ -330,6 +331,25 @@ def retrieval_latencies(repository: Repository, queries: list[str]) -> list[Late
     return out
 
 
+def text_search_latencies(run: IndexRun, count: int, seed: int = 7) -> list[Latency]:
+    """The exact text search (``search_text``) of names the index defines, as written and as a regular expression
+    of their definition, beside the hybrid search of the same names."""
+    rng = random.Random(seed)
+    names = list(Symbol.objects.in_version(run).exclude(path__contains="/tests/").order_by("id").values_list("name", flat=True))
+    if not names:
+        return []
+    picked = [rng.choice(names) for _ in range(count)]
+    repository = run.repository
+    return [
+        time_calls("hybrid search of a name", [lambda n=n: search(repository, n) for n in picked]),
+        time_calls("exact text of a name", [lambda n=n: search_text(repository, n) for n in picked]),
+        time_calls(
+            "regular expression of a definition",
+            [lambda n=n: search_text(repository, rf"^\s*(def|class) {re.escape(n)}\M", regex=True) for n in picked],
+        ),
+    ]
+
+
 class BenchmarkError(RuntimeError):
     """The benchmark's index run failed."""
 
@@ -395,7 +415,7 @@ def run_benchmark(
         run = versions.runs[-1]
     query_texts = bench_queries(run, queries)
     with connections_as_the_web_process():
-        latencies = retrieval_latencies(run.repository, query_texts)
+        latencies = retrieval_latencies(run.repository, query_texts) + text_search_latencies(run, queries)
         if texts:
             latencies += issue_latencies(run.repository, texts)
     out(f"retrieval over {len(query_texts)} queries (p50 / p95; database connections kept as a web process keeps them):")

@@ -11,7 +11,8 @@ The modules behind it: ``repositories`` (upload, runs, the atomic switch of
 index versions), ``indexing`` (an index run's stages), ``index_items`` (the items
 of a file, their hashes and embeddings), ``retrieval/`` (hybrid
 search), ``file_ranker`` (the learned file ranking), ``graph`` (symbols,
-callers, callees, entrypoints), ``source`` (reading indexed files), ``git_sync``
+callers, callees, entrypoints), ``source`` (reading indexed files), ``text_search`` (exact text and
+regular-expression search, line by line), ``git_sync``
 (repositories that follow a git branch), ``changes`` (what changed between two
 index versions), ``jobs`` (the background jobs they queue, by name: ``rag/tasks.py``
 runs them and is the only module that imports both).
@@ -59,11 +60,13 @@ from rag.services.retrieval import (
 )
 from rag.services.file_ranker import ranked_files, search_files
 from rag.services.source import SourceNotFound, SourceSlice, list_files, read_source
+from rag.services.text_search import TextMatch, TextMatches, TextSearchError, search_text
 
 __all__ = [
     "DEFAULT_PARAMS", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
+    "TextMatch", "TextMatches", "TextSearchError",
     "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
-    "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "symbols_at", "start_index_run",
+    "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "search_text", "symbols_at", "start_index_run",
     "written_names",
 ]

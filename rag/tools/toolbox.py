@@ -39,6 +39,7 @@ ENTRYPOINTS_SHOWN = 200
 # many a list leaves out, past it "more than" (references and entrypoints are counted by the database).
 COUNTED_UP_TO = 5000
 SEARCH_MAX_RESULTS = 50
+TEXT_MATCHES_SHOWN = 100
 # Results of one file shown before those of the next ranked file (the rest of them follow every file's first ones).
 RESULTS_PER_FILE = 3
 NUMBERED_LAYERS = frozenset({"C0_SOURCE_CHUNKS", "D0_DOCS"})
@@ -227,6 +228,26 @@ class RepositoryToolbox:
             summary=f"{len(items)} results; top {items[0].citation}",
             spans=tuple(spans),
         )
+
+    def search_text(
+        self, pattern: str, regex: bool = False, case_sensitive: bool = False, path: str | None = None, k: int | None = None
+    ) -> ToolResult:
+        shown = min(k or TEXT_MATCHES_SHOWN, TEXT_MATCHES_SHOWN)
+        try:
+            found = rag.search_text(
+                self.repository, pattern, regex=regex, case_sensitive=case_sensitive, path_glob=path or None, limit=shown
+            )
+        except rag.TextSearchError as exc:
+            raise ToolFailure(str(exc)) from exc
+        what = f"{'regular expression' if regex else 'text'} {pattern!r}" + (f" in {path}" if path else "")
+        if not found.matches:
+            return ToolResult(content=f"No line matches the {what}.", summary="no match")
+        count = f"the first {len(found.matches)}" if found.truncated else str(len(found.matches))
+        lines = [f"{count} lines matching the {what}" + (" (narrow it with path)" if found.truncated else "") + ":"]
+        lines += [f"{match.citation}: {match.text}" for match in found.matches]
+        spans = tuple(Span(m.path, m.line, m.line, "text", self.path_score(m.path)) for m in found.matches)
+        files = len({match.path for match in found.matches})
+        return ToolResult(content="\n".join(lines), summary=f"{count} lines in {_counted(files, 'file')}", spans=spans)
 
     def read_file(self, path: str, start: int, end: int) -> ToolResult:
         if end < start:
@@ -464,6 +485,23 @@ def _tools() -> dict[str, Tool]:
                 ["query"],
             ),
             RepositoryToolbox.search_code,
+        ),
+        _tool(
+            _spec(
+                "search_text",
+                "Every line of the repository's files that contains a text (or matches a regular expression), as "
+                "grep finds them: path:line and the line. For exact strings the ranking may not put first: a "
+                "dependency in a manifest, an error message, a setting's name.",
+                {
+                    "pattern": {"type": "string", "minLength": 1, "maxLength": 500, "description": "The text to find, or a regular expression with regex."},
+                    "regex": {"type": "boolean", "description": "The pattern is a regular expression (PostgreSQL's, much like Perl's); ^ and $ are a line's ends."},
+                    "case_sensitive": {"type": "boolean", "description": "Match case exactly (default: ignore case)."},
+                    "path": {"type": "string", "description": "Only paths matching this glob, e.g. '**/pom.xml'."},
+                    "k": {"type": "integer", "minimum": 1, "maximum": TEXT_MATCHES_SHOWN, "description": "How many lines to show."},
+                },
+                ["pattern"],
+            ),
+            RepositoryToolbox.search_text,
         ),
         _tool(
             _spec(

@@ -61,6 +61,7 @@ def test_the_status_line_says_what_the_agent_did_last():
     step = {"node": "tool:read_file", "detail": {"tool": "read_file", "arguments": {"path": "shop/views.py", "start": 4, "end": 7}}}
     assert activity(step=step) == "Reading shop/views.py lines 4–7…"
     assert tool_activity("search_code", {"query": "where is   login"}) == "Searched the code for “where is login”…"
+    assert tool_activity("search_text", {"pattern": "jackson-databind"}, running=True) == "Finding “jackson-databind” in the files…"
     assert activity(intent="project_qa", writing=True) == "Writing the answer…"
 
 

@@ -302,3 +302,20 @@ def test_a_symbol_page_of_another_language_names_its_kind_and_its_callers_as_the
     assert '<span class="hint">struct · src/lib.rs:2</span>' in rust
     outline = _page(owner_client, "rag-source", run.repository_id, "src/lib.rs")
     assert '<code>depth</code></a> <span class="hint">in WalkBuilder</span>' in outline
+
+
+def test_an_exact_text_search_lists_each_matching_line(owner_client, shop):
+    page = _page(owner_client, "rag-code-search", shop.pk, q="def ", match="text")
+    files = re.findall(r'<article class="card hit-file">\s*<h2><a href="[^"]+"><code>([^<]+)</code>', page)
+    assert files == sorted(files) and "shop/views.py" in files
+    views = page[page.index("<code>shop/views.py</code>") :].split("</article>")[0]
+    lines = re.findall(r'class="hit-lines" href="[^"]+\?lines=(\d+)-(\d+)#L\d+">line (\d+)</a>', views)
+    assert lines and all(start == end == shown for start, end, shown in lines)
+    assert '<pre class="hit-snippet">def login_view(' in views
+    assert '<option value="text" selected>Exact text</option>' in page
+    assert "definitions-title" not in _page(owner_client, "rag-code-search", shop.pk, q="Cart", match="text")
+
+    regex = _page(owner_client, "rag-code-search", shop.pk, q=r"^class \w+", match="regex")
+    assert "<code>shop/models.py</code>" in regex and "<code>shop/views.py</code>" not in regex
+    broken = _page(owner_client, "rag-code-search", shop.pk, q="(", match="regex")
+    assert 'class="error" role="alert">Invalid regular expression' in broken

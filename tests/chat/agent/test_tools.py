@@ -55,6 +55,22 @@ def test_list_entrypoints_of_one_kind(toolbox):
     assert "cli_command" not in outcome.content
 
 
+def test_search_text_lists_the_lines_that_contain_a_text(toolbox):
+    outcome = call(toolbox, "search_text", pattern="DISCOUNT_CODES", path="src/**")
+
+    lines = outcome.content.splitlines()
+    assert not outcome.error and lines[0] == f"{len(lines) - 1} lines matching the text 'DISCOUNT_CODES' in src/**:"
+    assert any(re.fullmatch(r"src/shopapp/pricing\.py:\d+: DISCOUNT_CODES = \{.*", line) for line in lines[1:])
+    assert {span.path for span in outcome.spans} == {"src/shopapp/pricing.py"} and outcome.spans[0].layer == "text"
+
+    limited = call(toolbox, "search_text", pattern=r"^def \w+", regex=True, k=2)
+    assert limited.content.startswith("the first 2 lines matching the regular expression '^def \\\\w+' (narrow it with path):")
+    assert len(limited.spans) == 2
+    assert call(toolbox, "search_text", pattern="no such text anywhere").content == "No line matches the text 'no such text anywhere'."
+    broken = call(toolbox, "search_text", pattern="(", regex=True)
+    assert broken.error and broken.content.startswith("Error: search_text: invalid regular expression")
+
+
 def test_search_code_honours_layers_and_the_path_glob(toolbox):
     outcome = call(toolbox, "search_code", query="discount", layers=["C1_SYMBOL_CATALOG"], path="src/**/*.py")
 
