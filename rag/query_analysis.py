@@ -221,6 +221,24 @@ def code_host_files(query: str) -> list[tuple[str, int | None]]:
     return files
 
 
+# Text a query quotes: in backticks or double quotes, or in single quotes that no word touches (not the
+# apostrophes of "don't ... it's"). Bounded runs of one character class: linear in the query's length.
+_QUOTED = re.compile(r"`([^`\n]{1,200})`|\"([^\"\n]{1,200})\"|(?<!\w)'([^'\n]{1,200})'(?!\w)")
+MAX_QUOTED = 3
+
+
+def quoted_texts(query: str) -> list[str]:
+    """The first ``MAX_QUOTED`` distinct texts a query quotes, as written (``jackson-databind``, "Unknown format code")."""
+    found: list[str] = []
+    for match in _QUOTED.finditer(query[:MAX_ANALYSED_CHARS]):
+        text = next(group for group in match.groups() if group is not None).strip()
+        if len(text) >= 3 and text not in found:
+            found.append(text)
+            if len(found) == MAX_QUOTED:
+                break
+    return found
+
+
 def dotted_name(written: str) -> str:
     """A qualified name in the form the index keeps every language's, with dots: ``crate::walk::WalkBuilder::new``
     is ``walk.WalkBuilder.new``, ``Sinatra::Base#route`` is ``Sinatra.Base.route``, ``\\Slim\\App`` is

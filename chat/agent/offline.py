@@ -9,7 +9,9 @@ Relevance: the repository's hybrid search finds the definitions, and the
 learned file ranking (what ``search_code`` lists) orders them by their files;
 in one file, by search score plus how many of the question's words their name
 and path contain (so "the login view" puts ``login_view`` first). A name the
-question spells out (``MustNewServer``) leads whatever its file.
+question spells out (``MustNewServer``) leads whatever its file. A text the
+question quotes (`` `jackson-databind` ``, "Unknown format code") is shown where
+it is written, line by line.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from database_pool import in_database_pool
 from chat.agent.citing import Span
 from chat.agent.tools import ProjectToolbox
 from rag import services as rag
+from rag.query_analysis import quoted_texts
 from rag.tools import in_file_order
 from rag.terms import looks_like_test_path
 
@@ -40,6 +43,8 @@ MAX_DEFINITIONS = 5
 MAX_ENTRYPOINTS = 5
 MAX_SPANS = 4
 MAX_CALLERS = 5
+# Lines shown per text the question quotes, where it is written.
+MAX_QUOTED_LINES = 5
 # A question about the project's routes or commands as such ("What HTTP routes does it define?")
 # lists the entrypoints of that kind, whether or not their paths share its words.
 ENTRYPOINT_QUESTIONS = (
@@ -252,7 +257,11 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         key=lambda edge: not about_tests and looks_like_test_path(edge.path),
     )[:MAX_CALLERS]
 
-    if not (definitions or entries or code):
+    # A quoted name that is a definition found above is shown by it.
+    defined = {name for d in definitions for name in (d.written, d.qname, d.qname.rsplit(".", 1)[-1])}
+    written = _written(toolbox, question, defined)
+
+    if not (definitions or entries or code or written):
         return ExtractedAnswer(f"{NO_MODEL_NOTE}\n\n{NOTHING_FOUND}", ())
 
     spans: list[Span] = []
@@ -274,6 +283,11 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
                 "Other definitions that match:\n"
                 + "\n".join(f"- {d.kind} `{d.written}` in `{d.path}:{d.start_line}-{d.end_line}`" for d in definitions[1:])
             )
+    for text, matches in written:
+        more = " (and more)" if matches.truncated else ""
+        lines = [f"- `{m.citation}`: `{m.text.strip()[:100]}`" for m in matches.matches]
+        spans.extend(Span(m.path, m.line, m.line, "text", 0.0) for m in matches.matches)
+        parts.append(f"\u201c{text}\u201d is written at{more}:\n" + "\n".join(lines))
     names = rag.written_names(toolbox.repository.active_run, [edge.src for edge in calls] + [entry.handler for entry in entries])
     if calls:
         lines = [f"- `{names.get(edge.src, edge.src)}` at `{edge.path}:{edge.line}`" for edge in calls]
@@ -295,6 +309,22 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
             spans.append(Span(item.path, item.start_line, item.end_line, item.layer, round(item.score, 6)))
         parts.append("Code worth reading:\n" + "\n".join(lines))
     return ExtractedAnswer("\n\n".join(parts), tuple(spans))
+
+
+def _written(toolbox: ProjectToolbox, question: str, defined: set[str]) -> list[tuple[str, rag.TextMatches]]:
+    """Where each text the question quotes is written, as the agent's ``search_text`` finds it (texts found nowhere,
+    and names of ``defined`` definitions, left out)."""
+    found = []
+    for text in quoted_texts(question):
+        if text in defined:
+            continue
+        try:
+            matches = rag.search_text(toolbox.repository, text, limit=MAX_QUOTED_LINES)
+        except rag.TextSearchError:
+            continue
+        if matches.matches:
+            found.append((text, matches))
+    return found
 
 
 def _only_header(content: str) -> bool:

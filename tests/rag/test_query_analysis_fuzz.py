@@ -104,3 +104,14 @@ def test_lexical_words_are_bounded_and_lowercase(query, limit):
 
     assert len(words) <= limit
     assert all(word == word.lower() and len(word) >= 2 for word in words)
+
+
+def test_quoted_texts_are_read_in_linear_time_and_apostrophes_are_no_quotes():
+    from rag.query_analysis import quoted_texts
+
+    assert quoted_texts("Bump `jackson-databind` and \"org.mongodb:bson\"; don't touch 'go.sum' it's fine") == [
+        "jackson-databind", "org.mongodb:bson", "go.sum",
+    ]
+    assert quoted_texts("`a` \"bb\" `one` `two` `three` `four`") == ["one", "two", "three"]
+    hostile = "`" + "x" * 100_000 + "\"'" * 50_000
+    assert quoted_texts(hostile) == []

@@ -347,3 +347,17 @@ def test_the_handler_of_an_entrypoint_the_question_names_is_the_best_match(named
     text = answer_text(run_turn_to_end(make_turn(question, named_entrypoints)))
 
     assert best in text
+
+
+def test_a_quoted_text_is_shown_where_it_is_written(shopapp):
+    events = run_turn_to_end(make_turn('Where do we handle the "WELCOME10" code and `login_view`?', shopapp))
+
+    text = answer_text(events)
+    written = text.split("\u201cWELCOME10\u201d is written at:\n", 1)[1].split("\n\n")[0]
+    assert written.splitlines() == [
+        '- `src/shopapp/pricing.py:7`: `DISCOUNT_CODES = {"WELCOME10": 10, "VIP25": 25}`',
+        '- `tests/test_checkout.py:11`: `assert apply_discount(order, "WELCOME10") == 1080`',
+    ]
+    # A quoted name that is a definition is shown as the definition, not line by line.
+    assert "`login_view` is written at" not in text and "login_view" in text
+    assert ("src/shopapp/pricing.py", 7, 7) in {(c.path, c.start_line, c.end_line) for c in one(events, "citations").citations}
