@@ -111,6 +111,8 @@ def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
                 specs = entry_points.get(group) or []
                 if isinstance(specs, str):
                     specs = specs.splitlines()
+                elif not isinstance(specs, (list, tuple, set)):
+                    continue  # a number or a name the file binds elsewhere: no list of scripts written here
                 for spec in specs:
                     parsed = _parse_spec(spec) if isinstance(spec, str) else None
                     if parsed is not None:
@@ -233,7 +235,9 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
     scripts = []
     for table, group in (("bin", "cargo_bin"), ("example", "cargo_example")):
         headers = [index for index, line in enumerate(lines) if line.strip() == f"[[{table}]]"]
-        for number, target in enumerate(data.get(table) or ()):
+        targets = data.get(table)
+        # ``[[bin]]`` is a list of tables; any other value (``bin = 3``, ``example = true``) names no target.
+        for number, target in enumerate(targets if isinstance(targets, list) else ()):
             if not isinstance(target, dict) or not isinstance(target.get("name"), str):
                 continue
             name = target["name"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import gc
 import hashlib
+import logging
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
@@ -51,6 +52,8 @@ from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.candidates import lookup_work
 from rag.analysis.resolution import RepositoryEdges, repository_names
 
+logger = logging.getLogger(__name__)
+
 _NON_WORD = re.compile(r"\W+")
 
 
@@ -67,8 +70,23 @@ def _fallback_unit(path: str) -> str:
 def extract_file(path: str, text: str) -> FileAnalysis:
     """The per-file pass: C0/D0 chunks, C1 symbols and facts; no edges or entrypoints yet.
 
-    A Python file that does not parse gets window chunks and ``error`` set.
+    A file that does not parse gets window chunks and ``error`` set. So does a file the analysis itself
+    fails on (a fault of ours that shape of code meets): it is logged, counted in the run's report with
+    the others (``analysis_errors``) and searchable as lines, and the rest of the repository is analysed.
     """
+    try:
+        return _extract_file(path, text)
+    except Exception as error:
+        logger.exception("the analysis of %s failed; the file is read as lines", path)
+        language = detect_language(path)
+        artifact = artifact_type(path, language)
+        analysis = FileAnalysis(path=path, content_hash=content_hash(text), language=language, artifact_type=artifact)
+        analysis.error = f"the analysis failed: {type(error).__name__}: {error}"[:500]
+        analysis.chunks = window_chunks(path, split_lines(text.removeprefix("\ufeff")), path, artifact)
+        return analysis
+
+
+def _extract_file(path: str, text: str) -> FileAnalysis:
     language = detect_language(path)
     artifact = artifact_type(path, language)
     analysis = FileAnalysis(

@@ -456,6 +456,7 @@ def name_space(language: str) -> str:
 def code_of(path: str, text: str) -> tuple[LanguageSpec, str] | None:
     """The language a file is read with and the text read: the file itself, or the scripts of a Vue or
     Svelte component in the file's own lines (``components``); None when no grammar reads it."""
+    text = _LONE_SURROGATE.sub("\ufffd", text)
     spec = spec_for(path, text)
     if spec is not None:
         return spec, text
@@ -463,6 +464,12 @@ def code_of(path: str, text: str) -> tuple[LanguageSpec, str] | None:
     if component is not None and (spec := spec_named(component[0])) is not None:
         return spec, component[1]
     return None
+
+
+# A code point no UTF-8 text holds (what reading bytes with ``surrogateescape`` leaves): tree-sitter's text
+# predicates fail to decode it. It becomes U+FFFD, one character and three bytes in UTF-8 as it was, so
+# every offset stays where it was.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @cache
@@ -783,7 +790,8 @@ def _declaring_statement(node: tree_sitter.Node, around: tree_sitter.Node) -> tr
 
 
 def _last_row(node: tree_sitter.Node) -> int:
-    """The last row a node has text on (a Rust line comment ends at the start of the next row)."""
+    """The last row a node has text on (a Rust line comment ends at the start of the next row; so does a Scala or
+    Swift definition that runs to the end of the file, and a file's root)."""
     row, column = node.end_point
     return row - 1 if column == 0 and row > node.start_point[0] else row
 
@@ -1045,7 +1053,7 @@ def extract_tree_sitter(
                 path=path,
                 module=unit,
                 start_line=first.node.start_point[0] + 1,
-                end_line=definition.node.end_point[0] + 1,
+                end_line=_last_row(definition.node) + 1,
                 signature=_signature(first.statement or first.node),
                 docstring=_doc(definition.preamble) or own_doc,
                 parent=parent_qname if parent_qname != unit else None,
@@ -1472,7 +1480,7 @@ def _entrypoints(
             # A call in a chain starts where the chain does (``Router::new()`` above ``.route("/x", ...)``): the
             # route's own lines start at its path.
             start = max(start, captures["path"][0].start_point[0])
-        lines = {"path": path, "start_line": start + 1, "end_line": node.end_point[0] + 1}
+        lines = {"path": path, "start_line": start + 1, "end_line": max(start, _last_row(node)) + 1}
         owner = definitions.get((node.start_byte, node.end_byte))
         if kind == "main":
             # A main that is no definition (C#'s top-level statements) is the code written in place.
@@ -1608,7 +1616,7 @@ def _entrypoints(
         # A file route with no handler found in it serves the methods its rule says (every method when none).
         found.append(Entrypoint(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
-            methods=file_route[2], path=path, start_line=1, end_line=root.end_point[0] + 1, handler_raw="default",
+            methods=file_route[2], path=path, start_line=1, end_line=max(0, _last_row(root)) + 1, handler_raw="default",
         ))
     return tuple(found), (*around.mounts, *around.scoped_mounts()), handler_values
 
@@ -1763,7 +1771,7 @@ def _blocks(definition: _Definition, parent: str) -> list[Block]:
     # The chunk starts at the definition's doc comment and attributes, so they are read and found with it.
     return [Block(
         start=definition.first_row + 1,
-        end=definition.node.end_point[0] + 1,
+        end=_last_row(definition.node) + 1,
         qname=definition.qname,
         title=title,
         members=members,

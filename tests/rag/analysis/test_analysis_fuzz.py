@@ -1,6 +1,7 @@
 """Code no one would write, made of the pieces the analysis reads (imports, routes, mounts, tasks, GraphQL
 roots, manifests), in the files whose path means something (a file route, a program, a manifest): every
-repository of them is analysed whole, without an error. One file's error fails the analysis of all."""
+repository of them is analysed whole, and no file is one the analysis failed on (such a file would be read
+as lines, the others analysed: the fault would not show otherwise)."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ MANIFESTS = {
     "package.json": ['{"name": "a", "scripts": {"dev": "x"}}', "{", "[]", '{"bin": 3}'],
     "go.mod": ["module app\n", "module\n", ""],
     "pubspec.yaml": ["name: a\n", "name:\n", ""],
-    "Cargo.toml": ['[package]\nname = "a"\n', "[[bin]]\nname = 3\n", "["],
+    "Cargo.toml": ['[package]\nname = "a"\n', "[[bin]]\nname = 3\n", "[", "bin = 3\nexample = true\n"],
 }
 
 
@@ -107,3 +108,4 @@ def test_any_repository_of_the_pieces_the_analysis_reads_is_analysed_without_an_
     analysis = analyze_repository(files)
 
     assert set(analysis.files) == set(files)
+    assert [f.error for f in analysis.files.values() if f.error and f.error.startswith("the analysis failed")] == []
