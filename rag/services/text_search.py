@@ -52,13 +52,15 @@ def search_text(
     pattern: str,
     *,
     regex: bool = False,
-    case_sensitive: bool = False,
+    case_sensitive: bool | None = None,
     path_glob: str | None = None,
     limit: int = 100,
     run: IndexRun | None = None,
 ) -> TextMatches:
     """The lines of the version's files that contain ``pattern`` (a regular expression with ``regex``), in path
-    and line order, at most ``limit``; raises ``TextSearchError`` for an empty, overlong or invalid pattern and
+    and line order, at most ``limit``. Case is ignored unless ``case_sensitive``; by default a text with a
+    capital letter is matched as written and one without ignores case, as ripgrep's smart case does (a
+    regular expression ignores case); raises ``TextSearchError`` for an empty, overlong or invalid pattern and
     for one that takes longer than ``RAG['TEXT_SEARCH_TIMEOUT_MS']``."""
     run = run or repository.active_run
     if not pattern:
@@ -73,6 +75,8 @@ def search_text(
     # The statement's own limit: a pattern that needs longer is refused, whatever the server's limit.
     timeout_ms = settings.RAG["TEXT_SEARCH_TIMEOUT_MS"]
     version, params = version_filter(run)
+    if case_sensitive is None:
+        case_sensitive = not regex and pattern != pattern.lower()
     whole_file = pattern
     if regex:
         operator = "~" if case_sensitive else "~*"
@@ -86,7 +90,8 @@ def search_text(
     elif case_sensitive:
         file_match, line_match = "strpos(text, %s) > 0", "strpos(line, %s) > 0"
     else:
-        file_match, line_match = "strpos(lower(text), lower(%s)) > 0", "strpos(lower(line), lower(%s)) > 0"
+        # PostgreSQL's case-insensitive match of a literal (``***=``) reads a file half again as fast as lower() does.
+        file_match, line_match = "text ~* ('***=' || %s)", "line ~* ('***=' || %s)"
     paths = ""
     if path_glob:
         paths = " AND path ~ %s"

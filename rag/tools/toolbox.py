@@ -230,7 +230,7 @@ class RepositoryToolbox:
         )
 
     def search_text(
-        self, pattern: str, regex: bool = False, case_sensitive: bool = False, path: str | None = None, k: int | None = None
+        self, pattern: str, regex: bool = False, case_sensitive: bool | None = None, path: str | None = None, k: int | None = None
     ) -> ToolResult:
         shown = min(k or TEXT_MATCHES_SHOWN, TEXT_MATCHES_SHOWN)
         try:
@@ -495,7 +495,7 @@ def _tools() -> dict[str, Tool]:
                 {
                     "pattern": {"type": "string", "minLength": 1, "maxLength": 500, "description": "The text to find, or a regular expression with regex."},
                     "regex": {"type": "boolean", "description": "The pattern is a regular expression (PostgreSQL's, much like Perl's); ^ and $ are a line's ends."},
-                    "case_sensitive": {"type": "boolean", "description": "Match case exactly (default: ignore case)."},
+                    "case_sensitive": {"type": "boolean", "description": "Match case exactly, or ignore it (default: a text with a capital letter is matched as written, others ignore case; a regular expression ignores case)."},
                     "path": {"type": "string", "description": "Only paths matching this glob, e.g. '**/pom.xml'."},
                     "k": {"type": "integer", "minimum": 1, "maximum": TEXT_MATCHES_SHOWN, "description": "How many lines to show."},
                 },

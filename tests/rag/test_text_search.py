@@ -53,6 +53,9 @@ def test_every_line_that_contains_the_text_in_path_and_line_order(service):
     ]
     assert not found.truncated and found.matches[2].citation == "pom.xml:5"
     assert [m.path for m in search_text(service, "jackson-databind", case_sensitive=True).matches] == ["README.md", "pom.xml"]
+    # Smart case: a capital letter asks for the case as written, unless told otherwise.
+    assert [m.path for m in search_text(service, "Jackson-Databind").matches] == ["api/server.go"]
+    assert len(search_text(service, "Jackson-Databind", case_sensitive=False).matches) == 3
     # Regular-expression characters are plain text unless asked for.
     assert search_text(service, "databind.*2").matches == ()
     assert [m.path for m in search_text(service, "databind.*2", regex=True).matches] == ["README.md"]
