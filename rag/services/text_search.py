@@ -99,11 +99,13 @@ def search_text(
             params.append(glob_to_regex(path_glob))
         except SearchError as exc:
             raise TextSearchError(str(exc)) from exc
+    # The matching files in path order, each split into lines only until the limit is reached: the lateral
+    # join reads them one after the other, so a common word stops at the first files that hold enough lines.
     sql = (
         f"SELECT path, number, left(line, {LINE_CHARS}) FROM ("
-        f"  SELECT path, text FROM rag_sourcefile WHERE {version}{paths} AND {file_match}"
+        f"  SELECT path, text FROM rag_sourcefile WHERE {version}{paths} AND {file_match} ORDER BY path"
         ") AS files, LATERAL unnest(string_to_array(text, E'\\n')) WITH ORDINALITY AS lines(line, number) "
-        f"WHERE {line_match} ORDER BY path, number LIMIT %s"
+        f"WHERE {line_match} LIMIT %s"
     )
     params += [whole_file, pattern, limit + 1]
     try:
@@ -120,5 +122,6 @@ def search_text(
         raise TextSearchError(
             f"the search took longer than {timeout_ms / 1000:g} s; narrow it with a path glob or a simpler pattern"
         ) from exc
+    rows.sort(key=lambda row: (row[0], row[1]))
     matches = tuple(TextMatch(path, int(number), text.rstrip("\r")) for path, number, text in rows[:limit])
     return TextMatches(matches, len(rows) > limit)
