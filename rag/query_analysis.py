@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from rag.analysis.languages import specs
 from rag.terms import IDENTIFIER, STOP_WORDS, split_identifier
 
 # Query analysis reads at most this much of a query (the longest issue texts of
@@ -29,10 +30,8 @@ TRACEBACK_LINE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([A-Za-z_<>][\w<
 _FOLDERS = r"(?:[\w.-]+/)*[\w-]+\."
 _PATH_START = rf"(?<![\w/.-])({_FOLDERS}"
 # The suffixes of source files (a stack trace's line names one), and of the other files a query may name.
-_SOURCE_SUFFIXES = (
-    "py", "pyi", "js", "mjs", "cjs", "ts", "tsx", "jsx", "go", "java", "kt", "kts", "scala", "rs", "c", "h", "cc", "cpp",
-    "cxx", "hh", "hpp", "hxx", "cs", "rb", "php", "swift", "dart", "ex", "exs", "lua", "sh",
-)
+# Python's, and those every language folder of the analysis names (``languages/*/language.toml``).
+_SOURCE_SUFFIXES = ("py", "pyi", *sorted(suffix.removeprefix(".") for suffix in specs()))
 _OTHER_SUFFIXES = ("md", "rst", "txt", "html", "css", "toml", "cfg", "ini", "json", "yml", "yaml")
 _FILE_SUFFIXES = frozenset((*_SOURCE_SUFFIXES, *_OTHER_SUFFIXES))
 _SOURCE_SUFFIX = "|".join(_SOURCE_SUFFIXES)

@@ -9,6 +9,9 @@ from typing import Literal
 
 ArtifactType = Literal["code", "test", "config", "docs"]
 
+# The languages the analysis reads with tree-sitter name their suffixes in their own folders
+# (``languages/*/language.toml``: ``.kts``, ``.mts``, ``.hh`` ...); this table has the others, and a suffix
+# whose folder is counted as another language (``.tsx``, read with TSX's grammar, is TypeScript).
 EXTENSION_LANGUAGES: dict[str, str] = {
     ".py": "python",
     ".pyi": "python",
@@ -22,33 +25,7 @@ EXTENSION_LANGUAGES: dict[str, str] = {
     ".yaml": "yaml",
     ".yml": "yaml",
     ".json": "json",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
     ".tsx": "typescript",
-    ".go": "go",
-    ".java": "java",
-    ".kt": "kotlin",
-    ".rs": "rust",
-    ".rb": "ruby",
-    ".php": "php",
-    ".c": "c",
-    ".h": "c",
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".hpp": "cpp",
-    ".cs": "csharp",
-    ".swift": "swift",
-    ".scala": "scala",
-    ".sc": "scala",
-    ".dart": "dart",
-    ".lua": "lua",
-    ".ex": "elixir",
-    ".exs": "elixir",
-    ".sh": "shell",
-    ".bash": "shell",
     ".sql": "sql",
     ".html": "html",
     ".htm": "html",
@@ -79,6 +56,10 @@ def detect_language(path: str) -> str:
     stem, ext = posixpath.splitext(name)
     if ext in EXTENSION_LANGUAGES:
         return EXTENSION_LANGUAGES[ext]
+    from rag.analysis.languages import specs  # the language folders, read once
+
+    if ext and (spec := specs().get(ext)) is not None:
+        return spec.name
     return FILENAME_LANGUAGES.get(stem if not ext else name, "unknown")
 
 

@@ -51,6 +51,18 @@ def test_it_detects_language_by_extension_and_artifact_type_by_path(path, langua
     assert artifact_type(path, language) == artifact
 
 
+def test_every_suffix_a_language_folder_names_is_that_language():
+    from rag.analysis.languages import specs
+    from rag.evaluation.baseline import is_source_file
+
+    found = {suffix: detect_language(f"src/a{suffix}") for suffix in specs()}
+    # TSX is read with its own grammar and counted as TypeScript.
+    assert found == {suffix: "typescript" if spec.name == "tsx" else spec.name for suffix, spec in specs().items()}
+    assert {found[suffix] for suffix in (".kts", ".mts", ".hh", ".cxx", ".bats")} == {"kotlin", "typescript", "cpp", "shell"}
+    # So the whole-file baseline ranks them as the analysis reads them: as code.
+    assert is_source_file("src/parser.hh") and is_source_file("src/app.mts")
+
+
 def test_files_of_languages_without_a_grammar_get_overlapping_windows():
     text = "".join(f"select {n};\n" for n in range(170))
     analysis = analyze_file("db/report.sql", text)
