@@ -11,6 +11,7 @@ runs under its own time limit: a hostile pattern gets an error in bounded time.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -24,6 +25,8 @@ MAX_PATTERN_CHARS = 500
 MAX_MATCHES = 500
 # Characters of a matching line shown (a minified file is one line).
 LINE_CHARS = 300
+# A pattern's own options, at its start (PostgreSQL's ``(?i)``, ``(?x)``...; not a group such as ``(?:``).
+_EMBEDDED_OPTIONS = re.compile(r"\(\?([bceimnpqstwx]+)\)")
 
 
 class TextSearchError(ValueError):
@@ -82,9 +85,12 @@ def search_text(
         operator = "~" if case_sensitive else "~*"
         file_match, line_match = f"text {operator} %s", f"line {operator} %s"
         # Files are matched whole before their lines: newline-sensitive there, so ``^`` and ``$`` are a line's
-        # ends as they are in each line (a pattern with options of its own is matched by lines alone).
-        if pattern.startswith(("(?", "***")):
+        # ends as they are in each line (``(?n)``, merged with the pattern's own options: ``(?i)`` is ``(?ni)``;
+        # a pattern behind a director, ``***:``, is matched by lines alone).
+        if pattern.startswith("***"):
             file_match = "%s::text IS NOT NULL"
+        elif options := _EMBEDDED_OPTIONS.match(pattern):
+            whole_file = f"(?n{options.group(1)}){pattern[options.end():]}"
         else:
             whole_file = "(?n)" + pattern
     elif case_sensitive:

@@ -66,6 +66,7 @@ def test_regular_expressions_and_paths(service):
     assert [m.line for m in search_text(service, r"^func \w+\(", regex=True).matches] == [4]
     assert [m.line for m in search_text(service, r"(?i)^FUNC \w+\(", regex=True, case_sensitive=True).matches] == [4]
     assert [m.line for m in search_text(service, r"error {$", regex=True).matches] == [4]
+    assert [m.line for m in search_text(service, r"^(?:func|package) \w+", regex=True).matches] == [1, 4]
     assert [m.path for m in search_text(service, "jackson", path_glob="**/*.go").matches] == ["api/server.go"]
 
 
