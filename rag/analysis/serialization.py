@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 89
+ANALYSIS_VERSION = 90
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -137,7 +137,8 @@ Mix tasks, Oban workers); 86: a Phoenix route is handled by its controller's fun
 signature ends at the first brace where the brackets before it balance (a line closing one it did not open); 89: a
 definition that ends at the start of a line (a Scala or Swift one that runs to the end of the file; a file's root)
 ends on the line before; code points no UTF-8 text holds are read as U+FFFD; a file the analysis fails on is
-read as lines."""
+read as lines; 90: a lone carriage return (classic Mac OS) ends a line for tree-sitter too, so symbols' lines
+are their chunks' lines."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

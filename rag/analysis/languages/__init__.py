@@ -456,7 +456,7 @@ def name_space(language: str) -> str:
 def code_of(path: str, text: str) -> tuple[LanguageSpec, str] | None:
     """The language a file is read with and the text read: the file itself, or the scripts of a Vue or
     Svelte component in the file's own lines (``components``); None when no grammar reads it."""
-    text = _LONE_SURROGATE.sub("\ufffd", text)
+    text = _LONE_CR.sub("\n", _LONE_SURROGATE.sub("\ufffd", text))
     spec = spec_for(path, text)
     if spec is not None:
         return spec, text
@@ -470,6 +470,9 @@ def code_of(path: str, text: str) -> tuple[LanguageSpec, str] | None:
 # predicates fail to decode it. It becomes U+FFFD, one character and three bytes in UTF-8 as it was, so
 # every offset stays where it was.
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# A line break of classic Mac OS: the file's lines (``chunking.split_lines``) end there, tree-sitter's rows
+# only at a newline. It becomes one, so a definition's lines are the lines its chunk holds.
+_LONE_CR = re.compile("\r(?!\n)")
 
 
 @cache

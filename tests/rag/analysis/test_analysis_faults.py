@@ -42,3 +42,12 @@ def test_code_points_no_utf8_text_holds_are_read_as_replacement_characters():
     a, b = analysis.files["src/main/java/p/A.java"], analysis.files["src/main/java/p/B.java"]
     assert not a.error and [s.qname for s in a.symbols] == ["src.main.java.p.A.A", "src.main.java.p.A.A.run"]
     assert [s.qname for s in b.symbols] == ["p.B", "p.B.go"] and not b.error
+
+
+def test_lines_broken_by_a_lone_carriage_return_are_lines_of_the_symbols_too():
+    text = "// a\r// b\r// c\rfunction foo() {\r  return 1\r}\r\nfunction bar() { return foo() }\n"
+    analysis = analyze_repository({"a.js": text}).files["a.js"]
+
+    assert [(s.qname, s.start_line, s.end_line) for s in analysis.symbols] == [("a.foo", 4, 6), ("a.bar", 7, 7)]
+    foo = next(c for c in analysis.chunks if c.title == "foo")
+    assert foo.content.splitlines()[3] == "function foo() {" and foo.content.endswith("}")
