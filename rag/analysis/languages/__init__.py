@@ -304,6 +304,12 @@ class LanguageSpec:
     # The route of a controller's action that names no route of its own, in a class that names none either
     # (``@action``): ASP.NET MVC's conventional ``[controller]/[action]``.
     conventional_route: str = ""
+    # Attributes written above a definition that belong to it (``attributes``: Elixir's ``@doc``, ``@spec`` and
+    # ``@impl``, the node type ``unary_operator``), and those whose text is its documentation (``@doc "..."``).
+    attribute_node: str = ""
+    doc_attributes: frozenset[str] = frozenset()
+    # Attributes that document the definition they open (Elixir's ``@moduledoc`` first in a ``defmodule``).
+    body_doc_attributes: frozenset[str] = frozenset()
     # Grammar packages whose ``queries/locals.scm`` this language also reads (after the folder's own).
     locals_from: tuple[str, ...] = ()
     # What names a program by its main function's file (``_program``): ``folder`` (Go's ``cmd/server/``, a
@@ -371,6 +377,9 @@ class LanguageSpec:
                 (token, rule["of"], rule.get("strip", "")) for token, rule in table.get("route_tokens", {}).items()
             ),
             conventional_route=table.get("conventional_route", ""),
+            attribute_node=table.get("attributes", {}).get("node", ""),
+            doc_attributes=frozenset(table.get("attributes", {}).get("docs", ())),
+            body_doc_attributes=frozenset(table.get("attributes", {}).get("body_docs", ())),
             folder=folder,
         )
 
@@ -757,9 +766,10 @@ def _outer(node: tree_sitter.Node) -> tree_sitter.Node:
     return node
 
 
-def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+def _preamble(node: tree_sitter.Node, attribute_node: str = "") -> list[tree_sitter.Node]:
     """The comments and attributes right above a definition's ``_outer`` node, top first: no blank
-    line between them and it, none ending a line of code (that comment is the code's)."""
+    line between them and it, none ending a line of code (that comment is the code's). ``attribute_node``:
+    the language's own attributes (``LanguageSpec.attribute_node``)."""
     found: list[tree_sitter.Node] = []
     while node.prev_sibling is None and node.parent is not None and node.parent.start_byte == node.start_byte:
         # The first statement of a body that starts with it (Ruby's ``body_statement``): the comment
@@ -769,7 +779,7 @@ def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     below = node.start_point[0]
     while (
         previous is not None
-        and ("comment" in previous.type or previous.type in _PREAMBLE_TYPES)
+        and ("comment" in previous.type or previous.type in _PREAMBLE_TYPES or previous.type == attribute_node)
         and _last_row(previous) >= below - 1
     ):
         before = previous.prev_sibling
@@ -779,6 +789,36 @@ def _preamble(node: tree_sitter.Node) -> list[tree_sitter.Node]:
         below = previous.start_point[0]
         previous = before
     return found
+
+
+def _attribute_doc(attribute: tree_sitter.Node, doc_attributes: frozenset[str]) -> str:
+    """The string an attribute of one of those names holds (its first string's content); "" for another."""
+    named = next((node for node in _walk(attribute) if node.type == "identifier"), None)
+    if named is None or _text(named) not in doc_attributes:
+        return ""
+    content = next((node for node in _walk(attribute) if node.type == "quoted_content"), None)
+    return _text(content) if content is not None else ""
+
+
+def _body_doc(node: tree_sitter.Node, spec: LanguageSpec) -> str:
+    """The documentation a definition opens its body with (``body_doc_attributes``): its first attribute's,
+    when that is one of them."""
+    if not spec.body_doc_attributes:
+        return ""
+    # Not into a definition inside it (a nested ``defmodule``: a node of the same type).
+    first = next((child for child in _walk(node, stop=node.type) if child.type == spec.attribute_node), None)
+    text = _attribute_doc(first, spec.body_doc_attributes) if first is not None else ""
+    return "\n".join(line.strip() for line in text.strip().splitlines())
+
+
+def _walk(node: tree_sitter.Node, stop: str = "") -> Iterator[tree_sitter.Node]:
+    """A node and its named descendants, in order (depth first); not below a descendant of type ``stop``."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current is node or current.type != stop:
+            stack.extend(reversed(current.named_children))
 
 
 def _declaring_statement(node: tree_sitter.Node, around: tree_sitter.Node) -> tree_sitter.Node:
@@ -814,12 +854,15 @@ _DOC_TAG = re.compile(
 _ANNOTATION_COMMENT = re.compile(r"[#@]__\w+__")
 
 
-def _doc(preamble: list[tree_sitter.Node]) -> str:
+def _doc(preamble: list[tree_sitter.Node], doc_attributes: frozenset[str] = frozenset()) -> str:
     """A definition's doc comment (JSDoc, Javadoc, GoDoc, rustdoc, Doxygen ...): its preamble's comments,
-    markers and documentation markup stripped."""
+    markers and documentation markup stripped; or the text of its doc attribute (``doc_attributes``:
+    Elixir's ``@doc "..."``, a heredoc's lines without their indentation; ``@doc false`` says nothing)."""
     cleaned = []
     for comment in preamble:
         if "comment" not in comment.type:
+            if doc_attributes and (text := _attribute_doc(comment, doc_attributes)):
+                cleaned.extend(line.strip() for line in text.strip().splitlines())
             continue
         text = _text(comment)
         dashed = text.startswith("--")  # Lua's ``--- Makes a cart.``, ``--[[ ... ]]``
@@ -1044,9 +1087,10 @@ def extract_tree_sitter(
         # A definition with declarations above it starts at the first: its doc, signature and chunk are there.
         first = definition.declarations[0] if definition.declarations else definition
         outer = _outer(first.statement or first.node)
-        definition.preamble = _preamble(outer)
+        definition.preamble = _preamble(outer, spec.attribute_node)
         definition.first_row = (definition.preamble[0] if definition.preamble else outer).start_point[0]
-        own_doc = _doc(_preamble(_outer(definition.statement or definition.node))) if definition.declarations else ""
+        own = _preamble(_outer(definition.statement or definition.node), spec.attribute_node)
+        own_doc = _doc(own, spec.doc_attributes) if definition.declarations else ""
         parent_qname = definition.qname.rsplit(".", 1)[0]
         symbols.append(
             Symbol(
@@ -1058,7 +1102,7 @@ def extract_tree_sitter(
                 start_line=first.node.start_point[0] + 1,
                 end_line=_last_row(definition.node) + 1,
                 signature=_signature(first.statement or first.node),
-                docstring=_doc(definition.preamble) or own_doc,
+                docstring=_doc(definition.preamble, spec.doc_attributes) or own_doc or _body_doc(definition.node, spec),
                 parent=parent_qname if parent_qname != unit else None,
             )
         )

@@ -255,3 +255,36 @@ def test_test_files_are_those_of_the_test_folder_and_named_test_exs():
     assert is_test_file("lib/my_app/accounts_test.exs")
     assert not is_test_file("lib/my_app/accounts.ex")
     assert not is_test_file("lib/my_app/test_helpers.ex")
+
+
+def test_doc_attributes_document_their_function_and_moduledoc_its_module():
+    source = (
+        "defmodule Shop.Cart do\n"
+        '  @moduledoc """\n'
+        "  A cart of items.\n"
+        '  """\n\n'
+        '  @doc """\n'
+        "  Adds an item.\n\n"
+        "  Returns the cart.\n"
+        '  """\n'
+        "  @spec add(list, term) :: list\n"
+        "  def add(cart, item), do: [item | cart]\n\n"
+        '  @doc "Empties it."\n'
+        "  def clear(_cart), do: []\n\n"
+        "  @doc false\n"
+        "  def hidden, do: nil\n\n"
+        "  defmodule Line do\n"
+        '    @moduledoc "One line of the cart."\n'
+        "  end\n"
+        "end\n"
+    )
+    analysis = analyze_repository({"lib/shop/cart.ex": source}).files["lib/shop/cart.ex"]
+    docs = {symbol.qname.removeprefix("lib.shop.cart."): symbol.docstring for symbol in analysis.symbols}
+
+    assert docs == {
+        "Shop.Cart": "A cart of items.",
+        "Shop.Cart.add": "Adds an item.\n\nReturns the cart.",
+        "Shop.Cart.clear": "Empties it.",
+        "Shop.Cart.hidden": "",
+        "Shop.Cart.Line": "One line of the cart.",
+    }
