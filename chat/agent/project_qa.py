@@ -42,6 +42,7 @@ from rag.tools import ToolResult
 from chat.agent.turn import TurnServices, answer_params, stream_model, structured_prompt_notes
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.types import ChatRequest, Message, ToolCall
+from rag.query_analysis import quoted_texts
 
 FINAL_ROUND_NOTE = (
     "You have used all tool rounds for this question. Answer now from what the tools returned, "
@@ -71,11 +72,19 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
         f"The repository is {services.repository_name!r}." if services.repository_name else "",
         f"Retrieved material (a search of the index with the question):\n\n{found.content}",
     ]
+    spans = tuple(found.spans)
+    # A text the question quotes (`jackson-databind`, "Unknown format code"): where it is written, line by line.
+    for number, text in enumerate(quoted_texts(ctx.input), start=1):
+        lines = await call_tool(runtime, ToolCall(id=f"quoted_{number}", name="search_text", arguments={"pattern": text}))
+        if lines.spans:
+            await emit_sources(runtime, lines.spans)
+            spans += tuple(lines.spans)
+            notes.append(f"Where the question's quoted text is written:\n\n{lines.content}")
     # A model that cannot call tools answers from the retrieved material alone.
     tools = toolbox.specs if services.provider.supports_tools else ()
     system = await system_message(prompt, *notes, *structured_prompt_notes(services, with_tools=bool(tools)))
     return ctx.evolve(system_prompt=system.content, tools=tools).with_state(
-        state, spans=found.spans, prompt_name=prompt.name, prompt_version=prompt.version
+        state, spans=spans, prompt_name=prompt.name, prompt_version=prompt.version
     )
 
 

@@ -264,3 +264,17 @@ def test_text_from_several_rounds_streams_as_one_answer_in_paragraphs(shopapp, m
     assert [(c.path, c.start_line, c.end_line) for c in one(events, "citations").citations] == [
         ("djshop/orders/views.py", 10, 18)
     ]
+
+
+def test_a_quoted_text_is_looked_up_line_by_line_before_the_model_answers(shopapp, model):
+    model.script(route_reply(model, "project_qa"), Reply.text("It is in src/shopapp/pricing.py:7."))
+
+    events = run_turn_to_end(make_turn('Where is the "WELCOME10" code handled?', shopapp))
+
+    (first,) = answer_requests(model)
+    system = first.json["messages"][0]["content"]
+    written = system.split("Where the question's quoted text is written:\n\n", 1)[1]
+    assert written.startswith("2 lines matching the text 'WELCOME10':\nsrc/shopapp/pricing.py:7: DISCOUNT_CODES")
+    assert [event.detail["tool"] for event in events if event.type == "tool"] == ["search_code", "search_text"]
+    (citation,) = one(events, "citations").citations
+    assert (citation.path, citation.start_line) == ("src/shopapp/pricing.py", 7)
