@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
@@ -208,12 +208,25 @@ def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], li
 def text_hits(repository: Repository, query: str, *, regex: bool) -> tuple[list[FileHits], list[str]]:
     """The lines that contain the query (or match it as a regular expression), grouped by file in path order."""
     found = search_text(repository, query, regex=regex, limit=TEXT_HITS_SHOWN)
+    # The text is marked where the line holds it (a regular expression's matches are PostgreSQL's to say).
+    marked = None if regex else re.compile(re.escape(query), 0 if query != query.lower() else re.IGNORECASE)
     groups: dict[str, FileHits] = {}
     for match in found.matches:
         group = groups.setdefault(match.path, FileHits(path=match.path))
-        group.hits.append({"start": match.line, "end": match.line, "title": "", "snippet": match.text, "qname": ""})
+        snippet = _marked(match.text, marked) if marked is not None else match.text
+        group.hits.append({"start": match.line, "end": match.line, "title": "", "snippet": snippet, "qname": ""})
     notes = [f"only the first {TEXT_HITS_SHOWN} matching lines are shown"] if found.truncated else []
     return list(groups.values()), notes
+
+
+def _marked(line: str, text: re.Pattern[str]) -> SafeString:
+    """The line, escaped, with each place that holds the text in ``<mark>``."""
+    parts, end = [], 0
+    for found in text.finditer(line):
+        parts += [escape(line[end : found.start()]), f"<mark>{escape(found.group())}</mark>"]
+        end = found.end()
+    parts.append(escape(line[end:]))
+    return mark_safe("".join(parts))  # every piece of the line is escaped above
 
 
 def shown_entries(entries: list[TreeEntry]) -> dict:

@@ -311,7 +311,7 @@ def test_an_exact_text_search_lists_each_matching_line(owner_client, shop):
     views = page[page.index("<code>shop/views.py</code>") :].split("</article>")[0]
     lines = re.findall(r'class="hit-lines" href="[^"]+\?lines=(\d+)-(\d+)#L\d+">line (\d+)</a>', views)
     assert lines and all(start == end == shown for start, end, shown in lines)
-    assert '<pre class="hit-snippet">def login_view(' in views
+    assert '<pre class="hit-snippet"><mark>def</mark> login_view(' in views
     assert '<option value="text" selected>Exact text</option>' in page
     assert "definitions-title" not in _page(owner_client, "rag-code-search", shop.pk, q="Cart", match="text")
 
@@ -319,3 +319,14 @@ def test_an_exact_text_search_lists_each_matching_line(owner_client, shop):
     assert "<code>shop/models.py</code>" in regex and "<code>shop/views.py</code>" not in regex
     broken = _page(owner_client, "rag-code-search", shop.pk, q="(", match="regex")
     assert 'class="error" role="alert">Invalid regular expression' in broken
+
+
+def test_the_text_is_marked_in_each_line_and_the_line_is_escaped(owner, owner_client, upload_dir):
+    files = {"app/page.py": 'HTML = "<b>Cart</b> and cart"  # the cart\n'}
+    repository = index_zip(owner, make_zip(files), name="marks").repository
+
+    page = _page(owner_client, "rag-code-search", repository.pk, q="cart", match="text")
+    assert '&lt;b&gt;<mark>Cart</mark>&lt;/b&gt; and <mark>cart</mark>&quot;  # the <mark>cart</mark>' in page
+    # A capital letter asks for the case as written.
+    assert '&lt;b&gt;<mark>Cart</mark>&lt;/b&gt; and cart&quot;' in _page(owner_client, "rag-code-search", repository.pk, q="Cart", match="text")
+    assert "<mark>" not in _page(owner_client, "rag-code-search", repository.pk, q="[Cc]art", match="regex")
