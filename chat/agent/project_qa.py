@@ -10,7 +10,8 @@ The subgraph::
                   |                                            |
                   +--------------------------------------------+
 
-``start_project_qa`` searches the index with the question once and puts the
+``start_project_qa`` searches the index with the question once, looks up the
+lines that hold each text the question quotes (``search_text``), and puts the
 results (capped, see ``tools.Caps``) under the ``project_answer`` prompt as
 the retrieved material. ``call_model`` streams the model's text to the page
 and collects its tool calls; ``run_tools`` answers every call (errors
