@@ -58,3 +58,15 @@ def test_rag_search_prints_ranked_items_with_spans(shop, capsys):
     call_command("rag_search", str(shop.pk), "deploy nginx", "--json")
     items = json.loads(capsys.readouterr().out)
     assert items[0]["path"] == "docs/deploy.md" and items[0]["layer"] == "D0_DOCS"
+
+
+def test_rag_search_prints_the_lines_that_hold_a_text_or_match_an_expression(shop, capsys):
+    call_command("rag_search", "shop", "for_user", "--text")
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "shop/models.py:8:     def for_user(cls, user):", "shop/views.py:6:     cart = Cart.for_user(request.user)",
+    ]
+    call_command("rag_search", "shop", r"^class \w+", "--regex", "--limit", "1", "--json")
+    output = capsys.readouterr().out
+    assert json.loads(output[output.index("{"):]) == {"matches": [{"path": "shop/models.py", "line": 1, "text": "class Cart:"}], "truncated": False}
+    with pytest.raises(CommandError, match="invalid regular expression"):
+        call_command("rag_search", "shop", "(", "--regex")

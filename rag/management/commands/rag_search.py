@@ -1,4 +1,5 @@
-"""python manage.py rag_search REPO "query" [--mode auto|code|docs] [--layers ...] [--path GLOB] [--limit N] [--json]"""
+"""python manage.py rag_search REPO "query" [--mode auto|code|docs] [--layers ...] [--path GLOB] [--limit N] [--json]
+[--text | --regex]"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from database_pool.first_run import prepare_database
 from rag.models import Repository
-from rag.services import SearchError, search
+from rag.services import SearchError, TextSearchError, search, search_text
 
 
 def find_repository(reference: str, username: str | None = None) -> Repository:
@@ -40,11 +41,17 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=8)
         parser.add_argument("--user", default=None, help="owner's username when names collide")
         parser.add_argument("--json", action="store_true", dest="as_json", help="print JSON")
+        exact = parser.add_mutually_exclusive_group()
+        exact.add_argument("--text", action="store_true", help="the lines that hold the query as written (smart case)")
+        exact.add_argument("--regex", action="store_true", help="the lines that match the query as a regular expression")
 
     def handle(self, *args, repository: str, query: str, mode: str, layers: str, path: str | None, limit: int,
-               user: str | None, as_json: bool, **options) -> None:
+               user: str | None, as_json: bool, text: bool, regex: bool, **options) -> None:
         prepare_database(self.stdout)
         repo = find_repository(repository, user)
+        if text or regex:
+            self._lines(repo, query, regex=regex, path=path, limit=limit, as_json=as_json)
+            return
         layer_list = [layer.strip() for layer in layers.split(",") if layer.strip()] or None
         try:
             response = search(repo, query, mode=mode, layers=layer_list, path_glob=path, limit=limit)
@@ -58,3 +65,17 @@ class Command(BaseCommand):
         for rank, item in enumerate(response.items, start=1):
             self.stdout.write(f"{rank:>2}. {item.score:.4f} {item.layer:<20} {item.citation}  {item.title}")
 
+
+    def _lines(self, repo: Repository, query: str, *, regex: bool, path: str | None, limit: int, as_json: bool) -> None:
+        try:
+            found = search_text(repo, query, regex=regex, path_glob=path, limit=limit)
+        except TextSearchError as exc:
+            raise CommandError(str(exc)) from exc
+        if as_json:
+            lines = [{"path": m.path, "line": m.line, "text": m.text} for m in found.matches]
+            self.stdout.write(json.dumps({"matches": lines, "truncated": found.truncated}, indent=2))
+            return
+        for match in found.matches:
+            self.stdout.write(f"{match.citation}: {match.text}")
+        if found.truncated:
+            self.stdout.write(f"note: more lines match; the first {len(found.matches)} are shown (--limit)")
