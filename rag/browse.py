@@ -208,8 +208,9 @@ def grouped_hits(repository: Repository, query: str) -> tuple[list[FileHits], li
 def text_hits(repository: Repository, query: str, *, regex: bool) -> tuple[list[FileHits], list[str]]:
     """The lines that contain the query (or match it as a regular expression), grouped by file in path order."""
     found = search_text(repository, query, regex=regex, limit=TEXT_HITS_SHOWN)
-    # The text is marked where the line holds it (a regular expression's matches are PostgreSQL's to say).
-    marked = None if regex else re.compile(re.escape(query), 0 if query != query.lower() else re.IGNORECASE)
+    # The text is marked where the line holds it, in the case the search matched (a regular expression's
+    # matches are PostgreSQL's to say).
+    marked = None if regex else re.compile(re.escape(query), 0 if found.case_sensitive else re.IGNORECASE)
     groups: dict[str, FileHits] = {}
     for match in found.matches:
         group = groups.setdefault(match.path, FileHits(path=match.path))

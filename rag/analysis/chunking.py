@@ -67,8 +67,7 @@ def _is_blank(line: str) -> bool:
 
 
 def _trim(lines: list[str], start: int, end: int) -> tuple[int, int] | None:
-    """``start..end`` (within the file's lines) without blank lines at either edge; None when nothing is left."""
-    start, end = max(start, 1), min(end, len(lines))
+    """``start..end`` without blank lines at either edge; None when nothing is left."""
     while start <= end and _is_blank(lines[start - 1]):
         start += 1
     while end >= start and _is_blank(lines[end - 1]):

@@ -48,6 +48,7 @@ class TextMatch:
 class TextMatches:
     matches: tuple[TextMatch, ...]
     truncated: bool  # more lines match than were asked for
+    case_sensitive: bool = False  # how the pattern was matched (smart case decides when the caller does not)
 
 
 def search_text(
@@ -72,15 +73,15 @@ def search_text(
         raise TextSearchError(f"the pattern is longer than {MAX_PATTERN_CHARS} characters")
     if "\x00" in pattern:
         raise TextSearchError("the pattern contains a NUL character")
+    if case_sensitive is None:
+        case_sensitive = not regex and pattern != pattern.lower()
     if run is None:
-        return TextMatches((), False)
+        return TextMatches((), False, case_sensitive)
     limit = max(1, min(limit, MAX_MATCHES))
     # The statement's own limit: a pattern that needs longer is refused, whatever the server's limit.
     timeout_ms = settings.RAG["TEXT_SEARCH_TIMEOUT_MS"]
     version, params = version_filter(run)
-    if case_sensitive is None:
-        case_sensitive = not regex and pattern != pattern.lower()
-    whole_file = pattern
+    whole_file: str | None = pattern
     if regex:
         operator = "~" if case_sensitive else "~*"
         file_match, line_match = f"text {operator} %s", f"line {operator} %s"
@@ -88,7 +89,7 @@ def search_text(
         # ends as they are in each line (``(?n)``, merged with the pattern's own options: ``(?i)`` is ``(?ni)``;
         # a pattern behind a director, ``***:``, is matched by lines alone).
         if pattern.startswith("***"):
-            file_match = "%s::text IS NOT NULL"
+            file_match, whole_file = "TRUE", None
         elif options := _EMBEDDED_OPTIONS.match(pattern):
             whole_file = f"(?n{options.group(1)}){pattern[options.end():]}"
         else:
@@ -113,7 +114,7 @@ def search_text(
         ") AS files, LATERAL unnest(string_to_array(text, E'\\n')) WITH ORDINALITY AS lines(line, number) "
         f"WHERE {line_match} LIMIT %s"
     )
-    params += [whole_file, pattern, limit + 1]
+    params += [*([whole_file] if whole_file is not None else []), pattern, limit + 1]
     try:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SELECT set_config('statement_timeout', %s, true)", [str(timeout_ms)])
@@ -130,4 +131,4 @@ def search_text(
         ) from exc
     rows.sort(key=lambda row: (row[0], row[1]))
     matches = tuple(TextMatch(path, int(number), text.rstrip("\r")) for path, number, text in rows[:limit])
-    return TextMatches(matches, len(rows) > limit)
+    return TextMatches(matches, len(rows) > limit, case_sensitive)

@@ -56,6 +56,7 @@ def test_every_line_that_contains_the_text_in_path_and_line_order(service):
     # Smart case: a capital letter asks for the case as written, unless told otherwise.
     assert [m.path for m in search_text(service, "Jackson-Databind").matches] == ["api/server.go"]
     assert len(search_text(service, "Jackson-Databind", case_sensitive=False).matches) == 3
+    assert search_text(service, "Jackson-Databind").case_sensitive and not search_text(service, "jackson").case_sensitive
     # Regular-expression characters are plain text unless asked for.
     assert search_text(service, "databind.*2").matches == ()
     assert [m.path for m in search_text(service, "databind.*2", regex=True).matches] == ["README.md"]
@@ -67,6 +68,8 @@ def test_regular_expressions_and_paths(service):
     assert [m.line for m in search_text(service, r"(?i)^FUNC \w+\(", regex=True, case_sensitive=True).matches] == [4]
     assert [m.line for m in search_text(service, r"error {$", regex=True).matches] == [4]
     assert [m.line for m in search_text(service, r"^(?:func|package) \w+", regex=True).matches] == [1, 4]
+    # Behind a director the pattern is matched by lines alone.
+    assert [m.line for m in search_text(service, r"***:^func \w+", regex=True).matches] == [4]
     assert [m.path for m in search_text(service, "jackson", path_glob="**/*.go").matches] == ["api/server.go"]
 
 
