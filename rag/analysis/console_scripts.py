@@ -21,7 +21,9 @@ from rag.analysis.python_source import literal
 SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
 
 
-def _line_of(lines: list[str], name: str, after: int = 0) -> int:
+def line_of_key(lines: list[str], name: str, after: int = 0) -> int:
+    """The 1-based line, at or below line index ``after``, where a manifest's key ``name`` is set
+    (``name = ...``, ``"name": ...``, quoted or not); ``after + 1`` when none is."""
     pattern = re.compile(rf"\s*[\"']?{re.escape(name)}[\"']?\s*[=:]")
     for index in range(after, len(lines)):
         if pattern.match(lines[index]):
@@ -38,7 +40,7 @@ def _parse_spec(spec: str) -> tuple[str, str] | None:
     return name.strip(), target
 
 
-def _toml(text: str) -> dict[str, Any] | None:
+def toml_tables(text: str) -> dict[str, Any] | None:
     """A TOML manifest's tables; None when it is not TOML, or nested deeper than the parser's recursion
     goes (an upload may be)."""
     try:
@@ -47,7 +49,7 @@ def _toml(text: str) -> dict[str, Any] | None:
         return None
 
 
-def _json(text: str) -> Any:
+def json_value(text: str) -> Any:
     """A JSON manifest's value; None when it is not JSON, or nested deeper than the parser's recursion goes."""
     try:
         return json.loads(text)
@@ -56,7 +58,7 @@ def _json(text: str) -> Any:
 
 
 def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
-    data = _toml(text)
+    data = toml_tables(text)
     if data is None:
         return []
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
@@ -73,7 +75,7 @@ def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
         after = next((index for index, line in enumerate(lines) if line.strip() == header), 0)
         for name, target in table.items():
             if isinstance(target, str):
-                scripts.append(ConsoleScript(name, target.split("[", 1)[0].strip(), _line_of(lines, name, after), group))
+                scripts.append(ConsoleScript(name, target.split("[", 1)[0].strip(), line_of_key(lines, name, after), group))
     return scripts
 
 
@@ -91,7 +93,7 @@ def setup_cfg_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
         for spec in parser.get("options.entry_points", group, fallback="").splitlines():
             parsed = _parse_spec(spec)
             if parsed is not None:
-                scripts.append(ConsoleScript(parsed[0], parsed[1], _line_of(lines, parsed[0], after), group))
+                scripts.append(ConsoleScript(parsed[0], parsed[1], line_of_key(lines, parsed[0], after), group))
     return scripts
 
 
@@ -117,14 +119,14 @@ def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
                     parsed = _parse_spec(spec) if isinstance(spec, str) else None
                     if parsed is not None:
                         scripts.append(
-                            ConsoleScript(parsed[0], parsed[1], _line_of(lines, parsed[0], keyword.lineno - 1), group)
+                            ConsoleScript(parsed[0], parsed[1], line_of_key(lines, parsed[0], keyword.lineno - 1), group)
                         )
     return scripts
 
 
 def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
     """npm's ``bin`` (a file, or commands to files; a lone file is named for the package) and ``scripts``."""
-    data = _json(text)
+    data = json_value(text)
     if not isinstance(data, dict):
         return []
     bins = data.get("bin")
@@ -138,7 +140,7 @@ def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
         after = next((index for index, line in enumerate(lines) if line.strip().startswith(f'"{key}"')), 0)
         for name, target in table.items():
             if isinstance(target, str):
-                line = _line_of(lines, name, after) if key == "scripts" or isinstance(data.get("bin"), dict) else after + 1
+                line = line_of_key(lines, name, after) if key == "scripts" or isinstance(data.get("bin"), dict) else after + 1
                 scripts.append(ConsoleScript(name, target, line, group))
     return scripts
 
@@ -146,7 +148,7 @@ def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
 def cargo_crate_name(text: str) -> str | None:
     """The name Rust code ``use``s a package's library by: ``[lib] name``, else ``[package] name``
     with ``-`` read as ``_``; None for a workspace manifest without a package."""
-    data = _toml(text)
+    data = toml_tables(text)
     if data is None:
         return None
     for table in ("lib", "package"):
@@ -176,7 +178,7 @@ _PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([A-Za-z_]\w*)['\"]?\s*(?:#.*)?$", r
 
 def package_json_name(text: str) -> str | None:
     """The name a ``package.json`` gives its package (``@vue/shared``): what a workspace's other packages import."""
-    data = _json(text)
+    data = json_value(text)
     name = data.get("name") if isinstance(data, dict) else None
     return name if isinstance(name, str) and name else None
 
@@ -227,7 +229,7 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
     ``src/main.rs`` for the package's own name, else ``src/bin/<name>.rs``; ``examples/<name>.rs`` for an
     example). Binaries and examples Cargo finds by itself (``src/main.rs``, ``src/bin/*.rs``,
     ``examples/*.rs``) are their files' main functions, named for the file."""
-    data = _toml(text)
+    data = toml_tables(text)
     if data is None:
         return []
     package = data.get("package") if isinstance(data.get("package"), dict) else {}
@@ -248,7 +250,7 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
             source = posixpath.normpath(posixpath.join(crate, str(target.get("path") or default)))
             after = headers[number] if number < len(headers) else 0
             main = posixpath.splitext(source)[0].replace("/", ".").replace("-", "_") + ".main"
-            scripts.append(ConsoleScript(name, main, _line_of(lines, "name", after), group))
+            scripts.append(ConsoleScript(name, main, line_of_key(lines, "name", after), group))
     return scripts
 
 
