@@ -84,6 +84,9 @@ def tool_activity(tool: str, arguments: Any, *, running: bool = False) -> str:
         return f"Following the calls from {symbol}…" if symbol else "Following calls…"
     if tool == "list_entrypoints":
         return "Listing the routes, commands and tasks…"
+    if tool == "list_dependencies":
+        name = _subject(args.get("name"))
+        return f"Looking up the dependency {name}…" if name else "Listing the dependencies…"
     if tool in WRITING_STEPS:
         words = WRITING_STEPS[tool][0 if running else 1]
         return words.format(section=_subject(args.get("section")), path=_subject(args.get("path")))

@@ -31,6 +31,7 @@ from rag.services import (
     callers,
     find_symbol,
     get_repository_for_user,
+    list_dependencies,
     list_entrypoints,
     ranked_files,
     read_source,
@@ -236,13 +237,48 @@ def shown_entries(entries: list[TreeEntry]) -> dict:
 
 
 def home_context(repository: Repository) -> dict:
-    """What the repository page shows above its index runs: summary, root tree and README."""
+    """What the repository page shows above its index runs: summary, root tree, README and the dependencies' count."""
     run = repository.active_run
     entries = folder_entries(run, "") if run else None
+    declared = list_dependencies(repository, run=run) if run else None
     return {
         **shown_entries(entries or []),
         "readme": readme_html(run, entries) if run and entries else None,
+        "dependency_count": len(declared.dependencies) if declared else 0,
+        "manifest_count": len(declared.manifest_paths()) if declared else 0,
     }
+
+
+@dataclass
+class ManifestDependencies:
+    """One manifest's dependencies, as the dependencies page lists them."""
+
+    path: str
+    ecosystem: str
+    dependencies: list = field(default_factory=list)
+
+
+@require_GET
+def dependencies(request: HttpRequest, pk: int) -> HttpResponse:
+    """The packages the repository's manifests declare, manifest by manifest (``?q=`` a part of a name, ``?ecosystem=``)."""
+    repository = get_repository_for_user(request.user, pk)
+    query = request.GET.get("q", "").strip()[:200]
+    ecosystem = request.GET.get("ecosystem", "").strip().lower()[:40]
+    everything = list_dependencies(repository)
+    found = list_dependencies(repository, name=query or None, ecosystem=ecosystem or None)
+    manifests: dict[str, ManifestDependencies] = {}
+    for dependency in found.dependencies:
+        manifest = manifests.setdefault(dependency.path, ManifestDependencies(dependency.path, dependency.ecosystem))
+        manifest.dependencies.append(dependency)
+    return render(
+        request,
+        "rag/browse/dependencies.html",
+        {
+            "repository": repository, "query": query, "ecosystem": ecosystem, "manifests": list(manifests.values()),
+            "shown": len(found.dependencies), "total": len(everything.dependencies), "manifests_read": everything.manifests,
+            "ecosystems": everything.by_ecosystem(),
+        },
+    )
 
 
 def folder(request: HttpRequest, repository: Repository, path: str) -> HttpResponse:

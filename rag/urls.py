@@ -19,4 +19,5 @@ urlpatterns = [
     path("<int:pk>/raw/<path:path>", browse.source_raw, name="rag-source-raw"),
     path("<int:pk>/code-search/", browse.code_search, name="rag-code-search"),
     path("<int:pk>/symbols/<path:qname>", browse.symbol, name="rag-symbol"),
+    path("<int:pk>/dependencies/", browse.dependencies, name="rag-dependencies"),
 ]

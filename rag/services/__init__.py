@@ -12,7 +12,8 @@ index versions), ``indexing`` (an index run's stages), ``index_items`` (the item
 of a file, their hashes and embeddings), ``retrieval/`` (hybrid
 search), ``file_ranker`` (the learned file ranking), ``graph`` (symbols,
 callers, callees, entrypoints), ``source`` (reading indexed files), ``text_search`` (exact text and
-regular-expression search, line by line), ``git_sync``
+regular-expression search, line by line), ``dependencies`` (the packages the
+manifests declare), ``git_sync``
 (repositories that follow a git branch), ``changes`` (what changed between two
 index versions), ``jobs`` (the background jobs they queue, by name: ``rag/tasks.py``
 runs them and is the only module that imports both).
@@ -22,6 +23,7 @@ May import the rest of ``rag`` and ``llm``; nothing of ``chat`` or ``agentsite``
 
 from __future__ import annotations
 
+from rag.services.dependencies import Dependencies, list_dependencies
 from rag.services.changes import FileChange, RepositoryChanges, SymbolChange, VersionNotFound, changes_between
 from rag.services.graph import (
     EntrypointInfo,
@@ -63,10 +65,10 @@ from rag.services.source import SourceNotFound, SourceSlice, list_files, read_so
 from rag.services.text_search import TextMatch, TextMatches, TextSearchError, search_text
 
 __all__ = [
-    "DEFAULT_PARAMS", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
+    "DEFAULT_PARAMS", "Dependencies", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
     "TextMatch", "TextMatches", "TextSearchError",
-    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_entrypoints", "list_files", "rank_files", "ranked_files",
+    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_dependencies", "list_entrypoints", "list_files", "rank_files", "ranked_files",
     "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "search_text", "symbols_at", "start_index_run",
     "written_names",
 ]

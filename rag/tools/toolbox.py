@@ -35,6 +35,7 @@ READ_MAX_LINES = 400
 GRAPH_MAX_DEPTH = 3
 GRAPH_MAX_EDGES = 60
 ENTRYPOINTS_SHOWN = 200
+DEPENDENCIES_SHOWN = 200
 # The call graph's walks read every edge within their depth; they are counted up to this many to say how
 # many a list leaves out, past it "more than" (references and entrypoints are counted by the database).
 COUNTED_UP_TO = 5000
@@ -380,6 +381,26 @@ class RepositoryToolbox:
             spans.append(Span(entry.path, entry.start_line, entry.end_line, "C3_ENTRYPOINTS", self.path_score(entry.path)))
         return ToolResult(content="\n".join(lines), summary=_shown(len(shown), total, "entrypoint"), spans=tuple(spans))
 
+    def list_dependencies(self, name: str | None = None, ecosystem: str | None = None) -> ToolResult:
+        found = rag.list_dependencies(self.repository, name=name or None, ecosystem=ecosystem or None)
+        declared = found.dependencies
+        if not declared:
+            which = " ".join(part for part in (ecosystem, f"matching {name!r}" if name else "") if part)
+            read = f"{_counted(found.manifests, 'manifest')} read" if found.manifests else "no manifest in the index"
+            return ToolResult(content=f"No dependencies{' ' + which if which else ''} ({read}).", summary="none")
+        shown = declared[:DEPENDENCIES_SHOWN]
+        lines = [f"{_shown(len(shown), len(declared), 'dependency')} declared in {_counted(len(found.manifest_paths()), 'manifest')}:"]
+        if len(shown) < len(declared):
+            lines[0] += " (narrow them with name or ecosystem)"
+        spans = []
+        for dependency in shown:
+            version = f" {dependency.version}" if dependency.version else " (no version)"
+            lines.append(
+                f"- {dependency.ecosystem} {dependency.name}{version} [{dependency.scope}] at {dependency.path}:{dependency.line}"
+            )
+            spans.append(Span(dependency.path, dependency.line, dependency.line, "C0_SOURCE_CHUNKS", self.path_score(dependency.path)))
+        return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(declared), "dependency"), spans=tuple(spans))
+
 
 def in_file_order(items: Sequence[rag.SearchResult], files: Sequence[rag.FileScore]) -> list[rag.SearchResult]:
     """Results grouped by file in the file ranking's order (the learned one, held to the evaluation sets'
@@ -396,8 +417,12 @@ def in_file_order(items: Sequence[rag.SearchResult], files: Sequence[rag.FileSco
 
 
 def _counted(count: int, noun: str) -> str:
-    """``1 definition``, ``3 definitions``."""
-    return f"{count} {noun if count == 1 else noun + 's'}"
+    """``1 definition``, ``3 definitions``, ``2 dependencies``."""
+    return f"{count} {noun if count == 1 else _plural(noun)}"
+
+
+def _plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 
 def _shown(shown: int, total: int, noun: str) -> str:
@@ -405,7 +430,7 @@ def _shown(shown: int, total: int, noun: str) -> str:
     if shown == total:
         return _counted(total, noun)
     counted = f"more than {COUNTED_UP_TO:,}" if total > COUNTED_UP_TO else f"{total:,}"
-    return f"the first {shown} of {counted} {noun}s"
+    return f"the first {shown} of {counted} {_plural(noun)}"
 
 
 def _error(message: str) -> ToolResult:
@@ -579,6 +604,20 @@ def _tools() -> dict[str, Tool]:
                 [],
             ),
             RepositoryToolbox.list_entrypoints,
+        ),
+        _tool(
+            _spec(
+                "list_dependencies",
+                "The packages the repository's manifests declare (package.json, Cargo.toml, go.mod, pom.xml, "
+                "build.gradle, requirements.txt, pyproject.toml, Gemfile, *.csproj ...): ecosystem, name, the "
+                "version as written, scope (runtime, dev, test, a group ...) and the manifest's path:line.",
+                {
+                    "name": {"type": "string", "minLength": 1, "description": "Only packages whose name contains this, e.g. 'jackson', 'react'."},
+                    "ecosystem": {"type": "string", "minLength": 1, "description": "Only this registry's: npm, composer, cargo, go, maven, pypi, rubygems, nuget, pub, hex, swift, vcpkg, conan."},
+                },
+                [],
+            ),
+            RepositoryToolbox.list_dependencies,
         ),
     ]
     return {tool.spec.name: tool for tool in tools}

@@ -330,3 +330,37 @@ def test_the_text_is_marked_in_each_line_and_the_line_is_escaped(owner, owner_cl
     # A capital letter asks for the case as written.
     assert '&lt;b&gt;<mark>Cart</mark>&lt;/b&gt; and cart&quot;' in _page(owner_client, "rag-code-search", repository.pk, q="Cart", match="text")
     assert "<mark>" not in _page(owner_client, "rag-code-search", repository.pk, q="[Cc]art", match="regex")
+
+
+MANIFESTS = {
+    "web/package.json": '{\n  "dependencies": {\n    "react": "^18.2.0"\n  },\n  "devDependencies": {\n    "vitest": "1.6.0"\n  }\n}\n',
+    "requirements.txt": "Django>=5.2\n<b>not-a-package\n",
+}
+
+
+def test_the_dependencies_page_lists_each_manifest_s_packages_with_lines_and_filters(owner_client, owner, upload_dir):
+    run = index_zip(owner, make_zip({**SMALL_PROJECT, **MANIFESTS}), name="shop3")
+    pk = run.repository_id
+
+    home = _page(owner_client, "rag-repository", pk)
+    assert f'<a href="{reverse("rag-dependencies", args=[pk])}">3 dependencies</a> declared in 2 manifests' in home
+    page = _page(owner_client, "rag-dependencies", pk)
+    sections = re.findall(r'<h2 id="manifest-\d+"><a href="[^"]+"><code>([^<]+)</code></a> <span class="hint">(\w+)</span>', page)
+    assert sections == [("requirements.txt", "pypi"), ("web/package.json", "npm")]
+    rows = re.findall(r'<td data-label="Package"><code>([^<]+)</code></td>\s*<td data-label="Version"><code>([^<]+)</code></td>\s*<td data-label="Scope">(\w+)</td>', page)
+    assert rows == [("Django", "&gt;=5.2", "runtime"), ("react", "^18.2.0", "runtime"), ("vitest", "1.6.0", "dev")]
+    assert f'href="{reverse("rag-source", args=[pk, "web/package.json"])}?lines=6#L6">6</a>' in page
+    assert "<b>not-a-package" not in page
+
+    npm = _page(owner_client, "rag-dependencies", pk, ecosystem="npm", q="VITE")
+    assert re.findall(r'<td data-label="Package"><code>([^<]+)</code>', npm) == ["vitest"]
+    assert "1 of 3 dependencies" in npm
+    assert "No dependency matches." in _page(owner_client, "rag-dependencies", pk, q="left-pad")
+
+
+def test_the_dependencies_page_says_when_there_is_no_manifest_and_is_the_owner_s_alone(owner_client, client, other_user, shop):
+    page = _page(owner_client, "rag-dependencies", shop.pk)
+    assert "This version holds no manifest the index reads" in page
+    assert "dependencies</a> declared" not in _page(owner_client, "rag-repository", shop.pk)
+    client.login(username=other_user.username, password=PASSWORD)
+    assert client.get(reverse("rag-dependencies", args=[shop.pk])).status_code == 404

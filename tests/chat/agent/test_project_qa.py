@@ -91,6 +91,7 @@ def test_a_two_round_tool_loop_answers_with_citations_of_the_lines_it_read(shopa
     first, second, third = answer_requests(model)
     assert set(offered_tools(first)) == {
         "search_code", "search_text", "read_file", "get_symbol", "find_references", "callers", "callees", "changes_since", "list_entrypoints",
+        "list_dependencies",
     }
     system = first.json["messages"][0]["content"]
     assert "Answer the user's question about the repository using the retrieved material below" in system
@@ -150,7 +151,8 @@ def test_an_unknown_tool_name_is_answered_with_the_tools_that_exist(shopapp, mod
     result = result_text(tool_results(answer_requests(model)[-1])[-1])
     assert result == (
         "Error: there is no tool named 'delete_repository'; the tools are: "
-        "search_code, search_text, read_file, get_symbol, find_references, callers, callees, changes_since, list_entrypoints"
+        "search_code, search_text, read_file, get_symbol, find_references, callers, callees, changes_since, list_entrypoints, "
+        "list_dependencies"
     )
     # No file of that name was retrieved or read, so the citation is not shown.
     assert one(events, "citations").citations == ()
@@ -207,7 +209,7 @@ def test_the_last_round_has_no_tools_and_asks_for_the_answer(shopapp, model, set
 
 
 # Small enough that two search results pass 80% of it, large enough for one plus the summary.
-WINDOW = 4500
+WINDOW = 4700
 
 
 def test_older_tool_exchanges_are_summarized_past_80_percent_of_the_window(shopapp, model, settings):

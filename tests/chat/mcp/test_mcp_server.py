@@ -96,7 +96,7 @@ async def test_a_client_initializes_and_lists_every_tool(server, shopapp):
     assert initialized.server_info.name == "codebase-assistant"
     assert [tool.name for tool in listed.tools] == [
         "list_repositories", "search_code", "search_text", "read_file", "get_symbol", "find_references", "callers",
-        "callees", "changes_since", "list_entrypoints", "ask",
+        "callees", "changes_since", "list_entrypoints", "list_dependencies", "ask",
     ]
     search = next(tool for tool in listed.tools if tool.name == "search_code")
     assert search.input_schema["required"] == ["repository", "query"]
@@ -117,6 +117,7 @@ async def test_each_repository_tool_answers_with_lines_and_the_index_version(ser
     routes = await call(server, secret, "list_entrypoints", {"repository": "shopapp", "kind": "http_route"})
     changes = await call(server, secret, "changes_since", {"repository": "shopapp", "since": str(shopapp.active_run_id)})
     text = await call(server, secret, "search_text", {"repository": "shopapp", "pattern": "def compute_tax(", "case_sensitive": True})
+    dependencies = await call(server, secret, "list_dependencies", {"repository": "shopapp", "name": "FLASK"})
 
     assert f"- shopapp (id {shopapp.pk}, owner owner): {version}" in text_of(listed)
     assert listed.structured_content["repositories"][0]["name"] == "shopapp"
@@ -133,13 +134,14 @@ async def test_each_repository_tool_answers_with_lines_and_the_index_version(ser
     assert text_of(changes).endswith("none (the two versions hold the same files).")
     assert "src/shopapp/pricing.py:10: def compute_tax(amount_cents: int) -> int:" in text_of(text)
     assert {"path": "src/shopapp/pricing.py", "start_line": 10, "end_line": 10, "layer": "text"} in text.structured_content["spans"]
-    assert not any(result.is_error for result in (listed, search, symbol, read, references, callers, callees, routes, changes, text))
-    uses = await recorded(token, 10)
+    assert "1 dependency declared in 1 manifest:\n- pypi flask >=3.0 [runtime] at pyproject.toml:11" in text_of(dependencies)
+    assert not any(result.is_error for result in (listed, search, symbol, read, references, callers, callees, routes, changes, text, dependencies))
+    uses = await recorded(token, 11)
     assert uses == [("list_repositories", None, True)] + [
         (tool, shopapp.pk, True)
         for tool in (
             "search_code", "get_symbol", "read_file", "find_references", "callers", "callees", "list_entrypoints", "changes_since",
-            "search_text",
+            "search_text", "list_dependencies",
         )
     ]
 

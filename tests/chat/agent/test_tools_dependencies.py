@@ -1,0 +1,74 @@
+"""The dependencies tool over a repository with manifests of several ecosystems, as the model would call it."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.agent.citing import Span
+from chat.agent.config import AgentConfig
+from chat.agent.tools import ProjectToolbox
+from llm.types import ToolCall
+from rag.services import list_dependencies
+
+pytestmark = pytest.mark.django_db
+
+PROJECT = {
+    "web/package.json": '{\n  "name": "web",\n  "dependencies": {\n    "react": "^18.2.0"\n  },\n  "devDependencies": {\n    "vitest": "1.6.0"\n  }\n}\n',
+    "web/src/App.tsx": "export function App() { return null; }\n",
+    "server/go.mod": "module example.com/server\n\nrequire (\n\tgithub.com/gin-gonic/gin v1.9.1\n\tgolang.org/x/net v0.17.0 // indirect\n)\n",
+    "server/main.go": "package main\n\nfunc main() {}\n",
+    "api/pom.xml": (
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <dependencies>\n    <dependency>\n'
+        "      <groupId>com.fasterxml.jackson.core</groupId>\n      <artifactId>jackson-databind</artifactId>\n"
+        "      <version>2.15.2</version>\n    </dependency>\n  </dependencies>\n</project>\n"
+    ),
+    "requirements.txt": "Django>=5.2\nrequests==2.32.3\n",
+    # A test's fixture declares packages of its own: not the project's.
+    "tests/fixtures/sample/package.json": '{"dependencies": {"left-pad": "1.3.0"}}\n',
+}
+
+
+@pytest.fixture(scope="module")
+def project(django_db_setup, django_db_blocker, tmp_path_factory):
+    from tests.chat.conftest import indexed_shopapp
+    from tests.rag.conftest import make_zip
+
+    with indexed_shopapp("dependencies-owner", tmp_path_factory, django_db_blocker, name="polyglot", archive=make_zip(PROJECT)) as repository:
+        yield repository
+
+
+def call(repository, tool: str, **arguments):
+    toolbox = ProjectToolbox(repository, AgentConfig(), window_tokens=8192)
+    return toolbox.call_sync(ToolCall(id="call_1", name=tool, arguments=arguments))
+
+
+def test_every_manifest_s_packages_with_version_scope_and_line(project):
+    outcome = call(project, "list_dependencies")
+
+    assert not outcome.error
+    assert outcome.content.splitlines() == [
+        "7 dependencies declared in 4 manifests:",
+        "- maven com.fasterxml.jackson.core:jackson-databind 2.15.2 [compile] at api/pom.xml:5",
+        "- pypi Django >=5.2 [runtime] at requirements.txt:1",
+        "- pypi requests ==2.32.3 [runtime] at requirements.txt:2",
+        "- go github.com/gin-gonic/gin v1.9.1 [runtime] at server/go.mod:4",
+        "- go golang.org/x/net v0.17.0 [indirect] at server/go.mod:5",
+        "- npm react ^18.2.0 [runtime] at web/package.json:4",
+        "- npm vitest 1.6.0 [dev] at web/package.json:7",
+    ]
+    assert Span("api/pom.xml", 5, 5, "C0_SOURCE_CHUNKS", 0.0) in outcome.spans
+
+
+def test_narrowed_by_a_part_of_the_name_or_by_ecosystem(project):
+    jackson = call(project, "list_dependencies", name="Jackson Databind")
+    npm = call(project, "list_dependencies", ecosystem="NPM")
+    none = call(project, "list_dependencies", name="left-pad")
+
+    assert jackson.content.splitlines()[1:] == ["- maven com.fasterxml.jackson.core:jackson-databind 2.15.2 [compile] at api/pom.xml:5"]
+    assert [line.split()[2] for line in npm.content.splitlines()[1:]] == ["react", "vitest"]
+    assert none.content == "No dependencies matching 'left-pad' (4 manifests read)."
+
+
+def test_a_repository_without_manifests_says_so(shopapp):
+    assert list_dependencies(shopapp, ecosystem="cargo").dependencies == ()
+    assert list_dependencies(shopapp, ecosystem="cargo").manifests == 2
