@@ -11,7 +11,9 @@ in one file, by search score plus how many of the question's words their name
 and path contain (so "the login view" puts ``login_view`` first). A name the
 question spells out (``MustNewServer``) leads whatever its file. A text the
 question quotes (`` `jackson-databind` ``, "Unknown format code") is shown where
-it is written, line by line.
+it is written, line by line. A package the manifests declare that the question
+names (`` `jackson-databind` ``, "which version of react?"), or the packages
+as such ("what libraries does it use?"), are listed as the manifests declare them.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ MAX_SPANS = 4
 MAX_CALLERS = 5
 # Lines shown per text the question quotes, where it is written.
 MAX_QUOTED_LINES = 5
+# A question about the project's packages as such ("What libraries does it depend on?") lists them; one about
+# versions or upgrades shows the packages it names by a plain word (``react``), which elsewhere may be any word.
+DEPENDENCY_QUESTION = re.compile(r"\b(?:dependenc(?:y|ies)|librar(?:y|ies)|packages|third[- ]party|requirements)\b", re.IGNORECASE)
+VERSION_QUESTION = re.compile(r"\b(?:versions?|upgrad\w*|bump\w*|install\w*|depend\w*|librar\w*|packages?)\b", re.IGNORECASE)
+MAX_DEPENDENCIES = 10
 # A question about the project's routes or commands as such ("What HTTP routes does it define?")
 # lists the entrypoints of that kind, whether or not their paths share its words.
 ENTRYPOINT_QUESTIONS = (
@@ -260,8 +267,9 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
     # A quoted name that is a definition found above is shown by it.
     defined = {name for d in definitions for name in (d.written, d.qname, d.qname.rsplit(".", 1)[-1])}
     written = _written(toolbox, question, defined)
+    packages, declared = _dependencies(toolbox, question)
 
-    if not (definitions or entries or code or written):
+    if not (definitions or entries or code or written or packages):
         return ExtractedAnswer(f"{NO_MODEL_NOTE}\n\n{NOTHING_FOUND}", ())
 
     spans: list[Span] = []
@@ -288,6 +296,14 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         lines = [f"- `{m.citation}`: `{m.text.strip()[:100]}`" for m in matches.matches]
         spans.extend(Span(m.path, m.line, m.line, "text", 0.0) for m in matches.matches)
         parts.append(f"\u201c{text}\u201d is written at{more}:\n" + "\n".join(lines))
+    if packages:
+        more = f" (the first {len(packages)} of {declared})" if declared > len(packages) else ""
+        lines = [
+            f"- {d.ecosystem} `{d.name}` {f'`{d.version}`' if d.version else '(no version written)'} ({d.scope}) in `{d.path}:{d.line}`"
+            for d in packages
+        ]
+        spans.extend(Span(d.path, d.line, d.line, "C0_SOURCE_CHUNKS", 0.0) for d in packages)
+        parts.append(f"Declared dependencies{more}:\n" + "\n".join(lines))
     names = rag.written_names(toolbox.repository.active_run, [edge.src for edge in calls] + [entry.handler for entry in entries])
     if calls:
         lines = [f"- `{names.get(edge.src, edge.src)}` at `{edge.path}:{edge.line}`" for edge in calls]
@@ -325,6 +341,34 @@ def _written(toolbox: ProjectToolbox, question: str, defined: set[str]) -> list[
         if matches.matches:
             found.append((text, matches))
     return found
+
+
+def _dependencies(toolbox: ProjectToolbox, question: str) -> tuple[list[rag.Dependency], int]:
+    """The declared packages the question names, or all of them (runtime ones first) when it asks about the
+    packages as such; and how many there are of what it asks for.
+
+    A package is named by its whole name or by its last part (``jackson-databind`` of
+    ``com.fasterxml.jackson.core:jackson-databind``, ``gin`` of ``github.com/gin-gonic/gin``): a name written
+    as code or quoted, or with a character a word has not (``-``, ``.``, ``/``), or any name in a question
+    about versions and packages."""
+    declared = rag.list_dependencies(toolbox.repository).dependencies
+    if not declared:
+        return [], 0
+    tokens = {token.strip(ENTRYPOINT_TOKEN_ENDS).lower() for token in question.split()} - {""}
+    quoted = {text.lower() for text in quoted_texts(question)}
+    about_versions = VERSION_QUESTION.search(question) is not None
+
+    def named(dependency: rag.Dependency) -> bool:
+        full = dependency.name.lower()
+        names = {full, re.split(r"[:/]", full)[-1]}
+        return any(
+            name in tokens and (about_versions or name in quoted or not name.replace("_", "").isalnum()) for name in names
+        )
+
+    chosen = [dependency for dependency in declared if named(dependency)]
+    if not chosen and DEPENDENCY_QUESTION.search(question):
+        chosen = sorted(declared, key=lambda d: d.scope not in ("runtime", "compile", "implementation", "api"))
+    return chosen[:MAX_DEPENDENCIES], len(chosen)
 
 
 def _only_header(content: str) -> bool:

@@ -23,7 +23,7 @@ May import the rest of ``rag`` and ``llm``; nothing of ``chat`` or ``agentsite``
 
 from __future__ import annotations
 
-from rag.services.dependencies import Dependencies, list_dependencies
+from rag.services.dependencies import Dependencies, Dependency, list_dependencies
 from rag.services.changes import FileChange, RepositoryChanges, SymbolChange, VersionNotFound, changes_between
 from rag.services.graph import (
     EntrypointInfo,
@@ -65,7 +65,7 @@ from rag.services.source import SourceNotFound, SourceSlice, list_files, read_so
 from rag.services.text_search import TextMatch, TextMatches, TextSearchError, search_text
 
 __all__ = [
-    "DEFAULT_PARAMS", "Dependencies", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
+    "DEFAULT_PARAMS", "Dependencies", "Dependency", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
     "TextMatch", "TextMatches", "TextSearchError",
     "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_dependencies", "list_entrypoints", "list_files", "rank_files", "ranked_files",

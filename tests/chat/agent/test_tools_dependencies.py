@@ -72,3 +72,36 @@ def test_narrowed_by_a_part_of_the_name_or_by_ecosystem(project):
 def test_a_repository_without_manifests_says_so(shopapp):
     assert list_dependencies(shopapp, ecosystem="cargo").dependencies == ()
     assert list_dependencies(shopapp, ecosystem="cargo").manifests == 2
+
+
+@pytest.fixture
+def offline(settings):
+    settings.LLM = {**settings.LLM, "PROVIDER": "offline"}
+
+
+def _offline_answer(question: str, repository) -> str:
+    from tests.chat.agent.conftest import answer_text, make_turn, run_turn_to_end
+
+    return answer_text(run_turn_to_end(make_turn(question, repository)))
+
+
+def test_an_answer_without_a_model_shows_the_declaration_of_a_package_the_question_names(project, offline):
+    text = _offline_answer("Which version of jackson-databind do we build with?", project)
+
+    section = text[text.index("Declared dependencies:") :].split("\n\n")[0]
+    assert section.splitlines()[1:] == ["- maven `com.fasterxml.jackson.core:jackson-databind` `2.15.2` (compile) in `api/pom.xml:5`"]
+
+
+def test_an_answer_without_a_model_lists_the_packages_when_asked_about_them(project, offline):
+    text = _offline_answer("What third-party libraries does this project depend on?", project)
+
+    lines = text[text.index("Declared dependencies:") :].split("\n\n")[0].splitlines()[1:]
+    assert [line.split("`")[1] for line in lines] == [
+        "com.fasterxml.jackson.core:jackson-databind", "Django", "requests", "github.com/gin-gonic/gin", "react",
+        "golang.org/x/net", "vitest",
+    ]
+
+
+def test_a_plain_word_that_is_also_a_package_is_no_question_about_it(project, offline):
+    assert "Declared dependencies" not in _offline_answer("How does the react app render?", project)
+    assert "Declared dependencies" in _offline_answer("Which react version is used?", project)
