@@ -23,7 +23,8 @@
   sections go back to ``docs_generation`` once, with the problems found; what
   still fails after that is marked in the document and the summary.
 - ``docs_execution_summary`` assembles the document (an API reference ends
-  with the exact table of entrypoints from the index), streams a short summary
+  with the exact table of entrypoints from the index, a document of the
+  repository or a README with the packages its manifests declare), streams a short summary
   and the document, and attaches it as a ``markdown`` artifact.
 
 With the offline provider, ``docs_reference`` writes a reference from the
@@ -57,7 +58,7 @@ from chat.agent.docs.document import (
     citation_problems,
     clean_section_body,
 )
-from chat.agent.docs.reference import entrypoint_tables, reference_document
+from chat.agent.docs.reference import dependency_tables, entrypoint_tables, reference_document
 from chat.agent.events import AgentEvent
 from chat.agent.prompting import load_prompt, system_message
 from chat.agent.turn import TurnServices, limited_to_the_answer_reserve, stream_model
@@ -97,6 +98,8 @@ T = TypeVar("T")
 
 # An API reference ends with the exact list of entrypoints from the index.
 ENTRYPOINTS_NOTE = "_Listed from the index (every route, command and task it found), not written by the model._"
+# A document of the whole repository, or a README, ends with the packages its manifests declare.
+DEPENDENCIES_NOTE = "_Listed from the repository's manifests (every package they declare), not written by the model._"
 
 NO_REPOSITORY_TEXT = (
     "Documentation is written from a repository's index, and this chat has no repository. "
@@ -308,7 +311,8 @@ async def docs_reference(ctx: AgentContext[str], runtime: Runtime[TurnServices])
     found = await in_database_pool(material.reference_material)(run.view, ctx.input, only=only)
     subject = run.view.name if only is None else f"{run.view.name}: {only}"
     document = reference_document(
-        subject, found.symbols, found.entrypoints, found.module_docs, modules_left_out=found.modules_left_out
+        subject, found.symbols, found.entrypoints, found.module_docs, modules_left_out=found.modules_left_out,
+        dependencies=found.dependencies,
     )
     artifact = {"kind": "markdown", "name": artifact_name(f"{subject} reference", ".md"), "content": document}
     await runtime.emit(AgentEvent(type="text", text=document))
@@ -614,6 +618,11 @@ async def docs_execution_summary(ctx: AgentContext[str], runtime: Runtime[TurnSe
         tables = entrypoint_tables(entries, level=3)
         if tables:
             appendix = "\n".join(["## Entry points", "", ENTRYPOINTS_NOTE, "", *tables])
+    elif run.request.kind in ("repository", "readme"):
+        declared = await in_database_pool(material.dependencies_under)(run.view, run.request.target)
+        tables = dependency_tables(declared, level=3)
+        if tables:
+            appendix = "\n".join(["## Dependencies", "", DEPENDENCIES_NOTE, "", *tables])
     document = assemble(run.title, lead, run.drafts, run.view.line_counts, appendix=appendix)
     prompt = await load_prompt("docs_execution_summary")
     request = ChatRequest(

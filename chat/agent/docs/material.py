@@ -142,12 +142,20 @@ def entrypoints_under(view: IndexView, target: str) -> list[rag.EntrypointInfo]:
     return [e for e in entries if e.path == target or e.path.startswith(f"{target}/")]
 
 
+def dependencies_under(view: IndexView, target: str) -> tuple[rag.Dependency, ...]:
+    """The packages the index's manifests declare, only those of manifests under ``target`` (a folder) when it is given."""
+    declared = rag.list_dependencies(view.repository, run=view.run).dependencies
+    target = target.strip().strip("/")
+    return tuple(d for d in declared if not target or d.path.startswith(f"{target}/"))
+
+
 @dataclass(frozen=True)
 class ReferenceMaterial:
     symbols: tuple[rag.SymbolInfo, ...]
     entrypoints: tuple[rag.EntrypointInfo, ...]
     module_docs: Mapping[str, str]
     modules_left_out: int = 0
+    dependencies: tuple[rag.Dependency, ...] = ()
 
 
 def reference_material(
@@ -184,5 +192,6 @@ def reference_material(
         paths = sorted(kept)
     docs = {path: _module_docstring(text) for path, text in file_texts(view, paths).items()}
     return ReferenceMaterial(
-        symbols=tuple(symbols), entrypoints=tuple(entrypoints), module_docs=docs, modules_left_out=left_out
+        symbols=tuple(symbols), entrypoints=tuple(entrypoints), module_docs=docs, modules_left_out=left_out,
+        dependencies=dependencies_under(view, "") if only is None else (),
     )

@@ -3,7 +3,8 @@
 When no model is configured, a documentation request still gets a useful
 answer: the repository's HTTP routes, CLI commands and tasks (C3), then each
 module with its classes (and their methods) and functions (C1), each with its
-signature and the first line of its docstring. Every entry cites the lines it
+signature and the first line of its docstring, then the packages its manifests
+declare. Every entry cites the lines it
 was read from. The document says at the top that no model wrote it.
 """
 
@@ -13,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from rag.analysis.filetypes import is_test_path
-from rag.services import EntrypointInfo, SymbolInfo
+from rag.services import Dependency, EntrypointInfo, SymbolInfo
 
 NO_MODEL_LABEL = (
     "> **Generated without a language model.** No model is configured, so this reference was "
@@ -83,6 +84,21 @@ def entrypoint_tables(entrypoints: Iterable[EntrypointInfo], *, level: int) -> l
     return lines
 
 
+def dependency_tables(dependencies: Iterable[Dependency], *, level: int) -> list[str]:
+    """Markdown lines: one table per manifest of the packages it declares, headed at ``level``."""
+    by_manifest: dict[tuple[str, str], list[Dependency]] = defaultdict(list)
+    for dependency in dependencies:
+        by_manifest[(dependency.path, dependency.ecosystem)].append(dependency)
+    lines: list[str] = []
+    for (path, ecosystem), declared in by_manifest.items():
+        lines += [f"{'#' * level} `{_cell(path)}` ({ecosystem})", "", "| Package | Version | Scope | Source |", "|---|---|---|---|"]
+        for dependency in declared:
+            version = f"`{_cell(dependency.version)}`" if dependency.version else "none written"
+            lines.append(f"| `{_cell(dependency.name)}` | {version} | {_cell(dependency.scope)} | `{path}:{dependency.line}` |")
+        lines.append("")
+    return lines
+
+
 def _handler(entry: EntrypointInfo) -> str:
     return f"`{_cell(entry.handler)}`" if entry.handler else _cell(entry.unresolved_handler)
 
@@ -130,6 +146,7 @@ def reference_document(
     module_docs: Mapping[str, str] | None = None,
     *,
     modules_left_out: int = 0,
+    dependencies: Sequence[Dependency] = (),
 ) -> str:
     """The Markdown reference of an index; ``module_docs`` maps a file path to its module docstring.
 
@@ -171,4 +188,6 @@ def reference_document(
     if test_paths:
         tests = _count(len(test_paths), "test module is", "test modules are")
         lines += [f"_{tests} not listed._", ""]
+    if dependencies:
+        lines += ["## Dependencies", "", *dependency_tables(dependencies, level=3)]
     return "\n".join(lines).rstrip() + "\n"

@@ -227,6 +227,29 @@ def test_an_api_reference_ends_with_the_exact_entrypoints_of_the_index(shopapp, 
     assert "### CLI commands" not in appendix
 
 
+def test_a_document_of_the_repository_ends_with_the_packages_its_manifests_declare(shopapp, model):
+    model.fallback = ScriptedWriter(
+        detect={"kind": "repository", "target": "", "title": "The shop"},
+        sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]},
+        checks={"Taxes": [OK], "Discounts": [OK]},
+    )
+
+    final, events = run_graph(DOCS_GRAPH, "Write an overview of the repository", shopapp)
+
+    document = artifacts(events)[0]["content"]
+    appendix = document.split("## Dependencies\n", 1)[1].split("\n## Sources", 1)[0]
+    assert appendix.startswith("\n_Listed from the repository's manifests (every package they declare), not written by the model._")
+    assert [line for line in appendix.splitlines() if line.startswith("| `")] == [
+        "| `flask` | `>=3.0` | runtime | `pyproject.toml:11` |",
+        "| `fastapi` | `>=0.110` | runtime | `pyproject.toml:12` |",
+        "| `click` | `>=8.1` | runtime | `pyproject.toml:13` |",
+        "| `typer` | `>=0.12` | runtime | `pyproject.toml:14` |",
+        "| `celery` | `>=5.3` | runtime | `pyproject.toml:15` |",
+        "| `django` | `>=5.0` | runtime | `pyproject.toml:16` |",
+    ]
+    assert "## Entry points" not in document
+
+
 def test_each_step_of_a_document_says_it_starts_before_it_is_reported_done(shopapp, model):
     model.fallback = ScriptedWriter(sections={"Taxes": [TAXES], "Discounts": [DISCOUNTS_FIXED]}, checks={"Taxes": [OK], "Discounts": [OK]})
 

@@ -99,6 +99,8 @@ def test_offline_reference_lists_the_fixture_routes_classes_and_functions(shopap
     )
     assert "| `cli sync-products` | `shopapp.cli.sync_products` | click | `src/shopapp/cli.py:14-17` |" in document
     assert "_1 test module is not listed._" in document
+    dependencies = document.split("## Dependencies\n", 1)[1]
+    assert dependencies.startswith("\n### `pyproject.toml` (pypi)\n\n| Package | Version | Scope | Source |\n|---|---|---|---|\n| `flask` | `>=3.0` | runtime | `pyproject.toml:11` |\n")
     [artifact] = artifacts(events)
     assert artifact == {"kind": "markdown", "name": "shopapp-reference.md", "content": document}
     assert final.state["answer"] == document
