@@ -47,10 +47,8 @@ MAX_SPANS = 4
 MAX_CALLERS = 5
 # Lines shown per text the question quotes, where it is written.
 MAX_QUOTED_LINES = 5
-# A question about the project's packages as such ("What libraries does it depend on?") lists them; one about
-# versions or upgrades shows the packages it names by a plain word (``react``), which elsewhere may be any word.
+# A question about the project's packages as such ("What libraries does it depend on?") lists them.
 DEPENDENCY_QUESTION = re.compile(r"\b(?:dependenc(?:y|ies)|librar(?:y|ies)|packages|third[- ]party|requirements)\b", re.IGNORECASE)
-VERSION_QUESTION = re.compile(r"\b(?:versions?|upgrad\w*|bump\w*|install\w*|depend\w*|librar\w*|packages?)\b", re.IGNORECASE)
 MAX_DEPENDENCIES = 10
 # A question about the project's routes or commands as such ("What HTTP routes does it define?")
 # lists the entrypoints of that kind, whether or not their paths share its words.
@@ -344,29 +342,11 @@ def _written(toolbox: ProjectToolbox, question: str, defined: set[str]) -> list[
 
 
 def _dependencies(toolbox: ProjectToolbox, question: str) -> tuple[list[rag.Dependency], int]:
-    """The declared packages the question names, or all of them (runtime ones first) when it asks about the
-    packages as such; and how many there are of what it asks for.
-
-    A package is named by its whole name or by its last part (``jackson-databind`` of
-    ``com.fasterxml.jackson.core:jackson-databind``, ``gin`` of ``github.com/gin-gonic/gin``): a name written
-    as code or quoted, or with a character a word has not (``-``, ``.``, ``/``), or any name in a question
-    about versions and packages."""
-    declared = rag.list_dependencies(toolbox.repository).dependencies
-    if not declared:
-        return [], 0
-    tokens = {token.strip(ENTRYPOINT_TOKEN_ENDS).lower() for token in question.split()} - {""}
-    quoted = {text.lower() for text in quoted_texts(question)}
-    about_versions = VERSION_QUESTION.search(question) is not None
-
-    def named(dependency: rag.Dependency) -> bool:
-        full = dependency.name.lower()
-        names = {full, re.split(r"[:/]", full)[-1]}
-        return any(
-            name in tokens and (about_versions or name in quoted or not name.replace("_", "").isalnum()) for name in names
-        )
-
-    chosen = [dependency for dependency in declared if named(dependency)]
+    """The declared packages the question names (``rag.named_dependencies``), or all of them (runtime ones
+    first) when it asks about the packages as such; and how many there are of what it asks for."""
+    chosen = list(rag.named_dependencies(toolbox.repository, question))
     if not chosen and DEPENDENCY_QUESTION.search(question):
+        declared = rag.list_dependencies(toolbox.repository).dependencies
         chosen = sorted(declared, key=lambda d: d.scope not in ("runtime", "compile", "implementation", "api"))
     return chosen[:MAX_DEPENDENCIES], len(chosen)
 

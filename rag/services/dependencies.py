@@ -19,6 +19,7 @@ from cachetools.keys import hashkey
 from rag.analysis.dependencies import MANIFEST_NAMES, MANIFEST_SUFFIXES, MAX_MANIFEST_CHARS, Dependency, declared_dependencies, is_manifest
 from rag.analysis.filetypes import is_test_path
 from rag.models import IndexRun, Repository, SourceFile
+from rag.query_analysis import quoted_texts
 
 # At most this many manifests of one version are read (the largest monorepos have a few thousand).
 MAX_MANIFESTS = 10_000
@@ -58,6 +59,37 @@ def list_dependencies(
     if name and (wanted := _comparable(name)):
         kept = tuple(dependency for dependency in kept if wanted in _comparable(dependency.name))
     return Dependencies(kept, manifests)
+
+
+def named_dependencies(repository: Repository, text: str, *, run: IndexRun | None = None) -> tuple[Dependency, ...]:
+    """The declared packages a question or request names, in the manifests' order.
+
+    A package is named by its whole name or by its last part (``jackson-databind`` of
+    ``com.fasterxml.jackson.core:jackson-databind``, ``gin`` of ``github.com/gin-gonic/gin``) when that
+    name is written as code or quoted, has a character a word has not (``-``, ``.``, ``/``), or the
+    text is about versions, upgrades or packages ("which version of react?", "bump lodash"): a plain
+    word elsewhere ("how does the react app render?") may be any word.
+    """
+    declared = list_dependencies(repository, run=run).dependencies
+    if not declared:
+        return ()
+    tokens = {token.strip(_TOKEN_ENDS).lower() for token in text.split()} - {""}
+    quoted = {written.lower() for written in quoted_texts(text)}
+    about_versions = _ABOUT_VERSIONS.search(text) is not None
+
+    def named(dependency: Dependency) -> bool:
+        full = dependency.name.lower()
+        return any(
+            name in tokens and (about_versions or name in quoted or not name.replace("_", "").isalnum())
+            for name in {full, re.split(r"[:/]", full)[-1]}
+        )
+
+    return tuple(dependency for dependency in declared if named(dependency))
+
+
+# What a question's words may start or end with around a package's name (``react?``, "`lodash`").
+_TOKEN_ENDS = "`'\".,;:!?()[]"
+_ABOUT_VERSIONS = re.compile(r"\b(?:versions?|upgrad\w*|bump\w*|install\w*|depend\w*|librar\w*|packages?)\b", re.IGNORECASE)
 
 
 def _comparable(name: str) -> str:

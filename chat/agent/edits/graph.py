@@ -9,8 +9,9 @@
              ^                        |
              +--(failing, attempts)---+
 
-- ``project_edits_plan`` reads the code retrieval finds for the request and
-  asks which files and places change, and why.
+- ``project_edits_plan`` reads the code retrieval finds for the request (and
+  the manifests declaring a package it names) and asks which files and places
+  change, and why.
 - ``project_edits_hunks`` asks, file by file, for a unified diff against the
   file's indexed text (shown with line numbers). On a later pass it asks
   again for the hunks that failed, with the reason each one failed.
@@ -71,6 +72,7 @@ from chat.agent.writing import (
 from database_pool import in_database_pool
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.providers.offline import CONFIGURE_MODEL_TEXT
+from rag import services as rag
 
 # Tries per file: the first diff plus regenerations of what failed.
 MAX_ATTEMPTS = 3
@@ -193,6 +195,13 @@ def indexed_path(path: str, view: IndexView) -> str:
     return path
 
 
+def _plan_sources(view: IndexView, request: str) -> tuple[Source, ...]:
+    """The code retrieval finds for the request; first, the lines of the manifests that declare a package it
+    names ("Bump jackson-databind to 2.17": the ``pom.xml`` that declares it)."""
+    manifests = dict.fromkeys(dependency.path for dependency in rag.named_dependencies(view.repository, request, run=view.run))
+    return section_sources(view, SectionPlan(title="", goal="", query=request), paths=list(manifests))
+
+
 @node(name="project_edits_plan")
 async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServices]) -> AgentContext[str]:
     services = runtime.services
@@ -202,9 +211,7 @@ async def project_edits_plan(ctx: AgentContext[str], runtime: Runtime[TurnServic
         view = await in_database_pool(open_index)(services.toolbox.repository)
     except NoIndex as exc:
         return ctx.with_state(edits_route="unavailable", edits_problem=f"Code changes need an index: {exc}.")
-    sources = await in_database_pool(section_sources)(
-        view, SectionPlan(title="", goal="", query=ctx.input)
-    )
+    sources = await in_database_pool(_plan_sources)(view, ctx.input)
     if services.offline:
         return ctx.with_state(
             edits_route="unavailable", edits_problem=_offline_text(sources), edits_spans=[s.span for s in sources]

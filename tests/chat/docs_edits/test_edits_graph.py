@@ -285,3 +285,14 @@ def test_each_step_of_a_patch_says_it_starts(shopapp, model):
     written = next(i for i, e in enumerate(events) if e.type == "step" and e.detail.get("tool") == "write_diff")
     assert next(i for i, e in enumerate(events) if e.type == "tool" and e.detail["tool"] == "write_diff") < written
     assert tool_activity("write_diff", {"path": PRICING}, running=True) == f"Writing the change to {PRICING}…"
+
+
+def test_a_request_naming_a_declared_package_shows_the_plan_the_manifest_that_declares_it(shopapp, model):
+    model.script(Reply.text(json.dumps({"summary": "Nothing to change", "changes": [], "questions": ["Which version?"]})))
+
+    run_graph(EDITS_GRAPH, "Bump flask to 3.1", shopapp)
+
+    planned = user_text(model.chat_requests[0])
+    retrieved = planned.split("Retrieved code (cite it as path:start-end):\n", 1)[1]
+    assert retrieved.startswith("[S1] pyproject.toml:")
+    assert '"flask>=3.0",' in retrieved.split("[S2]", 1)[0]
