@@ -11,7 +11,8 @@ The subgraph::
                   +--------------------------------------------+
 
 ``start_project_qa`` searches the index with the question once, looks up the
-lines that hold each text the question quotes (``search_text``), and puts the
+lines that hold each text the question quotes (``search_text``) and the
+declarations of each package it names (``list_dependencies``), and puts the
 results (capped, see ``tools.Caps``) under the ``project_answer`` prompt as
 the retrieved material. ``call_model`` streams the model's text to the page
 and collects its tool calls; ``run_tools`` answers every call (errors
@@ -43,7 +44,12 @@ from rag.tools import ToolResult
 from chat.agent.turn import TurnServices, answer_params, stream_model, structured_prompt_notes
 from llm.graph import AgentContext, Graph, GraphBuilder, Runtime, node
 from llm.types import ChatRequest, Message, ToolCall
+from database_pool import in_database_pool
+from rag import services as rag
 from rag.query_analysis import quoted_texts
+
+# Packages the question names whose declarations go with the retrieved material.
+MAX_NAMED_PACKAGES = 3
 
 FINAL_ROUND_NOTE = (
     "You have used all tool rounds for this question. Answer now from what the tools returned, "
@@ -81,6 +87,16 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
             await emit_sources(runtime, lines.spans)
             spans += tuple(lines.spans)
             notes.append(f"Where the question's quoted text is written:\n\n{lines.content}")
+    # A package the question names ("which version of react?"): where the manifests declare it.
+    quoted = {text.lower() for text in quoted_texts(ctx.input)}
+    named = await in_database_pool(rag.named_dependencies)(toolbox.repository, ctx.input)
+    packages = [name for name in dict.fromkeys(d.name for d in named) if name.lower() not in quoted][:MAX_NAMED_PACKAGES]
+    for number, name in enumerate(packages, start=1):
+        declared = await call_tool(runtime, ToolCall(id=f"package_{number}", name="list_dependencies", arguments={"name": name}))
+        if declared.spans:
+            await emit_sources(runtime, declared.spans)
+            spans += tuple(declared.spans)
+            notes.append(f"Where the manifests declare the package {name!r}:\n\n{declared.content}")
     # A model that cannot call tools answers from the retrieved material alone.
     tools = toolbox.specs if services.provider.supports_tools else ()
     system = await system_message(prompt, *notes, *structured_prompt_notes(services, with_tools=bool(tools)))

@@ -280,3 +280,25 @@ def test_a_quoted_text_is_looked_up_line_by_line_before_the_model_answers(shopap
     assert [event.detail["tool"] for event in events if event.type == "tool"] == ["search_code", "search_text"]
     (citation,) = one(events, "citations").citations
     assert (citation.path, citation.start_line) == ("src/shopapp/pricing.py", 7)
+
+
+def test_a_package_the_question_names_is_shown_where_the_manifests_declare_it_before_the_model_answers(shopapp, model):
+    model.script(route_reply(model, "project_qa"), Reply.text("Flask 3.0 or later, pyproject.toml:11."))
+
+    events = run_turn_to_end(make_turn("Which version of Flask does the shop need?", shopapp))
+
+    (first,) = answer_requests(model)
+    system = first.json["messages"][0]["content"]
+    declared = system.split("Where the manifests declare the package 'flask':\n\n", 1)[1]
+    assert declared.startswith("1 dependency declared in 1 manifest:\n- pypi flask >=3.0 [runtime] at pyproject.toml:11")
+    assert [event.detail["tool"] for event in events if event.type == "tool"] == ["search_code", "list_dependencies"]
+    (citation,) = one(events, "citations").citations
+    assert (citation.path, citation.start_line) == ("pyproject.toml", 11)
+
+
+def test_a_plain_word_that_names_a_package_only_outside_a_question_about_versions_adds_nothing(shopapp, model):
+    model.script(route_reply(model, "project_qa"), Reply.text("The CLI is src/shopapp/cli.py:14-17."))
+
+    events = run_turn_to_end(make_turn("How do the click commands sync products?", shopapp))
+
+    assert [event.detail["tool"] for event in events if event.type == "tool"] == ["search_code"]
