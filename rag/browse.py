@@ -29,6 +29,7 @@ from rag.services import (
     TextSearchError,
     callees,
     callers,
+    declarations_of,
     find_symbol,
     get_repository_for_user,
     list_dependencies,
@@ -327,6 +328,7 @@ def code_search(request: HttpRequest, pk: int) -> HttpResponse:
     notes: list[str] = []
     error = ""
     definitions = []
+    packages: tuple = ()
     if query:
         try:
             groups, notes = text_hits(repository, query, regex=match == "regex") if match else grouped_hits(repository, query)
@@ -335,8 +337,11 @@ def code_search(request: HttpRequest, pk: int) -> HttpResponse:
         if _NAME.fullmatch(query) and not match:
             # A name (``Cart``, ``shop.views.login_view``): its definitions lead to their symbol pages.
             definitions = find_symbol(repository, query, limit=DEFINITIONS_SHOWN)
+        if not match and len(query.split()) == 1:
+            # A package's name (``react``, ``jackson-databind``): where the manifests declare it.
+            packages = declarations_of(repository, query)[:DEFINITIONS_SHOWN]
     context = {
-        "repository": repository, "query": query, "match": match, "groups": groups, "notes": notes, "error": error, "definitions": definitions,
+        "repository": repository, "query": query, "match": match, "groups": groups, "notes": notes, "error": error, "definitions": definitions, "packages": packages,
         "hit_count": sum(len(group.hits) for group in groups),
     }
     if request.htmx and request.htmx.target == "search-results":

@@ -78,13 +78,26 @@ def named_dependencies(repository: Repository, text: str, *, run: IndexRun | Non
     about_versions = _ABOUT_VERSIONS.search(text) is not None
 
     def named(dependency: Dependency) -> bool:
-        full = dependency.name.lower()
         return any(
             name in tokens and (about_versions or name in quoted or not name.replace("_", "").isalnum())
-            for name in {full, re.split(r"[:/]", full)[-1]}
+            for name in _names_of(dependency)
         )
 
     return tuple(dependency for dependency in declared if named(dependency))
+
+
+def declarations_of(repository: Repository, name: str, *, run: IndexRun | None = None) -> tuple[Dependency, ...]:
+    """The declarations of the package called ``name`` (any case): by its whole name or its last part."""
+    wanted = name.strip().lower()
+    if not wanted:
+        return ()
+    return tuple(d for d in list_dependencies(repository, name=wanted, run=run).dependencies if wanted in _names_of(d))
+
+
+def _names_of(dependency: Dependency) -> set[str]:
+    """A package's names, lower case: whole, and its last part (``jackson-databind``, ``gin``)."""
+    full = dependency.name.lower()
+    return {full, re.split(r"[:/]", full)[-1]}
 
 
 # What a question's words may start or end with around a package's name (``react?``, "`lodash`").

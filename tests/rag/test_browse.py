@@ -352,6 +352,12 @@ def test_the_dependencies_page_lists_each_manifest_s_packages_with_lines_and_fil
     assert f'href="{reverse("rag-source", args=[pk, "web/package.json"])}?lines=6#L6">6</a>' in page
     assert "<b>not-a-package" not in page
 
+    search = _page(owner_client, "rag-code-search", pk, q="React")
+    packages = search.split('id="packages-title"', 1)[1].split("</article>", 1)[0]
+    assert re.findall(r'<code>([^<]+)</code>', packages) == ["React", "react", "^18.2.0"]
+    assert f'href="{reverse("rag-source", args=[pk, "web/package.json"])}?lines=3#L3">web/package.json:3</a>' in packages
+    assert 'id="packages-title"' not in _page(owner_client, "rag-code-search", pk, q="rea")
+
     npm = _page(owner_client, "rag-dependencies", pk, ecosystem="npm", q="VITE")
     assert re.findall(r'<td data-label="Package"><code>([^<]+)</code>', npm) == ["vitest"]
     assert "1 of 3 dependencies" in npm
