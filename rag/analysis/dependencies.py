@@ -19,7 +19,16 @@ Manifests read (by file name; ``MANIFEST_NAMES`` and ``MANIFEST_SUFFIXES``):
   notation), Gradle's version catalog ``libs.versions.toml``;
 - Python ``requirements*.txt`` (and ``.txt`` and ``.in`` files under a
   ``requirements/`` folder), ``pyproject.toml`` (PEP 621 and PEP 735, and
-  Poetry's tables), ``setup.cfg``, ``setup.py`` (literal lists only).
+  Poetry's tables), ``setup.cfg``, ``setup.py`` (literal lists only);
+- Ruby ``Gemfile`` (a ``group`` block's or a ``group:`` option's names as the
+  scope) and ``*.gemspec``;
+- .NET ``*.csproj``, ``*.fsproj`` and ``*.vbproj`` (``<PackageReference>``),
+  ``Directory.Packages.props`` (central versions, ``managed``),
+  ``packages.config``;
+- Dart ``pubspec.yaml``, Elixir ``mix.exs`` (the ``deps`` function's tuples),
+  Swift ``Package.swift``;
+- C and C++: vcpkg's ``vcpkg.json``, Conan's ``conanfile.txt`` and
+  ``conanfile.py`` (literal strings only).
 
 Nothing here reads a lock file: the question a team asks is what the project
 asked for, and lock files are generated.
@@ -28,6 +37,7 @@ asked for, and lock files are generated.
 from __future__ import annotations
 
 import ast
+import bisect
 import configparser
 import posixpath
 import re
@@ -35,6 +45,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import unescape
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -469,6 +480,578 @@ def _setup_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
                         yield from _pep508_list(literal(values), group, path, lines, values.lineno - 1)
 
 
+# --- Ruby -------------------------------------------------------------------------------------
+
+# gem "name", "~> 1.0", ">= 1.0.1", group: :test  (parentheses optional)
+_GEM = re.compile(r"""gem\s*\(?\s*(?P<quote>["'])(?P<name>[^"'\s]+)(?P=quote)(?P<rest>.*)""")
+_RUBY_VERSION = re.compile(r"""\s*,\s*(?P<quote>["'])(?P<version>[^"']*)(?P=quote)""")
+# group: :test, groups: [:development, :test], :group => "test"
+_RUBY_GROUP_OPTION = re.compile(r"""(?:\bgroups?\s*:|:groups?\s*=>)\s*(?P<value>\[[^\]]*\]|:\w+|"[^"]*"|'[^']*')""")
+_RUBY_SOURCE_OPTION = re.compile(r"""(?:\b(?P<key>github|git|path)\s*:|:(?P<rocket>github|git|path)\s*=>)\s*(?P<quote>["'])(?P<value>[^"']*)(?P=quote)""")
+_RUBY_NAMES = re.compile(r"""(?<![\w:]):(\w+)|(["'])([^"']+)\2""")
+_RUBY_GROUP_BLOCK = re.compile(r"group[\s(]")  # group :development, :test do
+_RUBY_DO = re.compile(r"\bdo\s*(\|[^|]*\|)?$")
+_RUBY_OPENER = re.compile(r"(if|unless|case|while|until|for|begin|def|class|module)\b")
+_RUBY_END = re.compile(r"end\b")
+_RUBY_ONE_LINE_END = re.compile(r"[\s;]end$")
+# spec.add_dependency "rails", ">= 6", s.add_development_dependency(%q<rspec>.freeze, ["~> 3.0"])
+_RUBY_STRING = re.compile(r""""(?P<double>(?:[^"\\]|\\.)*)"|'(?P<single>(?:[^'\\]|\\.)*)'|%q(?:<(?P<angle>[^>]*)>|\{(?P<brace>[^}]*)\}|\((?P<paren>[^)]*)\)|\[(?P<square>[^\]]*)\])""")
+_GEMSPEC_DEPENDENCY = re.compile(
+    rf"""\b\w+\s*\.\s*add_(?P<kind>runtime_|development_)?dependency\b\s*\(?\s*(?P<name>{_RUBY_STRING.pattern})(?P<rest>.*)"""
+)
+
+
+def _ruby_code(line: str) -> str:
+    """The line without its comment (a ``#`` outside a string)."""
+    quote = ""
+    escaped = False
+    for index, char in enumerate(line):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            return line[:index]
+    return line
+
+
+def _ruby_statements(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """Each statement's first line and its code: comments and ``=begin``/``=end`` blocks dropped, a line
+    ending in a comma, an opening parenthesis or a backslash joined to the next."""
+    statement, start, documentation = "", 0, False
+    for number, line in enumerate(lines, 1):
+        if documentation:
+            documentation = not line.startswith("=end")
+            continue
+        if line.startswith("=begin"):
+            documentation = True
+            continue
+        code = _ruby_code(line).strip()
+        if not code:
+            continue
+        if not statement:
+            start = number
+        if code.endswith("\\"):
+            statement += code[:-1] + " "
+        elif code.endswith((",", "(")):
+            statement += code + " "
+        else:
+            yield start, statement + code
+            statement = ""
+    if statement:
+        yield start, statement.strip()
+
+
+def _ruby_names(text: str) -> list[str]:
+    """The symbols and strings of ``:development, "test"``."""
+    return [found.group(1) or found.group(3) for found in _RUBY_NAMES.finditer(text)]
+
+
+def _gemfile(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    blocks: list[list[str]] = []  # the groups each open block adds: a group's names, none for other blocks
+    for number, code in _ruby_statements(lines):
+        if _RUBY_END.match(code):
+            if blocks:
+                blocks.pop()
+            continue
+        gem = _GEM.match(code)
+        if gem is not None:
+            rest, position, versions = gem.group("rest"), 0, []
+            while (version := _RUBY_VERSION.match(rest, position)) is not None:
+                versions.append(version.group("version"))
+                position = version.end()
+            rest = rest[position:]
+            source = _RUBY_SOURCE_OPTION.search(rest)
+            if not versions and source is not None:
+                versions.append(f"{source.group('key') or source.group('rocket')} {source.group('value')}")
+            groups = [name for block in blocks for name in block]
+            option = _RUBY_GROUP_OPTION.search(rest)
+            if option is not None:
+                groups += _ruby_names(option.group("value"))
+            scope = ",".join(dict.fromkeys(groups)) or "runtime"
+            yield Dependency("rubygems", gem.group("name"), ", ".join(versions), scope, path, number)
+        elif (block := _RUBY_DO.search(code)) is not None:
+            blocks.append(_ruby_names(code[len("group"):block.start()]) if _RUBY_GROUP_BLOCK.match(code) else [])
+        elif _RUBY_OPENER.match(code) and not _RUBY_ONE_LINE_END.search(code):
+            blocks.append([])
+
+
+def _ruby_string(found: re.Match[str]) -> str:
+    return next((value for value in found.group("double", "single", "angle", "brace", "paren", "square") if value is not None), "")
+
+
+def _gemspec(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    seen = set()  # generated gemspecs declare each gem again in the branches of a version check
+    for number, code in _ruby_statements(lines):
+        found = _GEMSPEC_DEPENDENCY.search(code)
+        if found is None:
+            continue
+        name = _ruby_string(_RUBY_STRING.match(found.group("name")))
+        scope = "dev" if found.group("kind") == "development_" else "runtime"
+        if not name or (name, scope) in seen:
+            continue
+        seen.add((name, scope))
+        versions = [_ruby_string(version) for version in _RUBY_STRING.finditer(found.group("rest"))]
+        yield Dependency("rubygems", name, ", ".join(versions), scope, path, number)
+
+
+# --- .NET -------------------------------------------------------------------------------------
+
+_MSBUILD_PROPERTY = re.compile(r"\$\(\s*([\w.-]+)\s*\)")
+
+
+def _csproj(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    return _msbuild_items({"PackageReference": "runtime"}, path, text, lines)
+
+
+def _directory_packages_props(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    return _msbuild_items({"PackageVersion": "managed"}, path, text, lines)
+
+
+def _msbuild_items(tags: dict[str, str], path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    """MSBuild's package items (``<PackageReference Include="X" Version="1.0" />``), a version written as
+    a property (``$(SerilogVersion)``) read from the file's ``<PropertyGroup>``s."""
+    root = ElementTree.fromstring(text)
+    if _local(root.tag) != "Project":
+        return
+    properties = {}
+    for element in root.iter():
+        if _local(element.tag) == "PropertyGroup":
+            properties.update({_local(item.tag).lower(): (item.text or "").strip() for item in element})
+    places = _xml_attribute_lines(lines, "Include|Update")
+    cursor = 0
+    for element in root.iter():
+        scope = tags.get(_local(element.tag))
+        name = _xml_attribute(element, "Include") or _xml_attribute(element, "Update")
+        if scope is None or not name:
+            continue
+        version = _msbuild_metadata(element, "Version") or _msbuild_metadata(element, "VersionOverride")
+        version = _MSBUILD_PROPERTY.sub(lambda found: properties.get(found.group(1).lower()) or found.group(0), version)
+        if scope == "runtime" and _msbuild_metadata(element, "PrivateAssets").lower() == "all":
+            scope = "dev"
+        line, cursor = _line_after(places, name.lower(), cursor)
+        yield Dependency("nuget", name, version, scope, path, line)
+
+
+def _packages_config(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    root = ElementTree.fromstring(text)
+    if _local(root.tag) != "packages":
+        return
+    places = _xml_attribute_lines(lines, "id")
+    cursor = 0
+    for element in root:
+        name = _xml_attribute(element, "id")
+        if _local(element.tag) != "package" or not name:
+            continue
+        scope = "dev" if _xml_attribute(element, "developmentDependency").lower() == "true" else "runtime"
+        line, cursor = _line_after(places, name.lower(), cursor)
+        yield Dependency("nuget", name, _xml_attribute(element, "version"), scope, path, line)
+
+
+def _xml_attribute(element: ElementTree.Element, name: str) -> str:
+    """The attribute ``name`` (in any case, as MSBuild reads it), stripped; "" when absent."""
+    wanted = name.lower()
+    return next((value.strip() for key, value in element.attrib.items() if _local(key).lower() == wanted), "")
+
+
+def _msbuild_metadata(element: ElementTree.Element, name: str) -> str:
+    """An item's metadata, written as an attribute or as a child element."""
+    wanted = name.lower()
+    attribute = _xml_attribute(element, name)
+    if attribute:
+        return attribute
+    return next(((child.text or "").strip() for child in element if _local(child.tag).lower() == wanted), "")
+
+
+def _xml_attribute_lines(lines: list[str], attributes: str) -> dict[str, list[int]]:
+    """The line indexes where each value (lower case) is given to one of the ``attributes`` (a pattern: ``Include|Update``)."""
+    pattern = re.compile(rf"""\b(?:{attributes})\s*=\s*(["'])(.*?)\1""", re.IGNORECASE)
+    return _places((index, unescape(found.group(2)).strip().lower()) for index, line in enumerate(lines) for found in pattern.finditer(line))
+
+
+def _places(found: Iterable[tuple[int, str]]) -> dict[str, list[int]]:
+    places: dict[str, list[int]] = {}
+    for index, value in found:
+        places.setdefault(value, []).append(index)
+    return places
+
+
+def _line_after(places: dict[str, list[int]], value: str, cursor: int) -> tuple[int, int]:
+    """The 1-based line of the first place of ``value`` at or after line index ``cursor``, and the cursor at
+    that line (another entry may share it); the cursor's line, and the cursor, when there is none."""
+    indexes = places.get(value, [])
+    at = bisect.bisect_left(indexes, cursor)
+    if at < len(indexes):
+        return indexes[at] + 1, indexes[at]
+    return cursor + 1, cursor
+
+
+# --- Dart -------------------------------------------------------------------------------------
+
+_PUB_SCOPES = {"dependencies": "runtime", "dev_dependencies": "dev", "dependency_overrides": "override"}
+# A YAML block mapping's entry: key, then a colon at the end or before a space, then the value.
+_YAML_ENTRY = re.compile(r"""(?P<key>"[^"]*"|'[^']*'|[^\s#'"\-{\[][^:#]*):(?:\s+(?P<value>.*))?""")
+
+
+def _yaml_scalar(text: str) -> str:
+    """A plain or quoted one-line scalar, its comment dropped and its quotes stripped."""
+    text = text.strip()
+    if text[:1] in ("'", '"'):
+        end = text.find(text[0], 1)
+        if end > 0:
+            return text[1:end]
+    return re.split(r"(?:^|\s)#", text, maxsplit=1)[0].strip()
+
+
+def _yaml_flow_map(text: str) -> dict[str, str]:
+    """A flat flow mapping, ``{path: ../core}``; empty for anything else."""
+    if not (text.startswith("{") and text.endswith("}")) or "{" in text[1:]:
+        return {}
+    fields = {}
+    for item in text[1:-1].split(","):
+        key, separator, value = item.partition(":")
+        if separator:
+            fields[_yaml_scalar(key)] = _yaml_scalar(value)
+    return fields
+
+
+def _pubspec_yaml(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    scope: str | None = None  # the section being read
+    package: tuple[int, str, str] | None = None  # (line, name, inline value) of the package being read
+    fields: dict[str, str] = {}  # its nested map
+    nested: dict[str, dict[str, str]] = {}  # one level further: git's url, ref and path
+    package_indent = field_indent = 0
+    field = ""
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        entry = _YAML_ENTRY.fullmatch(stripped)
+        if package is not None and scope is not None and (indent == 0 or (entry is not None and indent == package_indent)):
+            yield Dependency("pub", package[1], _pub_version(package[2], fields, nested), scope, path, package[0])
+            package = None
+        if indent == 0:
+            inline = _yaml_scalar(entry.group("value") or "") if entry else ""
+            scope = _PUB_SCOPES.get(_yaml_scalar(entry.group("key"))) if entry and not inline else None
+            package_indent = 0
+            continue
+        if scope is None or entry is None:
+            continue
+        key, value = _yaml_scalar(entry.group("key")), _yaml_scalar(entry.group("value") or "")
+        package_indent = package_indent or indent
+        if indent == package_indent:
+            package = (number, key, value)
+            fields, nested, field_indent, field = _yaml_flow_map(value), {}, 0, ""
+        elif indent > package_indent and package is not None:
+            field_indent = field_indent or indent
+            if indent == field_indent:
+                fields[key], field = value, key
+            elif indent > field_indent and field:
+                nested.setdefault(field, {})[key] = value
+    if package is not None and scope is not None:
+        yield Dependency("pub", package[1], _pub_version(package[2], fields, nested), scope, path, package[0])
+
+
+def _pub_version(inline: str, fields: dict[str, str], nested: dict[str, dict[str, str]]) -> str:
+    if inline and not inline.startswith("{"):
+        return inline
+    if fields.get("version"):
+        return fields["version"]
+    for source in ("sdk", "path"):
+        if fields.get(source):
+            return f"{source} {fields[source]}"
+    if "git" in fields:
+        url = fields["git"] or nested.get("git", {}).get("url", "")
+        return f"git {url}".strip()
+    return ""
+
+
+# --- Elixir and Swift -------------------------------------------------------------------------
+
+# Comments and strings of the two languages: masked (``_masked``) before brackets and commas are read.
+_ELIXIR_TOKENS = re.compile(
+    r"""(?P<comment>\#[^\n]*)|(?P<string>""\"[\s\S]*?(?:""\"|\Z)|"(?:[^"\\]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)""", re.DOTALL
+)
+_SWIFT_TOKENS = re.compile(r"""(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))|(?P<string>""\"[\s\S]*?(?:""\"|\Z)|"(?:[^"\\\n]|\\.)*"?)""")
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+def _masked(text: str, tokens: re.Pattern[str]) -> tuple[str, str]:
+    """The text with its comments blanked, and that again with each string's inside filled with ``_``:
+    both as long as the text and with its line breaks, so that an offset in one is an offset in the
+    others, and a bracket or comma in the second is the code's."""
+
+    def blank(found: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", found.group(0)) if found.lastgroup == "comment" else found.group(0)
+
+    def fill(found: re.Match[str]) -> str:
+        token = found.group(0)
+        if found.lastgroup == "comment":
+            return re.sub(r"[^\n]", " ", token)
+        closing = token[-1] if len(token) > 1 and token[-1] == token[0] else ""
+        return token[0] + re.sub(r"[^\n]", "_", token[1:len(token) - len(closing)]) + closing
+
+    return tokens.sub(blank, text), tokens.sub(fill, text)
+
+
+def _closing(masked: str, start: int, end: int) -> int:
+    """The offset of the bracket that closes the one at ``start``; -1 when none does before ``end``."""
+    depth = 0
+    for index in range(start, end):
+        depth += _BRACKETS.get(masked[index], 0)
+        if depth == 0:
+            return index
+    return -1
+
+
+def _elements(masked: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the comma-separated elements between ``start`` and ``end``, spaces stripped."""
+    spans = []
+    depth = 0
+    begin = start
+    for index in range(start, end + 1):
+        char = masked[index] if index < end else ","
+        if char == "," and depth == 0:
+            piece = masked[begin:index]
+            left = begin + len(piece) - len(piece.lstrip())
+            right = index - (len(piece) - len(piece.rstrip()))
+            if left < right:
+                spans.append((left, right))
+            begin = index + 1
+        else:
+            depth += _BRACKETS.get(char, 0)
+    return spans
+
+
+def _line_finder(text: str) -> Callable[[int], int]:
+    """The 1-based line of an offset in ``text``, its lines counted as ``str.splitlines`` counts them."""
+    starts = [found.end() for found in re.finditer(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", text)]
+    return lambda offset: bisect.bisect_right(starts, offset) + 1
+
+
+def _string_value(text: str) -> str | None:
+    """The contents of a literal string written alone; None for anything else."""
+    found = _QUOTED.fullmatch(text)
+    return found.group(1) if found else None
+
+
+_ELIXIR_DEPS = re.compile(r"\bdefp?\s+deps\b\s*(?:\(\s*\))?\s*(?:(?P<block>do\b)(?!:)|,\s*do:\s*)")
+_ELIXIR_BLOCK_WORD = re.compile(r"(?<![\w:.])(do|fn|end)\b(?![:?!])")
+_ELIXIR_TUPLE = re.compile(r'\{\s*:(?:\w+[?!]?|"[^"\n]*")\s*,')
+_ELIXIR_KEYWORD = re.compile(r"(\w+[?!]?):\s")
+_ELIXIR_ATOMS = re.compile(r"(?<![\w:]):(\w+)")
+
+
+def _mix_exs(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    clean, masked = _masked(text, _ELIXIR_TOKENS)
+    start, end, strict = _elixir_deps_body(masked)
+    line_of = _line_finder(text)
+    position = start
+    while (found := _ELIXIR_TUPLE.search(masked, position, end)) is not None:
+        close = _closing(masked, found.start(), end)
+        if close < 0:
+            break
+        position = close + 1
+        spans = _elements(masked, found.start() + 1, close)
+        name = clean[spans[0][0] + 1:spans[0][1]].strip('"')
+        version, options, second = "", {}, ""  # second: what the tuple's second element is
+        for index, (left, right) in enumerate(spans[1:], 1):
+            if masked[left] == "[" and masked[right - 1] == "]":
+                items = _elements(masked, left + 1, right - 1)
+            elif _ELIXIR_KEYWORD.match(masked, left, right):
+                items = [(left, right)]
+            else:
+                if index == 1:
+                    written = clean[left:right]
+                    value = _string_value(written)
+                    version, second = (value, "string") if value is not None else (" ".join(written.split()), "")
+                continue
+            for item_left, item_right in items:
+                keyword = _ELIXIR_KEYWORD.match(masked, item_left, item_right)
+                if keyword is not None:
+                    options[keyword.group(1)] = clean[keyword.end():item_right].strip()
+                    second = second or ("keywords" if index == 1 else "")
+        if strict and not second:
+            continue  # no deps function: a tuple is a dependency only when it looks like one
+        if not version:
+            sources = ((source, _string_value(options.get(source, ""))) for source in ("github", "git", "path"))
+            version = next((f"{source} {value}" for source, value in sources if value is not None), "")
+        only = _ELIXIR_ATOMS.findall(options.get("only", ""))
+        yield Dependency("hex", name, version, ",".join(only) or "runtime", path, line_of(found.start()))
+
+
+def _elixir_deps_body(masked: str) -> tuple[int, int, bool]:
+    """The span of the ``deps`` function's body, and whether it is the whole file (no such function)."""
+    found = _ELIXIR_DEPS.search(masked)
+    if found is None:
+        return 0, len(masked), True
+    if found.group("block") is None:  # defp deps, do: [...]
+        if masked[found.end():found.end() + 1] != "[":
+            return 0, len(masked), True
+        close = _closing(masked, found.end(), len(masked))
+        return found.end(), (close if close >= 0 else len(masked)), False
+    depth = 1
+    for word in _ELIXIR_BLOCK_WORD.finditer(masked, found.end()):
+        depth += -1 if word.group(1) == "end" else 1
+        if depth == 0:
+            return found.end(), word.start(), False
+    return found.end(), len(masked), False
+
+
+_SWIFT_PACKAGE = re.compile(r"\.package\s*\(")
+_SWIFT_LABEL = re.compile(r"(\w+)\s*:(?!:)\s*")
+_SWIFT_CALL = re.compile(r"\.(\w+)\s*\(")
+# Arguments of .package(...) that say where the package is or what it is called, not its version.
+_SWIFT_NOT_VERSION = frozenset({"name", "url", "path", "id", "traits"})
+
+
+def _package_swift(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    clean, masked = _masked(text, _SWIFT_TOKENS)
+    line_of = _line_finder(text)
+    position = 0
+    while (found := _SWIFT_PACKAGE.search(masked, position)) is not None:
+        close = _closing(masked, found.end() - 1, len(masked))
+        if close < 0:
+            break
+        position = close + 1
+        labelled, versions = {}, []
+        for label, left, right in _swift_arguments(masked, found.end(), close):
+            if label in _SWIFT_NOT_VERSION:
+                labelled[label] = _string_value(clean[left:right])
+            else:
+                versions.append(_swift_requirement(clean, masked, label, left, right))
+        location = labelled.get("url") or labelled.get("path") or ""
+        name = labelled.get("name") or labelled.get("id") or re.split(r"[/:]", location.rstrip("/"))[-1].removesuffix(".git")
+        if not name:
+            continue
+        version = " ".join(versions) or (f"path {labelled['path']}" if labelled.get("path") else "")
+        yield Dependency("swift", name, version, "runtime", path, line_of(found.start()))
+
+
+def _swift_arguments(masked: str, start: int, end: int) -> Iterator[tuple[str, int, int]]:
+    """Each argument between ``start`` and ``end``: its label ("" for none) and its value's span."""
+    for left, right in _elements(masked, start, end):
+        label = _SWIFT_LABEL.match(masked, left, right)
+        yield (label.group(1), label.end(), right) if label else ("", left, right)
+
+
+def _swift_requirement(clean: str, masked: str, label: str, left: int, right: int, nested: bool = False) -> str:
+    """A version requirement in words: ``from 2.0.0``, ``upToNextMajor from 1.0.0``, ``exact 1.2.3``, a range
+    as written (a call's arguments read one level down, no further)."""
+    call = None if nested else _SWIFT_CALL.match(masked, left, right)
+    if call is not None and _closing(masked, call.end() - 1, right) == right - 1:
+        words = [call.group(1)] + [
+            _swift_requirement(clean, masked, inner, inner_left, inner_right, nested=True)
+            for inner, inner_left, inner_right in _swift_arguments(masked, call.end(), right - 1)
+        ]
+    else:
+        written = clean[left:right]
+        value = _string_value(written)
+        words = [value if value is not None else " ".join(written.split())]
+    return " ".join([label, *words] if label else words)
+
+
+# --- C and C++ --------------------------------------------------------------------------------
+
+
+def _vcpkg_json(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    data = json_value(text)
+    if not isinstance(data, dict):
+        return
+    keys: list[tuple[int, str]] = []
+    values: list[tuple[int, str]] = []
+    for index, line in enumerate(lines):
+        for found in _JSON_STRING.finditer(line):
+            (keys if found.group(2) else values).append((index, found.group(1)))
+    key_places, value_places = _places(keys), _places(values)
+    lists = [(data.get("dependencies"), "runtime", _line_after(key_places, "dependencies", 0)[1])]
+    features = data.get("features")
+    if isinstance(features, dict):
+        after = _line_after(key_places, "features", 0)[1]
+        for feature, body in features.items():
+            if isinstance(body, dict):
+                after = _line_after(key_places, feature, after)[1]
+                lists.append((body.get("dependencies"), feature, after))
+    lists.append((data.get("overrides"), "override", _line_after(key_places, "overrides", 0)[1]))
+    for entries, scope, after in lists:
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            name = entry if isinstance(entry, str) else entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str) or not name:
+                continue
+            version, kind = "", scope
+            if isinstance(entry, dict):
+                if scope == "override":
+                    version = entry.get("version") if isinstance(entry.get("version"), str) else ""
+                elif isinstance(entry.get("version>="), str):
+                    version = f">= {entry['version>=']}"
+                if entry.get("host") is True and scope != "override":
+                    kind = "build"
+            line, after = _line_after(value_places, name, after)
+            yield Dependency("vcpkg", name, version, kind, path, line)
+
+
+# A JSON string (its contents as written), and the colon after it when it is a key.
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:)?')
+
+
+_CONAN_SCOPES = {"requires": "runtime", "tool_requires": "build", "build_requires": "build", "test_requires": "test"}
+_CONAN_NAME = re.compile(r"[\w.+-]+")
+
+
+def _conan_reference(reference: str) -> tuple[str, str] | None:
+    """``zlib/1.2.13@user/channel#revision`` -> (zlib, 1.2.13); a version range, ``[>=1.2 <2]``, as written."""
+    name, _, rest = reference.strip().partition("/")
+    if not _CONAN_NAME.fullmatch(name):
+        return None
+    return name, re.split(r"[@#]", rest, maxsplit=1)[0].strip()
+
+
+def _conanfile_txt(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    scope = None
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("[") and stripped.endswith("]"):
+            scope = _CONAN_SCOPES.get(stripped[1:-1].strip().lower())
+        elif scope is not None and (reference := _conan_reference(stripped)) is not None:
+            yield Dependency("conan", reference[0], reference[1], scope, path, number)
+
+
+def _conanfile_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
+    """The recipe's ``requires = ...`` attributes and its ``self.requires("x/1.0")`` calls (literal strings only)."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        values: list[ast.expr] = []
+        scope = None
+        if isinstance(node, ast.Assign):
+            scope = next((_CONAN_SCOPES[target.id] for target in node.targets
+                          if isinstance(target, ast.Name) and target.id in _CONAN_SCOPES), None)
+            values = list(node.value.elts) if isinstance(node.value, (ast.Tuple, ast.List)) else [node.value]
+        elif (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CONAN_SCOPES
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"
+        ):
+            scope = _CONAN_SCOPES[node.func.attr]
+            values = node.args[:1]
+        if scope is None:
+            continue
+        for value in values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                reference = _conan_reference(value.value)
+                if reference is not None:
+                    yield Dependency("conan", reference[0], reference[1], scope, path, value.lineno)
+
+
 # Manifests by file name (lower case), and by the end of their name.
 MANIFEST_NAMES: dict[str, Callable[[str, str, list[str]], Iterable[Dependency]]] = {
     "package.json": _package_json,
@@ -482,5 +1065,19 @@ MANIFEST_NAMES: dict[str, Callable[[str, str, list[str]], Iterable[Dependency]]]
     "pyproject.toml": _pyproject_toml,
     "setup.cfg": _setup_cfg,
     "setup.py": _setup_py,
+    "gemfile": _gemfile,
+    "directory.packages.props": _directory_packages_props,
+    "packages.config": _packages_config,
+    "pubspec.yaml": _pubspec_yaml,
+    "mix.exs": _mix_exs,
+    "package.swift": _package_swift,
+    "vcpkg.json": _vcpkg_json,
+    "conanfile.txt": _conanfile_txt,
+    "conanfile.py": _conanfile_py,
 }
-MANIFEST_SUFFIXES: dict[str, Callable[[str, str, list[str]], Iterable[Dependency]]] = {}
+MANIFEST_SUFFIXES: dict[str, Callable[[str, str, list[str]], Iterable[Dependency]]] = {
+    ".gemspec": _gemspec,
+    ".csproj": _csproj,
+    ".fsproj": _csproj,
+    ".vbproj": _csproj,
+}
