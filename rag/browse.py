@@ -277,6 +277,7 @@ def dependencies(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "repository": repository, "query": query, "ecosystem": ecosystem, "manifests": list(manifests.values()),
             "shown": len(found.dependencies), "total": len(everything.dependencies), "manifests_read": everything.manifests,
+            "left_out": everything.left_out,
             "ecosystems": everything.by_ecosystem(),
         },
     )

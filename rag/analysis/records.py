@@ -1,4 +1,5 @@
-"""The records analysing a repository's files produces, before anything is stored: chunks, symbols, edges, entrypoints.
+"""The records analysing a repository's files produces, before anything is stored: chunks, symbols, edges, entrypoints;
+and the dependencies a manifest declares (``rag.analysis.dependencies``).
 
 Analysis is pure Python over ``{path: text}``: no Django, no database. The
 indexer turns these records into rows of one index version; ``results`` holds
@@ -79,3 +80,15 @@ class Entrypoint:
     methods: tuple[str, ...] = ()
     handler_raw: str = ""
     """The handler as written (``views.login_view``, ``shopapp.cli:main``), kept when unresolved too."""
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """One package a manifest declares."""
+
+    ecosystem: str  # the registry: npm, composer, cargo, go, maven, pypi, rubygems, nuget, pub, hex, swift, vcpkg, conan
+    name: str  # as the registry spells it: lodash, serde, golang.org/x/net, com.google.guava:guava
+    version: str  # as written: ^4.17.21, 1.0, v0.17.0, >=2.0,<3; "path ../core", "git <url>", "workspace"; "" for none
+    scope: str  # runtime, dev, build, peer, optional, indirect, managed, test, a Maven scope, a Gradle configuration or a group's name
+    path: str  # the manifest
+    line: int  # 1-based: the line that declares it

@@ -21,8 +21,9 @@ from rag.analysis.filetypes import is_test_path
 from rag.models import IndexRun, Repository, SourceFile
 from rag.query_analysis import quoted_texts
 
-# At most this many manifests of one version are read (the largest monorepos have a few thousand).
-MAX_MANIFESTS = 10_000
+# A version's manifests are read up to this many bytes in all, in path order (the largest monorepos'
+# hold a few MB); the rest are counted, not read, so a first request stays within about a second.
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Dependencies:
 
     dependencies: tuple[Dependency, ...]
     manifests: int  # manifests read (whether or not they declare anything the filters kept)
+    left_out: int = 0  # manifests past ``MAX_MANIFEST_BYTES``, not read
 
     def by_ecosystem(self) -> list[tuple[str, int]]:
         return Counter(dependency.ecosystem for dependency in self.dependencies).most_common()
@@ -52,13 +54,13 @@ def list_dependencies(
     run = run or repository.active_run
     if run is None or run.store_id is None:
         return Dependencies((), 0)
-    declared, manifests = _declared(run)
+    declared, manifests, left_out = _declared(run)
     kept = declared
     if ecosystem:
         kept = tuple(dependency for dependency in kept if dependency.ecosystem == ecosystem.strip().lower())
     if name and (wanted := _comparable(name)):
         kept = tuple(dependency for dependency in kept if wanted in _comparable(dependency.name))
-    return Dependencies(kept, manifests)
+    return Dependencies(kept, manifests, left_out)
 
 
 def named_dependencies(repository: Repository, text: str, *, run: IndexRun | None = None) -> tuple[Dependency, ...]:
@@ -113,20 +115,29 @@ _SEPARATORS = re.compile(r"[-_.\s]+")
 
 
 @cached(LRUCache(maxsize=32), lock=threading.Lock(), key=lambda run: hashkey(run.pk, run.store_id, run.created_at))
-def _declared(run: IndexRun) -> tuple[tuple[Dependency, ...], int]:
+def _declared(run: IndexRun) -> tuple[tuple[Dependency, ...], int, int]:
+    """What the version's manifests declare, how many were read, and how many were past the budget."""
     rows = (
         SourceFile.objects.in_version(run)
         .filter(path__iregex=_MANIFEST_PATHS, size__lte=MAX_MANIFEST_CHARS * 4)
         .order_by("path")
-        .values_list("path", "text")[:MAX_MANIFESTS]
+        .values_list("path", "size")
     )
+    chosen: list[str] = []
+    budget, left_out = MAX_MANIFEST_BYTES, 0
+    for path, size in rows:
+        if not is_manifest(path) or is_test_path(path):
+            continue
+        if size > budget:
+            left_out += 1
+            continue
+        budget -= size
+        chosen.append(path)
+    texts = dict(SourceFile.objects.in_version(run).filter(path__in=chosen).values_list("path", "text"))
     declared: list[Dependency] = []
-    manifests = 0
-    for path, text in rows:
-        if is_manifest(path) and not is_test_path(path):
-            manifests += 1
-            declared.extend(declared_dependencies(path, text))
-    return tuple(declared), manifests
+    for path in chosen:
+        declared.extend(declared_dependencies(path, texts.get(path, "")))
+    return tuple(declared), len(chosen), left_out
 
 
 def _manifest_paths() -> str:

@@ -392,6 +392,8 @@ class RepositoryToolbox:
         lines = [f"{_shown(len(shown), len(declared), 'dependency')} declared in {_counted(len(found.manifest_paths()), 'manifest')}:"]
         if len(shown) < len(declared):
             lines[0] += " (narrow them with name or ecosystem)"
+        if found.left_out:
+            lines[0] += f" ({_counted(found.left_out, 'more manifest')} not read: past the reading budget)"
         spans = []
         for dependency in shown:
             version = f" {dependency.version}" if dependency.version else " (no version)"

@@ -105,3 +105,19 @@ def test_an_answer_without_a_model_lists_the_packages_when_asked_about_them(proj
 def test_a_plain_word_that_is_also_a_package_is_no_question_about_it(project, offline):
     assert "Declared dependencies" not in _offline_answer("How does the react app render?", project)
     assert "Declared dependencies" in _offline_answer("Which react version is used?", project)
+
+
+def test_manifests_past_the_reading_budget_are_counted_not_read(owner, settings, tmp_path, monkeypatch):
+    from rag.services import dependencies
+    from tests.rag.conftest import index_zip, make_zip
+
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    run = index_zip(owner, make_zip(PROJECT), name="budget")
+    # The budget holds the first two manifests in path order (api/pom.xml, requirements.txt) and no more.
+    monkeypatch.setattr(dependencies, "MAX_MANIFEST_BYTES", len(PROJECT["api/pom.xml"]) + len(PROJECT["requirements.txt"]))
+
+    found = list_dependencies(run.repository)
+    assert {d.path for d in found.dependencies} == {"api/pom.xml", "requirements.txt"}
+    assert (found.manifests, found.left_out) == (2, 2)
+    outcome = call(run.repository, "list_dependencies")
+    assert outcome.content.splitlines()[0] == "3 dependencies declared in 2 manifests: (2 more manifests not read: past the reading budget)"

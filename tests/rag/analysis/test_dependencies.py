@@ -146,6 +146,7 @@ def test_gradle_scripts_and_the_version_catalog():
         (5, "maven", "com.squareup.okhttp3:okhttp", "4.12.0", "implementation"),
         (6, "maven", "junit:junit", "4.13.2", "testImplementation"),
         (7, "maven", "org.springframework.boot:spring-boot-dependencies", "3.2.0", "api"),
+        (8, "maven", "libs.guava", "", "implementation"),
         (9, "maven", "org.projectlombok:lombok", "1.18.30", "compileOnly"),
     ]
     catalog = """\

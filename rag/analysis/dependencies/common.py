@@ -1,0 +1,107 @@
+"""What the manifest readers share: where in a file a key, a table or a value is written.
+
+Each is found from an index of the file's lines built in one pass, so a
+manifest with tens of thousands of entries costs what its size says (a
+search of the lines from each entry on would cost their square).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rag.analysis.records import Dependency
+
+# A manifest's reader: (path, text, lines) -> the dependencies it declares.
+Reader = Callable[[str, str, list[str]], Iterable[Dependency]]
+
+
+def places(found: Iterable[tuple[int, str]]) -> dict[str, list[int]]:
+    """Line indexes by value, in file order, from (line index, value) pairs in file order."""
+    indexed: dict[str, list[int]] = {}
+    for index, value in found:
+        indexed.setdefault(value, []).append(index)
+    return indexed
+
+
+def find_after(indexed: dict[str, list[int]], value: str, cursor: int) -> int | None:
+    """The line index of the first place of ``value`` at or after line index ``cursor``; None when there is none."""
+    indexes = indexed.get(value, [])
+    at = bisect.bisect_left(indexes, cursor)
+    return indexes[at] if at < len(indexes) else None
+
+
+def line_after(indexed: dict[str, list[int]], value: str, cursor: int) -> tuple[int, int]:
+    """The 1-based line of the first place of ``value`` at or after line index ``cursor``, and the cursor at
+    that line (another entry may share it); the cursor's line, and the cursor, when there is none."""
+    index = find_after(indexed, value, cursor)
+    return (index + 1, index) if index is not None else (cursor + 1, cursor)
+
+
+# A key set at a line's start: ``name = ...``, ``"name": ...``, ``'name' = ...``, ``a.b = ...`` (TOML's dotted keys).
+_KEY = re.compile(r"""\s*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s"'=:\[\]{}#,]+))\s*[=:]""")
+
+
+class KeyLines:
+    """The lines that set each key at their start, in JSON, TOML and YAML alike."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._places = places(
+            (index, next(group for group in found.groups() if group is not None))
+            for index, line in enumerate(lines)
+            if (found := _KEY.match(line)) is not None
+        )
+
+    def find(self, name: str, after: int = 0) -> int | None:
+        """The 1-based line at or below line index ``after`` that sets ``name``; None when none does."""
+        index = find_after(self._places, name, after)
+        return index + 1 if index is not None else None
+
+    def line(self, name: str, after: int = 0) -> int:
+        """The line ``find`` gives, or ``after + 1`` (the line after the table's header) when none sets it."""
+        found = self.find(name, after)
+        return found if found is not None else after + 1
+
+
+# A TOML table's header: ``[dependencies]``, ``[target.'cfg(unix)'.dependencies]`` (not ``[[bin]]``).
+_HEADER = re.compile(r"\s*\[(?!\[)([^\[\]\n]*)\]")
+_NOT_IN_HEADER_KEYS = re.compile(r"[\s\"']")
+
+
+class TomlHeaders:
+    """The line of each TOML table's header, by the table's keys."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines: dict[str, int] = {}
+        for index, line in enumerate(lines):
+            if (found := _HEADER.match(line)) is not None:
+                self._lines.setdefault(_NOT_IN_HEADER_KEYS.sub("", found.group(1)), index + 1)
+
+    def line(self, *keys: str) -> int:
+        """The 1-based line of the header of the table at ``keys`` (``"target", "cfg(unix)", "dependencies"``);
+        0 when the table is written inline or with dotted keys."""
+        return self._lines.get(_NOT_IN_HEADER_KEYS.sub("", ".".join(keys)), 0)
+
+
+def source_version(spec: Any) -> str:
+    """What a TOML table of a dependency says of its version (Cargo's, Poetry's): ``version``, else
+    ``workspace``, ``path ../core`` or ``git <url>``; a plain string is the version."""
+    if isinstance(spec, str):
+        return spec
+    if not isinstance(spec, dict):
+        return ""
+    if isinstance(spec.get("version"), str):
+        return spec["version"]
+    if spec.get("workspace") is True:
+        return "workspace"
+    for source in ("path", "git"):
+        if isinstance(spec.get(source), str):
+            return f"{source} {spec[source]}"
+    return ""
+
+
+def xml_local(tag: Any) -> str:
+    """An XML element's tag without its namespace (``{http://maven.apache.org/POM/4.0.0}project``: ``project``)."""
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
