@@ -3,8 +3,10 @@
 ``analyze_repository(files, previous=None)`` is the entry point for indexing;
 ``analyze_file(path, text)`` analyses one file on its own. See ``records`` and
 ``results`` for what comes out and ``serialization`` for storing per-file results between runs.
+``dependencies.declared_dependencies(path, text)`` reads the packages a manifest declares.
 
-May import only ``rag.analysis`` itself and the tree-sitter grammars: no
+May import only ``rag.analysis`` itself and the parsers it reads files with (the tree-sitter grammars,
+pyjson5, ``packaging``'s requirements): no
 Django settings, models or database, so it runs in index workers and tests
 alike (``rag.benchmarks.analysis`` times it on Django's own source tree).
 """
