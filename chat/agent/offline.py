@@ -272,6 +272,15 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
 
     spans: list[Span] = []
     parts = [NO_MODEL_NOTE]
+    if packages:
+        # What a question about packages asks for: first.
+        more = f" (the first {len(packages)} of {declared})" if declared > len(packages) else ""
+        lines = [
+            f"- {d.ecosystem} `{d.name}` {f'`{d.version}`' if d.version else '(no version written)'} ({d.scope}) in `{d.path}:{d.line}`"
+            for d in packages
+        ]
+        spans.extend(Span(d.path, d.line, d.line, "C0_SOURCE_CHUNKS", 0.0) for d in packages)
+        parts.append(f"Declared dependencies{more}:\n" + "\n".join(lines))
     if definitions:
         best = definitions[0]
         spans.extend(Span(d.path, d.start_line, d.end_line, "C1_SYMBOL_CATALOG", round(d.score, 6)) for d in definitions)
@@ -294,14 +303,6 @@ def _extract(toolbox: ProjectToolbox, question: str) -> ExtractedAnswer:
         lines = [f"- `{m.citation}`: `{m.text.strip()[:100]}`" for m in matches.matches]
         spans.extend(Span(m.path, m.line, m.line, "text", 0.0) for m in matches.matches)
         parts.append(f"\u201c{text}\u201d is written at{more}:\n" + "\n".join(lines))
-    if packages:
-        more = f" (the first {len(packages)} of {declared})" if declared > len(packages) else ""
-        lines = [
-            f"- {d.ecosystem} `{d.name}` {f'`{d.version}`' if d.version else '(no version written)'} ({d.scope}) in `{d.path}:{d.line}`"
-            for d in packages
-        ]
-        spans.extend(Span(d.path, d.line, d.line, "C0_SOURCE_CHUNKS", 0.0) for d in packages)
-        parts.append(f"Declared dependencies{more}:\n" + "\n".join(lines))
     names = rag.written_names(toolbox.repository.active_run, [edge.src for edge in calls] + [entry.handler for entry in entries])
     if calls:
         lines = [f"- `{names.get(edge.src, edge.src)}` at `{edge.path}:{edge.line}`" for edge in calls]

@@ -8,10 +8,11 @@ folders (fixtures) are left out.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cachetools import LRUCache, cached
 from cachetools.keys import hashkey
@@ -137,7 +138,38 @@ def _declared(run: IndexRun) -> tuple[tuple[Dependency, ...], int, int]:
     declared: list[Dependency] = []
     for path in chosen:
         declared.extend(declared_dependencies(path, texts.get(path, "")))
-    return tuple(declared), len(chosen), left_out
+    return _with_managed_versions(declared), len(chosen), left_out
+
+
+# Entries that set a version for the manifests below them: .NET's central package versions
+# (``Directory.Packages.props``), Maven's ``<dependencyManagement>``, Cargo's ``[workspace.dependencies]``.
+_MANAGING_SCOPES = frozenset({"managed", "workspace"})
+
+
+def _with_managed_versions(declared: list[Dependency]) -> tuple[Dependency, ...]:
+    """Each entry that writes no version of its own (or Cargo's ``workspace``) with the version the nearest
+    manifest above it manages for that package, and where: ``14.2.0 (Directory.Packages.props:13)``."""
+    managing: dict[tuple[str, str, str], Dependency] = {}  # (ecosystem, name, folder) -> the entry
+    for dependency in declared:
+        if dependency.scope in _MANAGING_SCOPES and dependency.version:
+            key = (dependency.ecosystem, dependency.name.lower(), posixpath.dirname(dependency.path))
+            managing.setdefault(key, dependency)
+    if not managing:
+        return tuple(declared)
+    resolved = []
+    for dependency in declared:
+        if dependency.version in ("", "workspace") and dependency.scope not in _MANAGING_SCOPES:
+            folder = posixpath.dirname(dependency.path)
+            while True:
+                found = managing.get((dependency.ecosystem, dependency.name.lower(), folder))
+                if found is not None:
+                    dependency = replace(dependency, version=f"{found.version} ({found.path}:{found.line})")
+                    break
+                if not folder:
+                    break
+                folder = posixpath.dirname(folder)
+        resolved.append(dependency)
+    return tuple(resolved)
 
 
 def _manifest_paths() -> str:

@@ -121,3 +121,24 @@ def test_manifests_past_the_reading_budget_are_counted_not_read(owner, settings,
     assert (found.manifests, found.left_out) == (2, 2)
     outcome = call(run.repository, "list_dependencies")
     assert outcome.content.splitlines()[0] == "3 dependencies declared in 2 manifests: (2 more manifests not read: past the reading budget)"
+
+
+def test_an_entry_without_a_version_shows_the_version_a_manifest_above_it_manages(owner, settings, tmp_path):
+    from tests.rag.conftest import index_zip, make_zip
+
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    project = {
+        "Directory.Packages.props": '<Project>\n  <ItemGroup>\n    <PackageVersion Include="MediatR" Version="14.2.0" />\n  </ItemGroup>\n</Project>\n',
+        "src/App/App.csproj": '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <PackageReference Include="mediatr" />\n    <PackageReference Include="Serilog" />\n  </ItemGroup>\n</Project>\n',
+        "src/App/Program.cs": "class Program { static void Main() {} }\n",
+        "Cargo.toml": '[workspace]\nmembers = ["crates/cli"]\n\n[workspace.dependencies]\nserde = "1.0.190"\n',
+        "crates/cli/Cargo.toml": '[package]\nname = "cli"\n\n[dependencies]\nserde = { workspace = true }\n',
+        "crates/cli/src/main.rs": "fn main() {}\n",
+    }
+    run = index_zip(owner, make_zip(project), name="managed")
+
+    versions = {(d.path, d.name): d.version for d in list_dependencies(run.repository).dependencies}
+    assert versions[("src/App/App.csproj", "mediatr")] == "14.2.0 (Directory.Packages.props:3)"
+    assert versions[("src/App/App.csproj", "Serilog")] == ""
+    assert versions[("crates/cli/Cargo.toml", "serde")] == "1.0.190 (Cargo.toml:5)"
+    assert versions[("Directory.Packages.props", "MediatR")] == "14.2.0"
