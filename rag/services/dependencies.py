@@ -8,6 +8,7 @@ folders (fixtures) are left out.
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 import threading
@@ -21,6 +22,8 @@ from rag.analysis.dependencies import MANIFEST_NAMES, MANIFEST_SUFFIXES, MAX_MAN
 from rag.analysis.filetypes import is_test_path
 from rag.models import IndexRun, Repository, SourceFile
 from rag.query_analysis import quoted_texts
+
+logger = logging.getLogger(__name__)
 
 # A version's manifests are read up to this many bytes in all, in path order (the largest monorepos'
 # hold a few MB); the rest are counted, not read, so a first request stays within about a second.
@@ -137,7 +140,11 @@ def _declared(run: IndexRun) -> tuple[tuple[Dependency, ...], int, int]:
     texts = dict(SourceFile.objects.in_version(run).filter(path__in=chosen).values_list("path", "text"))
     declared: list[Dependency] = []
     for path in chosen:
-        declared.extend(declared_dependencies(path, texts.get(path, "")))
+        try:
+            declared.extend(declared_dependencies(path, texts.get(path, "")))
+        except Exception:
+            # A fault of a reader on a shape of manifest it was not written for: the others still count.
+            logger.exception("reading the dependencies of %s failed", path)
     return _with_managed_versions(declared), len(chosen), left_out
 
 
