@@ -29,6 +29,7 @@ from rag.services import (
     TextSearchError,
     callees,
     callers,
+    count_entrypoints,
     declarations_of,
     find_symbol,
     get_repository_for_user,
@@ -243,11 +244,46 @@ def home_context(repository: Repository) -> dict:
     entries = folder_entries(run, "") if run else None
     declared = list_dependencies(repository, run=run) if run else None
     return {
+        "entrypoint_count": count_entrypoints(repository, run=run) if run else 0,
         **shown_entries(entries or []),
         "readme": readme_html(run, entries) if run and entries else None,
         "dependency_count": len(declared.dependencies) if declared else 0,
         "manifest_count": len(declared.manifest_paths()) if declared else 0,
     }
+
+
+# The kinds of entrypoints, in the order the entrypoints page shows them, with their headings.
+ENTRYPOINT_KINDS = (
+    ("http_route", "HTTP routes"),
+    ("rpc_service", "RPC services and GraphQL operations"),
+    ("cli_command", "Commands"),
+    ("task", "Background tasks"),
+)
+ENTRYPOINTS_SHOWN = 2000
+
+
+@require_GET
+def entrypoints(request: HttpRequest, pk: int) -> HttpResponse:
+    """The repository's HTTP routes, RPC services, commands and tasks with their handlers, kind by kind
+    (``?framework=`` one framework's)."""
+    repository = get_repository_for_user(request.user, pk)
+    framework = request.GET.get("framework", "").strip()[:60]
+    everything = list_entrypoints(repository, limit=ENTRYPOINTS_SHOWN)
+    shown = [e for e in everything if not framework or e.framework.lower() == framework.lower()]
+    names = written_names(repository.active_run, (e.handler for e in shown if e.handler)) if repository.active_run else {}
+    kinds = [
+        (title, [(entry, names.get(entry.handler, entry.handler) if entry.handler else "") for entry in shown if entry.entry_type == kind])
+        for kind, title in ENTRYPOINT_KINDS
+    ]
+    return render(
+        request,
+        "rag/browse/entrypoints.html",
+        {
+            "repository": repository, "framework": framework, "kinds": [(title, rows) for title, rows in kinds if rows],
+            "frameworks": sorted({e.framework for e in everything}, key=str.lower), "total": len(everything),
+            "shown": len(shown), "more": count_entrypoints(repository) - len(everything),
+        },
+    )
 
 
 @dataclass

@@ -20,4 +20,5 @@ urlpatterns = [
     path("<int:pk>/code-search/", browse.code_search, name="rag-code-search"),
     path("<int:pk>/symbols/<path:qname>", browse.symbol, name="rag-symbol"),
     path("<int:pk>/dependencies/", browse.dependencies, name="rag-dependencies"),
+    path("<int:pk>/entrypoints/", browse.entrypoints, name="rag-entrypoints"),
 ]

@@ -26,7 +26,12 @@ ANSWER = "The cart is built in `shop/views.py:4-7`:\n\n```python\ncart = Cart.fo
 def world(person, settings, tmp_path):
     """An indexed repository and a chat about it with a finished, cited answer."""
     settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
-    run = index_zip(person, make_zip({**SMALL_PROJECT, "requirements.txt": "Django>=5.2\ncom.example-long-package-name-to-wrap==1.0\n"}))
+    project = {
+        **SMALL_PROJECT,
+        "requirements.txt": "Django>=5.2\ncom.example-long-package-name-to-wrap==1.0\n",
+        "shop/app.py": 'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/carts/<int:cart_id>/line-items", methods=["GET", "POST"])\ndef cart_lines(cart_id):\n    return str(cart_id)\n',
+    }
+    run = index_zip(person, make_zip(project))
     assert run.status == IndexRun.Status.READY, run.error
     repository = run.repository
     session = ChatSession.objects.create(owner=person, title="Cart questions", repository=repository)
@@ -54,6 +59,7 @@ def _pages(repository, session) -> dict[str, str]:
         "code_search": reverse("rag-code-search", args=[pk]) + "?q=cart",
         "symbol": reverse("rag-symbol", args=[pk, "shop.views.login_view"]),
         "dependencies": reverse("rag-dependencies", args=[pk]),
+        "entrypoints": reverse("rag-entrypoints", args=[pk]),
         "editor_access": reverse("mcp-tokens"),
         "not_found": "/no/such/page/",
     }

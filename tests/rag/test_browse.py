@@ -370,3 +370,28 @@ def test_the_dependencies_page_says_when_there_is_no_manifest_and_is_the_owner_s
     assert "dependencies</a> declared" not in _page(owner_client, "rag-repository", shop.pk)
     client.login(username=other_user.username, password=PASSWORD)
     assert client.get(reverse("rag-dependencies", args=[shop.pk])).status_code == 404
+
+
+def test_the_entrypoints_page_lists_routes_with_their_handlers_and_filters_by_framework(owner_client, client, other_user, owner, upload_dir):
+    run = index_zip(owner, make_zip({"app.py": FLASK_APP, "requirements.txt": "flask>=3\n"}), name="flaskroutes")
+    pk = run.repository_id
+
+    home = _page(owner_client, "rag-repository", pk)
+    assert f'<a href="{reverse("rag-entrypoints", args=[pk])}">1 entrypoint</a> (routes, services, commands and tasks) · ' in home
+    page = _page(owner_client, "rag-entrypoints", pk)
+    assert '<h2 id="kind-1">HTTP routes <span class="hint">(1)</span></h2>' in page
+    row = page.split('<td data-label="Route">', 1)[1].split("</tr>", 1)[0]
+    assert row.startswith("<code>POST /login</code></td>")
+    assert f'<a href="{reverse("rag-symbol", args=[pk, "app.login"])}"><code>app.login</code></a>' in row
+    assert '<td data-label="Framework">flask</td>' in row
+    assert f'href="{reverse("rag-source", args=[pk, "app.py"])}?lines=14-16#L14">app.py:14</a>' in row
+    assert "No entrypoint of this framework." in _page(owner_client, "rag-entrypoints", pk, framework="django")
+    assert '<td data-label="Route">' in _page(owner_client, "rag-entrypoints", pk, framework="Flask")
+
+    client.login(username=other_user.username, password=PASSWORD)
+    assert client.get(reverse("rag-entrypoints", args=[pk])).status_code == 404
+
+
+def test_the_entrypoints_page_of_a_repository_without_any_says_so(owner_client, shop):
+    assert "The index found no HTTP route" in _page(owner_client, "rag-entrypoints", shop.pk)
+    assert "entrypoint</a>" not in _page(owner_client, "rag-repository", shop.pk)
