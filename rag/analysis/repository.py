@@ -44,6 +44,7 @@ from rag.analysis.languages import (
     unit_name,
 )
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
+from rag.analysis.play_routes import play_router, play_routes
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import across_files
@@ -154,7 +155,8 @@ def _foresee(path: str, text: str) -> None:
 
 
 def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
-    """What a packaging or build file declares: the commands and programs it builds, the name it is imported by."""
+    """What a packaging or build file declares: the commands and programs it builds, the name it is imported by;
+    what a Play routes file routes."""
     if name == "pyproject.toml":
         return _with_scripts(FileFacts(), pyproject_scripts(text, lines))
     if name == "setup.cfg":
@@ -174,6 +176,8 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
         return _with_scripts(FileFacts(), automake_programs(path, text))
     if name == "cmakelists.txt":  # read as text (its suffix says so), and a build file too
         return _with_scripts(FileFacts(), cmake_executables(path, text))
+    if (router := play_router(path)) is not None:
+        return play_routes(path, router, lines)
     return None
 
 
@@ -301,12 +305,19 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
     return RepositoryAnalysis(files=resolved, reused=reused)
 
 
+# The language whose names a routes file that is no code gives its handlers in: Play's ``conf/routes`` names
+# the methods of Scala and Java classes.
+_HANDLER_LANGUAGES = {"play": "scala"}
+
+
 def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint, file_edges: list[Edge]) -> Entrypoint:
     """The entrypoint with its handler when the file does not define it but imports it by the name the route
     gives (Rust's ``get().to(get_site)`` with ``use lemmy_api_crud::site::read::get_site``), or names a class's
     method the repository has (a route's controller action: ``[UserController::class, 'index']``)."""
     if entry.handler is not None or not entry.handler_raw:
         return entry
+    if language == "unknown":
+        language = _HANDLER_LANGUAGES.get(entry.framework, language)
     handler = _imported(edges, language, entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
 

@@ -1414,6 +1414,8 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
 _CONTROLLER_ACTION = re.compile(r"([a-z][\w/]*)#(\w+[?!]?)")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
+# A class named whole, in its package, and its method: Play's ``controllers.HomeController.index``.
+_QUALIFIED_METHOD = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\.([A-Za-z_$][\w$]*)")
 # A path of modules to a name: ``handlers::parts::show`` (the module is ``parts``).
 _MODULE_PATH = re.compile(r"((?:[A-Za-z_]\w*::)+[A-Za-z_]\w*)::([A-Za-z_]\w*)")
 _CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
@@ -1451,7 +1453,8 @@ class RepositoryEdges:
         - a name bare, where the language's bare names reach the whole package (Go's ``router.GET("/",
           index)`` with ``index`` in another file of the folder of ``path``): the function there;
         - a module and a name (Express's ``user.list`` with ``user = require('./user')``): the function of
-          that name in a module of that name.
+          that name in a module of that name;
+        - a class's whole name and its method (Play's ``controllers.HomeController.index``): that method.
         """
         written = written.strip()
         spec = spec_named(language)
@@ -1493,6 +1496,9 @@ class RepositoryEdges:
                 s.qname for s in self.by_name.get((language, name), ())
                 if s.kind == "function" and s.parent is None and s.module.rsplit(".", 1)[-1] == module
             }
+        elif (qualified := _QUALIFIED_METHOD.fullmatch(written)) is not None:
+            owner, method = qualified.groups()
+            found = {s.qname for s in self._methods(language, method, owner.rsplit(".", 1)[-1]) if s.parent == owner}
         else:
             return None
         return found.pop() if len(found) == 1 else None

@@ -21,13 +21,17 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
   the function called makes under the prefix, down the chain of nestings.
 - actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
   handles (its ``#[get("/")]``) under ``/api``.
+- Play's ``->  /admin  admin.Routes`` in ``conf/routes`` puts the routes of
+  ``conf/admin.routes`` under ``/admin``, and ``->  /v1/posts  v1.post.PostRouter``
+  those of that router class, down the chain of includes.
 - cobra's ``cmd.AddCommand(remove.NewCmdRemove(f))`` makes ``remove`` a
   subcommand of the command ``cmd`` holds: ``gh alias delete`` is the command
   ``delete`` made by ``NewCmdDelete``, added by ``NewCmdAlias`` to ``alias``,
   added to the root command ``gh``.
 
 The tree-sitter pass records each as a ``Mount`` fact (a router the file
-makes and mounts itself is prefixed there already); this pass follows them
+makes and mounts itself is prefixed there already; Play's includes are read
+from the routes file, ``rag.analysis.play_routes``); this pass follows them
 across files, the calls resolved through the files' edges, outermost prefix
 first.
 """
@@ -39,7 +43,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from rag.analysis.entrypoints.context import join_route
 from rag.analysis.languages import MADE_BY_CALL, METHOD_VALUE
+from rag.analysis.play_routes import play_router
 from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import MAX_DEPTH, ImportTargets
 from rag.analysis.results import FileAnalysis
@@ -56,6 +62,8 @@ _PATH_SEPARATOR = re.compile(r"\.|::")
 NESTED_FRAMEWORKS = frozenset({"axum", "chi"})
 # The frameworks whose handlers are registered in a scope with a prefix (actix-web's ``web::scope``).
 SCOPED_FRAMEWORKS = frozenset({"actix"})
+# The frameworks whose routes files include other routers under a prefix (Play's ``->  /admin  admin.Routes``).
+INCLUDED_FRAMEWORKS = frozenset({"play"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.
 MAX_PREFIXES = 4
 
@@ -76,6 +84,7 @@ def across_files(
     found = _with_mounted_prefixes(imports, analyses, found)
     found = _with_command_paths(analyses, file_edges, found)
     found = _with_nested_routers(analyses, file_edges, found)
+    found = _with_included_routers(analyses, found)
     return _with_scoped_services(analyses, found)
 
 
@@ -177,6 +186,12 @@ def _mounted_prefixes(imports: ImportTargets, analyses: dict[str, FileAnalysis])
             child = path_of.get(target) if target is not None else None
             if child is not None and child != path:
                 children.setdefault(path, []).append((mount.prefix or "", child))
+    return _whole_prefixes(children)
+
+
+def _whole_prefixes(children: dict[str, list[tuple[str, str]]]) -> dict[str, list[str]]:
+    """Per router mounted (``children``: each mounting one's prefixes and routers): the whole prefixes it
+    serves under, from the routers that mount without being mounted themselves."""
     mounted_somewhere = {child for mounted in children.values() for _, child in mounted}
     prefixes: dict[str, list[str]] = {}
 
@@ -306,6 +321,74 @@ def _with_nested_routers(
             routes.extend(_under(prefix, entry) for prefix in prefixes(maker, frozenset()))
         changed[path] = routes
     return changed
+
+
+def _with_included_routers(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+    """``found`` with the routes of the routers Play's routes files include under the include's prefix, below
+    the prefixes the including file is included at: ``->  /admin  admin.Routes`` includes the routes file
+    ``admin.routes`` nearest the including one, whose ``/`` is ``/admin`` and ``/users`` ``/admin/users``;
+    ``->  /v1/posts  v1.post.PostRouter`` the routes of that class (its routing DSL's), all below the prefix:
+    ``p"/"`` is ``/v1/posts/``."""
+    includes = [
+        (path, mount) for path, analysis in analyses.items() if analysis.facts is not None
+        for mount in analysis.facts.mounts if mount.method == "include"
+    ]
+    if not includes:
+        return found
+    files: dict[str, list[str]] = {}  # a router -> the routes files that make it
+    for path in analyses:
+        if (router := play_router(path)) is not None:
+            files.setdefault(router, []).append(path)
+    wanted = {mount.child for _, mount in includes}
+    classes = {
+        symbol.qname: (path, symbol.start_line, symbol.end_line)
+        for path, analysis in analyses.items() for symbol in analysis.symbols
+        if symbol.kind == "class" and symbol.qname in wanted
+    }
+    children: dict[str, list[tuple[str, str]]] = {}  # a routes file -> (prefix, the routes file or class it includes)
+    for path, mount in includes:
+        named = files.get(mount.child, [])
+        nearest = max((_shared_folders(path, other) for other in named), default=0)
+        targets = [other for other in named if _shared_folders(path, other) == nearest]
+        if not named and mount.child in classes:
+            targets = [mount.child]
+        if len(targets) == 1 and targets[0] != path:
+            children.setdefault(path, []).append((mount.prefix or "", targets[0]))
+    prefixes = _whole_prefixes(children)
+    if not prefixes:
+        return found
+    routers: dict[str, list[tuple[int, int, str]]] = {}  # a file -> the lines of the router classes it defines
+    for qname, (path, start, end) in classes.items():
+        routers.setdefault(path, []).append((start, end, qname))
+
+    def prefixes_of(path: str, entry: Entrypoint) -> list[str]:
+        if entry.framework not in INCLUDED_FRAMEWORKS or entry.entry_type != "http_route":
+            return [""]
+        if path in prefixes:
+            return prefixes[path]
+        around = [qname for start, end, qname in routers.get(path, ()) if start <= entry.start_line <= end]
+        return prefixes.get(around[-1], [""]) if around else [""]
+
+    def included(prefix: str, entry: Entrypoint, path: str) -> Entrypoint:
+        if not prefix.strip("/"):
+            return entry
+        route = prefix if path in prefixes and entry.route_or_command == "/" else join_route(prefix, entry.route_or_command)
+        return replace(entry, route_or_command=route)
+
+    return {
+        path: [included(prefix, entry, path) for entry in entries for prefix in prefixes_of(path, entry)]
+        for path, entries in found.items()
+    }
+
+
+def _shared_folders(path: str, other: str) -> int:
+    """How many folders two paths start with in common."""
+    shared = 0
+    for a, b in zip(path.split("/")[:-1], other.split("/")[:-1]):
+        if a != b:
+            break
+        shared += 1
+    return shared
 
 
 def _with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:

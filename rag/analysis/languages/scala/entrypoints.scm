@@ -157,8 +157,8 @@
   (#eq? @_zio "zio") (#eq? @_http "http")) @uses.zio-http
 ;
 ; Play's routing DSL (SIRD), in a file that imports it: `case GET(p"/posts/$id") => controller.show(id)` in a
-; router's `routes`, handled by the action it names (or by its body); the prefix the router is mounted at is in
-; conf/routes, which is not read.
+; router's `routes`, handled by the action it names (or by its body); under the prefix conf/routes includes the
+; router at (`->  /v1/posts  v1.post.PostRouter`, rag/analysis/entrypoints/mounts.py).
 (case_clause
   pattern: (case_class_pattern type: (type_identifier) @method
     pattern: (interpolated_string_expression interpolator: (identifier) @_p (interpolated_string) @path))
