@@ -12,8 +12,10 @@ from rag.analysis.console_scripts import toml_tables
 from rag.analysis.dependencies.common import KeyLines, TomlHeaders, find_after, places, xml_local
 from rag.analysis.records import Dependency
 
-_PROPERTY = re.compile(r"\$\{([^}]+)\}")
-_ARTIFACT_ID = re.compile(r"<artifactId>\s*([^<]*?)\s*</artifactId>")
+# A property (``${jackson.version}``); and an artifact's id where it is written, stripped in Python (a
+# pattern stripping the spaces around it backtracks over every run of them).
+_PROPERTY = re.compile(r"\$\{([^${}]+)\}")
+_ARTIFACT_ID = re.compile(r"<artifactId>([^<]*)</artifactId>")
 
 
 def pom_xml(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
@@ -66,14 +68,15 @@ def _pom_dependency_lists(root: ElementTree.Element) -> Iterator[tuple[ElementTr
 
 # implementation("group:name:version"), testImplementation 'group:name', api(platform("group:name:version"))
 _GRADLE_STRING = re.compile(
-    r"""^\s*(?P<configuration>[A-Za-z]\w*)\s*\(?\s*(?:(?:platform|enforcedPlatform)\s*\(\s*)?
+    r"""^\s*(?P<configuration>[A-Za-z]\w*)\s*(?:\(\s*)?(?:(?:platform|enforcedPlatform)\s*\(\s*)?
     (?P<quote>["'])(?P<group>[^"':\s]+):(?P<name>[^"':\s]+)(?::(?P<version>[^"'\s@]+))?(?:@\w+)?(?P=quote)""",
     re.VERBOSE,
 )
 # implementation group: 'group', name: 'name', version: 'version'
-_GRADLE_MAP = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)\s*\(?\s*group\s*[:=]\s*["'](?P<group>[^"']+)["']\s*,\s*name\s*[:=]\s*["'](?P<name>[^"']+)["'](?:\s*,\s*version\s*[:=]\s*["'](?P<version>[^"']+)["'])?""")
+_GRADLE_MAP = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)\s*(?:\(\s*)?group\s*[:=]\s*["'](?P<group>[^"']+)["']\s*,\s*name\s*[:=]\s*["'](?P<name>[^"']+)["'](?:\s*,\s*version\s*[:=]\s*["'](?P<version>[^"']+)["'])?""")
 # implementation(libs.androidx.core.ktx), testImplementation libs.junit: a version catalog's library, by its accessor.
-_GRADLE_CATALOG = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)\s*[\s(]\s*(?:(?:platform|enforcedPlatform)\s*\(\s*)?(?P<name>libs\.[A-Za-z][\w.]*?)\s*\)*\s*(?://.*)?$""")
+_GRADLE_CATALOG = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)(?:\s*\(\s*|\s+)(?:(?:platform|enforcedPlatform)\s*\(\s*)?(?P<name>libs\.[A-Za-z][\w.]*)\s*\)*\s*(?://.*)?$""")
+# Each pattern has one way to match a run of spaces, so a line of spaces costs its length, not its square.
 # Calls of the build script that take coordinates and are no dependency.
 _GRADLE_NOT_CONFIGURATIONS = frozenset({"id", "plugin", "apply", "from", "mavenBom", "exclude", "module", "because"})
 
