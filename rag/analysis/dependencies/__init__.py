@@ -38,18 +38,22 @@ asked for, and lock files are generated.
 from __future__ import annotations
 
 import configparser
+import itertools
 import posixpath
 import re
+from dataclasses import replace
 
 from rag.analysis.dependencies import code_manifests, dart, dotnet, gomod, jvm, native, npm, python, ruby
 from rag.analysis.dependencies.cargo import cargo_toml
 from rag.analysis.dependencies.common import Reader
 from rag.analysis.records import Dependency
 
-__all__ = ["MANIFEST_NAMES", "MANIFEST_SUFFIXES", "MAX_MANIFEST_CHARS", "Dependency", "declared_dependencies", "is_manifest", "manifest_reader"]
+__all__ = ["MANIFEST_NAMES", "MANIFEST_SUFFIXES", "MAX_ENTRIES", "MAX_MANIFEST_CHARS", "Dependency", "declared_dependencies", "is_manifest", "manifest_reader"]
 
 # A manifest longer than this is no one's hand-written manifest: it is not read.
 MAX_MANIFEST_CHARS = 1024 * 1024
+# The most entries read of one manifest (the largest real ones, monorepos' version catalogs, hold a few thousand).
+MAX_ENTRIES = 5_000
 
 
 def declared_dependencies(path: str, text: str) -> list[Dependency]:
@@ -60,11 +64,15 @@ def declared_dependencies(path: str, text: str) -> list[Dependency]:
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     try:
-        found = list(reader(path, text, lines))
+        found = list(itertools.islice(reader(path, text, lines), MAX_ENTRIES))
     except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, configparser.Error):
         # SyntaxError: Python's parser, and ElementTree's ParseError, refusing the file.
         return []
-    return sorted(found, key=lambda dependency: dependency.line)
+    last = max(len(lines), 1)
+    return sorted(
+        (replace(d, line=min(max(d.line, 1), last)) if not 1 <= d.line <= last else d for d in found if d.name.strip()),
+        key=lambda dependency: dependency.line,
+    )
 
 
 def is_manifest(path: str) -> bool:

@@ -76,7 +76,7 @@ def _string_value(text: str) -> str | None:
     return found.group(1) if found else None
 
 
-_ELIXIR_DEPS = re.compile(r"\bdefp?\s+deps\b\s*(?:\(\s*\))?\s*(?:(?P<block>do\b)(?!:)|,\s*do:\s*)")
+_ELIXIR_DEPS = re.compile(r"\bdefp?\s+deps\b\s*(?:\(\s*\)\s*)?(?:(?P<block>do\b)(?!:)|,\s*do:\s*)")
 _ELIXIR_BLOCK_WORD = re.compile(r"(?<![\w:.])(do|fn|end)\b(?![:?!])")
 _ELIXIR_TUPLE = re.compile(r'\{\s*:(?:\w+[?!]?|"[^"\n]*")\s*,')
 _ELIXIR_KEYWORD = re.compile(r"(\w+[?!]?):\s")

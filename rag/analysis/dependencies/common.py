@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import bisect
 import re
+import xml.etree.ElementTree as ElementTree
+from xml.parsers import expat
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -102,6 +104,31 @@ def source_version(spec: Any) -> str:
     return ""
 
 
+def parse_xml(text: str) -> tuple[ElementTree.Element, dict[ElementTree.Element, int]]:
+    """An XML document's root and the 1-based line each element starts on, from one pass of expat.
+
+    Python's expat (2.4 and later) refuses entity expansion attacks, and nothing here resolves an
+    external entity, so an upload's XML costs what its size says. A document expat refuses raises
+    ``ValueError``.
+    """
+    builder = ElementTree.TreeBuilder()
+    starts: dict[ElementTree.Element, int] = {}
+    parser = expat.ParserCreate()
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        starts[builder.start(tag, attributes)] = parser.CurrentLineNumber
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    try:
+        parser.Parse(text, True)
+        return builder.close(), starts
+    except (expat.ExpatError, AssertionError) as error:  # AssertionError: TreeBuilder's, of a document without a root
+        raise ValueError(f"not XML: {error}") from error
+
+
 def xml_local(tag: Any) -> str:
-    """An XML element's tag without its namespace (``{http://maven.apache.org/POM/4.0.0}project``: ``project``)."""
-    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+    """An XML element's tag or attribute without its namespace (``{http://maven.apache.org/POM/4.0.0}project``,
+    ``pom:project``: ``project``)."""
+    return tag.rpartition("}")[2].rpartition(":")[2] if isinstance(tag, str) else ""

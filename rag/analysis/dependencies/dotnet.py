@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
-from xml.sax.saxutils import unescape
 
-from rag.analysis.dependencies.common import line_after, places, xml_local
+from rag.analysis.dependencies.common import parse_xml, xml_local
 from rag.analysis.records import Dependency
 
 _MSBUILD_PROPERTY = re.compile(r"\$\(\s*([\w.-]+)\s*\)")
@@ -24,15 +23,13 @@ def directory_packages_props(path: str, text: str, lines: list[str]) -> Iterator
 def _msbuild_items(tags: dict[str, str], path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     """MSBuild's package items (``<PackageReference Include="X" Version="1.0" />``), a version written as
     a property (``$(SerilogVersion)``) read from the file's ``<PropertyGroup>``s."""
-    root = ElementTree.fromstring(text)
+    root, starts = parse_xml(text)
     if xml_local(root.tag) != "Project":
         return
     properties = {}
     for element in root.iter():
         if xml_local(element.tag) == "PropertyGroup":
             properties.update({xml_local(item.tag).lower(): (item.text or "").strip() for item in element})
-    attribute_lines = _xml_attribute_lines(lines, "Include|Update")
-    cursor = 0
     for element in root.iter():
         scope = tags.get(xml_local(element.tag))
         name = _xml_attribute(element, "Include") or _xml_attribute(element, "Update")
@@ -42,23 +39,19 @@ def _msbuild_items(tags: dict[str, str], path: str, text: str, lines: list[str])
         version = _MSBUILD_PROPERTY.sub(lambda found: properties.get(found.group(1).lower()) or found.group(0), version)
         if scope == "runtime" and _msbuild_metadata(element, "PrivateAssets").lower() == "all":
             scope = "dev"
-        line, cursor = line_after(attribute_lines, name.lower(), cursor)
-        yield Dependency("nuget", name, version, scope, path, line)
+        yield Dependency("nuget", name, version, scope, path, starts.get(element, 1))
 
 
 def packages_config(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
-    root = ElementTree.fromstring(text)
+    root, starts = parse_xml(text)
     if xml_local(root.tag) != "packages":
         return
-    attribute_lines = _xml_attribute_lines(lines, "id")
-    cursor = 0
     for element in root:
         name = _xml_attribute(element, "id")
         if xml_local(element.tag) != "package" or not name:
             continue
         scope = "dev" if _xml_attribute(element, "developmentDependency").lower() == "true" else "runtime"
-        line, cursor = line_after(attribute_lines, name.lower(), cursor)
-        yield Dependency("nuget", name, _xml_attribute(element, "version"), scope, path, line)
+        yield Dependency("nuget", name, _xml_attribute(element, "version"), scope, path, starts.get(element, 1))
 
 
 def _xml_attribute(element: ElementTree.Element, name: str) -> str:
@@ -74,9 +67,3 @@ def _msbuild_metadata(element: ElementTree.Element, name: str) -> str:
     if attribute:
         return attribute
     return next(((child.text or "").strip() for child in element if xml_local(child.tag).lower() == wanted), "")
-
-
-def _xml_attribute_lines(lines: list[str], attributes: str) -> dict[str, list[int]]:
-    """The line indexes where each value (lower case) is given to one of the ``attributes`` (a pattern: ``Include|Update``)."""
-    pattern = re.compile(rf"""\b(?:{attributes})\s*=\s*(["'])(.*?)\1""", re.IGNORECASE)
-    return places((index, unescape(found.group(2)).strip().lower()) for index, line in enumerate(lines) for found in pattern.finditer(line))

@@ -6,47 +6,35 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from typing import Any
-from xml.sax.saxutils import unescape
 
 from rag.analysis.console_scripts import toml_tables
-from rag.analysis.dependencies.common import KeyLines, TomlHeaders, find_after, places, xml_local
+from rag.analysis.dependencies.common import KeyLines, TomlHeaders, parse_xml, xml_local
 from rag.analysis.records import Dependency
 
-# A property (``${jackson.version}``); and an artifact's id where it is written, stripped in Python (a
-# pattern stripping the spaces around it backtracks over every run of them).
+# A property (``${jackson.version}``).
 _PROPERTY = re.compile(r"\$\{([^${}]+)\}")
-_ARTIFACT_ID = re.compile(r"<artifactId>([^<]*)</artifactId>")
 
 
 def pom_xml(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
-    # Python's expat (2.4 and later) refuses entity expansion attacks, and ElementTree
-    # resolves no external entity, so an upload's XML costs what its size says.
-    root = ElementTree.fromstring(text)
+    root, starts = parse_xml(text)
     if xml_local(root.tag) != "project":
         return
     properties = {}
     for element in root:
         if xml_local(element.tag) == "properties":
             properties = {xml_local(item.tag): (item.text or "").strip() for item in element}
-    artifact_lines = places(
-        (index, unescape(found.group(1)).strip()) for index, line in enumerate(lines) for found in _ARTIFACT_ID.finditer(line)
-    )
-    cursor = 0
     for container, managed in _pom_dependency_lists(root):
         for dependency in container:
             if xml_local(dependency.tag) != "dependency":
                 continue
-            fields = {xml_local(item.tag): (item.text or "").strip() for item in dependency}
+            children = {xml_local(item.tag): item for item in dependency}
+            fields = {tag: (item.text or "").strip() for tag, item in children.items()}
             group, artifact = fields.get("groupId", ""), fields.get("artifactId", "")
             if not artifact:
                 continue
             version = _PROPERTY.sub(lambda found: properties.get(found.group(1)) or found.group(0), fields.get("version", ""))
             scope = "managed" if managed else fields.get("scope", "compile")
-            index = find_after(artifact_lines, artifact, cursor)
-            if index is None:
-                line = cursor + 1
-            else:
-                line = cursor = index + 1
+            line = starts.get(children["artifactId"], starts.get(dependency, 1))
             yield Dependency("maven", f"{group}:{artifact}" if group else artifact, version, scope, path, line)
 
 
@@ -75,7 +63,7 @@ _GRADLE_STRING = re.compile(
 # implementation group: 'group', name: 'name', version: 'version'
 _GRADLE_MAP = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)\s*(?:\(\s*)?group\s*[:=]\s*["'](?P<group>[^"']+)["']\s*,\s*name\s*[:=]\s*["'](?P<name>[^"']+)["'](?:\s*,\s*version\s*[:=]\s*["'](?P<version>[^"']+)["'])?""")
 # implementation(libs.androidx.core.ktx), testImplementation libs.junit: a version catalog's library, by its accessor.
-_GRADLE_CATALOG = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)(?:\s*\(\s*|\s+)(?:(?:platform|enforcedPlatform)\s*\(\s*)?(?P<name>libs\.[A-Za-z][\w.]*)\s*\)*\s*(?://.*)?$""")
+_GRADLE_CATALOG = re.compile(r"""^\s*(?P<configuration>[A-Za-z]\w*)(?:\s*\(\s*|\s+)(?:(?:platform|enforcedPlatform)\s*\(\s*)?(?P<name>libs\.[A-Za-z][\w.]*)[\s)]*(?://.*)?$""")
 # Each pattern has one way to match a run of spaces, so a line of spaces costs its length, not its square.
 # Calls of the build script that take coordinates and are no dependency.
 _GRADLE_NOT_CONFIGURATIONS = frozenset({"id", "plugin", "apply", "from", "mavenBom", "exclude", "module", "because"})

@@ -49,7 +49,9 @@ def vcpkg_json(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
 
 
 # A JSON string (its contents as written), and the colon after it when it is a key.
-_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"(\s*:)?')
+# A string left open (a line separator inside a JSON string splits it over lines) runs to the line's end, so
+# no quote inside it starts another try.
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)(?:"(\s*:)?)?')
 
 
 _CONAN_SCOPES = {"requires": "runtime", "tool_requires": "build", "build_requires": "build", "test_requires": "test"}

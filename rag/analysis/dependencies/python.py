@@ -111,9 +111,14 @@ def pyproject_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependenc
             yield Dependency("pypi", name, source_version(spec), scope, path, keys.line(name, after))
 
 
+_SPACE_RUNS = re.compile(r"[ \t]{2,}")
+
+
 def setup_cfg(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
-    parser.read_string(text)
+    # configparser's pattern for an option's line backtracks over every run of spaces in it: runs are one
+    # space for it (a continued value only needs to be indented; a requirement's spaces mean nothing).
+    parser.read_string(_SPACE_RUNS.sub(" ", text))
     sections = [("options", "install_requires", "runtime")]
     if parser.has_section("options.extras_require"):
         sections += [("options.extras_require", group, group) for group in parser.options("options.extras_require")]

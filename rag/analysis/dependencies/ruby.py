@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from rag.analysis.records import Dependency
 
 # gem "name", "~> 1.0", ">= 1.0.1", group: :test  (parentheses optional)
-_GEM = re.compile(r"""gem\s*\(?\s*(?P<quote>["'])(?P<name>[^"'\s]+)(?P=quote)(?P<rest>.*)""")
+_GEM = re.compile(r"""gem\s*(?:\(\s*)?(?P<quote>["'])(?P<name>[^"'\s]+)(?P=quote)(?P<rest>.*)""")
 _RUBY_VERSION = re.compile(r"""\s*,\s*(?P<quote>["'])(?P<version>[^"']*)(?P=quote)""")
 # group: :test, groups: [:development, :test], :group => "test"
-_RUBY_GROUP_OPTION = re.compile(r"""(?:\bgroups?\s*:|:groups?\s*=>)\s*(?P<value>\[[^\]]*\]|:\w+|"[^"]*"|'[^']*')""")
+_RUBY_GROUP_OPTION = re.compile(r"""(?:\bgroups?\s*:|:groups?\s*=>)\s*(?P<value>\[[^\][]*\]|:\w+|"[^"]*"|'[^']*')""")
 _RUBY_SOURCE_OPTION = re.compile(r"""(?:\b(?P<key>github|git|path)\s*:|:(?P<rocket>github|git|path)\s*=>)\s*(?P<quote>["'])(?P<value>[^"']*)(?P=quote)""")
 _RUBY_NAMES = re.compile(r"""(?<![\w:]):(\w+)|(["'])([^"']+)\2""")
 _RUBY_GROUP_BLOCK = re.compile(r"group[\s(]")  # group :development, :test do
@@ -20,9 +20,11 @@ _RUBY_OPENER = re.compile(r"(if|unless|case|while|until|for|begin|def|class|modu
 _RUBY_END = re.compile(r"end\b")
 _RUBY_ONE_LINE_END = re.compile(r"[\s;]end$")
 # spec.add_dependency "rails", ">= 6", s.add_development_dependency(%q<rspec>.freeze, ["~> 3.0"])
-_RUBY_STRING = re.compile(r""""(?P<double>(?:[^"\\]|\\.)*)"|'(?P<single>(?:[^'\\]|\\.)*)'|%q(?:<(?P<angle>[^>]*)>|\{(?P<brace>[^}]*)\}|\((?P<paren>[^)]*)\)|\[(?P<square>[^\]]*)\])""")
+# A string left open runs to the line's end: a pattern that needed its closing quote would try again from every
+# quote inside it, and cost the square of a line of them.
+_RUBY_STRING = re.compile(r""""(?P<double>(?:[^"\\]|\\.)*)"?|'(?P<single>(?:[^'\\]|\\.)*)'?|%q(?:<(?P<angle>[^>]*)>?|\{(?P<brace>[^}]*)\}?|\((?P<paren>[^)]*)\)?|\[(?P<square>[^\]]*)\]?)""")
 _GEMSPEC_DEPENDENCY = re.compile(
-    rf"""\b\w+\s*\.\s*add_(?P<kind>runtime_|development_)?dependency\b\s*\(?\s*(?P<name>{_RUBY_STRING.pattern})(?P<rest>.*)"""
+    rf"""\b\w+\s*\.\s*add_(?P<kind>runtime_|development_)?dependency\b\s*(?:\(\s*)?(?P<name>{_RUBY_STRING.pattern})(?P<rest>.*)"""
 )
 
 
@@ -78,7 +80,10 @@ def _ruby_names(text: str) -> list[str]:
 
 
 def gemfile(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
-    blocks: list[list[str]] = []  # the groups each open block adds: a group's names, none for other blocks
+    # The groups of the open blocks, innermost last: each entry the groups of every block up to it (a
+    # group block's names, none for other blocks), at most ``MAX_GROUPS`` of them, so a gem deep in blocks
+    # costs no more than one at the top.
+    blocks: list[tuple[str, ...]] = []
     for number, code in _ruby_statements(lines):
         if _RUBY_END.match(code):
             if blocks:
@@ -94,16 +99,20 @@ def gemfile(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
             source = _RUBY_SOURCE_OPTION.search(rest)
             if not versions and source is not None:
                 versions.append(f"{source.group('key') or source.group('rocket')} {source.group('value')}")
-            groups = [name for block in blocks for name in block]
+            groups = list(blocks[-1]) if blocks else []
             option = _RUBY_GROUP_OPTION.search(rest)
             if option is not None:
-                groups += _ruby_names(option.group("value"))
-            scope = ",".join(dict.fromkeys(groups)) or "runtime"
+                groups += _ruby_names(option.group("value"))[:MAX_GROUPS]
+            scope = ",".join(list(dict.fromkeys(groups))[:MAX_GROUPS]) or "runtime"
             yield Dependency("rubygems", gem.group("name"), ", ".join(versions), scope, path, number)
-        elif (block := _RUBY_DO.search(code)) is not None:
-            blocks.append(_ruby_names(code[len("group"):block.start()]) if _RUBY_GROUP_BLOCK.match(code) else [])
-        elif _RUBY_OPENER.match(code) and not _RUBY_ONE_LINE_END.search(code):
-            blocks.append([])
+        elif (block := _RUBY_DO.search(code)) is not None or (_RUBY_OPENER.match(code) and not _RUBY_ONE_LINE_END.search(code)):
+            names = _ruby_names(code[len("group"):block.start()]) if block is not None and _RUBY_GROUP_BLOCK.match(code) else []
+            outer = blocks[-1] if blocks else ()
+            blocks.append(tuple(dict.fromkeys((*outer, *names[:MAX_GROUPS])))[:MAX_GROUPS] if names else outer)
+
+
+# The most group names a gem's scope says (Bundler's own Gemfiles nest two).
+MAX_GROUPS = 8
 
 
 def _ruby_string(found: re.Match[str]) -> str:

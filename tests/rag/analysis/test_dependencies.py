@@ -661,3 +661,50 @@ def test_manifests_are_told_by_name():
         "Package.resolved", "Sources/App/main.swift", "conan.lock", "vcpkg-configuration.json",
     ):
         assert not is_manifest(path), path
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        # A profile's dependencies written before the project's.
+        (
+            "pom.xml",
+            "<project>\n<profiles><profile><dependencies>\n<dependency><artifactId>a</artifactId></dependency>\n"
+            "</dependencies></profile></profiles>\n<dependencies>\n<dependency><artifactId>b</artifactId></dependency>\n"
+            "</dependencies>\n</project>\n",
+            [(3, "a"), (6, "b")],
+        ),
+        # An exclusion names the same artifact before the dependency that declares it.
+        (
+            "pom.xml",
+            "<project><dependencies>\n<dependency><artifactId>spring-core</artifactId>\n<exclusions><exclusion>\n"
+            "<artifactId>commons-logging</artifactId>\n</exclusion></exclusions></dependency>\n<dependency>\n"
+            "<artifactId>commons-logging</artifactId>\n</dependency>\n</dependencies></project>\n",
+            [(2, "spring-core"), (7, "commons-logging")],
+        ),
+        # Two dependencies on one line.
+        ("pom.xml", "<project><dependencies><dependency><artifactId>x</artifactId></dependency><dependency><artifactId>y</artifactId></dependency></dependencies></project>", [(1, "x"), (1, "y")]),
+        # Another element includes a name first.
+        (
+            "App.csproj",
+            '<Project>\n<ItemGroup><Using Include="Xunit" /></ItemGroup>\n<ItemGroup>\n'
+            '<PackageReference Include="xunit" Version="2.6.1" />\n</ItemGroup>\n</Project>\n',
+            [(4, "xunit")],
+        ),
+    ],
+)
+def test_an_xml_manifest_s_entries_are_on_the_lines_of_their_own_elements(path, text, expected):
+    assert [(d.line, d.name.rsplit(":", 1)[-1]) for d in declared_dependencies(path, text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("go.mod", 'require "" v1.0.0\n'),
+        ("Cargo.toml", '[dependencies]\n"" = "1"\n'),
+        ("pubspec.yaml", 'dependencies:\n  "": ^1.0\n'),
+        ("mix.exs", 'defp deps do\n  [{:"", "~> 1.0"}]\nend\n'),
+    ],
+)
+def test_a_package_without_a_name_is_no_dependency(path, text):
+    assert declared_dependencies(path, text) == []
