@@ -35,7 +35,9 @@ def cargo_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
         after = headers.line(*table_keys) - 1
         for name, spec in table.items():
             package = spec.get("package") if isinstance(spec, dict) else None
-            if after >= 0:
+            if (table_line := headers.line(*table_keys, name)) > 0:  # its own table: ``[dependencies.serde]``
+                line = table_line
+            elif after >= 0:
                 line = keys.line(name, after)
             else:  # written inline or dotted: ``dependencies.serde = "1"``
                 line = keys.find(".".join((*table_keys, name))) or keys.line(name)

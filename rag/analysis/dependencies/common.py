@@ -50,11 +50,15 @@ class KeyLines:
     """The lines that set each key at their start, in JSON, TOML and YAML alike."""
 
     def __init__(self, lines: list[str]) -> None:
-        self._places = places(
-            (index, next(group for group in found.groups() if group is not None))
-            for index, line in enumerate(lines)
-            if (found := _KEY.match(line)) is not None
-        )
+        found_keys: list[tuple[int, str]] = []
+        for index, line in enumerate(lines):
+            if (found := _KEY.match(line)) is not None:
+                key = next(group for group in found.groups() if group is not None)
+                found_keys.append((index, key))
+                if found.group(3) is not None and "." in key:
+                    # A dotted key (``tokio.workspace = true``) sets its first part too.
+                    found_keys.append((index, key.partition(".")[0]))
+        self._places = places(found_keys)
 
     def find(self, name: str, after: int = 0) -> int | None:
         """The 1-based line at or below line index ``after`` that sets ``name``; None when none does."""

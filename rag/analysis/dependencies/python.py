@@ -108,7 +108,8 @@ def pyproject_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependenc
         for name, spec in table.items():
             if name.lower() == "python":
                 continue  # the interpreter, not a package
-            yield Dependency("pypi", name, source_version(spec), scope, path, keys.line(name, after))
+            line = headers.line("tool", "poetry", *table_keys, name) or keys.line(name, after)  # its own table, or its key
+            yield Dependency("pypi", name, source_version(spec), scope, path, line)
 
 
 _SPACE_RUNS = re.compile(r"[ \t]{2,}")

@@ -708,3 +708,10 @@ def test_an_xml_manifest_s_entries_are_on_the_lines_of_their_own_elements(path, 
 )
 def test_a_package_without_a_name_is_no_dependency(path, text):
     assert declared_dependencies(path, text) == []
+
+
+def test_a_package_in_a_table_of_its_own_or_set_by_a_dotted_key_is_on_its_line():
+    cargo = '[package]\nname = "x"\n\n[dependencies]\nfoo = "1"\ntokio.workspace = true\n\n[dependencies.serde]\nversion = "1"\n'
+    poetry = '[tool.poetry.dependencies]\npython = "^3.10"\n\n[tool.poetry.dependencies.requests]\nversion = "^2"\n'
+    assert [(d.line, d.name) for d in declared_dependencies("Cargo.toml", cargo)] == [(5, "foo"), (6, "tokio"), (8, "serde")]
+    assert [(d.line, d.name) for d in declared_dependencies("pyproject.toml", poetry)] == [(4, "requests")]
