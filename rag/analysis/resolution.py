@@ -1126,7 +1126,7 @@ def _named_edges(
     return edges
 
 
-def _shared_folders(path: str, other: str) -> int:
+def shared_folders(path: str, other: str) -> int:
     """How many folders two paths start with in common."""
     shared = 0
     for a, b in zip(path.split("/")[:-1], other.split("/")[:-1]):
@@ -1475,8 +1475,8 @@ class RepositoryEdges:
                     if s.kind == "function" and s.parent is None and s.module.removesuffix(".mod").rsplit(".", 1)[-1] == owner
                 ]
             # Of several (one per application of a repository), the ones nearest the file that names them.
-            nearest = max((_shared_folders(s.path, path) for s in methods), default=0)
-            found = {s.qname for s in methods if _shared_folders(s.path, path) == nearest}
+            nearest = max((shared_folders(s.path, path) for s in methods), default=0)
+            found = {s.qname for s in methods if shared_folders(s.path, path) == nearest}
         elif _NAME.fullmatch(written):
             found = {s.qname for s in self._methods(language, "__invoke", written)}
             if not found and spec is not None and spec.bare_calls == "package":
@@ -1488,8 +1488,8 @@ class RepositoryEdges:
                 # A class that is no invokable (the implementation of a gRPC service: ``MapGrpcService<BasketService>()``);
                 # of several, the one nearest the file that names it (``src/Basket.API/``, not another project's).
                 classes = [s for s in self.by_name.get((language, written), ()) if s.kind == "class"]
-                nearest = max((_shared_folders(s.path, path) for s in classes), default=0)
-                found = {s.qname for s in classes if _shared_folders(s.path, path) == nearest}
+                nearest = max((shared_folders(s.path, path) for s in classes), default=0)
+                found = {s.qname for s in classes if shared_folders(s.path, path) == nearest}
         elif (dotted := _MODULE_AND_NAME.fullmatch(written)) is not None:
             module, name = dotted.groups()
             found = {

@@ -47,7 +47,7 @@ from rag.analysis.entrypoints.context import join_route
 from rag.analysis.languages import MADE_BY_CALL, METHOD_VALUE
 from rag.analysis.play_routes import play_router
 from rag.analysis.records import Edge, Entrypoint
-from rag.analysis.resolution import MAX_DEPTH, ImportTargets
+from rag.analysis.resolution import MAX_DEPTH, ImportTargets, shared_folders
 from rag.analysis.results import FileAnalysis
 
 # The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Hono's ``route``,
@@ -348,8 +348,8 @@ def _with_included_routers(analyses: dict[str, FileAnalysis], found: dict[str, l
     children: dict[str, list[tuple[str, str]]] = {}  # a routes file -> (prefix, the routes file or class it includes)
     for path, mount in includes:
         named = files.get(mount.child, [])
-        nearest = max((_shared_folders(path, other) for other in named), default=0)
-        targets = [other for other in named if _shared_folders(path, other) == nearest]
+        nearest = max((shared_folders(path, other) for other in named), default=0)
+        targets = [other for other in named if shared_folders(path, other) == nearest]
         if not named and mount.child in classes:
             targets = [mount.child]
         if len(targets) == 1 and targets[0] != path:
@@ -379,16 +379,6 @@ def _with_included_routers(analyses: dict[str, FileAnalysis], found: dict[str, l
         path: [included(prefix, entry, path) for entry in entries for prefix in prefixes_of(path, entry)]
         for path, entries in found.items()
     }
-
-
-def _shared_folders(path: str, other: str) -> int:
-    """How many folders two paths start with in common."""
-    shared = 0
-    for a, b in zip(path.split("/")[:-1], other.split("/")[:-1]):
-        if a != b:
-            break
-        shared += 1
-    return shared
 
 
 def _with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
