@@ -33,6 +33,7 @@ from rag.services import (
     declarations_of,
     find_symbol,
     get_repository_for_user,
+    importing_files,
     list_dependencies,
     list_entrypoints,
     ranked_files,
@@ -288,7 +289,8 @@ def entrypoints(request: HttpRequest, pk: int) -> HttpResponse:
 
 @dataclass
 class ManifestDependencies:
-    """One manifest's dependencies, as the dependencies page lists them."""
+    """One manifest's dependencies, as the dependencies page lists them: each with how many files import it
+    (None where its ecosystem's imports do not name packages)."""
 
     path: str
     ecosystem: str
@@ -306,7 +308,8 @@ def dependencies(request: HttpRequest, pk: int) -> HttpResponse:
     manifests: dict[str, ManifestDependencies] = {}
     for dependency in found.dependencies:
         manifest = manifests.setdefault(dependency.path, ManifestDependencies(dependency.path, dependency.ecosystem))
-        manifest.dependencies.append(dependency)
+        importers = importing_files(repository, dependency)
+        manifest.dependencies.append((dependency, len(importers) if importers is not None else None))
     return render(
         request,
         "rag/browse/dependencies.html",

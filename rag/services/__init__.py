@@ -23,7 +23,7 @@ May import the rest of ``rag`` and ``llm``; nothing of ``chat`` or ``agentsite``
 
 from __future__ import annotations
 
-from rag.services.dependencies import Dependencies, Dependency, declarations_of, list_dependencies, named_dependencies
+from rag.services.dependencies import Dependencies, Dependency, declarations_of, importing_files, list_dependencies, named_dependencies
 from rag.services.changes import FileChange, RepositoryChanges, SymbolChange, VersionNotFound, changes_between
 from rag.services.graph import (
     EntrypointInfo,
@@ -68,7 +68,7 @@ __all__ = [
     "DEFAULT_PARAMS", "Dependencies", "Dependency", "EntrypointInfo", "FileChange", "FileScore", "GraphEdge", "RankingParams", "RepositoryChanges",
     "SearchError", "SearchResponse", "SearchResult", "SourceNotFound", "SourceSlice", "SymbolChange", "SymbolInfo",
     "TextMatch", "TextMatches", "TextSearchError",
-    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "declarations_of", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "list_dependencies", "list_entrypoints", "named_dependencies", "list_files", "rank_files", "ranked_files",
+    "VersionNotFound", "activate_index", "callees", "cancel_index_run", "callers", "changes_between", "declarations_of", "count_entrypoints", "count_references", "delete_repository", "doc_word", "find_symbol", "get_repository_for_user", "importing_files", "list_dependencies", "list_entrypoints", "named_dependencies", "list_files", "rank_files", "ranked_files",
     "read_source", "references", "reindex", "repositories_for_user", "run_index", "search", "search_files", "search_text", "symbols_at", "start_index_run",
     "written_names",
 ]

@@ -19,8 +19,8 @@ from cachetools import LRUCache, cached
 from cachetools.keys import hashkey
 
 from rag.analysis.dependencies import MANIFEST_NAMES, MANIFEST_SUFFIXES, MAX_MANIFEST_CHARS, Dependency, declared_dependencies, is_manifest
-from rag.analysis.filetypes import is_test_path
-from rag.models import IndexRun, Repository, SourceFile
+from rag.analysis.filetypes import detect_language, is_test_path
+from rag.models import Edge, IndexRun, Repository, SourceFile
 from rag.query_analysis import quoted_texts
 
 logger = logging.getLogger(__name__)
@@ -109,6 +109,77 @@ def _names_of(dependency: Dependency) -> set[str]:
 # What a question's words may start or end with around a package's name (``react?``, "`lodash`").
 _TOKEN_ENDS = "`'\".,;:!?()[]"
 _ABOUT_VERSIONS = re.compile(r"\b(?:versions?|upgrad\w*|bump\w*|install\w*|depend\w*|librar\w*|packages?)\b", re.IGNORECASE)
+
+
+# The ecosystem whose packages a file's imports name, by the file's language; the ecosystems whose code
+# imports a package by its name (npm's ``lodash/fp``, Go's module path, Rust's crate, Python's top-level
+# module, a .NET namespace, Dart's ``package:http/``). Maven's, Composer's, Hex's, Swift's and the others'
+# packages are imported by names of their own (``com.google.guava:guava`` is ``com.google.common``).
+_IMPORTING_LANGUAGES = {
+    "javascript": "npm", "typescript": "npm", "tsx": "npm", "vue": "npm", "svelte": "npm", "go": "go", "rust": "cargo",
+    "python": "pypi", "csharp": "nuget", "dart": "pub",
+}
+IMPORT_ECOSYSTEMS = frozenset(_IMPORTING_LANGUAGES.values())
+
+
+def importing_files(repository: Repository, dependency: Dependency, *, run: IndexRun | None = None) -> tuple[str, ...] | None:
+    """The files of the version whose imports name the package, in path order; None when its ecosystem's code
+    does not import a package by its name (``IMPORT_ECOSYSTEMS``). A package a tool runs (a linter, a test
+    runner) or a framework loads by configuration is imported by no file."""
+    run = run or repository.active_run
+    if dependency.ecosystem not in IMPORT_ECOSYSTEMS:
+        return None
+    if run is None or run.store_id is None:
+        return ()
+    return tuple(sorted(_importers(run).get((dependency.ecosystem, _import_key(dependency)), ())))
+
+
+def _import_key(dependency: Dependency) -> str:
+    """What the package's imports are looked up by, as ``_imported_keys`` writes them."""
+    name = dependency.name.lower()
+    if dependency.ecosystem == "cargo":
+        return name.replace("-", "_")
+    if dependency.ecosystem == "pypi":
+        return _SEPARATORS.sub("_", name)
+    return name
+
+
+def _imported_keys(ecosystem: str, raw: str) -> list[str]:
+    """The package names an import's text may name in an ecosystem: ``lodash`` of ``lodash/fp``,
+    ``@vue/shared`` of ``@vue/shared/dist``, each leading part of a Go import path or a .NET namespace."""
+    raw = raw.strip().lower()
+    if ecosystem == "npm":
+        if raw.startswith((".", "/")) or not raw:
+            return []
+        parts = raw.split("/")
+        return ["/".join(parts[:2]) if raw.startswith("@") else parts[0]]
+    if ecosystem == "go":
+        parts = raw.split("/")
+        return ["/".join(parts[:end]) for end in range(len(parts), 0, -1)]
+    if ecosystem == "cargo":
+        return [raw.split("::", 1)[0]]
+    if ecosystem == "pypi":
+        return [raw.split(".", 1)[0]]
+    if ecosystem == "nuget":
+        parts = raw.removeprefix("static ").split(".")
+        return [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
+    if ecosystem == "pub" and raw.startswith("package:"):
+        return [raw[len("package:"):].split("/", 1)[0]]
+    return []
+
+
+@cached(LRUCache(maxsize=32), lock=threading.Lock(), key=lambda run: hashkey(run.pk, run.store_id, run.created_at))
+def _importers(run: IndexRun) -> dict[tuple[str, str], set[str]]:
+    """The files importing each (ecosystem, package key), from the version's imports of code outside it."""
+    found: dict[tuple[str, str], set[str]] = {}
+    rows = Edge.objects.in_version(run).filter(kind="imports", dst__isnull=True).values_list("path", "raw")
+    for path, raw in rows.iterator(chunk_size=5000):
+        ecosystem = _IMPORTING_LANGUAGES.get(detect_language(path))
+        if ecosystem is None or is_test_path(path):
+            continue
+        for key in _imported_keys(ecosystem, raw):
+            found.setdefault((ecosystem, key), set()).add(path)
+    return found
 
 
 def _comparable(name: str) -> str:

@@ -36,6 +36,9 @@ GRAPH_MAX_DEPTH = 3
 GRAPH_MAX_EDGES = 60
 ENTRYPOINTS_SHOWN = 200
 DEPENDENCIES_SHOWN = 200
+# A list of this many packages or fewer, asked for by name, says where the code imports each.
+IMPORTERS_LISTED_UP_TO = 10
+IMPORTERS_SHOWN = 8
 # The call graph's walks read every edge within their depth; they are counted up to this many to say how
 # many a list leaves out, past it "more than" (references and entrypoints are counted by the database).
 COUNTED_UP_TO = 5000
@@ -400,6 +403,15 @@ class RepositoryToolbox:
             lines.append(
                 f"- {dependency.ecosystem} {dependency.name}{version} [{dependency.scope}] at {dependency.path}:{dependency.line}"
             )
+            if name and len(shown) <= IMPORTERS_LISTED_UP_TO:
+                # Asked about a package: where the code imports it, in the ecosystems whose imports name it.
+                importers = rag.importing_files(self.repository, dependency)
+                if importers is not None:
+                    where = ", ".join(importers[:IMPORTERS_SHOWN]) + (f" and {len(importers) - IMPORTERS_SHOWN} more" if len(importers) > IMPORTERS_SHOWN else "")
+                    lines.append(
+                        f"  imported by {_counted(len(importers), 'file')}: {where}" if importers
+                        else "  imported by no file of the index (a tool or a configuration may load it)"
+                    )
             spans.append(Span(dependency.path, dependency.line, dependency.line, "C0_SOURCE_CHUNKS", self.path_score(dependency.path)))
         return ToolResult(content="\n".join(lines), summary=_shown(len(shown), len(declared), "dependency"), spans=tuple(spans))
 
@@ -612,7 +624,8 @@ def _tools() -> dict[str, Tool]:
                 "list_dependencies",
                 "The packages the repository's manifests declare (package.json, Cargo.toml, go.mod, pom.xml, "
                 "build.gradle, requirements.txt, pyproject.toml, Gemfile, *.csproj ...): ecosystem, name, the "
-                "version as written, scope (runtime, dev, test, a group ...) and the manifest's path:line.",
+                "version as written, scope (runtime, dev, test, a group ...) and the manifest's path:line; asked for by "
+                "name, also the files that import it (npm, Go, Rust, Python, .NET and Dart code).",
                 {
                     "name": {"type": "string", "minLength": 1, "description": "Only packages whose name contains this, e.g. 'jackson', 'react'."},
                     "ecosystem": {"type": "string", "minLength": 1, "description": "Only this registry's: npm, composer, cargo, go, maven, pypi, rubygems, nuget, pub, hex, swift, vcpkg, conan."},

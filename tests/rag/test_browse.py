@@ -333,6 +333,7 @@ def test_the_text_is_marked_in_each_line_and_the_line_is_escaped(owner, owner_cl
 
 
 MANIFESTS = {
+    "web/src/main.tsx": "import { createRoot } from 'react-dom/client';\nimport React from 'react';\n",
     "web/package.json": '{\n  "dependencies": {\n    "react": "^18.2.0"\n  },\n  "devDependencies": {\n    "vitest": "1.6.0"\n  }\n}\n',
     "requirements.txt": "Django>=5.2\n<b>not-a-package\n",
 }
@@ -347,8 +348,12 @@ def test_the_dependencies_page_lists_each_manifest_s_packages_with_lines_and_fil
     page = _page(owner_client, "rag-dependencies", pk)
     sections = re.findall(r'<h2 id="manifest-\d+"><a href="[^"]+"><code>([^<]+)</code></a> <span class="hint">(\w+)</span>', page)
     assert sections == [("requirements.txt", "pypi"), ("web/package.json", "npm")]
-    rows = re.findall(r'<td data-label="Package"><code>([^<]+)</code></td>\s*<td data-label="Version"><code>([^<]+)</code></td>\s*<td data-label="Scope">(\w+)</td>', page)
-    assert rows == [("Django", "&gt;=5.2", "runtime"), ("react", "^18.2.0", "runtime"), ("vitest", "1.6.0", "dev")]
+    rows = re.findall(
+        r'<td data-label="Package"><code>([^<]+)</code></td>\s*<td data-label="Version"><code>([^<]+)</code></td>\s*'
+        r'<td data-label="Scope">(\w+)</td>\s*<td data-label="Imported by" class="num">([^<]+)</td>',
+        page,
+    )
+    assert rows == [("Django", "&gt;=5.2", "runtime", "0 files"), ("react", "^18.2.0", "runtime", "1 file"), ("vitest", "1.6.0", "dev", "0 files")]
     assert f'href="{reverse("rag-source", args=[pk, "web/package.json"])}?lines=6#L6">6</a>' in page
     assert "<b>not-a-package" not in page
 

@@ -14,9 +14,10 @@ pytestmark = pytest.mark.django_db
 
 PROJECT = {
     "web/package.json": '{\n  "name": "web",\n  "dependencies": {\n    "react": "^18.2.0"\n  },\n  "devDependencies": {\n    "vitest": "1.6.0"\n  }\n}\n',
-    "web/src/App.tsx": "export function App() { return null; }\n",
+    "web/src/App.tsx": "import React from 'react';\nimport { jsx } from 'react/jsx-runtime';\n\nexport function App() { return null; }\n",
+    "web/src/api.ts": "import { App } from './App';\n\nexport const app = App;\n",
     "server/go.mod": "module example.com/server\n\nrequire (\n\tgithub.com/gin-gonic/gin v1.9.1\n\tgolang.org/x/net v0.17.0 // indirect\n)\n",
-    "server/main.go": "package main\n\nfunc main() {}\n",
+    "server/main.go": "package main\n\nimport \"github.com/gin-gonic/gin/binding\"\n\nfunc main() { _ = binding.JSON }\n",
     "api/pom.xml": (
         '<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <dependencies>\n    <dependency>\n'
         "      <groupId>com.fasterxml.jackson.core</groupId>\n      <artifactId>jackson-databind</artifactId>\n"
@@ -142,3 +143,43 @@ def test_an_entry_without_a_version_shows_the_version_a_manifest_above_it_manage
     assert versions[("src/App/App.csproj", "Serilog")] == ""
     assert versions[("crates/cli/Cargo.toml", "serde")] == "1.0.190 (Cargo.toml:5)"
     assert versions[("Directory.Packages.props", "MediatR")] == "14.2.0"
+
+
+def test_asked_about_a_package_it_says_which_files_import_it(project):
+    react = call(project, "list_dependencies", name="react").content.splitlines()
+    gin = call(project, "list_dependencies", name="gin").content.splitlines()
+    vitest = call(project, "list_dependencies", name="vitest").content.splitlines()
+    jackson = call(project, "list_dependencies", name="jackson").content.splitlines()
+
+    assert react[1:] == ["- npm react ^18.2.0 [runtime] at web/package.json:4", "  imported by 1 file: web/src/App.tsx"]
+    assert gin[2] == "  imported by 1 file: server/main.go"
+    assert vitest[2] == "  imported by no file of the index (a tool or a configuration may load it)"
+    assert len(jackson) == 2  # Maven's packages are imported by names of their own: nothing said
+
+
+def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(owner, settings, tmp_path):
+    from rag.services import importing_files
+    from tests.rag.conftest import index_zip, make_zip
+
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    project = {
+        "requirements.txt": "requests>=2\nsome-lib>=1\n",
+        "app/client.py": "import requests\nfrom some_lib.parts import thing\n",
+        "tests/test_client.py": "import requests\n",
+        "Cargo.toml": '[package]\nname = "x"\n\n[dependencies]\nserde-json = "1"\n',
+        "src/lib.rs": "use serde_json::Value;\n",
+        "App/App.csproj": '<Project>\n  <ItemGroup>\n    <PackageReference Include="Serilog" Version="3.1.1" />\n  </ItemGroup>\n</Project>\n',
+        "App/Program.cs": "using Serilog.Events;\nclass Program {}\n",
+        "pubspec.yaml": "name: x\ndependencies:\n  http: ^1.1.0\n",
+        "lib/main.dart": "import 'package:http/http.dart' as http;\n",
+    }
+    run = index_zip(owner, make_zip(project), name="importers")
+
+    importers = {d.name: importing_files(run.repository, d) for d in list_dependencies(run.repository).dependencies}
+    assert importers == {
+        "requests": ("app/client.py",),  # the test's import is no use of the project's
+        "some-lib": ("app/client.py",),
+        "serde-json": ("src/lib.rs",),
+        "Serilog": ("App/Program.cs",),
+        "http": ("lib/main.dart",),
+    }
