@@ -92,3 +92,4 @@ class Dependency:
     scope: str  # runtime, dev, build, peer, optional, indirect, managed, test, a Maven scope, a Gradle configuration or a group's name
     path: str  # the manifest
     line: int  # 1-based: the line that declares it
+    alias: str = ""  # the name build scripts refer to it by: a Gradle version catalog's accessor, ``libs.androidx.core.ktx``

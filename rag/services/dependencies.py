@@ -216,7 +216,35 @@ def _declared(run: IndexRun) -> tuple[tuple[Dependency, ...], int, int]:
         except Exception:
             # A fault of a reader on a shape of manifest it was not written for: the others still count.
             logger.exception("reading the dependencies of %s failed", path)
-    return _with_managed_versions(declared), len(chosen), left_out
+    return _with_managed_versions(_with_catalog_coordinates(declared)), len(chosen), left_out
+
+
+def _with_catalog_coordinates(declared: list[Dependency]) -> list[Dependency]:
+    """Each Gradle script's reference to its version catalog (``implementation(libs.androidx.core.ktx)``) as
+    the library the catalog names, with the catalog's version and where: the catalog of the build the script
+    is in (``<build>/gradle/libs.versions.toml``), the nearest one above it."""
+    catalogs: dict[tuple[str, str], Dependency] = {}  # (the build's folder, accessor) -> the catalog's entry
+    for dependency in declared:
+        if dependency.alias:
+            build = posixpath.dirname(posixpath.dirname(dependency.path))
+            catalogs.setdefault((build, dependency.alias), dependency)
+    if not catalogs:
+        return declared
+    resolved = []
+    for dependency in declared:
+        if dependency.ecosystem == "maven" and not dependency.alias and dependency.name.lower().startswith("libs."):
+            folder = posixpath.dirname(dependency.path)
+            while True:
+                entry = catalogs.get((folder, dependency.name.lower()))
+                if entry is not None:
+                    version = f"{entry.version} ({entry.path}:{entry.line})" if entry.version else ""
+                    dependency = replace(dependency, name=entry.name, version=version)
+                    break
+                if not folder:
+                    break
+                folder = posixpath.dirname(folder)
+        resolved.append(dependency)
+    return resolved
 
 
 # Entries that set a version for the manifests below them: .NET's central package versions

@@ -95,7 +95,12 @@ def versions_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependency
         for alias, spec in entries.items():
             name, version = _catalog_entry(spec, versions)
             if name:
-                yield Dependency("maven", name, version, scope, path, keys.line(alias, after))
+                accessor = ".".join(("libs", *(("plugins",) if table == "plugins" else ()), *_ACCESSOR_PARTS.split(alias)))
+                yield Dependency("maven", name, version, scope, path, keys.line(alias, after), alias=accessor.lower())
+
+
+# Gradle reads ``-``, ``_`` and ``.`` in a catalog's alias alike: ``androidx-core-ktx`` is ``libs.androidx.core.ktx``.
+_ACCESSOR_PARTS = re.compile(r"[-_.]")
 
 
 def _catalog_entry(spec: Any, versions: dict[str, Any]) -> tuple[str, str]:

@@ -183,3 +183,25 @@ def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(owner, set
         "Serilog": ("App/Program.cs",),
         "http": ("lib/main.dart",),
     }
+
+
+def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(owner, settings, tmp_path):
+    from tests.rag.conftest import index_zip, make_zip
+
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    project = {
+        "settings.gradle.kts": 'include(":app")\n',
+        "gradle/libs.versions.toml": (
+            '[versions]\nokhttp = "4.12.0"\n\n[libraries]\n'
+            'okhttp-core = { module = "com.squareup.okhttp3:okhttp", version.ref = "okhttp" }\n'
+        ),
+        "app/build.gradle.kts": "dependencies {\n    implementation(libs.okhttp.core)\n    testImplementation(libs.not.in.the.catalog)\n}\n",
+        "app/src/main/kotlin/App.kt": "fun main() {}\n",
+    }
+    run = index_zip(owner, make_zip(project), name="catalog")
+
+    script = [(d.name, d.version, d.scope, d.line) for d in list_dependencies(run.repository).dependencies if d.path == "app/build.gradle.kts"]
+    assert script == [
+        ("com.squareup.okhttp3:okhttp", "4.12.0 (gradle/libs.versions.toml:5)", "implementation", 2),
+        ("libs.not.in.the.catalog", "", "testImplementation", 3),
+    ]

@@ -158,6 +158,9 @@ def test_gradle_scripts_and_the_version_catalog():
         [plugins]
         kotlin = { id = "org.jetbrains.kotlin.jvm", version = "1.9.0" }
         """
+    assert [d.alias for d in declared_dependencies("gradle/libs.versions.toml", textwrap.dedent(catalog))] == [
+        "libs.guava", "libs.okio", "libs.plugins.kotlin",
+    ]
     assert declared("gradle/libs.versions.toml", catalog) == [
         (4, "maven", "com.google.guava:guava", "33.0.0-jre", "library"),
         (5, "maven", "com.squareup.okio:okio", "3.6.0", "library"),
