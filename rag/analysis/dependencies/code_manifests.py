@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
+from rag.analysis.dependencies.common import line_finder
 from rag.analysis.records import Dependency
 
 # Comments and strings of the two languages: masked (``_masked``) before brackets and commas are read.
@@ -64,12 +64,6 @@ def _elements(masked: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _line_finder(text: str) -> Callable[[int], int]:
-    """The 1-based line of an offset in ``text``, its lines counted as ``str.splitlines`` counts them."""
-    starts = [found.end() for found in re.finditer(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", text)]
-    return lambda offset: bisect.bisect_right(starts, offset) + 1
-
-
 def _string_value(text: str) -> str | None:
     """The contents of a literal string written alone; None for anything else."""
     found = _QUOTED.fullmatch(text)
@@ -86,7 +80,7 @@ _ELIXIR_ATOMS = re.compile(r"(?<![\w:]):(\w+)")
 def mix_exs(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     clean, masked = _masked(text, _ELIXIR_TOKENS)
     start, end, strict = _elixir_deps_body(masked)
-    line_of = _line_finder(text)
+    line_of = line_finder(text)
     position = start
     while (found := _ELIXIR_TUPLE.search(masked, position, end)) is not None:
         close = _closing(masked, found.start(), end)
@@ -148,7 +142,7 @@ _SWIFT_NOT_VERSION = frozenset({"name", "url", "path", "id", "traits"})
 
 def package_swift(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     clean, masked = _masked(text, _SWIFT_TOKENS)
-    line_of = _line_finder(text)
+    line_of = line_finder(text)
     position = 0
     while (found := _SWIFT_PACKAGE.search(masked, position)) is not None:
         close = _closing(masked, found.end() - 1, len(masked))

@@ -8,6 +8,7 @@ search of the lines from each entry on would cost their square).
 from __future__ import annotations
 
 import bisect
+import json
 import re
 import xml.etree.ElementTree as ElementTree
 from xml.parsers import expat
@@ -18,6 +19,20 @@ from rag.analysis.records import Dependency
 
 # A manifest's reader: (path, text, lines) -> the dependencies it declares.
 Reader = Callable[[str, str, list[str]], Iterable[Dependency]]
+
+
+def line_finder(text: str) -> Callable[[int], int]:
+    """The 1-based line of an offset in ``text``, its lines counted as ``str.splitlines`` counts them."""
+    starts = [found.end() for found in re.finditer(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", text)]
+    return lambda offset: bisect.bisect_right(starts, offset) + 1
+
+
+def python_lines(text: str) -> Callable[[int], int]:
+    """The 1-based line, as ``str.splitlines`` counts lines, of a line number Python's parser gives (which
+    ends lines at ``\n``, ``\r\n`` and ``\r`` only, not at a form feed or a Unicode line separator)."""
+    starts = [0] + [found.end() for found in re.finditer(r"\r\n|\r|\n", text)]
+    line_of = line_finder(text)
+    return lambda number: line_of(starts[min(max(number, 1), len(starts)) - 1])
 
 
 def places(found: Iterable[tuple[int, str]]) -> dict[str, list[int]]:
@@ -54,6 +69,8 @@ class KeyLines:
         for index, line in enumerate(lines):
             if (found := _KEY.match(line)) is not None:
                 key = next(group for group in found.groups() if group is not None)
+                if found.group(1) is not None and "\\" in key:
+                    key = _unescaped(key)
                 found_keys.append((index, key))
                 if found.group(3) is not None and "." in key:
                     # A dotted key (``tokio.workspace = true``) sets its first part too.
@@ -69,6 +86,15 @@ class KeyLines:
         """The line ``find`` gives, or ``after + 1`` (the line after the table's header) when none sets it."""
         found = self.find(name, after)
         return found if found is not None else after + 1
+
+
+def _unescaped(key: str) -> str:
+    """A double-quoted key's escapes read as JSON (and TOML's basic strings) read them: ``monolog\\/monolog``."""
+    try:
+        value = json.loads(f'"{key}"')
+    except ValueError:
+        return key
+    return value if isinstance(value, str) else key
 
 
 # A TOML table's header: ``[dependencies]``, ``[target.'cfg(unix)'.dependencies]`` (not ``[[bin]]``).

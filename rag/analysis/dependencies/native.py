@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from rag.analysis.console_scripts import json_value
-from rag.analysis.dependencies.common import line_after, places
+from rag.analysis.dependencies.common import line_after, places, python_lines
 from rag.analysis.records import Dependency
 
 def vcpkg_json(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
@@ -16,11 +16,15 @@ def vcpkg_json(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
         return
     keys: list[tuple[int, str]] = []
     values: list[tuple[int, str]] = []
+    dependency_keys: list[tuple[int, int]] = []  # (column, line index) of each "dependencies" key
     for index, line in enumerate(lines):
         for found in _JSON_STRING.finditer(line):
             (keys if found.group(2) else values).append((index, found.group(1)))
+            if found.group(2) and found.group(1) == "dependencies":
+                dependency_keys.append((found.start(), index))
     key_places, value_places = places(keys), places(values)
-    lists = [(data.get("dependencies"), "runtime", line_after(key_places, "dependencies", 0)[1])]
+    # The project's own list is the "dependencies" key nearest a line's start (a feature's may come first).
+    lists = [(data.get("dependencies"), "runtime", min(dependency_keys)[1] if dependency_keys else 0)]
     features = data.get("features")
     if isinstance(features, dict):
         after = line_after(key_places, "features", 0)[1]
@@ -81,6 +85,7 @@ def conanfile_txt(path: str, text: str, lines: list[str]) -> Iterator[Dependency
 def conanfile_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     """The recipe's ``requires = ...`` attributes and its ``self.requires("x/1.0")`` calls (literal strings only)."""
     tree = ast.parse(text)
+    line_of = python_lines(text)
     for node in ast.walk(tree):
         values: list[ast.expr] = []
         scope = None
@@ -100,4 +105,4 @@ def conanfile_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 reference = _conan_reference(value.value)
                 if reference is not None:
-                    yield Dependency("conan", reference[0], reference[1], scope, path, value.lineno)
+                    yield Dependency("conan", reference[0], reference[1], scope, path, line_of(value.lineno))

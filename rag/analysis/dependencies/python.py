@@ -11,7 +11,7 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 
 from rag.analysis.console_scripts import toml_tables
-from rag.analysis.dependencies.common import KeyLines, TomlHeaders, line_after, places, source_version
+from rag.analysis.dependencies.common import KeyLines, TomlHeaders, line_after, places, python_lines, source_version
 from rag.analysis.python_source import literal
 from rag.analysis.records import Dependency
 
@@ -134,7 +134,7 @@ def setup_cfg(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
 
 def setup_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     tree = ast.parse(text)
-    names = _requirement_names(lines)
+    names, line_of = _requirement_names(lines), python_lines(text)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not (
             (isinstance(node.func, ast.Name) and node.func.id == "setup")
@@ -143,7 +143,7 @@ def setup_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
             continue
         for keyword in node.keywords:
             value = literal(keyword.value)
-            after = keyword.value.lineno - 1
+            after = line_of(keyword.value.lineno) - 1
             if keyword.arg == "install_requires":
                 yield from _pep508_list(value, "runtime", path, names, after)
             elif keyword.arg == "tests_require":
@@ -152,4 +152,4 @@ def setup_py(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
                 for key, values in zip(keyword.value.keys, keyword.value.values):
                     group = literal(key)
                     if isinstance(group, str):
-                        yield from _pep508_list(literal(values), group, path, names, values.lineno - 1)
+                        yield from _pep508_list(literal(values), group, path, names, line_of(values.lineno) - 1)

@@ -718,3 +718,23 @@ def test_a_package_in_a_table_of_its_own_or_set_by_a_dotted_key_is_on_its_line()
     poetry = '[tool.poetry.dependencies]\npython = "^3.10"\n\n[tool.poetry.dependencies.requests]\nversion = "^2"\n'
     assert [(d.line, d.name) for d in declared_dependencies("Cargo.toml", cargo)] == [(5, "foo"), (6, "tokio"), (8, "serde")]
     assert [(d.line, d.name) for d in declared_dependencies("pyproject.toml", poetry)] == [(4, "requests")]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        # Python's parser does not end a line at a form feed; the lines here do, as ``str.splitlines`` does.
+        ("conanfile.py", 'from conan import ConanFile\n\x0c\nclass C(ConanFile):\n    requires = "zlib/1.2.13"\n', [(5, "zlib")]),
+        ("setup.py", '\x0c\x0c\x0c\nsetup(name="x",\n      install_requires=["click"])\n', [(6, "click")]),
+        # A key written with an escape.
+        ("composer.json", '{\n  "require": {\n    "monolog\\/monolog": "^3"\n  }\n}\n', [(3, "monolog/monolog")]),
+        # A feature's list written before the project's own.
+        (
+            "vcpkg.json",
+            '{\n  "features": {"net": {"description": "n", "dependencies": ["curl"]}},\n  "dependencies": ["curl"]\n}\n',
+            [(2, "curl"), (3, "curl")],
+        ),
+    ],
+)
+def test_entries_are_on_the_lines_str_splitlines_counts(path, text, expected):
+    assert sorted((d.line, d.name) for d in declared_dependencies(path, text)) == expected
