@@ -725,7 +725,7 @@ def test_a_package_in_a_table_of_its_own_or_set_by_a_dotted_key_is_on_its_line()
     [
         # Python's parser does not end a line at a form feed; the lines here do, as ``str.splitlines`` does.
         ("conanfile.py", 'from conan import ConanFile\n\x0c\nclass C(ConanFile):\n    requires = "zlib/1.2.13"\n', [(5, "zlib")]),
-        ("setup.py", '\x0c\x0c\x0c\nsetup(name="x",\n      install_requires=["click"])\n', [(6, "click")]),
+        ("setup.py", '\x0c\x0c\x0c\nsetup(\n    description="click",\n    install_requires=["click"])\n', [(7, "click")]),
         # A key written with an escape.
         ("composer.json", '{\n  "require": {\n    "monolog\\/monolog": "^3"\n  }\n}\n', [(3, "monolog/monolog")]),
         # A feature's list written before the project's own.
