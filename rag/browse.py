@@ -282,7 +282,7 @@ def entrypoints(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "repository": repository, "framework": framework, "kinds": [(title, rows) for title, rows in kinds if rows],
             "frameworks": sorted({e.framework for e in everything}, key=str.lower), "total": len(everything),
-            "shown": len(shown), "more": count_entrypoints(repository) - len(everything),
+            "shown": len(shown), "more": count_entrypoints(repository) - len(everything) if len(everything) == ENTRYPOINTS_SHOWN else 0,
         },
     )
 

@@ -81,16 +81,17 @@ async def start_project_qa(ctx: AgentContext[str], runtime: Runtime[TurnServices
     ]
     spans = tuple(found.spans)
     # A text the question quotes (`jackson-databind`, "Unknown format code"): where it is written, line by line.
-    for number, text in enumerate(quoted_texts(ctx.input), start=1):
+    quoted = quoted_texts(ctx.input)
+    for number, text in enumerate(quoted, start=1):
         lines = await call_tool(runtime, ToolCall(id=f"quoted_{number}", name="search_text", arguments={"pattern": text}))
         if lines.spans:
             await emit_sources(runtime, lines.spans)
             spans += tuple(lines.spans)
             notes.append(f"Where the question's quoted text is written:\n\n{lines.content}")
     # A package the question names ("which version of react?"): where the manifests declare it.
-    quoted = {text.lower() for text in quoted_texts(ctx.input)}
+    shown = {text.lower() for text in quoted}  # a package quoted is shown where it is written, above
     named = await in_database_pool(rag.named_dependencies)(toolbox.repository, ctx.input)
-    packages = [name for name in dict.fromkeys(d.name for d in named) if name.lower() not in quoted][:MAX_NAMED_PACKAGES]
+    packages = [name for name in dict.fromkeys(d.name for d in named) if name.lower() not in shown][:MAX_NAMED_PACKAGES]
     for number, name in enumerate(packages, start=1):
         declared = await call_tool(runtime, ToolCall(id=f"package_{number}", name="list_dependencies", arguments={"name": name}))
         if declared.spans:

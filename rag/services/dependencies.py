@@ -226,23 +226,12 @@ def _with_catalog_coordinates(declared: list[Dependency]) -> list[Dependency]:
     catalogs: dict[tuple[str, str], Dependency] = {}  # (the build's folder, accessor) -> the catalog's entry
     for dependency in declared:
         if dependency.alias:
-            build = posixpath.dirname(posixpath.dirname(dependency.path))
-            catalogs.setdefault((build, dependency.alias), dependency)
-    if not catalogs:
-        return declared
+            catalogs.setdefault((posixpath.dirname(posixpath.dirname(dependency.path)), dependency.alias), dependency)
     resolved = []
     for dependency in declared:
-        if dependency.ecosystem == "maven" and not dependency.alias and dependency.name.lower().startswith("libs."):
-            folder = posixpath.dirname(dependency.path)
-            while True:
-                entry = catalogs.get((folder, dependency.name.lower()))
-                if entry is not None:
-                    version = f"{entry.version} ({entry.path}:{entry.line})" if entry.version else ""
-                    dependency = replace(dependency, name=entry.name, version=version)
-                    break
-                if not folder:
-                    break
-                folder = posixpath.dirname(folder)
+        if catalogs and dependency.ecosystem == "maven" and not dependency.alias and dependency.name.lower().startswith("libs."):
+            if (entry := _nearest_above(catalogs, dependency.name.lower(), dependency.path)) is not None:
+                dependency = replace(dependency, name=entry.name, version=_managed_version(entry) if entry.version else "")
         resolved.append(dependency)
     return resolved
 
@@ -255,27 +244,37 @@ _MANAGING_SCOPES = frozenset({"managed", "workspace"})
 def _with_managed_versions(declared: list[Dependency]) -> tuple[Dependency, ...]:
     """Each entry that writes no version of its own (or Cargo's ``workspace``) with the version the nearest
     manifest above it manages for that package, and where: ``14.2.0 (Directory.Packages.props:13)``."""
-    managing: dict[tuple[str, str, str], Dependency] = {}  # (ecosystem, name, folder) -> the entry
+    managing: dict[tuple[str, str], Dependency] = {}  # (the manifest's folder, ecosystem:name) -> the entry
     for dependency in declared:
         if dependency.scope in _MANAGING_SCOPES and dependency.version:
-            key = (dependency.ecosystem, dependency.name.lower(), posixpath.dirname(dependency.path))
-            managing.setdefault(key, dependency)
-    if not managing:
-        return tuple(declared)
+            managing.setdefault((posixpath.dirname(dependency.path), _package_key(dependency)), dependency)
     resolved = []
     for dependency in declared:
-        if dependency.version in ("", "workspace") and dependency.scope not in _MANAGING_SCOPES:
-            folder = posixpath.dirname(dependency.path)
-            while True:
-                found = managing.get((dependency.ecosystem, dependency.name.lower(), folder))
-                if found is not None:
-                    dependency = replace(dependency, version=f"{found.version} ({found.path}:{found.line})")
-                    break
-                if not folder:
-                    break
-                folder = posixpath.dirname(folder)
+        if managing and dependency.version in ("", "workspace") and dependency.scope not in _MANAGING_SCOPES:
+            if (entry := _nearest_above(managing, _package_key(dependency), dependency.path)) is not None:
+                dependency = replace(dependency, version=_managed_version(entry))
         resolved.append(dependency)
     return tuple(resolved)
+
+
+def _package_key(dependency: Dependency) -> str:
+    return f"{dependency.ecosystem}:{dependency.name.lower()}"
+
+
+def _nearest_above(entries: dict[tuple[str, str], Dependency], key: str, path: str) -> Dependency | None:
+    """The entry for ``key`` of the folder nearest ``path`` among its own folder and those above it."""
+    folder = posixpath.dirname(path)
+    while True:
+        if (entry := entries.get((folder, key))) is not None:
+            return entry
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+def _managed_version(entry: Dependency) -> str:
+    """The version an entry sets for others, and where: ``14.2.0 (Directory.Packages.props:13)``."""
+    return f"{entry.version} ({entry.path}:{entry.line})"
 
 
 def _manifest_paths() -> str:

@@ -79,6 +79,10 @@ def _ruby_names(text: str) -> list[str]:
     return [found.group(1) or found.group(3) for found in _RUBY_NAMES.finditer(text)]
 
 
+# The most group names a gem's scope says (Bundler's own Gemfiles nest two).
+MAX_GROUPS = 8
+
+
 def gemfile(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
     # The groups of the open blocks, innermost last: each entry the groups of every block up to it (a
     # group block's names, none for other blocks), at most ``MAX_GROUPS`` of them, so a gem deep in blocks
@@ -109,10 +113,6 @@ def gemfile(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
             names = _ruby_names(code[len("group"):block.start()]) if block is not None and _RUBY_GROUP_BLOCK.match(code) else []
             outer = blocks[-1] if blocks else ()
             blocks.append(tuple(dict.fromkeys((*outer, *names[:MAX_GROUPS])))[:MAX_GROUPS] if names else outer)
-
-
-# The most group names a gem's scope says (Bundler's own Gemfiles nest two).
-MAX_GROUPS = 8
 
 
 def _ruby_string(found: re.Match[str]) -> str:

@@ -38,6 +38,15 @@ def project(django_db_setup, django_db_blocker, tmp_path_factory):
         yield repository
 
 
+@pytest.fixture
+def indexed(owner, settings, tmp_path):
+    """Index ``files`` as a repository of ``owner`` named ``name``: the repository."""
+    from tests.rag.conftest import index_zip, make_zip
+
+    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+    return lambda files, name: index_zip(owner, make_zip(files), name=name).repository
+
+
 def call(repository, tool: str, **arguments):
     toolbox = ProjectToolbox(repository, AgentConfig(), window_tokens=8192)
     return toolbox.call_sync(ToolCall(id="call_1", name=tool, arguments=arguments))
@@ -108,26 +117,21 @@ def test_a_plain_word_that_is_also_a_package_is_no_question_about_it(project, of
     assert "Declared dependencies" in _offline_answer("Which react version is used?", project)
 
 
-def test_manifests_past_the_reading_budget_are_counted_not_read(owner, settings, tmp_path, monkeypatch):
+def test_manifests_past_the_reading_budget_are_counted_not_read(indexed, monkeypatch):
     from rag.services import dependencies
-    from tests.rag.conftest import index_zip, make_zip
 
-    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
-    run = index_zip(owner, make_zip(PROJECT), name="budget")
+    repository = indexed(PROJECT, "budget")
     # The budget holds the first two manifests in path order (api/pom.xml, requirements.txt) and no more.
     monkeypatch.setattr(dependencies, "MAX_MANIFEST_BYTES", len(PROJECT["api/pom.xml"]) + len(PROJECT["requirements.txt"]))
 
-    found = list_dependencies(run.repository)
+    found = list_dependencies(repository)
     assert {d.path for d in found.dependencies} == {"api/pom.xml", "requirements.txt"}
     assert (found.manifests, found.left_out) == (2, 2)
-    outcome = call(run.repository, "list_dependencies")
+    outcome = call(repository, "list_dependencies")
     assert outcome.content.splitlines()[0] == "3 dependencies declared in 2 manifests: (2 more manifests not read: past the reading budget)"
 
 
-def test_an_entry_without_a_version_shows_the_version_a_manifest_above_it_manages(owner, settings, tmp_path):
-    from tests.rag.conftest import index_zip, make_zip
-
-    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+def test_an_entry_without_a_version_shows_the_version_a_manifest_above_it_manages(indexed):
     project = {
         "Directory.Packages.props": '<Project>\n  <ItemGroup>\n    <PackageVersion Include="MediatR" Version="14.2.0" />\n  </ItemGroup>\n</Project>\n',
         "src/App/App.csproj": '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <PackageReference Include="mediatr" />\n    <PackageReference Include="Serilog" />\n  </ItemGroup>\n</Project>\n',
@@ -136,9 +140,9 @@ def test_an_entry_without_a_version_shows_the_version_a_manifest_above_it_manage
         "crates/cli/Cargo.toml": '[package]\nname = "cli"\n\n[dependencies]\nserde = { workspace = true }\n',
         "crates/cli/src/main.rs": "fn main() {}\n",
     }
-    run = index_zip(owner, make_zip(project), name="managed")
+    repository = indexed(project, "managed")
 
-    versions = {(d.path, d.name): d.version for d in list_dependencies(run.repository).dependencies}
+    versions = {(d.path, d.name): d.version for d in list_dependencies(repository).dependencies}
     assert versions[("src/App/App.csproj", "mediatr")] == "14.2.0 (Directory.Packages.props:3)"
     assert versions[("src/App/App.csproj", "Serilog")] == ""
     assert versions[("crates/cli/Cargo.toml", "serde")] == "1.0.190 (Cargo.toml:5)"
@@ -157,11 +161,9 @@ def test_asked_about_a_package_it_says_which_files_import_it(project):
     assert len(jackson) == 2  # Maven's packages are imported by names of their own: nothing said
 
 
-def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(owner, settings, tmp_path):
+def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(indexed):
     from rag.services import importing_files
-    from tests.rag.conftest import index_zip, make_zip
 
-    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
     project = {
         "requirements.txt": "requests>=2\nsome-lib>=1\n",
         "app/client.py": "import requests\nfrom some_lib.parts import thing\n",
@@ -173,9 +175,9 @@ def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(owner, set
         "pubspec.yaml": "name: x\ndependencies:\n  http: ^1.1.0\n",
         "lib/main.dart": "import 'package:http/http.dart' as http;\n",
     }
-    run = index_zip(owner, make_zip(project), name="importers")
+    repository = indexed(project, "importers")
 
-    importers = {d.name: importing_files(run.repository, d) for d in list_dependencies(run.repository).dependencies}
+    importers = {d.name: importing_files(repository, d) for d in list_dependencies(repository).dependencies}
     assert importers == {
         "requests": ("app/client.py",),  # the test's import is no use of the project's
         "some-lib": ("app/client.py",),
@@ -185,10 +187,7 @@ def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(owner, set
     }
 
 
-def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(owner, settings, tmp_path):
-    from tests.rag.conftest import index_zip, make_zip
-
-    settings.RAG = {**settings.RAG, "UPLOAD_DIR": str(tmp_path / "uploads")}
+def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(indexed):
     project = {
         "settings.gradle.kts": 'include(":app")\n',
         "gradle/libs.versions.toml": (
@@ -198,9 +197,9 @@ def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(ow
         "app/build.gradle.kts": "dependencies {\n    implementation(libs.okhttp.core)\n    testImplementation(libs.not.in.the.catalog)\n}\n",
         "app/src/main/kotlin/App.kt": "fun main() {}\n",
     }
-    run = index_zip(owner, make_zip(project), name="catalog")
+    repository = indexed(project, "catalog")
 
-    script = [(d.name, d.version, d.scope, d.line) for d in list_dependencies(run.repository).dependencies if d.path == "app/build.gradle.kts"]
+    script = [(d.name, d.version, d.scope, d.line) for d in list_dependencies(repository).dependencies if d.path == "app/build.gradle.kts"]
     assert script == [
         ("com.squareup.okhttp3:okhttp", "4.12.0 (gradle/libs.versions.toml:5)", "implementation", 2),
         ("libs.not.in.the.catalog", "", "testImplementation", 3),
