@@ -6,29 +6,17 @@ from __future__ import annotations
 
 import ast
 import configparser
-import json
 import posixpath
 import re
-import tomllib
-from typing import Any
 
 import pyjson5
 
 from rag.analysis.facts import ConsoleScript
+from rag.analysis.manifest_text import KeyLines, json_value, toml_tables
 from rag.analysis.filetypes import is_test_path
 from rag.analysis.python_source import literal
 
 SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
-
-
-def line_of_key(lines: list[str], name: str, after: int = 0) -> int:
-    """The 1-based line, at or below line index ``after``, where a manifest's key ``name`` is set
-    (``name = ...``, ``"name": ...``, quoted or not); ``after + 1`` when none is."""
-    pattern = re.compile(rf"\s*[\"']?{re.escape(name)}[\"']?\s*[=:]")
-    for index in range(after, len(lines)):
-        if pattern.match(lines[index]):
-            return index + 1
-    return after + 1 if after < len(lines) else 1
 
 
 def _parse_spec(spec: str) -> tuple[str, str] | None:
@@ -38,23 +26,6 @@ def _parse_spec(spec: str) -> tuple[str, str] | None:
     if not separator or not name.strip() or not target:
         return None
     return name.strip(), target
-
-
-def toml_tables(text: str) -> dict[str, Any] | None:
-    """A TOML manifest's tables; None when it is not TOML, or nested deeper than the parser's recursion
-    goes (an upload may be)."""
-    try:
-        return tomllib.loads(text)
-    except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
-        return None
-
-
-def json_value(text: str) -> Any:
-    """A JSON manifest's value; None when it is not JSON, or nested deeper than the parser's recursion goes."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
 
 
 def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
@@ -69,13 +40,14 @@ def pyproject_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
         ("[tool.poetry.scripts]", "console_scripts", poetry.get("scripts") if isinstance(poetry, dict) else None),
     ]
     scripts = []
+    keys = KeyLines(lines)
     for header, group, table in tables:
         if not isinstance(table, dict):
             continue
         after = next((index for index, line in enumerate(lines) if line.strip() == header), 0)
         for name, target in table.items():
             if isinstance(target, str):
-                scripts.append(ConsoleScript(name, target.split("[", 1)[0].strip(), line_of_key(lines, name, after), group))
+                scripts.append(ConsoleScript(name, target.split("[", 1)[0].strip(), keys.line(name, after), group))
     return scripts
 
 
@@ -89,17 +61,19 @@ def setup_cfg_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
         return []
     after = next((index for index, line in enumerate(lines) if line.strip() == "[options.entry_points]"), 0)
     scripts = []
+    keys = KeyLines(lines)
     for group in SCRIPT_GROUPS:
         for spec in parser.get("options.entry_points", group, fallback="").splitlines():
             parsed = _parse_spec(spec)
             if parsed is not None:
-                scripts.append(ConsoleScript(parsed[0], parsed[1], line_of_key(lines, parsed[0], after), group))
+                scripts.append(ConsoleScript(parsed[0], parsed[1], keys.line(parsed[0], after), group))
     return scripts
 
 
 def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
     """``entry_points={"console_scripts": ["name = module:attr"]}`` given to any call (``setup()``)."""
     scripts = []
+    keys = KeyLines(lines)
     for node in ast.walk(tree):
         if type(node) is not ast.Call:
             continue
@@ -119,7 +93,7 @@ def setup_py_scripts(tree: ast.Module, lines: list[str]) -> list[ConsoleScript]:
                     parsed = _parse_spec(spec) if isinstance(spec, str) else None
                     if parsed is not None:
                         scripts.append(
-                            ConsoleScript(parsed[0], parsed[1], line_of_key(lines, parsed[0], keyword.lineno - 1), group)
+                            ConsoleScript(parsed[0], parsed[1], keys.line(parsed[0], keyword.lineno - 1), group)
                         )
     return scripts
 
@@ -133,6 +107,7 @@ def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
     if isinstance(bins, str) and isinstance(data.get("name"), str):
         bins = {data["name"].rsplit("/", 1)[-1]: bins}
     scripts = []
+    keys = KeyLines(lines)
     for key, group in (("bin", "npm_bin"), ("scripts", "npm_script")):
         table = bins if key == "bin" else data.get("scripts")
         if not isinstance(table, dict):
@@ -140,7 +115,7 @@ def package_json_scripts(text: str, lines: list[str]) -> list[ConsoleScript]:
         after = next((index for index, line in enumerate(lines) if line.strip().startswith(f'"{key}"')), 0)
         for name, target in table.items():
             if isinstance(target, str):
-                line = line_of_key(lines, name, after) if key == "scripts" or isinstance(data.get("bin"), dict) else after + 1
+                line = keys.line(name, after) if key == "scripts" or isinstance(data.get("bin"), dict) else after + 1
                 scripts.append(ConsoleScript(name, target, line, group))
     return scripts
 
@@ -235,6 +210,7 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
     package = data.get("package") if isinstance(data.get("package"), dict) else {}
     crate = posixpath.dirname(path)
     scripts = []
+    keys = KeyLines(lines)
     for table, group in (("bin", "cargo_bin"), ("example", "cargo_example")):
         headers = [index for index, line in enumerate(lines) if line.strip() == f"[[{table}]]"]
         targets = data.get(table)
@@ -250,7 +226,7 @@ def cargo_bins(path: str, text: str, lines: list[str]) -> list[ConsoleScript]:
             source = posixpath.normpath(posixpath.join(crate, str(target.get("path") or default)))
             after = headers[number] if number < len(headers) else 0
             main = posixpath.splitext(source)[0].replace("/", ".").replace("-", "_") + ".main"
-            scripts.append(ConsoleScript(name, main, line_of_key(lines, "name", after), group))
+            scripts.append(ConsoleScript(name, main, keys.line("name", after), group))
     return scripts
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from rag.analysis.console_scripts import toml_tables
-from rag.analysis.dependencies.common import KeyLines, TomlHeaders, source_version
+from rag.analysis.dependencies.common import source_version
+from rag.analysis.manifest_text import KeyLines, TomlHeaders, toml_tables
 from rag.analysis.records import Dependency
 
 _CARGO_SCOPES = {"dependencies": "runtime", "dev-dependencies": "dev", "build-dependencies": "build"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rag.analysis.dependencies.common import line_finder
+from rag.analysis.manifest_text import line_finder
 from rag.analysis.records import Dependency
 
 # Comments and strings of the two languages: masked (``_masked``) before brackets and commas are read.

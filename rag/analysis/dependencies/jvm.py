@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from typing import Any
 
-from rag.analysis.console_scripts import toml_tables
-from rag.analysis.dependencies.common import KeyLines, TomlHeaders, parse_xml, xml_local
+from rag.analysis.dependencies.common import parse_xml, xml_local
+from rag.analysis.manifest_text import KeyLines, TomlHeaders, toml_tables
 from rag.analysis.records import Dependency
 
 # A property (``${jackson.version}``).

@@ -6,8 +6,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from rag.analysis.console_scripts import json_value
-from rag.analysis.dependencies.common import line_after, places, python_lines
+from rag.analysis.manifest_text import json_value, line_after, places, python_lines
 from rag.analysis.records import Dependency
 
 def vcpkg_json(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:

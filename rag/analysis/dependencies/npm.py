@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rag.analysis.console_scripts import json_value
-from rag.analysis.dependencies.common import KeyLines
+from rag.analysis.manifest_text import KeyLines, json_value
 from rag.analysis.records import Dependency
 
 

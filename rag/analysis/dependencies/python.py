@@ -10,8 +10,8 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from rag.analysis.console_scripts import toml_tables
-from rag.analysis.dependencies.common import KeyLines, TomlHeaders, line_after, places, python_lines, source_version
+from rag.analysis.dependencies.common import source_version
+from rag.analysis.manifest_text import KeyLines, TomlHeaders, line_after, places, python_lines, toml_tables
 from rag.analysis.python_source import literal
 from rag.analysis.records import Dependency
 
