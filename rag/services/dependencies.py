@@ -14,6 +14,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from cachetools import LRUCache, cached
 from cachetools.keys import hashkey
@@ -222,16 +223,25 @@ def _declared(run: IndexRun) -> tuple[tuple[Dependency, ...], int, int]:
 def _with_catalog_coordinates(declared: list[Dependency]) -> list[Dependency]:
     """Each Gradle script's reference to its version catalog (``implementation(libs.androidx.core.ktx)``) as
     the library the catalog names, with the catalog's version and where: the catalog of the build the script
-    is in (``<build>/gradle/libs.versions.toml``), the nearest one above it."""
-    catalogs: dict[tuple[str, str], Dependency] = {}  # (the build's folder, accessor) -> the catalog's entry
+    is in (``<build>/gradle/libs.versions.toml``), the nearest one above it. A bundle
+    (``libs.bundles.compose``) is each library it groups; the catalog's bundle entries are only that."""
+    catalogs: dict[tuple[str, str], list[Dependency]] = {}  # (the build's folder, accessor) -> the catalog's entries
     for dependency in declared:
         if dependency.alias:
-            catalogs.setdefault((posixpath.dirname(posixpath.dirname(dependency.path)), dependency.alias), dependency)
+            key = (posixpath.dirname(posixpath.dirname(dependency.path)), dependency.alias)
+            entries = catalogs.setdefault(key, [])
+            if not entries or entries[0].path == dependency.path:
+                entries.append(dependency)
     resolved = []
     for dependency in declared:
+        if dependency.alias and dependency.scope == "bundle":
+            continue
         if catalogs and dependency.ecosystem == "maven" and not dependency.alias and dependency.name.lower().startswith("libs."):
-            if (entry := _nearest_above(catalogs, dependency.name.lower(), dependency.path)) is not None:
-                dependency = replace(dependency, name=entry.name, version=_managed_version(entry) if entry.version else "")
+            if (entries := _nearest_above(catalogs, dependency.name.lower(), dependency.path)) is not None:
+                resolved.extend(
+                    replace(dependency, name=entry.name, version=_managed_version(entry) if entry.version else "") for entry in entries
+                )
+                continue
         resolved.append(dependency)
     return resolved
 
@@ -261,7 +271,10 @@ def _package_key(dependency: Dependency) -> str:
     return f"{dependency.ecosystem}:{dependency.name.lower()}"
 
 
-def _nearest_above(entries: dict[tuple[str, str], Dependency], key: str, path: str) -> Dependency | None:
+Entry = TypeVar("Entry")
+
+
+def _nearest_above(entries: dict[tuple[str, str], Entry], key: str, path: str) -> Entry | None:
     """The entry for ``key`` of the folder nearest ``path`` among its own folder and those above it."""
     folder = posixpath.dirname(path)
     while True:

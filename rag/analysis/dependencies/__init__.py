@@ -21,9 +21,11 @@ module per family of formats:
 - Python ``requirements*.txt`` (and ``.txt`` and ``.in`` files under a
   ``requirements/`` folder), ``pyproject.toml`` (PEP 621 and PEP 735, and
   Poetry's tables), ``setup.cfg``, ``setup.py`` (literal lists only);
-- Ruby ``Gemfile`` (a ``group`` block's or a ``group:`` option's names as the
-  scope) and ``*.gemspec``;
-- .NET ``*.csproj``, ``*.fsproj`` and ``*.vbproj`` (``<PackageReference>``),
+- Ruby ``Gemfile`` and ``gems.rb`` (a ``group`` block's or a ``group:``
+  option's names as the scope) and ``*.gemspec``;
+- .NET ``*.csproj``, ``*.fsproj`` and ``*.vbproj`` (``<PackageReference>``,
+  also in ``Directory.Build.props`` and ``Directory.Build.targets``, which
+  every project below them imports),
   ``Directory.Packages.props`` (central versions, ``managed``),
   ``packages.config``;
 - Dart ``pubspec.yaml``, Elixir ``mix.exs`` (the ``deps`` function's tuples),
@@ -112,7 +114,12 @@ MANIFEST_NAMES: dict[str, Reader] = {
     "setup.cfg": python.setup_cfg,
     "setup.py": python.setup_py,
     "gemfile": ruby.gemfile,
+    # Bundler's other name for a Gemfile.
+    "gems.rb": ruby.gemfile,
     "directory.packages.props": dotnet.directory_packages_props,
+    # MSBuild imports these into every project below their folder: their package references are all of those projects'.
+    "directory.build.props": dotnet.csproj,
+    "directory.build.targets": dotnet.csproj,
     "packages.config": dotnet.packages_config,
     "pubspec.yaml": dart.pubspec_yaml,
     "mix.exs": code_manifests.mix_exs,

@@ -81,12 +81,15 @@ def build_gradle(path: str, text: str, lines: list[str]) -> Iterator[Dependency]
 
 
 def versions_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependency]:
-    """Gradle's version catalog: ``[libraries]`` by coordinates, ``[plugins]`` by id."""
+    """Gradle's version catalog: ``[libraries]`` by coordinates, ``[plugins]`` by id, and each library a
+    ``[bundles]`` entry groups (scope ``bundle``, under the bundle's accessor, at the library's line where
+    its version is: what a script's ``libs.bundles.x`` stands for)."""
     data = toml_tables(text)
     if data is None:
         return
     versions = data.get("versions") if isinstance(data.get("versions"), dict) else {}
     headers, keys = TomlHeaders(lines), KeyLines(lines)
+    libraries: dict[str, tuple[str, str, int]] = {}  # accessor -> coordinates, version, line
     for table, scope in (("libraries", "library"), ("plugins", "plugin")):
         entries = data.get(table)
         if not isinstance(entries, dict):
@@ -95,8 +98,22 @@ def versions_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependency
         for alias, spec in entries.items():
             name, version = _catalog_entry(spec, versions)
             if name:
-                accessor = ".".join(("libs", *(("plugins",) if table == "plugins" else ()), *_ACCESSOR_PARTS.split(alias)))
-                yield Dependency("maven", name, version, scope, path, keys.line(alias, after), alias=accessor.lower())
+                accessor, line = _accessor(alias, *(("plugins",) if table == "plugins" else ())), keys.line(alias, after)
+                if table == "libraries":
+                    libraries[accessor] = (name, version, line)
+                yield Dependency("maven", name, version, scope, path, line, alias=accessor)
+    bundles = data.get("bundles")
+    if isinstance(bundles, dict):
+        for alias, members in bundles.items():
+            for member in members if isinstance(members, list) else ():
+                if isinstance(member, str) and (library := libraries.get(_accessor(member))) is not None:
+                    name, version, line = library
+                    yield Dependency("maven", name, version, "bundle", path, line, alias=_accessor(alias, "bundles"))
+
+
+def _accessor(alias: str, *kind: str) -> str:
+    """A catalog entry's accessor in a build script: ``androidx-core-ktx`` is ``libs.androidx.core.ktx``."""
+    return ".".join(("libs", *kind, *_ACCESSOR_PARTS.split(alias))).lower()
 
 
 # Gradle reads ``-``, ``_`` and ``.`` in a catalog's alias alike: ``androidx-core-ktx`` is ``libs.androidx.core.ktx``.

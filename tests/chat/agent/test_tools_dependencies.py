@@ -193,8 +193,12 @@ def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(in
         "gradle/libs.versions.toml": (
             '[versions]\nokhttp = "4.12.0"\n\n[libraries]\n'
             'okhttp-core = { module = "com.squareup.okhttp3:okhttp", version.ref = "okhttp" }\n'
+            'okio = "com.squareup.okio:okio:3.6.0"\n\n[bundles]\nnetwork = ["okhttp-core", "okio"]\n'
         ),
-        "app/build.gradle.kts": "dependencies {\n    implementation(libs.okhttp.core)\n    testImplementation(libs.not.in.the.catalog)\n}\n",
+        "app/build.gradle.kts": (
+            "dependencies {\n    implementation(libs.okhttp.core)\n    testImplementation(libs.not.in.the.catalog)\n"
+            "    api(libs.bundles.network)\n}\n"
+        ),
         "app/src/main/kotlin/App.kt": "fun main() {}\n",
     }
     repository = indexed(project, "catalog")
@@ -203,4 +207,10 @@ def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(in
     assert script == [
         ("com.squareup.okhttp3:okhttp", "4.12.0 (gradle/libs.versions.toml:5)", "implementation", 2),
         ("libs.not.in.the.catalog", "", "testImplementation", 3),
+        # A bundle: each library it groups, with the library's version and where.
+        ("com.squareup.okhttp3:okhttp", "4.12.0 (gradle/libs.versions.toml:5)", "api", 4),
+        ("com.squareup.okio:okio", "3.6.0 (gradle/libs.versions.toml:6)", "api", 4),
     ]
+    # The catalog's bundle entries stand for their libraries and are not listed of their own.
+    catalog = [(d.name, d.scope) for d in list_dependencies(repository).dependencies if d.path == "gradle/libs.versions.toml"]
+    assert catalog == [("com.squareup.okhttp3:okhttp", "library"), ("com.squareup.okio:okio", "library")]

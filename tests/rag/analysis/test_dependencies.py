@@ -168,6 +168,25 @@ def test_gradle_scripts_and_the_version_catalog():
     ]
 
 
+def test_a_catalog_bundle_is_each_library_it_groups_under_the_bundle_s_accessor():
+    catalog = """\
+        [libraries]
+        compose-ui = "androidx.compose.ui:ui:1.6.0"
+        compose-material3 = { module = "androidx.compose.material3:material3", version = "1.2.0" }
+        [bundles]
+        compose = ["compose-ui", "compose_material3", "not-a-library"]
+        broken = "compose-ui"
+        """
+    found = declared_dependencies("gradle/libs.versions.toml", textwrap.dedent(catalog))
+    # Sorted by line: each bundle entry at its library's line, where its version is written.
+    assert [(d.line, d.name, d.version, d.scope, d.alias) for d in found] == [
+        (2, "androidx.compose.ui:ui", "1.6.0", "library", "libs.compose.ui"),
+        (2, "androidx.compose.ui:ui", "1.6.0", "bundle", "libs.bundles.compose"),
+        (3, "androidx.compose.material3:material3", "1.2.0", "library", "libs.compose.material3"),
+        (3, "androidx.compose.material3:material3", "1.2.0", "bundle", "libs.bundles.compose"),
+    ]
+
+
 def test_requirements_files_skip_options_and_join_continued_lines():
     text = """\
         # what the tests need
@@ -650,13 +669,19 @@ def test_an_oversized_manifest_is_not_read():
     assert declared_dependencies("package.json", '{"dependencies": {"lodash": "1"}}') != []
 
 
+def test_a_directory_build_props_references_packages_for_every_project_below_it_and_gems_rb_is_a_gemfile():
+    props = '<Project>\n  <ItemGroup>\n    <PackageReference Include="StyleCop.Analyzers" Version="1.1.118" PrivateAssets="all" />\n  </ItemGroup>\n</Project>\n'
+    assert declared("Directory.Build.props", props) == [(3, "nuget", "StyleCop.Analyzers", "1.1.118", "dev")]
+    assert declared("gems.rb", 'source "https://rubygems.org"\ngem "rails", "~> 7.1"\n') == [(2, "rubygems", "rails", "~> 7.1", "runtime")]
+
+
 def test_manifests_are_told_by_name():
     assert is_manifest("a/b/Cargo.toml") and is_manifest("requirements.txt") and is_manifest("gradle/libs.versions.toml")
     assert not is_manifest("src/main.rs") and not is_manifest("docs/requirements-of-the-api.md")
     for path in (
         "Gemfile", "gems/my_gem.gemspec", "src/Api/Api.csproj", "Tool/Tool.fsproj", "Legacy/Legacy.vbproj",
         "Directory.Packages.props", "Web/packages.config", "app/pubspec.yaml", "apps/web/mix.exs", "Package.swift",
-        "vcpkg.json", "conanfile.txt", "recipes/conanfile.py",
+        "vcpkg.json", "conanfile.txt", "recipes/conanfile.py", "gems.rb", "Directory.Build.props", "src/Directory.Build.targets",
     ):
         assert is_manifest(path), path
     for path in (
