@@ -40,7 +40,9 @@ class RecallReport:
     searched: int = 0
     missing: int = 0
     lists: list[int] = field(default_factory=list)
-    ways: tuple[Way, ...] = (Way("HNSW list as configured"), Way("the vector channel"), Way("exact"))
+    ways: tuple[Way, ...] = field(
+        default_factory=lambda: (Way("HNSW list as configured"), Way("the vector channel"), Way("exact"))
+    )
 
 
 def kept_version(instance: Instance) -> IndexRun | None:

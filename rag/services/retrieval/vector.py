@@ -35,8 +35,8 @@ from rag.storage import partition_name, vector_connection
 
 # pgvector's longest hnsw.ef_search.
 MAX_EF_SEARCH = 1000
-# How long the share of a store a version holds is reused: a store changes when a version is written
-# into it or pruned, and a share that lags only makes the list a little longer or shorter than needed.
+# How long a store's count of rows is reused: a store changes when a version is written into it or
+# pruned, and a count that lags only makes the list a little longer or shorter than needed.
 STORE_SHARE_SECONDS = 300
 _store_rows: TTLCache = TTLCache(maxsize=256, ttl=STORE_SHARE_SECONDS)
 _store_rows_lock = threading.Lock()
