@@ -19,7 +19,9 @@ from typing import TypeVar
 from cachetools import LRUCache, cached
 from cachetools.keys import hashkey
 
-from rag.analysis.dependencies import MANIFEST_NAMES, MANIFEST_SUFFIXES, MAX_MANIFEST_CHARS, Dependency, declared_dependencies, is_manifest
+from rag.analysis.dependencies import (
+    MANIFEST_NAMES, MANIFEST_SUFFIXES, MAX_ENTRIES, MAX_MANIFEST_CHARS, Dependency, declared_dependencies, is_manifest,
+)
 from rag.analysis.filetypes import detect_language, is_test_path
 from rag.models import Edge, IndexRun, Repository, SourceFile
 from rag.query_analysis import quoted_texts
@@ -233,16 +235,24 @@ def _with_catalog_coordinates(declared: list[Dependency]) -> list[Dependency]:
             if not entries or entries[0].path == dependency.path:
                 entries.append(dependency)
     resolved = []
+    # A script's entries, its bundles' libraries included, are at most a manifest's (``MAX_ENTRIES``): a
+    # script that names a bundle of thousands thousands of times lists no more than any manifest does.
+    per_script: Counter[str] = Counter()
     for dependency in declared:
         if dependency.alias and dependency.scope == "bundle":
             continue
         if catalogs and dependency.ecosystem == "maven" and not dependency.alias and dependency.name.lower().startswith("libs."):
             if (entries := _nearest_above(catalogs, dependency.name.lower(), dependency.path)) is not None:
+                room = max(MAX_ENTRIES - per_script[dependency.path], 0)
                 resolved.extend(
-                    replace(dependency, name=entry.name, version=_managed_version(entry) if entry.version else "") for entry in entries
+                    replace(dependency, name=entry.name, version=_managed_version(entry) if entry.version else "")
+                    for entry in entries[:room]
                 )
+                per_script[dependency.path] += min(len(entries), room)
                 continue
-        resolved.append(dependency)
+        if per_script[dependency.path] < MAX_ENTRIES:
+            per_script[dependency.path] += 1
+            resolved.append(dependency)
     return resolved
 
 

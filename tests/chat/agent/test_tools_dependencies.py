@@ -8,6 +8,7 @@ from chat.agent.citing import Span
 from chat.agent.config import AgentConfig
 from chat.agent.tools import ProjectToolbox
 from llm.types import ToolCall
+from rag.analysis.dependencies import MAX_ENTRIES
 from rag.services import list_dependencies
 
 pytestmark = pytest.mark.django_db
@@ -214,3 +215,21 @@ def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(in
     # The catalog's bundle entries stand for their libraries and are not listed of their own.
     catalog = [(d.name, d.scope) for d in list_dependencies(repository).dependencies if d.path == "gradle/libs.versions.toml"]
     assert catalog == [("com.squareup.okhttp3:okhttp", "library"), ("com.squareup.okio:okio", "library")]
+
+
+def test_a_script_naming_a_large_bundle_over_and_over_lists_no_more_than_a_manifest_may(indexed):
+    libraries = 300
+    project = {
+        "gradle/libs.versions.toml": (
+            "[libraries]\n" + "".join(f'l{i} = "org.example:a{i}:1.0"\n' for i in range(libraries))
+            + "[bundles]\nall = [" + ", ".join(f'"l{i}"' for i in range(libraries)) + "]\n"
+        ),
+        "app/build.gradle.kts": "dependencies {\n" + "    implementation(libs.bundles.all)\n" * 40 + "}\n",
+        "app/src/main/kotlin/App.kt": "fun main() {}\n",
+    }
+    repository = indexed(project, "bundles")
+
+    script = [d for d in list_dependencies(repository).dependencies if d.path == "app/build.gradle.kts"]
+    # 40 references of 300 libraries would be 12,000 entries: a manifest's are at most MAX_ENTRIES.
+    assert len(script) == MAX_ENTRIES
+    assert script[0].name == "org.example:a0" and script[-1].line == 1 + MAX_ENTRIES // libraries + 1
