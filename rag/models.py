@@ -180,12 +180,6 @@ class GitRemote(models.Model):
     def __str__(self) -> str:
         return f"{self.url} ({self.branch or 'default branch'})"
 
-    def webhook_secret(self) -> str:
-        """The secret forges sign webhook deliveries with (shown to the repository's owner to set up the hook)."""
-        from rag.sources.credentials import decrypt_secret
-
-        return decrypt_secret(self.webhook_secret_encrypted)
-
 
 # ``until_run`` of a row that still belongs to the newest version of its store.
 OPEN_END = 2**63 - 1

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from rag import browse
 from rag.forms import SearchForm, UploadForm
 from rag.intake import IntakeError
+from rag.sources.credentials import CredentialUnreadable
 from rag.models import IndexRun
 from rag.services import (
     SearchError,
@@ -28,6 +29,7 @@ from rag.services import (
     start_index_run,
 )
 from rag.services.changes import VersionNotFound, resolve_version
+from rag.services.git_sync import webhook_secret
 from rag.services.repositories import cancel_index_run
 from rag.source_view import render_source
 
@@ -78,13 +80,27 @@ def upload(request: HttpRequest) -> HttpResponse:
 def _detail_context(request: HttpRequest, pk: int) -> dict:
     repository = get_repository_for_user(request.user, pk)
     runs = list(repository.runs.select_related("created_by").order_by("-id")[:RECENT_RUNS])
+    can_change = repository.owner_id == request.user.pk or request.user.is_staff
     return {
         "repository": repository,
         "runs": runs,
         "polling": any(not run.is_finished for run in runs),
         "form": UploadForm(initial={"name": repository.name}),
-        "can_change": repository.owner_id == request.user.pk or request.user.is_staff,
+        "can_change": can_change,
+        # Shown only to those who may change the repository: they give it to the forge.
+        "webhook_secret": _webhook_secret(repository) if can_change else "",
     }
+
+
+def _webhook_secret(repository) -> str:
+    """The git remote's webhook secret; empty without a remote, and a note when the key no longer reads it."""
+    git_remote = getattr(repository, "git_remote", None)
+    if git_remote is None:
+        return ""
+    try:
+        return webhook_secret(git_remote)
+    except CredentialUnreadable:
+        return "(unreadable with the current key: make a new secret)"
 
 
 @require_GET

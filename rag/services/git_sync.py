@@ -98,6 +98,12 @@ def new_webhook_secret(repository: Repository) -> GitRemote:
     return git_remote
 
 
+def webhook_secret(git_remote: GitRemote) -> str:
+    """The secret forges sign webhook deliveries with (shown to the repository's owner to set up the hook).
+    Raises ``CredentialUnreadable`` when the configured key no longer decrypts it."""
+    return decrypt_secret(git_remote.webhook_secret_encrypted)
+
+
 def _new_webhook_secret_encrypted() -> str:
     return encrypt_secret(secrets.token_urlsafe(32))
 
@@ -240,7 +246,7 @@ def verify_webhook(git_remote: GitRemote, headers, body: bytes) -> str:
     sends the secret itself in ``X-Gitlab-Token``. All compared in constant time.
     """
     try:
-        secret = git_remote.webhook_secret()
+        secret = webhook_secret(git_remote)
     except CredentialUnreadable:
         secret = ""
     if not secret:

@@ -26,7 +26,7 @@ from django.urls import reverse
 from rag.models import GitRemote, IndexRun, Repository, SourceFile
 from rag.services import search
 from rag.services.changes import VersionNotFound, changes_between
-from rag.services.git_sync import connect_git_repository, queue_due_syncs, sync_repository
+from rag.services.git_sync import connect_git_repository, queue_due_syncs, sync_repository, webhook_secret
 from rag.sources.git import RemoteRefused, check_remote_url, mirror_path, read_commit_files
 from tests.factories import PASSWORD
 
@@ -312,7 +312,7 @@ def test_a_webhook_with_a_bad_signature_is_refused_and_a_good_one_queues_exactly
     repository = connect_git_repository(
         owner=owner, name="shop", url=str(tmp_path / "local"), branch="main", allow_local=True, defer=False
     )
-    secret = repository.git_remote.webhook_secret()
+    secret = webhook_secret(repository.git_remote)
     url = reverse("rag-webhook", args=[repository.pk])
     body = json.dumps({"ref": "refs/heads/main", "after": "0" * 40}).encode()
 
@@ -374,7 +374,7 @@ def test_connecting_on_the_page_and_a_signed_push_are_indexed_by_the_worker(upst
 
     second = upstream.commit("Payments", write={"shop/payments.py": PAYMENTS}, delete=("shop/legacy.py",))
     body = json.dumps({"ref": "refs/heads/main", "after": second}).encode()
-    secret = GitRemote.objects.get(repository=repository).webhook_secret()
+    secret = webhook_secret(GitRemote.objects.get(repository=repository))
     hook = client.post(reverse("rag-webhook", args=[repository.pk]), body, content_type="application/json",
                        headers={"X-Hub-Signature-256": _github_signature(secret, body)})
     assert hook.status_code == 202
@@ -452,7 +452,7 @@ def test_a_token_is_stored_encrypted_and_never_shown(owner_client, owner, git_se
     page = owner_client.get(reverse("rag-repository", args=[remote.repository_id])).content.decode()
     assert token not in page and "https token stored" in page
     # Versions come from the branch: the page offers a sync and the webhook, not an upload.
-    assert "Sync now" in page and remote.webhook_secret() in page and 'id="upload-form"' not in page
+    assert "Sync now" in page and webhook_secret(remote) in page and 'id="upload-form"' not in page
 
 
 def test_a_path_on_the_server_is_for_staff_only(client, owner, staff_user, git_settings, tmp_path):
@@ -613,7 +613,7 @@ def test_the_admin_queues_a_sync_of_repositories_that_follow_git(admin_client, o
     page = admin_client.get(reverse("admin:rag_repository_change", args=[following.pk])).content.decode()
     remote = GitRemote.objects.get(repository=following)
     assert str(tmp_path) in page
-    assert remote.webhook_secret() not in page and remote.webhook_secret_encrypted not in page
+    assert webhook_secret(remote) not in page and remote.webhook_secret_encrypted not in page
 
 
 def test_a_head_whose_version_failed_is_built_again_only_when_asked_by_hand(upstream, owner, git_settings):
@@ -797,7 +797,7 @@ def test_secrets_the_configured_key_cannot_read_stop_syncs_and_webhooks_with_a_p
     GitRemote.objects.filter(repository=repository).update(
         credential_kind=GitRemote.Credential.TOKEN, credential_encrypted=Fernet(Fernet.generate_key()).encrypt(b"t").decode()
     )
-    secret = repository.git_remote.webhook_secret()
+    secret = webhook_secret(repository.git_remote)
     body = b'{"ref": "refs/heads/main"}'
 
     git_settings.RAG = {**git_settings.RAG, "CREDENTIALS_KEY": Fernet.generate_key().decode()}
@@ -807,6 +807,10 @@ def test_secrets_the_configured_key_cannot_read_stop_syncs_and_webhooks_with_a_p
     hook = client.post(reverse("rag-webhook", args=[repository.pk]), body, content_type="application/json",
                        headers={"X-Hub-Signature-256": _github_signature(secret, body)})
     assert hook.status_code == 403 and _sync_jobs() == []
+    # The repository's page still opens for its owner, and says the secret must be made again.
+    client.login(username=owner.username, password=PASSWORD)
+    page = client.get(reverse("rag-repository", args=[repository.pk]))
+    assert page.status_code == 200 and "unreadable with the current key: make a new secret" in page.content.decode()
 
 
 def test_a_deploy_key_lives_in_a_private_file_only_for_the_length_of_a_git_call(git_settings):
@@ -851,17 +855,17 @@ def test_the_owner_makes_a_new_webhook_secret_and_deliveries_signed_with_the_old
     client, owner, other_user, git_settings, tmp_path
 ):
     repository = connect_git_repository(owner=owner, name="shop", url=str(tmp_path), allow_local=True, branch="main", defer=False)
-    old = repository.git_remote.webhook_secret()
+    old = webhook_secret(repository.git_remote)
     renew = reverse("rag-webhook-secret", args=[repository.pk])
     client.login(username=other_user.username, password=PASSWORD)
     assert client.post(renew).status_code == 404
-    assert GitRemote.objects.get(repository=repository).webhook_secret() == old
+    assert webhook_secret(GitRemote.objects.get(repository=repository)) == old
 
     client.login(username=owner.username, password=PASSWORD)
     assert client.get(renew).status_code == 405
     response = client.post(renew)
     assert response["Location"] == reverse("rag-repository", args=[repository.pk]) + "#webhook-secret"
-    new = GitRemote.objects.get(repository=repository).webhook_secret()
+    new = webhook_secret(GitRemote.objects.get(repository=repository))
     assert new and new != old
     page = client.get(response["Location"]).content.decode()
     assert new in page and old not in page and "A new webhook secret was made" in page
