@@ -80,15 +80,12 @@ def upload(request: HttpRequest) -> HttpResponse:
 def _detail_context(request: HttpRequest, pk: int) -> dict:
     repository = get_repository_for_user(request.user, pk)
     runs = list(repository.runs.select_related("created_by").order_by("-id")[:RECENT_RUNS])
-    can_change = repository.owner_id == request.user.pk or request.user.is_staff
     return {
         "repository": repository,
         "runs": runs,
         "polling": any(not run.is_finished for run in runs),
         "form": UploadForm(initial={"name": repository.name}),
-        "can_change": can_change,
-        # Shown only to those who may change the repository: they give it to the forge.
-        "webhook_secret": _webhook_secret(repository) if can_change else "",
+        "can_change": repository.owner_id == request.user.pk or request.user.is_staff,
     }
 
 
@@ -108,7 +105,10 @@ def repository_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = _detail_context(request, pk)
     if request.htmx and request.htmx.target == "runs":
         return render(request, "rag/partials/runs.html", context)
-    return render(request, "rag/repository_detail.html", {**context, **browse.home_context(context["repository"])})
+    repository = context["repository"]
+    # Shown only to those who may change the repository: they give it to the forge.
+    secret = _webhook_secret(repository) if context["can_change"] else ""
+    return render(request, "rag/repository_detail.html", {**context, **browse.home_context(repository), "webhook_secret": secret})
 
 
 @require_POST

@@ -235,24 +235,22 @@ def _with_catalog_coordinates(declared: list[Dependency]) -> list[Dependency]:
             if not entries or entries[0].path == dependency.path:
                 entries.append(dependency)
     resolved = []
-    # A script's entries, its bundles' libraries included, are at most a manifest's (``MAX_ENTRIES``): a
-    # script that names a bundle of thousands thousands of times lists no more than any manifest does.
-    per_script: Counter[str] = Counter()
+    # A script's entries, its bundles' libraries included, are at most a manifest's (``MAX_ENTRIES``): naming
+    # a bundle of thousands of libraries thousands of times lists no more than any manifest does.
+    per_manifest: Counter[str] = Counter()
     for dependency in declared:
-        if dependency.alias and dependency.scope == "bundle":
+        room = MAX_ENTRIES - per_manifest[dependency.path]
+        if room <= 0 or (dependency.alias and dependency.scope == "bundle"):
             continue
+        chosen = [dependency]
         if catalogs and dependency.ecosystem == "maven" and not dependency.alias and dependency.name.lower().startswith("libs."):
             if (entries := _nearest_above(catalogs, dependency.name.lower(), dependency.path)) is not None:
-                room = max(MAX_ENTRIES - per_script[dependency.path], 0)
-                resolved.extend(
+                chosen = [
                     replace(dependency, name=entry.name, version=_managed_version(entry) if entry.version else "")
                     for entry in entries[:room]
-                )
-                per_script[dependency.path] += min(len(entries), room)
-                continue
-        if per_script[dependency.path] < MAX_ENTRIES:
-            per_script[dependency.path] += 1
-            resolved.append(dependency)
+                ]
+        per_manifest[dependency.path] += len(chosen)
+        resolved.extend(chosen)
     return resolved
 
 

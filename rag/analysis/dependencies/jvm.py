@@ -111,13 +111,14 @@ def versions_toml(path: str, text: str, lines: list[str]) -> Iterator[Dependency
                     yield Dependency("maven", name, version, "bundle", path, line, alias=_accessor(alias, "bundles"))
 
 
-def _accessor(alias: str, *kind: str) -> str:
-    """A catalog entry's accessor in a build script: ``androidx-core-ktx`` is ``libs.androidx.core.ktx``."""
-    return ".".join(("libs", *kind, *_ACCESSOR_PARTS.split(alias))).lower()
-
-
-# Gradle reads ``-``, ``_`` and ``.`` in a catalog's alias alike: ``androidx-core-ktx`` is ``libs.androidx.core.ktx``.
+# Gradle reads ``-``, ``_`` and ``.`` in a catalog's alias alike.
 _ACCESSOR_PARTS = re.compile(r"[-_.]")
+
+
+def _accessor(alias: str, *kind: str) -> str:
+    """A catalog entry's accessor in a build script: ``androidx-core-ktx`` is ``libs.androidx.core.ktx``
+    (``kind``: ``plugins``, ``bundles``)."""
+    return ".".join(("libs", *kind, *_ACCESSOR_PARTS.split(alias))).lower()
 
 
 def _catalog_entry(spec: Any, versions: dict[str, Any]) -> tuple[str, str]:
