@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import Http404
@@ -287,6 +288,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        # Channels ends a socket with the same hop (see ``dispatch``); the page's groups are left in ``disconnect``.
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def chat_signed_out(self, event: dict) -> None:
         """The user signed out or was deactivated: the socket closes (answers already running go on)."""

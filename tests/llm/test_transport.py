@@ -15,11 +15,14 @@ from llm.providers.transport import ProviderClient, raw_chunks
 
 
 class KeepAliveServer:
-    """Answers every request with a small JSON body; counts connections, and may close each after one answer."""
+    """Answers every request with a small JSON body (and a ``Set-Cookie`` header when asked); keeps the
+    requests' heads, counts connections, and may close each after one answer."""
 
-    def __init__(self, *, close_after_answer: bool = False, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(self, *, close_after_answer: bool = False, tls: ssl.SSLContext | None = None, cookie: bytes = b"") -> None:
         self.close_after_answer = close_after_answer
         self.tls = tls
+        self.cookie = cookie
+        self.heads: list[bytes] = []
         self.connections = 0
         self.server: asyncio.Server | None = None
 
@@ -39,9 +42,13 @@ class KeepAliveServer:
         self.connections += 1
         number = self.connections
         try:
-            while await reader.readuntil(b"\r\n\r\n"):
+            while head := await reader.readuntil(b"\r\n\r\n"):
+                self.heads.append(head)
                 body = json.dumps({"connection": number}).encode()
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                cookie = b"Set-Cookie: %s; Path=/\r\n" % self.cookie if self.cookie else b""
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n\r\n%s" % (cookie, len(body), body)
+                )
                 await writer.drain()
                 if self.close_after_answer:
                     break
@@ -88,6 +95,16 @@ async def test_it_reuses_a_kept_alive_connection():
         answers = [(await client.get(server.url)).json() for _ in range(3)]
     assert answers == [{"connection": 1}] * 3
     assert server.connections == 1
+
+
+async def test_cookies_a_provider_sets_are_not_sent_back():
+    async with KeepAliveServer(cookie=b"session=abc") as server, ProviderClient() as client:
+        first = await client.get(server.url)
+        await client.get(server.url)
+    assert first.headers["set-cookie"].startswith("session=abc")
+    assert len(server.heads) == 2
+    assert all(b"cookie" not in head.lower() for head in server.heads)
+    assert not client.cookies
 
 
 async def test_it_does_not_reuse_a_connection_the_server_closed_while_idle():
