@@ -259,6 +259,7 @@ ENTRYPOINT_KINDS = (
     ("rpc_service", "RPC services and GraphQL operations"),
     ("cli_command", "Commands"),
     ("task", "Background tasks"),
+    ("app_component", "App components"),
 )
 ENTRYPOINTS_SHOWN = 2000
 

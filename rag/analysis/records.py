@@ -68,9 +68,10 @@ class Edge:
 
 @dataclass(frozen=True)
 class Entrypoint:
-    """A C3 entrypoint: an HTTP route, an RPC service (gRPC), a CLI command or a task."""
+    """A C3 entrypoint: an HTTP route, an RPC service (gRPC), a CLI command, a task or an app's component
+    (an Android activity, service, receiver or provider, or a link one of its activities opens)."""
 
-    entry_type: Literal["http_route", "rpc_service", "cli_command", "task"]
+    entry_type: Literal["http_route", "rpc_service", "cli_command", "task", "app_component"]
     framework: str
     route_or_command: str
     handler: str | None

@@ -41,9 +41,11 @@ from rag.analysis.languages import (
     extract_tree_sitter,
     parse_ahead,
     parse_budget,
+    spec_named,
     unit_name,
 )
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
+from rag.analysis.android_manifest import android_components
 from rag.analysis.play_routes import play_router, play_routes
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -156,7 +158,7 @@ def _foresee(path: str, text: str) -> None:
 
 def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
     """What a packaging or build file declares: the commands and programs it builds, the name it is imported by;
-    what a Play routes file routes."""
+    what a Play routes file routes; the components an Android manifest declares."""
     if name == "pyproject.toml":
         return _with_scripts(FileFacts(), pyproject_scripts(text, lines))
     if name == "setup.cfg":
@@ -178,6 +180,8 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
         return _with_scripts(FileFacts(), cmake_executables(path, text))
     if (router := play_router(path)) is not None:
         return play_routes(path, router, lines)
+    if name == "androidmanifest.xml":
+        return android_components(path, text)
     return None
 
 
@@ -305,9 +309,9 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
     return RepositoryAnalysis(files=resolved, reused=reused)
 
 
-# The language whose names a routes file that is no code gives its handlers in: Play's ``conf/routes`` names
-# the methods of Scala and Java classes.
-_HANDLER_LANGUAGES = {"play": "scala"}
+# The language whose names a file that is no code gives its handlers in: Play's ``conf/routes`` names
+# the methods of Scala and Java classes, an Android manifest the classes of Kotlin and Java.
+_HANDLER_LANGUAGES = {"play": "scala", "android": "kotlin"}
 
 
 def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint, file_edges: list[Edge]) -> Entrypoint:
@@ -316,9 +320,12 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
     method the repository has (a route's controller action: ``[UserController::class, 'index']``)."""
     if entry.handler is not None or not entry.handler_raw:
         return entry
-    if language == "unknown":
+    if spec_named(language) is None:
         language = _HANDLER_LANGUAGES.get(entry.framework, language)
-    handler = _imported(edges, language, entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
+    if entry.framework == "android":
+        handler = edges.named_class(language, entry.handler_raw)
+    else:
+        handler = _imported(edges, language, entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
     return replace(entry, handler=handler) if handler is not None else entry
 
 

@@ -1503,6 +1503,15 @@ class RepositoryEdges:
             return None
         return found.pop() if len(found) == 1 else None
 
+    def named_class(self, language: str, written: str) -> str | None:
+        """The class a whole name is (an Android manifest's ``com.example.app.MainActivity``), or, written with
+        a leading dot (relative to a package the file does not give: ``.ui.MainActivity``), the one class whose
+        whole name ends so."""
+        last = written.rsplit(".", 1)[-1]
+        classes = [s.qname for s in self.by_name.get((name_space(language), last), ()) if s.kind == "class"]
+        found = {qname for qname in classes if qname.endswith(written)} if written.startswith(".") else {written} & set(classes)
+        return found.pop() if len(found) == 1 else None
+
     def _methods(self, language: str, method: str, owner: str) -> list[Symbol]:
         """The methods named ``method`` of the classes named ``owner`` (their last part), in the name space
         ``language``."""

@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 93
+ANALYSIS_VERSION = 94
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -141,7 +141,8 @@ read as lines; 90: a lone carriage return (classic Mac OS) ends a line for tree-
 are their chunks' lines; 91: Elixir's ``@doc`` documents its function and ``@moduledoc`` its module, the attributes
 above a function are read with it; 92: Play's routes files (``conf/routes``, ``conf/*.routes``) are HTTP routes, their
 includes mounts; 93: a command's line in a manifest is found as the dependencies' entries are (a key written with
-escapes, ``"a\\/b"``, is found)."""
+escapes, ``"a\\/b"``, is found); 94: an Android manifest's components and the links its activities open are
+``app_component`` entrypoints."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -27,6 +27,8 @@ ENTRY_KIND_ALIASES = {
     "task": "task", "tasks": "task", "celery": "task", "job": "task", "jobs": "task", "worker": "task", "workers": "task",
     "scheduled": "task", "cron": "task", "queue": "task", "queues": "task", "listener": "task", "listeners": "task",
     "rpc": "rpc_service", "grpc": "rpc_service", "rpc_service": "rpc_service", "graphql": "rpc_service",
+    "component": "app_component", "components": "app_component", "app_component": "app_component",
+    "activity": "app_component", "activities": "app_component", "android": "app_component",
 }
 
 
@@ -277,7 +279,7 @@ def _entrypoint_rows(run: IndexRun, kind: str | None, framework: str | None):
     if kind:
         entry_type = ENTRY_KIND_ALIASES.get(kind.strip().lower())
         if entry_type is None:
-            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, rpc_service, cli_command or task")
+            raise ValueError(f"unknown entrypoint kind {kind!r}; use http_route, rpc_service, cli_command, task or app_component")
         queryset = queryset.filter(entry_type=entry_type)
     if framework:
         queryset = queryset.filter(framework__iexact=framework.strip())
@@ -292,8 +294,8 @@ def list_entrypoints(
     limit: int = 500,
     run: IndexRun | None = None,
 ) -> list[EntrypointInfo]:
-    """Entrypoints of the index, optionally of one kind: ``http_route``, ``rpc_service``, ``cli_command`` or
-    ``task`` (or http/rpc/cli/celery), and of one framework (``django``, ``express``, ...; any case)."""
+    """Entrypoints of the index, optionally of one kind: ``http_route``, ``rpc_service``, ``cli_command``,
+    ``task`` or ``app_component`` (or http/rpc/cli/celery/activity), and of one framework (``django``, ``express``, ...; any case)."""
     run = _run(repository, run)
     if run is None:
         return []

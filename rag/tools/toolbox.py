@@ -610,9 +610,13 @@ def _tools() -> dict[str, Tool]:
                 "list_entrypoints",
                 "The repository's entrypoints: HTTP routes, RPC services and GraphQL operations (rpc_service, "
                 "named Query.field), CLI commands, background tasks (scheduled jobs, queue and topic listeners, "
-                "workers), with their handlers.",
+                "workers), app components (Android activities, services, receivers, providers and the links an "
+                "activity opens), with their handlers.",
                 {
-                    "kind": {"type": "string", "enum": ["http_route", "rpc_service", "cli_command", "task"], "description": "Only this kind."},
+                    "kind": {
+                        "type": "string", "enum": ["http_route", "rpc_service", "cli_command", "task", "app_component"],
+                        "description": "Only this kind.",
+                    },
                     "framework": {"type": "string", "minLength": 1, "description": "Only this framework, e.g. 'django', 'express'."},
                 },
                 [],

@@ -28,6 +28,7 @@ ENTRY_SECTIONS = (
     ("rpc_service", "RPC services and GraphQL operations", "RPC service or GraphQL operation", "RPC services and GraphQL operations"),
     ("cli_command", "CLI commands", "CLI command", "CLI commands"),
     ("task", "Background tasks", "background task", "background tasks"),
+    ("app_component", "App components", "app component", "app components"),
 )
 
 
@@ -53,8 +54,10 @@ def _cell(text: str) -> str:
 
 
 def _entry_rows(entry_type: str, entries: Sequence[EntrypointInfo]) -> list[str]:
-    if entry_type == "http_route":
-        rows = ["| Methods | Route | Handler | Framework | Source |", "|---|---|---|---|---|"]
+    if entry_type in ("http_route", "app_component"):
+        # An app's components are listed as routes are: their kind (``activity``, ``deep link``) as the methods.
+        columns = "| Methods | Route |" if entry_type == "http_route" else "| Kind | Component or link |"
+        rows = [f"{columns} Handler | Framework | Source |", "|---|---|---|---|---|"]
         for entry in sorted(entries, key=lambda e: (e.route_or_command, e.methods, e.path, e.start_line)):
             methods = ", ".join(entry.methods) or "any"
             rows.append(

@@ -1,4 +1,5 @@
-"""The project tools over a repository in Java, Rust and Go: names, kinds and counts in each language's own words."""
+"""The project tools over a repository in Java, Rust, Go and an Android app: names, kinds and counts in each
+language's own words."""
 
 from __future__ import annotations
 
@@ -46,6 +47,19 @@ PROJECT = {
     ),
     # A test's own type of the same name, in a folder that sorts first.
     "a_test/server_test.go": "package a_test\n\ntype Server struct{}\n",
+    "app/src/main/AndroidManifest.xml": (
+        '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.shop.app">\n'
+        "  <application>\n"
+        '    <activity android:name=".ShopActivity">\n'
+        '      <intent-filter><action android:name="android.intent.action.MAIN" />'
+        '<category android:name="android.intent.category.LAUNCHER" /></intent-filter>\n'
+        '      <intent-filter><action android:name="android.intent.action.VIEW" />'
+        '<data android:scheme="https" android:host="shop.example.com" android:pathPrefix="/carts" /></intent-filter>\n'
+        "    </activity>\n"
+        "  </application>\n"
+        "</manifest>\n"
+    ),
+    "app/src/main/java/com/shop/app/ShopActivity.kt": "package com.shop.app\n\nclass ShopActivity : Activity()\n",
 }
 
 
@@ -113,3 +127,16 @@ def test_a_handler_that_is_no_symbol_is_shown_as_written(project):
 
     assert "/health -> the block written in place at web/routes.go:6-6" in routes
     assert "/login -> auth.Login (unresolved) at web/routes.go:7-7" in routes
+
+
+def test_an_android_apps_components_and_links_are_listed_with_their_classes(project):
+    listed = call(project, "list_entrypoints", kind="app_component")
+
+    assert listed.splitlines() == [
+        "2 entrypoints:",
+        "- app_component (android) activity,launcher com.shop.app.ShopActivity -> com.shop.app.ShopActivity "
+        "at app/src/main/AndroidManifest.xml:3-6",
+        "- app_component (android) deep link https://shop.example.com/carts* -> com.shop.app.ShopActivity "
+        "at app/src/main/AndroidManifest.xml:5-5",
+    ]
+    assert "app_component" not in call(project, "list_entrypoints", kind="http_route")
