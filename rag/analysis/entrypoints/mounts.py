@@ -20,7 +20,8 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
 - axum's ``.nest("/api", api::router())`` and chi's ``r.Mount("/admin", adminRouter())`` put the routes
   the function called makes under the prefix, down the chain of nestings.
 - actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
-  handles (its ``#[get("/")]``) under ``/api``.
+  handles (its ``#[get("/")]``) under ``/api``; Rocket's ``.mount("/api",
+  routes![index, users::list])`` those of each function it lists.
 - Play's ``->  /admin  admin.Routes`` in ``conf/routes`` puts the routes of
   ``conf/admin.routes`` under ``/admin``, and ``->  /v1/posts  v1.post.PostRouter``
   those of that router class, down the chain of includes.
@@ -58,10 +59,12 @@ GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
 SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})
 # What separates the parts of a called name as written: ``remove.NewCmdRemove``, ``users::router``.
 _PATH_SEPARATOR = re.compile(r"\.|::")
+# Where a Rust path starts rather than a module it names (``crate::users::list``).
+_PATH_ROOTS = frozenset({"crate", "self", "super"})
 # The frameworks whose routers a function makes and another nests under a prefix (axum's ``.nest``, chi's ``Mount``).
 NESTED_FRAMEWORKS = frozenset({"axum", "chi"})
-# The frameworks whose handlers are registered in a scope with a prefix (actix-web's ``web::scope``).
-SCOPED_FRAMEWORKS = frozenset({"actix"})
+# The frameworks whose handlers are registered in a scope with a prefix (actix-web's ``web::scope``, Rocket's ``mount``).
+SCOPED_FRAMEWORKS = frozenset({"actix", "rocket"})
 # The frameworks whose routes files include other routers under a prefix (Play's ``->  /admin  admin.Routes``).
 INCLUDED_FRAMEWORKS = frozenset({"play"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.
@@ -383,8 +386,9 @@ def _with_included_routers(analyses: dict[str, FileAnalysis], found: dict[str, l
 
 def _with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
     """``found`` with the routes of handlers registered in a scope under its prefix (actix-web's
-    ``web::scope("/api").service(index)``): the handler of that name in the registering file, else the one
-    of that name in the repository."""
+    ``web::scope("/api").service(index)``, Rocket's ``.mount("/api", routes![index])``): the handler of that name
+    in the registering file, else the one of that name in the repository (of several, the one whose module
+    path ends as written: ``users::list``)."""
     handlers: dict[str, list[str]] = {}  # a handler's last name -> its qnames
     for entries in found.values():
         for entry in entries:
@@ -396,8 +400,11 @@ def _with_scoped_services(analyses: dict[str, FileAnalysis], found: dict[str, li
         for mount in analysis.facts.mounts if analysis.facts is not None else ():
             if mount.method != "scope":
                 continue
-            named = sorted(set(handlers.get(_PATH_SEPARATOR.split(mount.child)[-1], ())))
+            written = [part for part in _PATH_SEPARATOR.split(mount.child) if part not in _PATH_ROOTS] or [mount.child]
+            named = sorted(set(handlers.get(written[-1], ())))
             own = [qname for qname in named if module and qname.startswith(module + ".")]
+            if len(written) > 1:
+                own = [qname for qname in named if qname.endswith("." + ".".join(written))]
             chosen = own or (named if len(named) == 1 else [])
             for qname in chosen[:1]:
                 known = scoped.setdefault(qname, [])

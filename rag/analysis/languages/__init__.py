@@ -47,7 +47,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   router mounted under a prefix (Express's ``app.use('/api', users)``, Fastify's ``register``): a group when the
   file makes the router, else a ``Mount`` fact the repository pass follows (``rag.analysis.entrypoints.mounts``);
   ``@mount.global``, an application's global prefix (NestJS's ``setGlobalPrefix``); ``@mount.command`` and
-  ``@mount.command_variable``, cobra's ``AddCommand`` and the variables commands are held in; ``@router``, a name
+  ``@mount.command_variable``, cobra's ``AddCommand`` and the variables commands are held in; ``@mount.listed``,
+  a list of handlers mounted under a prefix (Rocket's ``.mount("/api", routes![a, b])``); ``@router``, a name
   the file binds to what makes an app or router (``express.Router()``), which routes whatever its name (a pattern's
   ``(#set! receiver "regex")`` names the receivers it accepts otherwise); ``@controlled`` with its ``@controller``,
   a group whose actions named alone are that controller's (Laravel's ``Route::controller(C::class)->group(...)``);
@@ -1185,6 +1186,10 @@ _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
 _VERB_FIRST = re.compile(r"(GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD) +(/.*)")
 
 
+# A name in a macro's list of functions (``routes![hello, users::list]``).
+_LISTED_NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+
+
 def _literal(node: tree_sitter.Node) -> str:
     """A string or symbol as written, without its quotes (``'/x'``, ``:photos``)."""
     text = _text(node).strip(_QUOTES)
@@ -1322,6 +1327,11 @@ class _Around:
             elif kind == "mount.controllers":
                 # NestJS's ``@Module({ controllers: [...] })`` on the module class ``parent``.
                 self.mounts.append(Mount("module_controller", parent, mounted, None, scope, line))
+            elif kind == "mount.listed":
+                # Rocket's ``.mount("/api", routes![hello, users::list])``: the routes each function listed handles,
+                # under the base, as a scope's services are.
+                for name in _LISTED_NAME.findall(mounted):
+                    self.mounts.append(Mount("scope", "", name, prefix, scope, line))
             elif kind == "mount.scoped":
                 # actix-web's ``web::scope("/api").service(index)``: the routes ``index`` is the handler of, under the
                 # scope's prefix (``scoped_mounts``, once every chain's root is known).

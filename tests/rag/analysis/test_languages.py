@@ -1571,6 +1571,40 @@ def test_actix_handlers_registered_in_a_scope_serve_under_its_prefix():
     }
 
 
+def test_rocket_routes_serve_under_the_base_they_are_mounted_at():
+    found = entrypoint_rows(
+        {
+            "Cargo.toml": '[package]\nname = "blog"\n\n[dependencies]\nrocket = "0.5"\n',
+            "src/main.rs": (
+                "use rocket::{get, launch, routes};\nmod users;\nmod posts;\n\n"
+                '#[get("/hello/<name>")]\nfn hello(name: &str) -> String { format!("Hello, {name}!") }\n\n'
+                "#[launch]\nfn rocket() -> _ {\n    rocket::build()\n"
+                '        .mount("/api", routes![hello])\n'
+                '        .mount("/users", routes![users::list, crate::users::show,])\n'
+                '        .mount("/posts", routes![posts::list])\n}\n'
+            ),
+            "src/users.rs": (
+                'use rocket::get;\n\n#[get("/")]\npub fn list() -> &\'static str { "" }\n\n'
+                '#[get("/<id>")]\npub fn show(id: u32) -> String { id.to_string() }\n'
+            ),
+            # A function of the same name in another module, mounted elsewhere.
+            "src/posts.rs": 'use rocket::get;\n\n#[get("/")]\npub fn list() -> &\'static str { "" }\n\n#[get("/drafts")]\npub fn drafts() {}\n',
+        },
+        "framework", "route_or_command", "handler",
+    )
+
+    assert found == {
+        ("rocket", "/api/hello/<name>", "src.main.hello"),
+        ("rocket", "/users", "src.users.list"),
+        ("rocket", "/users/<id>", "src.users.show"),
+        ("rocket", "/posts", "src.posts.list"),
+        # Mounted nowhere: its own path.
+        ("rocket", "/drafts", "src.posts.drafts"),
+        # The #[launch] function is the program's main.
+        ("main", "main", "src.main.rocket"),
+    }
+
+
 def test_a_handler_two_applications_of_a_repository_define_is_each_routes_own():
     routes = "package {app};\n\nimport org.springframework.web.reactive.function.server.RouterFunctions;\n\n" + (
         "class Routes {{\n  RouterFunction<ServerResponse> routes(ImageHandler images) {{\n"

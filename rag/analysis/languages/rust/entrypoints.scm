@@ -1,4 +1,12 @@
 (function_item name: (identifier) @name (#eq? @name "main")) @main
+; rocket's #[launch] function: the main the attribute writes
+(
+  (attribute_item (attribute (identifier) @_launch))
+  .
+  (attribute_item)*
+  .
+  (function_item) @main
+  (#eq? @_launch "launch"))
 ; axum: Router::new().route("/path", get(handler)); the method router's first method and handler
 ; (get(list).post(create): GET by list), or the closure written there: get(|| async { "ok" })
 (call_expression
@@ -60,6 +68,12 @@
   (function_item) @route.rocket
   (#eq? @_crate "rocket")
   (#match? @method "^(get|post|put|patch|delete|head|options)$"))
+; rocket: .mount("/api", routes![hello, users::list]): the routes those functions handle are under the base (each
+; function listed a mount, as actix-web's scoped services are: rag/analysis/entrypoints/mounts.py)
+(call_expression
+  function: (field_expression field: (field_identifier) @_mount)
+  arguments: (arguments . (string_literal) @prefix . (macro_invocation macro: (identifier) @_routes (token_tree) @mounted) .)
+  (#eq? @_mount "mount") (#eq? @_routes "routes")) @mount.listed
 (use_declaration argument: (_) @uses.rocket (#match? @uses.rocket "^rocket(::|$)"))
 (extern_crate_declaration name: (identifier) @uses.rocket (#eq? @uses.rocket "rocket"))
 ; actix-web: .route("/users", web::get().to(list)) on an App or a web::scope("/api") (under its path, and the paths of the
