@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+import sys
 import threading
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -134,17 +135,59 @@ def importing_files(repository: Repository, dependency: Dependency, *, run: Inde
         return None
     if run is None or run.store_id is None:
         return ()
-    return tuple(sorted(_importers(run).get((dependency.ecosystem, _import_key(dependency)), ())))
+    importers = _importers(run)
+    own, *guessed = _import_keys(dependency)
+    if guessed:
+        # A module guessed for a package (``mongo`` of ``pymongo``) that names another package the
+        # manifests declare is that package's.
+        declared = _declared_names(run)
+        guessed = [key for key in guessed if key not in declared]
+    return tuple(sorted(set().union(*(importers.get((dependency.ecosystem, key), ()) for key in (own, *guessed)))))
 
 
-def _import_key(dependency: Dependency) -> str:
-    """What the package's imports are looked up by, as ``_imported_keys`` writes them."""
+def _import_keys(dependency: Dependency) -> list[str]:
+    """What the package's imports are looked up by, as ``_imported_keys`` writes them: its name, and for PyPI's
+    packages the modules they install when these are named otherwise (``_pypi_modules``)."""
     name = dependency.name.lower()
     if dependency.ecosystem == "cargo":
-        return name.replace("-", "_")
+        return [name.replace("-", "_")]
     if dependency.ecosystem == "pypi":
-        return _SEPARATORS.sub("_", name)
-    return name
+        return _pypi_modules(_SEPARATORS.sub("_", name))
+    return [name]
+
+
+# PyPI's packages whose modules are named apart from the package and from the ways ``_pypi_modules`` tries
+# (``beautifulsoup4`` installs ``bs4``): the much used ones, by the package's name as PyPI normalises it, with
+# ``_`` for its separators; a module in a package's folder is written with ``_`` too (``google.protobuf``).
+_PYPI_MODULES = {
+    "beautifulsoup4": ("bs4",), "pillow": ("pil",), "scikit_learn": ("sklearn",), "scikit_image": ("skimage",),
+    "opencv_python": ("cv2",), "opencv_python_headless": ("cv2",), "opencv_contrib_python": ("cv2",),
+    "opencv_contrib_python_headless": ("cv2",), "attrs": ("attr", "attrs"), "protobuf": ("google_protobuf",),
+    "djangorestframework": ("rest_framework",), "djangorestframework_simplejwt": ("rest_framework_simplejwt",),
+    "django_cors_headers": ("corsheaders",), "django_filter": ("django_filters",), "django_environ": ("environ",),
+    "django_storages": ("storages",), "django_debug_toolbar": ("debug_toolbar",), "django_crispy_forms": ("crispy_forms",),
+    "django_allauth": ("allauth",), "django_rest_swagger": ("rest_framework_swagger",),
+    "pymupdf": ("fitz", "pymupdf"), "pycryptodome": ("crypto",), "pycryptodomex": ("cryptodome",),
+    "mysqlclient": ("mysqldb",), "mysql_connector_python": ("mysql_connector",), "gitpython": ("git",),
+    "pygobject": ("gi",), "wxpython": ("wx",), "grpcio": ("grpc",), "grpcio_tools": ("grpc_tools",), "dnspython": ("dns",),
+    "python_telegram_bot": ("telegram",), "setuptools": ("setuptools", "pkg_resources"),
+    "pywin32": ("win32api", "win32con", "win32com", "pywintypes"), "google_api_python_client": ("googleapiclient",),
+}
+# What a package's name adds around the module it installs: ``python-dateutil`` is ``dateutil``, ``pyserial``
+# ``serial``, ``psycopg2-binary`` ``psycopg2``, ``kafka-python`` ``kafka``.
+_PYPI_AFFIXES = re.compile(r"^(?:python_|py_|py(?=[a-z]{3}))|_(?:python|py|binary|cpu|gpu)$")
+
+
+def _pypi_modules(name: str) -> list[str]:
+    """The modules a PyPI package (its name as ``_import_keys`` writes it) may install, its own name first:
+    its name; the modules ``_PYPI_MODULES`` gives it; else its name without what packages add around a
+    module's name (``_PYPI_AFFIXES``), unless that is a module of Python's own library."""
+    if name in _PYPI_MODULES:
+        return list(dict.fromkeys((name, *_PYPI_MODULES[name])))
+    bare = _PYPI_AFFIXES.sub("", name)
+    if bare and bare != name and bare not in sys.stdlib_module_names:
+        return [name, bare]
+    return [name]
 
 
 def _imported_keys(ecosystem: str, raw: str) -> list[str]:
@@ -162,13 +205,22 @@ def _imported_keys(ecosystem: str, raw: str) -> list[str]:
     if ecosystem == "cargo":
         return [raw.split("::", 1)[0]]
     if ecosystem == "pypi":
-        return [raw.split(".", 1)[0]]
+        # Each leading path, its parts joined as a namespace package's name joins them (``zope.interface``,
+        # ``google.cloud.storage``: ``zope_interface``, ``google_cloud_storage``).
+        parts = raw.split(".") if not raw.startswith(".") else []
+        return ["_".join(parts[:end]) for end in range(len(parts), 0, -1)]
     if ecosystem == "nuget":
         parts = raw.removeprefix("static ").split(".")
         return [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
     if ecosystem == "pub" and raw.startswith("package:"):
         return [raw[len("package:"):].split("/", 1)[0]]
     return []
+
+
+@cached(LRUCache(maxsize=32), lock=threading.Lock(), key=lambda run: hashkey(run.pk, run.store_id, run.created_at))
+def _declared_names(run: IndexRun) -> frozenset[str]:
+    """The names the version's manifests declare PyPI's packages by, as ``_import_keys`` writes them."""
+    return frozenset(_import_keys(dependency)[0] for dependency in _declared(run)[0] if dependency.ecosystem == "pypi")
 
 
 @cached(LRUCache(maxsize=32), lock=threading.Lock(), key=lambda run: hashkey(run.pk, run.store_id, run.created_at))

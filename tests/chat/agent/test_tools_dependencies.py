@@ -188,6 +188,37 @@ def test_the_files_importing_a_package_in_python_rust_dotnet_and_dart(indexed):
     }
 
 
+def test_python_packages_are_found_by_the_modules_they_install(indexed):
+    from rag.services import importing_files
+
+    project = {
+        "requirements.txt": (
+            "PyYAML>=6\nbeautifulsoup4\npython-dateutil\npsycopg2-binary\nzope.interface\ngoogle-cloud-storage\n"
+            "pymongo\nmongo\n"
+        ),
+        "app/config.py": (
+            "import yaml\nfrom bs4 import BeautifulSoup\nfrom dateutil import parser\nimport psycopg2.extras\n"
+            "from zope.interface import implementer\nfrom google.cloud import storage\n"
+        ),
+        "app/db.py": "import pymongo\n",
+        # ``mongo`` is a package of its own here, not the module ``pymongo`` might have been.
+        "app/other.py": "import mongo\n",
+    }
+    repository = indexed(project, "python-modules")
+
+    importers = {d.name: importing_files(repository, d) for d in list_dependencies(repository).dependencies}
+    assert importers == {
+        "PyYAML": ("app/config.py",),
+        "beautifulsoup4": ("app/config.py",),
+        "python-dateutil": ("app/config.py",),
+        "psycopg2-binary": ("app/config.py",),
+        "zope.interface": ("app/config.py",),
+        "google-cloud-storage": ("app/config.py",),
+        "pymongo": ("app/db.py",),
+        "mongo": ("app/other.py",),
+    }
+
+
 def test_a_gradle_script_s_catalog_reference_is_the_library_the_catalog_names(indexed):
     project = {
         "settings.gradle.kts": 'include(":app")\n',
