@@ -52,6 +52,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   the file binds to what makes an app or router (``express.Router()``), which routes whatever its name (a pattern's
   ``(#set! receiver "regex")`` names the receivers it accepts otherwise); ``@controlled`` with its ``@controller``,
   a group whose actions named alone are that controller's (Laravel's ``Route::controller(C::class)->group(...)``);
+- ``@areaed`` with its ``@area``: a declaration whose routes' ``[area]`` token is that name (ASP.NET's
+  ``[Area("Admin")]`` on a controller, whose conventional route is ``[area]/[controller]/[action]``);
 - ``@client``: a declaration whose routes another service serves (Spring Cloud's ``@FeignClient`` interface):
   no route inside it is an entrypoint; ``@http_client``, a name the file binds to an HTTP client (``const api =
   axios.create()``): no call on it is a route, whatever its name;
@@ -1271,6 +1273,8 @@ class _Around:
     # The declarations whose routes another service serves (Spring Cloud's ``@FeignClient`` interfaces): their
     # mappings are calls of that service, not entrypoints of this one.
     clients: _Spans[bool] = field(default_factory=_Spans)
+    # The area of a declaration by its span (ASP.NET's ``[Area("Admin")]`` on a controller): ``[area]`` in its routes.
+    areas: _Spans[str] = field(default_factory=_Spans)
     # The names the file binds to an HTTP client (``const api = axios.create()``): what is called on them
     # is a request to a server, not a route of one.
     http_clients: set[str] = field(default_factory=set)
@@ -1285,6 +1289,10 @@ class _Around:
             return True
         if "http_client" in captures:
             self.http_clients.add(_text(captures["http_client"][0]))
+            return True
+        if "areaed" in captures:
+            node = captures["areaed"][0]
+            self.areas[(node.start_byte, node.end_byte)] = _literal(captures["area"][0])
             return True
         if "client" in captures:
             node = captures["client"][0]
@@ -1404,6 +1412,11 @@ class _Around:
             for node, mounted, scope, line in self.scoped
             if (root := self.chain_root(node)) is not None
         ]
+
+    def area_of(self, node: tree_sitter.Node) -> str:
+        """The area of the innermost declaration with one around ``node``; "" for none."""
+        spans = self.areas.chain(node)
+        return self.areas[spans[-1]] if spans else ""
 
     def controller_of(self, node: tree_sitter.Node) -> str | None:
         """The controller of the innermost controller group around ``node``, if any."""
@@ -1663,7 +1676,9 @@ def _entrypoints(
             Entrypoint(
                 entry_type=entry_type,  # type: ignore[arg-type]
                 framework=framework,
-                route_or_command=_named_by_handler(_join(outer, each, rooted=entry_type == "http_route"), handler_or_none, spec),
+                route_or_command=_named_by_handler(
+                    _in_area(_join(outer, each, rooted=entry_type == "http_route"), around.area_of(node)), handler_or_none, spec,
+                ),
                 handler=handler_or_none, methods=method,
                 handler_raw=written or (_text(captures["method"][0]) if "method" in captures else ""), **lines,
             )
@@ -1676,6 +1691,14 @@ def _entrypoints(
             methods=file_route[2], path=path, start_line=1, end_line=max(0, _last_row(root)) + 1, handler_raw="default",
         ))
     return tuple(found), (*around.mounts, *around.scoped_mounts()), handler_values
+
+
+def _in_area(route: str, area: str) -> str:
+    """The route with ASP.NET's ``[area]`` token the area of its controller (``@areaed``), or left out with the
+    slash after it where there is none."""
+    if "[area]" not in route:
+        return route
+    return route.replace("[area]", area) if area else re.sub(r"\[area\]/?", "", route)
 
 
 def _named_by_handler(route: str, handler: str | None, spec: LanguageSpec) -> str:

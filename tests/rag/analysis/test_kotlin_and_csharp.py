@@ -438,6 +438,30 @@ def test_aspnet_mvc_actions_without_a_route_of_their_own_serve_the_conventional_
     }
 
 
+def test_an_area_s_mvc_actions_serve_under_the_area():
+    found = _entries({
+        "Shop/Areas/Admin/Controllers/OrdersController.cs": (
+            "namespace Shop.Areas.Admin.Controllers;\n\n[Area(\"Admin\")]\npublic class OrdersController : Controller\n{\n"
+            "    public IActionResult Index() => View();\n\n    [HttpPost]\n    public IActionResult Delete(int id) => View();\n}\n"
+        ),
+        # An area's routes by attribute name it where they say [area].
+        "Shop/Areas/Admin/Controllers/ReportsController.cs": (
+            "namespace Shop.Areas.Admin.Controllers;\n\n[Area(\"Admin\")]\n[Route(\"[area]/reports/[action]\")]\n"
+            "public class ReportsController : Controller\n{\n    public IActionResult Sales() => View();\n}\n"
+        ),
+        "Shop/Controllers/HomeController.cs": (
+            "namespace Shop.Controllers;\n\npublic class HomeController : Controller\n{\n    public IActionResult Privacy() => View();\n}\n"
+        ),
+    })
+
+    assert found == {
+        ("http_route", "/Admin/Orders/Index", (), "Shop.Areas.Admin.Controllers.OrdersController.Index", ""),
+        ("http_route", "/Admin/Orders/Delete", ("POST",), "Shop.Areas.Admin.Controllers.OrdersController.Delete", "HttpPost"),
+        ("http_route", "/Admin/reports/Sales", (), "Shop.Areas.Admin.Controllers.ReportsController.Sales", ""),
+        ("http_route", "/Home/Privacy", (), "Shop.Controllers.HomeController.Privacy", ""),
+    }
+
+
 def test_razor_pages_are_routed_by_their_files_and_their_handlers_say_the_methods():
     found = _entries({
         "Shop/Pages/Index.cshtml.cs": "namespace Shop.Pages;\n\npublic class IndexModel : PageModel\n{\n    public void OnGet() { }\n}\n",

@@ -24,6 +24,10 @@
 (class_declaration
   (attribute_list (attribute name: (identifier) @_route (attribute_argument_list . (attribute_argument (string_literal) @prefix))))
   (#eq? @_route "Route")) @prefixed
+; [Area("Admin")] on a controller: the [area] of its routes, conventional ones too
+(class_declaration
+  (attribute_list (attribute name: (identifier) @_area (attribute_argument_list . (attribute_argument (string_literal) @area))))
+  (#eq? @_area "Area")) @areaed
 ;
 ; ASP.NET MVC: a public method of a controller (a class named ...Controller whose base is one, not the API's
 ; ControllerBase) that returns an action result is an action; without a route of its own it serves the
