@@ -1257,6 +1257,8 @@ class _Around:
     # The modules the file imports by the name it binds them to (``users`` of ``const users = require('./users')``).
     imported: dict[str, str] = field(default_factory=dict)
     prefixes: _Spans[str] = field(default_factory=_Spans)
+    # The name a call that sets a prefix is made on, by its span (``todos`` of Swift's ``todos.group(":id") { ... }``).
+    prefix_receivers: dict[tuple[int, int], str] = field(default_factory=dict)
     nestings: dict[tuple[int, int], _Nesting] = field(default_factory=dict)
     modules: dict[tuple[int, int], str] = field(default_factory=dict)
     # (the definition around it, the name a group is bound to) -> (its prefix, the name it was made from)
@@ -1363,6 +1365,8 @@ class _Around:
                     self.prefixes[span] = self.nestings[span].nested
             else:
                 self.prefixes[span] = _literal(captures["prefix"][0])
+                if (receiver := _call_receiver(node)) is not None:
+                    self.prefix_receivers[span] = receiver
                 if "module" in captures:
                     self.modules[span] = _literal(captures["module"][0]).strip("/")
             return True
@@ -1427,7 +1431,12 @@ class _Around:
         """The path prefixes of a route at ``node`` (outermost first), the module of its Rails controller
         (``admin/``) and the resource whose block holds it; ``on`` is Rails' ``on:`` (``collection``, ``member``)."""
         spans = self.prefixes.chain(node)
-        outer = [self.prefixes[span] for span in spans]
+        # A prefix set by a call on a group bound to a name (Vapor's ``todos.group(":id") { todo in ... }`` with
+        # ``let todos = routes.grouped("todos")``) is under that group's prefixes.
+        outer = [
+            prefix for span in spans
+            for prefix in (*_group_prefixes(self.prefix_receivers.get(span), scope, self.groups), self.prefixes[span])
+        ]
         module = "".join(f"{self.modules[span]}/" for span in spans if span in self.modules)
         nesting = self.nestings.get(spans[-1]) if spans else None
         if nesting is not None:

@@ -204,6 +204,28 @@ def test_vapor_routes_called_on_a_group_bound_to_a_name_are_under_its_prefix():
     }
 
 
+def test_a_vapor_group_made_on_a_group_bound_to_a_name_is_under_both_prefixes():
+    # Vapor's template: the closure's routes serve /todos/:todoID.
+    found = _entries({
+        "Sources/App/Controllers/TodoController.swift": (
+            "import Vapor\n\nstruct TodoController: RouteCollection {\n"
+            "    func boot(routes: RoutesBuilder) throws {\n"
+            "        let todos = routes.grouped(\"todos\")\n        todos.get(use: index)\n"
+            "        todos.group(\":todoID\") { todo in\n            todo.delete(use: delete)\n"
+            "            todo.group(\"items\") { items in\n                items.get(use: index)\n            }\n        }\n    }\n\n"
+            "    func index(req: Request) async throws -> [Todo] { [] }\n\n"
+            "    func delete(req: Request) async throws -> HTTPStatus { .ok }\n}\n"
+        ),
+    })
+    todos = "Sources.App.Controllers.TodoController"
+
+    assert {(route, methods, handler) for _, _, route, methods, handler, _ in found} == {
+        ("/todos", ("GET",), f"{todos}.index"),
+        ("/todos/:todoID", ("DELETE",), f"{todos}.delete"),
+        ("/todos/:todoID/items", ("GET",), f"{todos}.index"),
+    }
+
+
 def test_vapor_like_calls_are_routes_only_in_a_file_that_imports_a_server_framework():
     found = _entries({
         "Sources/App/Cache.swift": "import Foundation\n\nfunc warm(cache: Cache) {\n    cache.get(\"users\") { value in }\n}\n",
