@@ -135,7 +135,8 @@ class Mount:
     """``parent.register_blueprint(child, url_prefix=...)`` and its kin.
 
     ``method`` is the attribute called (``register_blueprint``, ``include_router``,
-    ``add_typer``, ``add_command``); ``prefix`` the URL prefix or command name given.
+    ``add_typer``, ``add_command``); ``prefix`` the URL prefix or command name given, or
+    ``prefix_name`` the name it is given by (``settings.API_V1_STR``), read where the name is bound.
     """
 
     method: str
@@ -144,6 +145,7 @@ class Mount:
     prefix: str | None
     scope: str
     line: int
+    prefix_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -214,8 +216,9 @@ class FileFacts:
     named_imports: tuple[NamedImport, ...] = ()
     references: tuple[Reference, ...] = ()
     attribute_types: tuple[AttributeType, ...] = ()
-    # Strings a class body assigns to a name (class qname, name, string): Django REST framework's
-    # ``lookup_field = "slug"``.
+    # Strings a class body or a module assigns to a name (the class's or the module's qname, name, string):
+    # Django REST framework's ``lookup_field = "slug"``, a settings class's ``API_V1_STR: str = "/api/v1"``,
+    # a module's ``API_PREFIX = "/api"`` (at most ``MAX_NAMED_STRING`` characters).
     class_strings: tuple[tuple[str, str, str], ...] = ()
     # Calls a class body assigns to a name (class qname, name, the callee as written): Graphene's
     # ``create_product = ProductCreate.Field()``.

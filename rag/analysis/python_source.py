@@ -48,6 +48,9 @@ ENTRY_DECORATORS = frozenset(
     }
 )
 MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command"})
+# The longest string a module's assignment to a name is kept with (``FileFacts.class_strings``): prefixes and
+# names, not templates or texts.
+MAX_NAMED_STRING = 200
 ROUTE_REGISTRATIONS = {"add_url_rule": ("view_func", 2), "add_api_route": ("endpoint", 1)}
 """Method -> (keyword, position) of the view argument."""
 URL_FUNCTIONS = frozenset({"path", "re_path", "url"})
@@ -509,6 +512,8 @@ class PythonExtractor:
                 if CONST_NAME.fullmatch(name) and type(node) is not ast.AugAssign:
                     self._add_const(node, name)
             self._url_list(names, value, augmented=type(node) is ast.AugAssign)
+            if len(names) == 1 and type(value) is ast.Constant and type(value.value) is str and len(value.value) <= MAX_NAMED_STRING:
+                self.class_strings.append((self.module, names[0], value.value))
         if scope.class_qname is not None:
             self._attribute_types(node, targets, scope)
             if scope.context == "class" and len(names) == 1 and type(value) is ast.Constant and type(value.value) is str:
@@ -638,15 +643,17 @@ class PythonExtractor:
         child = dotted_name(node.args[0])
         if child is None:
             return
-        prefix = None
+        prefix, prefix_name = None, ""
         for keyword in node.keywords:
             if keyword.arg in ("url_prefix", "prefix", "name"):
                 value = literal(keyword.value)
                 prefix = value if isinstance(value, str) else None
+                # Given by a name (``prefix=settings.API_V1_STR``): the string it is bound to, found later.
+                prefix_name = dotted_name(keyword.value) or "" if prefix is None else ""
         if prefix is None and method == "add_command" and len(node.args) > 1:
             value = literal(node.args[1])
             prefix = value if isinstance(value, str) else None
-        self.mounts.append(Mount(method, parent, child, prefix, scope.qname, node.lineno))
+        self.mounts.append(Mount(method, parent, child, prefix, scope.qname, node.lineno, prefix_name))
 
     def _route_registration(self, node: ast.Call, receiver: str, method: str, scope: _Scope) -> None:
         route = literal(node.args[0])

@@ -63,8 +63,11 @@ class FinderContext:
             for mount in facts.mounts:
                 child = self.target(mount.child, mount.scope, facts.module)
                 parent = self.target(mount.parent, mount.scope, facts.module)
+                prefix = mount.prefix
+                if prefix is None and mount.prefix_name:
+                    prefix = self.string_named(mount.prefix_name, mount.scope, facts.module)
                 if child is not None:
-                    self.mounts.setdefault(child, []).append((mount.method, mount.prefix, parent or ""))
+                    self.mounts.setdefault(child, []).append((mount.method, prefix, parent or ""))
 
     def add(self, path: str, entry: Entrypoint) -> None:
         self.found[path].append(entry)
@@ -105,6 +108,32 @@ class FinderContext:
             for reference in (facts.references if facts is not None else ())
             if reference.kind == "inherits" and reference.scope == each
         }
+
+    def string_named(self, dotted: str, scope: str, module: str) -> str | None:
+        """The string a name written in ``scope`` is bound to in the repository: a module's (``API_PREFIX =
+        "/api"``), or what a class body gives an attribute read through an instance of the class, or of a
+        base of it (``settings.API_V1_STR`` with ``settings = Settings()`` and ``API_V1_STR: str = "/api/v1"``,
+        the default a settings class gives); None when not known."""
+        owner, _, attribute = self.names.expand(dotted, scope, module).rpartition(".")
+        found = self.names.locate(owner) if owner else None
+        if found is None:
+            return None
+        kind, qname = found
+        if kind == "module":
+            owners: list[tuple[str, FileFacts | None]] = [(qname, self.names.modules.get(qname))]
+        elif qname in self.names.instances:
+            where = qname.rsplit(".", 1)[0]
+            found = self.names.locate(self.names.expand(self.names.instances[qname].callee, where, where))
+            if found is None or found[0] != "symbol":
+                return None
+            owners = list(self.lineage(found[1]))
+        else:
+            return None
+        for each, facts in owners:
+            for owner_qname, name, value in facts.class_strings if facts is not None else ():
+                if owner_qname == each and name == attribute:
+                    return value
+        return None
 
     def target(self, dotted: str, scope: str, module: str) -> str | None:
         found = self.names.locate(self.names.expand(dotted, scope, module))

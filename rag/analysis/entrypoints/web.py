@@ -85,8 +85,16 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
         )
 
 
-def _route_prefixes(context: FinderContext, receiver_qname: str | None, framework: str) -> list[str]:
-    """URL prefixes of a blueprint/router: its own, combined with every place it is mounted."""
+# A router mounted from several places serves under each prefix; past this many, under the first ones. Routers
+# included in routers are followed this many levels up.
+MAX_PREFIXES = 4
+MAX_MOUNT_DEPTH = 8
+
+
+def _route_prefixes(context: FinderContext, receiver_qname: str | None, framework: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    """URL prefixes of a blueprint/router: its own, combined with every place it is mounted, and with the
+    prefixes of the blueprints and routers those places are (FastAPI's ``app.include_router(api_router,
+    prefix="/api")`` of an ``api_router`` that includes ``items.router`` under ``/items``; Flask's nested blueprints)."""
     if receiver_qname is None or receiver_qname not in context.names.instances:
         return [""]
     instance = context.names.instances[receiver_qname]
@@ -97,10 +105,14 @@ def _route_prefixes(context: FinderContext, receiver_qname: str | None, framewor
     mounts = [m for m in context.mounts.get(receiver_qname, ()) if m[0] in ("register_blueprint", "include_router", "urls")]
     if not mounts:
         return [own]
-    prefixes = []
-    for _, prefix, _ in mounts:
+    prefixes: list[str] = []
+    for _, prefix, parent in mounts:
         if framework == "flask":  # register_blueprint(url_prefix=...) replaces the blueprint's own
-            prefixes.append(prefix if prefix is not None else own)
+            mounted = prefix if prefix is not None else own
         else:  # include_router(prefix=...) comes before the router's own
-            prefixes.append(join_route(prefix or "", own) if prefix or own else "")
-    return prefixes
+            mounted = join_route(prefix or "", own) if prefix or own else ""
+        outer = [""]
+        if parent and parent != receiver_qname and parent not in seen and len(seen) < MAX_MOUNT_DEPTH:
+            outer = _route_prefixes(context, parent, framework, seen | {receiver_qname})
+        prefixes.extend(join_route(above, mounted) if above else mounted for above in outer)
+    return list(dict.fromkeys(prefixes))[:MAX_PREFIXES]
