@@ -79,7 +79,9 @@ its path): the match with the most captures wins. A route with neither a path, a
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``,
 SvelteKit's ``+server.ts`` and ``+page.svelte``, Nuxt's ``pages/**/*.vue``, with
 the methods such a file serves when its code names none) is no route.
-A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``).
+A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``);
+one named in ``file_prefixes`` serves the routes of the files of a path under the prefix the framework gives them
+(Laravel's ``routes/api.php`` under ``/api``).
 Files matching ``build_scripts`` (Cargo's ``build.rs``) are run by the build, not by users: no entrypoints.
 """
 
@@ -95,7 +97,7 @@ import tomllib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -231,6 +233,9 @@ class LanguageSpec:
     # Frameworks whose routes are declared only in files whose path matches (Rails: ``config/routes.rb``;
     # elsewhere ``get '/cart'`` is a test's request).
     framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # (framework, files, prefix): the framework serves the routes of the files whose path matches under the
+    # prefix (Laravel: ``routes/api.php`` under ``/api``).
+    file_prefixes: tuple[tuple[str, re.Pattern[str], str], ...] = ()
     # Files the build tool runs (Cargo's ``build.rs``): neither programs nor commands of the project.
     build_scripts: re.Pattern[str] | None = None
     # What joins an import's path when braces group several imports under one (Rust's ``::``:
@@ -350,6 +355,9 @@ class LanguageSpec:
             extends=extends,
             file_routes=tuple(file_routes),
             framework_files=tuple((name, re.compile(pattern)) for name, pattern in table.get("framework_files", {}).items()),
+            file_prefixes=tuple(
+                (rule["framework"], re.compile(rule["pattern"]), rule["prefix"]) for rule in table.get("file_prefixes", ())
+            ),
             build_scripts=re.compile("|".join(table["build_scripts"])) if table.get("build_scripts") else None,
             import_separator=table.get("import_separator", ""),
             imports_bind_names=table.get("imports_bind_names", False),
@@ -1693,6 +1701,7 @@ def _entrypoints(
             )
             for each in [route, *(_literal(other) for other in siblings)]
         )
+    found = _under_file_prefixes(path, spec, found)
     if file_route is not None and not any(entry.framework == file_route[0] for entry in found):
         # A file route with no handler found in it serves the methods its rule says (every method when none).
         found.append(Entrypoint(
@@ -1700,6 +1709,24 @@ def _entrypoints(
             methods=file_route[2], path=path, start_line=1, end_line=max(0, _last_row(root)) + 1, handler_raw="default",
         ))
     return tuple(found), (*around.mounts, *around.scoped_mounts()), handler_values
+
+
+def _under_file_prefixes(path: str, spec: LanguageSpec, found: list[Entrypoint]) -> list[Entrypoint]:
+    """The routes with the prefix their framework serves their file's routes under (``file_prefixes``: Laravel's
+    ``routes/api.php`` under ``/api``), unless the file puts one of its routes there itself (an application
+    whose routes file sets the prefix is served without the framework's)."""
+    for framework, files, prefix in spec.file_prefixes:
+        if not files.search(path):
+            continue
+        routes = [entry.route_or_command for entry in found if entry.framework == framework and entry.entry_type == "http_route"]
+        if any(route == prefix or route.startswith(prefix + "/") for route in routes):
+            continue
+        found = [
+            replace(entry, route_or_command=_join([prefix], entry.route_or_command, rooted=True))
+            if entry.framework == framework and entry.entry_type == "http_route" else entry
+            for entry in found
+        ]
+    return found
 
 
 def _in_area(route: str, area: str) -> str:

@@ -2453,7 +2453,7 @@ def test_nestjs_router_module_paths_put_a_modules_controllers_under_them_below_t
 def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers_method():
     found = entrypoint_rows(
         {
-            "routes/api.php": (
+            "routes/web.php": (
                 "<?php\nuse App\\Http\\Controllers\\OrderController;\nuse Illuminate\\Support\\Facades\\Route;\n\n"
                 "Route::controller(OrderController::class)->group(function () {\n    Route::get('/orders/{id}', 'show');\n"
                 "    Route::post('/orders', 'store');\n});\n"
@@ -2478,6 +2478,29 @@ def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers
     }
 
 
+def test_laravel_serves_the_routes_of_its_api_routes_file_under_api():
+    found = entrypoint_rows(
+        {
+            "routes/api.php": (
+                "<?php\nuse App\\Http\\Controllers\\UserController;\nuse Illuminate\\Support\\Facades\\Route;\n\n"
+                "Route::middleware('auth:sanctum')->group(function () {\n    Route::get('user', [UserController::class, 'user']);\n"
+                "    Route::apiResource('vaults', VaultController::class)->only(['index']);\n});\n"
+            ),
+            "routes/web.php": "<?php\nuse Illuminate\\Support\\Facades\\Route;\n\nRoute::get('/', fn () => view('welcome'));\n",
+            "app/Http/Controllers/UserController.php": (
+                "<?php\nnamespace App\\Http\\Controllers;\n\nclass UserController extends Controller\n{\n    public function user() {}\n}\n"
+            ),
+        },
+        "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert ("/api/user", ("GET",), "App.Http.Controllers.UserController.user") in found
+    assert ("/api/vaults", ("GET",), None) in found
+    # The web routes file's are served as written.
+    assert ("/", ("GET",), None) in found
+    assert {route for route, _, _ in found if route != "/"} == {route for route, _, _ in found if route.startswith("/api/")}
+
+
 def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_settings_are_read():
     found = entrypoint_rows(
         {
@@ -2496,6 +2519,7 @@ def test_laravel_invokable_controllers_closures_and_prefixes_set_with_other_sett
         "route_or_command", "handler", "handler_raw", kind="http_route",
     )
 
+    # The file puts its routes under /api itself: its application serves it without another /api.
     assert found == {
         ("/api/ping", None, "block at routes/api.php:4"),
         ("/api/admin/songs", "App.Http.Controllers.PlayController.__invoke", "PlayController"),
