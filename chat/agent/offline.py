@@ -56,7 +56,7 @@ ENTRYPOINT_QUESTIONS = (
     (re.compile(r"\b(?:routes?|endpoints?|urls?|apis?)\b", re.IGNORECASE), "http_route"),
     (re.compile(r"\b(?:commands?|cli|command[- ]line|subcommands?|programs?|binar(?:y|ies))\b", re.IGNORECASE), "cli_command"),
     (re.compile(r"\b(?:tasks?|jobs?|workers?|cron|scheduled|queues?|listeners?|consumers?)\b", re.IGNORECASE), "task"),
-    (re.compile(r"\b(?:g?rpcs?|protobuf|graphql|mutations?|resolvers?)\b", re.IGNORECASE), "rpc_service"),
+    (re.compile(r"\b(?:g?rpcs?|trpc|procedures?|protobuf|graphql|mutations?|resolvers?)\b", re.IGNORECASE), "rpc_service"),
     (re.compile(r"\b(?:activit(?:y|ies)|deep[- ]links?|app links?|broadcast receivers?|content providers?|app components?)\b", re.IGNORECASE), "app_component"),
 )
 # What a question's words may end or start with around an entrypoint it names (``gh alias delete?``, "`/api/users`").

@@ -22,6 +22,9 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
 - actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
   handles (its ``#[get("/")]``) under ``/api``; Rocket's ``.mount("/api",
   routes![index, users::list])`` those of each function it lists.
+- tRPC's ``createTRPCRouter({ post: postRouter })`` puts the procedures of the
+  module ``postRouter`` comes from under ``post``: ``post.hello``, down the
+  chain of routers.
 - Play's ``->  /admin  admin.Routes`` in ``conf/routes`` puts the routes of
   ``conf/admin.routes`` under ``/admin``, and ``->  /v1/posts  v1.post.PostRouter``
   those of that router class, down the chain of includes.
@@ -65,6 +68,8 @@ _PATH_ROOTS = frozenset({"crate", "self", "super"})
 NESTED_FRAMEWORKS = frozenset({"axum", "chi"})
 # The frameworks whose handlers are registered in a scope with a prefix (actix-web's ``web::scope``, Rocket's ``mount``).
 SCOPED_FRAMEWORKS = frozenset({"actix", "rocket"})
+# The frameworks whose procedures a router includes under a key, named with dots (tRPC's ``post.hello``).
+PROCEDURE_FRAMEWORKS = frozenset({"trpc"})
 # The frameworks whose routes files include other routers under a prefix (Play's ``->  /admin  admin.Routes``).
 INCLUDED_FRAMEWORKS = frozenset({"play"})
 # A router mounted from several places serves under each prefix; past this many, under the first ones.
@@ -140,27 +145,35 @@ def _with_mounted_prefixes(
 ) -> dict[str, list[Entrypoint]]:
     """``found`` (entrypoints by path) with the routes of mounted routers and of globally prefixed
     applications under their prefixes."""
-    prefixes = _mounted_prefixes(imports, analyses)
+    prefixes = _mounted_prefixes(imports, analyses, "use")
+    procedures = _mounted_prefixes(imports, analyses, "procedures")
     global_prefixes = [
         (posixpath.dirname(path), mount.prefix or "")
         for path, analysis in analyses.items() if analysis.facts is not None
         for mount in analysis.facts.mounts if mount.method == "global_prefix"
     ]
-    if not prefixes and not global_prefixes:
+    if not prefixes and not global_prefixes and not procedures:
         return found
     changed: dict[str, list[Entrypoint]] = {}
     for path, entries in found.items():
         mounted = prefixes.get(path, [])
         under = [prefix for folder, prefix in global_prefixes if not folder or path.startswith(folder + "/")][:1]
-        if not mounted and not under:
+        keys = procedures.get(path, [])
+        if not mounted and not under and not keys:
             changed[path] = entries
             continue
         changed[path] = [
-            _under(prefix, entry)
+            _under(prefix, entry) if entry.framework not in PROCEDURE_FRAMEWORKS else _under_key(prefix, entry)
             for entry in entries
-            for prefix in _prefixes_of(entry, mounted, under)
+            for prefix in (_prefixes_of(entry, mounted, under) if entry.framework not in PROCEDURE_FRAMEWORKS else keys or [""])
         ]
     return changed
+
+
+def _under_key(prefix: str, entry: Entrypoint) -> Entrypoint:
+    """A procedure under the keys of the routers that include it (``/post`` of the mounts: ``post.hello``)."""
+    key = prefix.strip("/").replace("/", ".")
+    return replace(entry, route_or_command=f"{key}.{entry.route_or_command}") if key else entry
 
 
 def _prefixes_of(entry: Entrypoint, mounted: list[str], under: list[str]) -> list[str]:
@@ -174,16 +187,16 @@ def _prefixes_of(entry: Entrypoint, mounted: list[str], under: list[str]) -> lis
     return [""]
 
 
-def _mounted_prefixes(imports: ImportTargets, analyses: dict[str, FileAnalysis]) -> dict[str, list[str]]:
-    """Per file whose router another file mounts: the whole prefixes it serves under, from the files
-    that mount without being mounted themselves."""
+def _mounted_prefixes(imports: ImportTargets, analyses: dict[str, FileAnalysis], method: str) -> dict[str, list[str]]:
+    """Per file whose router another file mounts (by mounts of ``method``: ``use``, tRPC's ``procedures``): the
+    whole prefixes it serves under, from the files that mount without being mounted themselves."""
     path_of = {unit: path for path, unit in imports.units.items()}
     children: dict[str, list[tuple[str, str]]] = {}
     for path, analysis in analyses.items():
         if analysis.facts is None:
             continue
         for mount in analysis.facts.mounts:
-            if mount.method != "use":
+            if mount.method != method:
                 continue
             target = imports.target(mount.child, analysis)
             child = path_of.get(target) if target is not None else None

@@ -71,7 +71,7 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
 is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
 written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
-``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+``(#set! methods "GET")`` the methods of a route whose pattern captures no ``@method``, ``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
@@ -1345,6 +1345,11 @@ class _Around:
             elif kind == "mount.controllers":
                 # NestJS's ``@Module({ controllers: [...] })`` on the module class ``parent``.
                 self.mounts.append(Mount("module_controller", parent, mounted, None, scope, line))
+            elif kind == "mount.trpc":
+                # tRPC's ``createTRPCRouter({ post: postRouter })``: the procedures of the module ``postRouter`` is
+                # imported from, under ``post``.
+                if mounted in self.imported:
+                    self.mounts.append(Mount("procedures", parent, self.imported[mounted], prefix, scope, line))
             elif kind == "mount.listed":
                 # Rocket's ``.mount("/api", routes![hello, users::list])``: the routes each function listed handles,
                 # under the base, as a scope's services are.
@@ -1649,6 +1654,8 @@ def _entrypoints(
             route = _CAPTURED.sub(lambda found: _text(captures[found.group(1)][0]) if found.group(1) in captures else "", named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
+        # The methods a pattern gives when it captures none (tRPC's queries are GETs, its mutations POSTs).
+        method = method or tuple(str(settings.get("methods") or "").split())
         verb_first = _VERB_FIRST.fullmatch(route)
         if verb_first is not None and not method:
             # A pattern of Go 1.22's ServeMux names its method: ``mux.HandleFunc("GET /items/{id}", h)``.

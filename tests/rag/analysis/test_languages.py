@@ -2696,6 +2696,47 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
     assert ("spring", "/api/health") in entrypoint_rows(TASKS, "framework", "route_or_command", kind="http_route")
 
 
+def test_trpc_procedures_are_rpc_services_named_by_the_keys_of_the_routers_that_include_them():
+    # create-t3-app's layout: routers import their helpers from ~/server/api/trpc (tsconfig's paths).
+    found = entrypoint_rows(
+        {
+            "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"~/*": ["./src/*"]}}}\n',
+            "src/server/api/routers/post.ts": (
+                'import { z } from "zod";\nimport { createTRPCRouter, protectedProcedure, publicProcedure } from "~/server/api/trpc";\n\n'
+                "export const postRouter = createTRPCRouter({\n"
+                "  hello: publicProcedure\n    .input(z.object({ text: z.string() }))\n    .query(({ input }) => ({ greeting: input.text })),\n"
+                "  create: protectedProcedure\n    .input(z.object({ name: z.string() }))\n"
+                "    .mutation(async ({ ctx, input }) => ctx.db.post.create({ data: input })),\n"
+                "  onAdd: publicProcedure.subscription(() => observable()),\n"
+                "});\n"
+            ),
+            "src/server/api/routers/admin/users.ts": (
+                'import { router, publicProcedure } from "../../trpc";\n\nexport const usersRouter = router({\n'
+                "  list: publicProcedure.query(() => []),\n});\n"
+            ),
+            "src/server/api/routers/admin/index.ts": (
+                'import { router } from "../../trpc";\nimport { usersRouter } from "./users";\n\n'
+                "export const adminRouter = router({ users: usersRouter });\n"
+            ),
+            "src/server/api/root.ts": (
+                'import { postRouter } from "~/server/api/routers/post";\nimport { adminRouter } from "~/server/api/routers/admin";\n'
+                'import { createTRPCRouter } from "~/server/api/trpc";\n\n'
+                "export const appRouter = createTRPCRouter({\n  post: postRouter,\n  admin: adminRouter,\n});\n"
+            ),
+            # The same shape without tRPC: no procedures.
+            "src/lib/menu.ts": "export const menu = createRouter({\n  open: items.query(() => null),\n});\n",
+        },
+        "entry_type", "framework", "route_or_command", "methods", "path", kind="rpc_service",
+    )
+
+    assert found == {
+        ("rpc_service", "trpc", "post.hello", ("GET",), "src/server/api/routers/post.ts"),
+        ("rpc_service", "trpc", "post.create", ("POST",), "src/server/api/routers/post.ts"),
+        ("rpc_service", "trpc", "post.onAdd", (), "src/server/api/routers/post.ts"),
+        ("rpc_service", "trpc", "admin.users.list", ("GET",), "src/server/api/routers/admin/users.ts"),
+    }
+
+
 def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_and_field():
     found = entrypoint_rows(
         {

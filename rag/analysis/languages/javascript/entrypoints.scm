@@ -208,3 +208,42 @@
     (method_definition name: (property_identifier) @path body: (_) @block) @route.graphql])
   (#match? @_root "^(Query|Mutation|Subscription)$")
   (#set! requires "graphql") (#set! route "{@_root}.{}") (#set! entry_type "rpc_service"))
+;
+; tRPC, in a file that imports from @trpc/server or a module of its own named trpc (create-t3-app's
+; ~/server/api/trpc): each procedure of a router, createTRPCRouter({ hello: publicProcedure.input(...).query(...) })
+; (router(...), t.router(...) too), a chain that ends in .query, .mutation or .subscription, is an rpc_service
+; named by its key; a router included under a key, createTRPCRouter({ post: postRouter }) with postRouter imported,
+; puts the procedures of its file under that key: post.hello (rag/analysis/entrypoints/mounts.py)
+(import_statement source: (string (string_fragment) @uses.trpc) (#match? @uses.trpc "(^@trpc/server|[/~]trpc)$"))
+; (a query is served to GET requests, a mutation to POSTs)
+(call_expression
+  function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
+  arguments: (arguments . (object (pair
+    key: (property_identifier) @path
+    value: (call_expression
+      function: (member_expression property: (property_identifier) @_kind)
+      arguments: (arguments . [(arrow_function) (function_expression)] @block))) @route.trpc))
+  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#eq? @_kind "query")
+  (#set! requires "trpc") (#set! entry_type "rpc_service") (#set! methods "GET"))
+(call_expression
+  function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
+  arguments: (arguments . (object (pair
+    key: (property_identifier) @path
+    value: (call_expression
+      function: (member_expression property: (property_identifier) @_kind)
+      arguments: (arguments . [(arrow_function) (function_expression)] @block))) @route.trpc))
+  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#eq? @_kind "mutation")
+  (#set! requires "trpc") (#set! entry_type "rpc_service") (#set! methods "POST"))
+(call_expression
+  function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
+  arguments: (arguments . (object (pair
+    key: (property_identifier) @path
+    value: (call_expression
+      function: (member_expression property: (property_identifier) @_kind)
+      arguments: (arguments . [(arrow_function) (function_expression)] @block))) @route.trpc))
+  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#eq? @_kind "subscription")
+  (#set! requires "trpc") (#set! entry_type "rpc_service"))
+(call_expression
+  function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
+  arguments: (arguments . (object (pair key: (property_identifier) @prefix value: (identifier) @mounted)))
+  (#match? @_router "^(createTRPCRouter|router|createRouter)$")) @mount.trpc
