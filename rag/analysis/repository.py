@@ -46,6 +46,7 @@ from rag.analysis.languages import (
 )
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.android_manifest import android_components
+from rag.analysis.app_config import context_paths
 from rag.analysis.play_routes import play_router, play_routes
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
@@ -158,7 +159,8 @@ def _foresee(path: str, text: str) -> None:
 
 def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
     """What a packaging or build file declares: the commands and programs it builds, the name it is imported by;
-    what a Play routes file routes; the components an Android manifest declares."""
+    what a Play routes file routes; the components an Android manifest declares; the path a JVM server's
+    configuration serves its routes under."""
     if name == "pyproject.toml":
         return _with_scripts(FileFacts(), pyproject_scripts(text, lines))
     if name == "setup.cfg":
@@ -182,6 +184,8 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
         return play_routes(path, router, lines)
     if name == "androidmanifest.xml":
         return android_components(path, text)
+    if name.startswith("application."):
+        return context_paths(path, text)
     return None
 
 

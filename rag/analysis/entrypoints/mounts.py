@@ -25,6 +25,10 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
 - tRPC's ``createTRPCRouter({ post: postRouter })`` puts the procedures of the
   module ``postRouter`` comes from under ``post``: ``post.hello``, down the
   chain of routers.
+- Spring Boot's ``server.servlet.context-path`` (Micronaut's and Quarkus's
+  likewise) in an application's ``src/main/resources/application.properties``
+  or ``.yml`` puts the framework's routes of the application's files under it
+  (``rag.analysis.app_config``).
 - Play's ``->  /admin  admin.Routes`` in ``conf/routes`` puts the routes of
   ``conf/admin.routes`` under ``/admin``, and ``->  /v1/posts  v1.post.PostRouter``
   those of that router class, down the chain of includes.
@@ -47,6 +51,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from rag.analysis.app_config import application_folder
 from rag.analysis.entrypoints.context import join_route
 from rag.analysis.languages import MADE_BY_CALL, METHOD_VALUE
 from rag.analysis.play_routes import play_router
@@ -93,7 +98,31 @@ def across_files(
     found = _with_command_paths(analyses, file_edges, found)
     found = _with_nested_routers(analyses, file_edges, found)
     found = _with_included_routers(analyses, found)
-    return _with_scoped_services(analyses, found)
+    found = _with_scoped_services(analyses, found)
+    return _with_context_paths(analyses, found)
+
+
+def _with_context_paths(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+    """``found`` with the routes of each application under the path its configuration serves them at: a
+    framework's routes of the files under the application's folder, the innermost application's."""
+    paths = sorted(
+        (
+            (folder, mount.parent, mount.prefix)
+            for path, analysis in analyses.items() if analysis.facts is not None
+            for mount in analysis.facts.mounts
+            if mount.method == "context_path" and mount.prefix and (folder := application_folder(path)) is not None
+        ),
+        key=lambda item: -len(item[0]),
+    )
+    if not paths:
+        return found
+
+    def context_path(path: str, entry: Entrypoint) -> str:
+        return next(
+            (prefix for folder, framework, prefix in paths if framework == entry.framework and path.startswith(folder)), ""
+        ) if entry.entry_type == "http_route" else ""
+
+    return {path: [_under(context_path(path, entry), entry) for entry in entries] for path, entries in found.items()}
 
 
 def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
