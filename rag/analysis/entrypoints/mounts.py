@@ -22,6 +22,10 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
 - actix-web's ``web::scope("/api").service(index)`` puts the routes ``index``
   handles (its ``#[get("/")]``) under ``/api``; Rocket's ``.mount("/api",
   routes![index, users::list])`` those of each function it lists.
+- Fastify's autoload, ``fastify.register(AutoLoad, { dir: path.join(__dirname,
+  'routes'), options: { prefix: '/api' } })``, puts the routes of the files
+  under ``routes/`` under their folder's path there (``routes/users/index.js``:
+  ``/api/users``).
 - tRPC's ``createTRPCRouter({ post: postRouter })`` puts the procedures of the
   module ``postRouter`` comes from under ``post``: ``post.hello``, down the
   chain of routers.
@@ -99,7 +103,43 @@ def across_files(
     found = _with_nested_routers(analyses, file_edges, found)
     found = _with_included_routers(analyses, found)
     found = _with_scoped_services(analyses, found)
+    found = _with_autoloaded_folders(analyses, found)
     return _with_context_paths(analyses, found)
+
+
+# The frameworks whose plugins a folder's autoload registers under the folders' paths (Fastify's ``@fastify/autoload``).
+AUTOLOADED_FRAMEWORKS = frozenset({"fastify"})
+
+
+def _with_autoloaded_folders(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+    """``found`` with the routes of the files an autoload registers under its prefix and their folder's path
+    below the autoloaded folder: the nearest autoload's (a folder autoloaded from two places, under each)."""
+    loads: dict[str, list[str]] = {}  # an autoloaded folder -> its prefixes
+    for path, analysis in analyses.items():
+        for mount in analysis.facts.mounts if analysis.facts is not None else ():
+            if mount.method == "autoload":
+                folder = posixpath.normpath(posixpath.join(posixpath.dirname(path), mount.child))
+                known = loads.setdefault(folder, [])
+                if len(known) < MAX_PREFIXES and (mount.prefix or "") not in known:
+                    known.append(mount.prefix or "")
+    if not loads:
+        return found
+
+    def prefixes(path: str) -> list[str]:
+        folder = max((each for each in loads if path.startswith(each + "/")), key=len, default=None)
+        if folder is None:
+            return [""]
+        below = posixpath.dirname(path[len(folder) + 1:])
+        return [join_prefix(prefix, below) for prefix in loads[folder]]
+
+    return {
+        path: [
+            _under(prefix, entry)
+            for entry in entries
+            for prefix in (prefixes(path) if entry.framework in AUTOLOADED_FRAMEWORKS and entry.entry_type == "http_route" else [""])
+        ]
+        for path, entries in found.items()
+    }
 
 
 def _with_context_paths(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:

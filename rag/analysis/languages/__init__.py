@@ -1196,6 +1196,30 @@ _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
 _VERB_FIRST = re.compile(r"(GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD) +(/.*)")
 
 
+# The modules of Fastify's autoload plugin.
+_AUTOLOAD_MODULES = frozenset({"@fastify/autoload", "fastify-autoload"})
+
+
+def _autoload_options(options: tree_sitter.Node) -> tuple[str, str | None] | None:
+    """The folder (relative to the file: the last string of ``dir``'s ``path.join(__dirname, 'routes')``) and the
+    prefix (``options: { prefix: '/api' }``) of Fastify's autoload options; None without a folder."""
+    folder, prefix = None, None
+    for pair in options.named_children:
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if pair.type != "pair" or key is None or value is None:
+            continue
+        if _text(key) == "dir" and value.type == "call_expression":
+            arguments = value.child_by_field_name("arguments")
+            strings = [argument for argument in arguments.named_children if argument.type == "string"] if arguments else []
+            folder = _literal(strings[-1]) if strings else None
+        elif _text(key) == "options" and value.type == "object":
+            for option in value.named_children:
+                name, given = option.child_by_field_name("key"), option.child_by_field_name("value")
+                if option.type == "pair" and name is not None and given is not None and _text(name) == "prefix" and given.type == "string":
+                    prefix = _literal(given)
+    return (folder, prefix) if folder else None
+
+
 # A name in a macro's list of functions (``routes![hello, users::list]``).
 _LISTED_NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 
@@ -1345,6 +1369,10 @@ class _Around:
             elif kind == "mount.controllers":
                 # NestJS's ``@Module({ controllers: [...] })`` on the module class ``parent``.
                 self.mounts.append(Mount("module_controller", parent, mounted, None, scope, line))
+            elif kind == "mount.autoload":
+                # Fastify's ``register(AutoLoad, { dir: path.join(__dirname, 'routes'), options: { prefix } })``.
+                if self.imported.get(mounted) in _AUTOLOAD_MODULES and (read := _autoload_options(captures["options"][0])):
+                    self.mounts.append(Mount("autoload", parent, read[0], read[1], scope, line))
             elif kind == "mount.trpc":
                 # tRPC's ``createTRPCRouter({ post: postRouter })``: the procedures of the module ``postRouter`` is
                 # imported from, under ``post``.

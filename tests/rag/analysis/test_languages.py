@@ -2696,6 +2696,42 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
     assert ("spring", "/api/health") in entrypoint_rows(TASKS, "framework", "route_or_command", kind="http_route")
 
 
+def test_fastify_routes_an_autoload_registers_serve_under_their_folder_s_path():
+    plugin = "module.exports = async function (fastify, opts) {{\n  fastify.get('{route}', async function (request, reply) {{\n    return {{}}\n  }})\n}}\n"
+    found = entrypoint_rows(
+        {
+            # fastify-cli's template, in JavaScript ...
+            "app.js": (
+                "const path = require('node:path')\nconst AutoLoad = require('@fastify/autoload')\n\n"
+                "module.exports = async function (fastify, opts) {\n"
+                "  fastify.register(AutoLoad, {\n    dir: path.join(__dirname, 'plugins'),\n    options: Object.assign({}, opts)\n  })\n"
+                "  fastify.register(AutoLoad, {\n    dir: path.join(__dirname, 'routes'),\n    options: Object.assign({}, opts)\n  })\n}\n"
+            ),
+            "routes/root.js": plugin.format(route="/"),
+            "routes/example/index.js": plugin.format(route="/"),
+            "routes/users/profile/settings.js": plugin.format(route="/:id"),
+            # ... and in TypeScript, under a prefix of its options.
+            "api/src/app.ts": (
+                "import { join } from 'node:path'\nimport AutoLoad from '@fastify/autoload'\n\n"
+                "export default async function app (fastify, opts) {\n"
+                "  void fastify.register(AutoLoad, { dir: join(__dirname, 'routes'), options: { prefix: '/api' } })\n}\n"
+            ),
+            "api/src/routes/items/index.ts": "export default async function (fastify) {\n  fastify.post('/', async () => ({}))\n}\n",
+            # A plugin registered by hand is not autoloaded.
+            "other/server.js": "const fastify = require('fastify')()\nfastify.register(require('./routes'))\nfastify.get('/health', async () => 'ok')\n",
+        },
+        "path", "route_or_command", kind="http_route",
+    )
+
+    assert found == {
+        ("routes/root.js", "/"),
+        ("routes/example/index.js", "/example"),
+        ("routes/users/profile/settings.js", "/users/profile/:id"),
+        ("api/src/routes/items/index.ts", "/api/items"),
+        ("other/server.js", "/health"),
+    }
+
+
 def test_trpc_procedures_are_rpc_services_named_by_the_keys_of_the_routers_that_include_them():
     # create-t3-app's layout: routers import their helpers from ~/server/api/trpc (tsconfig's paths).
     found = entrypoint_rows(

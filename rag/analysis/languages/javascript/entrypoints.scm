@@ -247,3 +247,12 @@
   function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
   arguments: (arguments . (object (pair key: (property_identifier) @prefix value: (identifier) @mounted)))
   (#match? @_router "^(createTRPCRouter|router|createRouter)$")) @mount.trpc
+;
+; Fastify's autoload (the fastify-cli template): fastify.register(AutoLoad, { dir: path.join(__dirname, 'routes'),
+; options: { prefix: '/api' } }) registers the plugins of the files under routes/, each under its folder's path
+; (routes/users/index.js: /users), under the options' prefix (rag/analysis/entrypoints/mounts.py); AutoLoad the
+; module @fastify/autoload (or fastify-autoload) the file imports
+(call_expression
+  function: (member_expression property: (property_identifier) @_register)
+  arguments: (arguments . (identifier) @mounted . (object) @options)
+  (#eq? @_register "register")) @mount.autoload
