@@ -5,7 +5,8 @@ Spring Boot serves every route of an application under ``server.servlet.context-
 ``quarkus.http.root-path`` (its JAX-RS resources), each set in the application's
 ``src/main/resources/application.properties`` or ``application.yml``. Each is a ``context_path`` mount of
 that framework (``Mount.parent``): ``rag.analysis.entrypoints.mounts`` puts the framework's routes of the
-files under the folder that holds ``src/main`` under it. A profile's file (``application-dev.yml``) and a
+files under the folder that holds ``src/main`` under it (Next.js's ``basePath``, read from ``next.config.js`` by
+the JavaScript analysis, likewise for the pages and routes of the files beside and below it). A profile's file (``application-dev.yml``) and a
 YAML document of a profile (``spring.config.activate.on-profile``) are not read: they change the path for
 some runs, not the one the application serves by default.
 
@@ -40,18 +41,18 @@ _PROPERTY = re.compile(r"^[ \t]*([\w.\-\[\]]+)[ \t]*[=: \t][ \t]*(.*?)[ \t]*$")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def application_folder(path: str) -> str | None:
-    """The folder of the application a configuration file configures (the one that holds ``src/main``);
-    None for any other file."""
+def application_folder(path: str) -> str:
+    """The folder of the application a configuration file configures: the one that holds ``src/main`` for a JVM
+    server's, else the file's own (Next.js's ``next.config.js``)."""
     found = CONFIG_FILE.search(path)
     if found is None:
-        return None
+        return path.rsplit("/", 1)[0] + "/" if "/" in path else ""
     return path[: found.start() + (path[found.start()] == "/")]
 
 
 def context_paths(path: str, text: str) -> FileFacts | None:
     """The ``context_path`` mounts an application's configuration file sets; None when it sets none."""
-    if application_folder(path) is None or len(text) > MAX_CONFIG_CHARS:
+    if CONFIG_FILE.search(path) is None or len(text) > MAX_CONFIG_CHARS:
         return None
     settings = dict(_properties(text) if path.endswith(".properties") else _yaml_settings(text))
     mounts = tuple(

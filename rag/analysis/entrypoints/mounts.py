@@ -150,7 +150,8 @@ def _with_context_paths(analyses: dict[str, FileAnalysis], found: dict[str, list
             (folder, mount.parent, mount.prefix)
             for path, analysis in analyses.items() if analysis.facts is not None
             for mount in analysis.facts.mounts
-            if mount.method == "context_path" and mount.prefix and (folder := application_folder(path)) is not None
+            if mount.method == "context_path" and mount.prefix
+            for folder in (application_folder(path),)
         ),
         key=lambda item: -len(item[0]),
     )

@@ -1196,6 +1196,8 @@ _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
 _VERB_FIRST = re.compile(r"(GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD) +(/.*)")
 
 
+# Next.js's configuration file, whose ``basePath`` every page and route of the app is served under.
+_NEXT_CONFIG = re.compile(r"(?:^|/)next\.config\.(?:js|mjs|cjs|ts|mts)$")
 # The modules of Fastify's autoload plugin.
 _AUTOLOAD_MODULES = frozenset({"@fastify/autoload", "fastify-autoload"})
 
@@ -1369,6 +1371,9 @@ class _Around:
             elif kind == "mount.controllers":
                 # NestJS's ``@Module({ controllers: [...] })`` on the module class ``parent``.
                 self.mounts.append(Mount("module_controller", parent, mounted, None, scope, line))
+            elif kind == "mount.base_path":
+                # Next.js's ``basePath: '/docs'`` (kept for its configuration file only: ``_entrypoints``).
+                self.mounts.append(Mount("context_path", "nextjs", "", prefix, scope, line))
             elif kind == "mount.autoload":
                 # Fastify's ``register(AutoLoad, { dir: path.join(__dirname, 'routes'), options: { prefix } })``.
                 if self.imported.get(mounted) in _AUTOLOAD_MODULES and (read := _autoload_options(captures["options"][0])):
@@ -1743,7 +1748,8 @@ def _entrypoints(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
             methods=file_route[2], path=path, start_line=1, end_line=max(0, _last_row(root)) + 1, handler_raw="default",
         ))
-    return tuple(found), (*around.mounts, *around.scoped_mounts()), handler_values
+    mounts = [mount for mount in around.mounts if mount.method != "context_path" or _NEXT_CONFIG.search(path)]
+    return tuple(found), (*mounts, *around.scoped_mounts()), handler_values
 
 
 def _under_file_prefixes(path: str, spec: LanguageSpec, found: list[Entrypoint]) -> list[Entrypoint]:

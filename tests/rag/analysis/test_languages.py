@@ -2696,6 +2696,22 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
     assert ("spring", "/api/health") in entrypoint_rows(TASKS, "framework", "route_or_command", kind="http_route")
 
 
+def test_next_js_pages_and_routes_serve_under_the_base_path_of_their_app_s_configuration():
+    found = entrypoint_rows(
+        {
+            "web/next.config.mjs": "/** @type {import('next').NextConfig} */\nexport default {\n  basePath: '/docs',\n  output: 'standalone',\n}\n",
+            "web/app/api/hello/route.ts": "export async function GET() { return Response.json({}) }\n",
+            "web/app/guide/page.tsx": "export default function Page() { return <h1>Guide</h1> }\n",
+            # Another app of the repository, and a basePath that is no Next.js configuration's.
+            "shop/app/api/cart/route.ts": "export async function POST() { return Response.json({}) }\n",
+            "shop/lib/client.ts": "export const client = createClient({ basePath: '/v2' })\n",
+        },
+        "route_or_command", "methods", kind="http_route",
+    )
+
+    assert found == {("/docs/api/hello", ("GET",)), ("/docs/guide", ("GET",)), ("/api/cart", ("POST",))}
+
+
 def test_fastify_routes_an_autoload_registers_serve_under_their_folder_s_path():
     plugin = "module.exports = async function (fastify, opts) {{\n  fastify.get('{route}', async function (request, reply) {{\n    return {{}}\n  }})\n}}\n"
     found = entrypoint_rows(

@@ -256,3 +256,6 @@
   function: (member_expression property: (property_identifier) @_register)
   arguments: (arguments . (identifier) @mounted . (object) @options)
   (#eq? @_register "register")) @mount.autoload
+;
+; Next.js's basePath in next.config.js (.mjs, .ts): every page and route of the app under it
+(pair key: (property_identifier) @_base value: (string) @prefix (#eq? @_base "basePath")) @mount.base_path
