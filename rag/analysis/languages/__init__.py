@@ -71,7 +71,7 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
 is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
 written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
-``(#set! methods "GET")`` the methods of a route whose pattern captures no ``@method``, ``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
@@ -1232,14 +1232,22 @@ def _literal(node: tree_sitter.Node) -> str:
     return text.removeprefix(":") if "symbol" in node.type else text
 
 
+# The HTTP method an RPC framework serves a kind of procedure with (tRPC's ``.query(...)`` is read with GET, its
+# ``.mutation(...)`` POSTed); a subscription is no request.
+_PROCEDURE_METHODS = {"query": ("GET",), "mutation": ("POST",)}
+
+
 def _methods(method: str) -> tuple[str, ...]:
     """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``, ``MethodGet`` (Go's ``http.MethodGet``),
-    a Razor page's handler (``OnGet``, ``OnPostDeleteAsync``) -> ``("GET",)``; anything else none."""
+    a Razor page's handler (``OnGet``, ``OnPostDeleteAsync``) -> ``("GET",)``, an RPC procedure's kind
+    (``query``, ``_PROCEDURE_METHODS``); anything else none."""
     verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP").removeprefix("METHOD")
     if verb in _VERBS:
         return (verb,)
     handler = _PAGE_HANDLER.fullmatch(method)
-    return (handler.group(1).upper(),) if handler is not None else ()
+    if handler is not None:
+        return (handler.group(1).upper(),)
+    return _PROCEDURE_METHODS.get(method, ())
 
 
 # Where a name written in camel case starts a word (``GenerateCss``: ``Generate``, ``Css``; ``HTTPServer``: ``HTTP``, ``Server``).
@@ -1687,8 +1695,6 @@ def _entrypoints(
             route = _CAPTURED.sub(lambda found: _text(captures[found.group(1)][0]) if found.group(1) in captures else "", named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
-        # The methods a pattern gives when it captures none (tRPC's queries are GETs, its mutations POSTs).
-        method = method or tuple(str(settings.get("methods") or "").split())
         verb_first = _VERB_FIRST.fullmatch(route)
         if verb_first is not None and not method:
             # A pattern of Go 1.22's ServeMux names its method: ``mux.HandleFunc("GET /items/{id}", h)``.

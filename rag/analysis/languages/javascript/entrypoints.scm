@@ -215,33 +215,15 @@
 ; named by its key; a router included under a key, createTRPCRouter({ post: postRouter }) with postRouter imported,
 ; puts the procedures of its file under that key: post.hello (rag/analysis/entrypoints/mounts.py)
 (import_statement source: (string (string_fragment) @uses.trpc) (#match? @uses.trpc "(^@trpc/server|[/~]trpc)$"))
-; (a query is served to GET requests, a mutation to POSTs)
+; (a query is served to GET requests, a mutation to POSTs: its @method)
 (call_expression
   function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
   arguments: (arguments . (object (pair
     key: (property_identifier) @path
     value: (call_expression
-      function: (member_expression property: (property_identifier) @_kind)
+      function: (member_expression property: (property_identifier) @method)
       arguments: (arguments . [(arrow_function) (function_expression)] @block))) @route.trpc))
-  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#eq? @_kind "query")
-  (#set! requires "trpc") (#set! entry_type "rpc_service") (#set! methods "GET"))
-(call_expression
-  function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
-  arguments: (arguments . (object (pair
-    key: (property_identifier) @path
-    value: (call_expression
-      function: (member_expression property: (property_identifier) @_kind)
-      arguments: (arguments . [(arrow_function) (function_expression)] @block))) @route.trpc))
-  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#eq? @_kind "mutation")
-  (#set! requires "trpc") (#set! entry_type "rpc_service") (#set! methods "POST"))
-(call_expression
-  function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
-  arguments: (arguments . (object (pair
-    key: (property_identifier) @path
-    value: (call_expression
-      function: (member_expression property: (property_identifier) @_kind)
-      arguments: (arguments . [(arrow_function) (function_expression)] @block))) @route.trpc))
-  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#eq? @_kind "subscription")
+  (#match? @_router "^(createTRPCRouter|router|createRouter)$") (#match? @method "^(query|mutation|subscription)$")
   (#set! requires "trpc") (#set! entry_type "rpc_service"))
 (call_expression
   function: [(identifier) @_router (member_expression property: (property_identifier) @_router)]
