@@ -1188,7 +1188,9 @@ _METHOD_REFERENCE = re.compile(r"([A-Za-z_]\w*)::([A-Za-z_]\w*)")
 METHOD_VALUE = re.compile(r"[\w$]+\.[\w$]+")
 # A handler made by a call names the function that makes it: ``GreetHandler(ctx)``, ``auth(show)``.
 # A capture's text in a pattern's ``route`` form: ``{@root}``.
-_CAPTURED = re.compile(r"\{@(\w+)\}")
+# A capture's text in a route template (``{@_root}``), or the part of it that is one of some words
+# (``{@_root~Query|Mutation}``: ``Query`` of ``QueryMapping``).
+_CAPTURED = re.compile(r"\{@(\w+)(?:~([\w|]+))?\}")
 MADE_BY_CALL = re.compile(r"^([\w.]+)\(.*", re.DOTALL)
 # ... and when the repository defines no such function, the one name it wraps: ``http.HandlerFunc(static)``.
 _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
@@ -1224,6 +1226,18 @@ def _autoload_options(options: tree_sitter.Node) -> tuple[str, str | None] | Non
 
 # A name in a macro's list of functions (``routes![hello, users::list]``).
 _LISTED_NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+
+
+def _captured(captures: dict[str, list[tree_sitter.Node]], found: re.Match[str]) -> str:
+    """A route template's ``{@name}`` (``_CAPTURED``): the capture's text unquoted, or the one of its words it holds."""
+    nodes = captures.get(found.group(1))
+    if not nodes:
+        return ""
+    text = _literal(nodes[0])
+    if found.group(2) is None:
+        return text
+    word = re.search(found.group(2), text)
+    return word.group(0) if word is not None else ""
 
 
 def _literal(node: tree_sitter.Node) -> str:
@@ -1692,7 +1706,7 @@ def _entrypoints(
             camel = re.sub(r"_+([a-z0-9])", lambda part: part.group(1).upper(), route)
             named = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{camel}", camel)
             named = named.replace("{snake}", _WORD_BOUNDARY.sub("_", route).lower()).replace("{}", route)
-            route = _CAPTURED.sub(lambda found: _text(captures[found.group(1)][0]) if found.group(1) in captures else "", named)
+            route = _CAPTURED.sub(lambda found: _captured(captures, found), named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
         verb_first = _VERB_FIRST.fullmatch(route)

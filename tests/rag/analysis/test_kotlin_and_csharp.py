@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rag.analysis.repository import analyze_repository
 from rag.services.graph import declared_kind
-from tests.rag.analysis.readings import edge_targets
+from tests.rag.analysis.readings import edge_targets, entrypoint_rows
 
 
 def test_csharp_generic_calls_and_constructors_are_resolved_by_their_type():
@@ -487,4 +487,48 @@ def test_razor_pages_are_routed_by_their_files_and_their_handlers_say_the_method
         ("http_route", "/Products/Edit", ("POST",), "Shop.Pages.Products.EditModel.OnPostDelete", "OnPostDelete"),
         ("http_route", "/Privacy", ("GET",), None, "default"),
         ("http_route", "/Identity/Account/Login", ("POST",), "Shop.Areas.Identity.Pages.Account.LoginModel.OnPostAsync", "OnPostAsync"),
+    }
+
+
+def test_spring_graphql_and_dgs_operations_are_rpc_services_named_by_type_and_field():
+    found = entrypoint_rows(
+        {
+            "src/main/java/com/shop/BookController.java": (
+                "package com.shop;\n\nimport org.springframework.graphql.data.method.annotation.*;\n\n@Controller\n"
+                "public class BookController {\n"
+                "    @QueryMapping\n    public Book bookById(@Argument String id) { return null; }\n\n"
+                "    @QueryMapping(\"books\")\n    public List<Book> all() { return null; }\n\n"
+                "    @MutationMapping(name = \"createBook\")\n    public Book addBook(@Argument BookInput input) { return null; }\n\n"
+                "    @SchemaMapping(typeName = \"Book\", field = \"author\")\n    public Author writer(Book book) { return null; }\n\n"
+                "    @BatchMapping(typeName = \"Book\")\n    public Map<Book, Price> price(List<Book> books) { return null; }\n\n"
+                "    public void helper() { }\n}\n"
+            ),
+            "src/main/java/com/shop/ShowsDataFetcher.java": (
+                "package com.shop;\n\nimport com.netflix.graphql.dgs.*;\n\n@DgsComponent\npublic class ShowsDataFetcher {\n"
+                "    @DgsQuery\n    public List<Show> shows() { return null; }\n\n"
+                "    @DgsSubscription(field = \"showAdded\")\n    public Publisher<Show> added() { return null; }\n\n"
+                "    @DgsData(parentType = \"Mutation\", field = \"addShow\")\n    public Show addShow() { return null; }\n}\n"
+            ),
+            "src/main/kotlin/com/shop/ReviewController.kt": (
+                "package com.shop\n\n@Controller\nclass ReviewController {\n"
+                "    @QueryMapping\n    fun reviews(@Argument bookId: String): List<Review> = emptyList()\n\n"
+                "    @MutationMapping(\"addReview\")\n    fun add(@Argument input: ReviewInput): Review? = null\n\n"
+                "    @SchemaMapping(typeName = \"Review\")\n    fun book(review: Review): Book? = null\n}\n"
+            ),
+        },
+        "entry_type", "route_or_command", "handler",
+    )
+
+    assert found == {
+        ("rpc_service", "Query.bookById", "com.shop.BookController.bookById"),
+        ("rpc_service", "Query.books", "com.shop.BookController.all"),
+        ("rpc_service", "Mutation.createBook", "com.shop.BookController.addBook"),
+        ("rpc_service", "Book.author", "com.shop.BookController.writer"),
+        ("rpc_service", "Book.price", "com.shop.BookController.price"),
+        ("rpc_service", "Query.shows", "com.shop.ShowsDataFetcher.shows"),
+        ("rpc_service", "Subscription.showAdded", "com.shop.ShowsDataFetcher.added"),
+        ("rpc_service", "Mutation.addShow", "com.shop.ShowsDataFetcher.addShow"),
+        ("rpc_service", "Query.reviews", "com.shop.ReviewController.reviews"),
+        ("rpc_service", "Mutation.addReview", "com.shop.ReviewController.add"),
+        ("rpc_service", "Review.book", "com.shop.ReviewController.book"),
     }

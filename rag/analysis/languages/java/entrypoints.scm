@@ -154,6 +154,35 @@
   (#match? @_worker "^(Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
   (#set! entry_type "task"))
 ;
+; GraphQL operations of Spring for GraphQL and Netflix DGS: @QueryMapping, @MutationMapping, @SubscriptionMapping
+; (@DgsQuery, @DgsMutation, @DgsSubscription) on a method is the field of that root type the method is named for, or
+; the annotation names (@QueryMapping("book"), name = ..., DGS's field = ...): Query.bookById
+(method_declaration
+  (modifiers (marker_annotation name: (identifier) @_root))
+  name: (identifier) @path
+  (#match? @_root "^(QueryMapping|MutationMapping|SubscriptionMapping|DgsQuery|DgsMutation|DgsSubscription)$")
+  (#set! route "{@_root~Query|Mutation|Subscription}.{}") (#set! entry_type "rpc_service")) @route.graphql
+(method_declaration
+  (modifiers (annotation name: (identifier) @_root arguments: (annotation_argument_list
+    [(string_literal) @path (element_value_pair key: (identifier) @_name value: (string_literal) @path)])))
+  (#match? @_root "^(QueryMapping|MutationMapping|SubscriptionMapping|DgsQuery|DgsMutation|DgsSubscription)$")
+  (#match? @_name "^(name|value|field)$")
+  (#set! route "{@_root~Query|Mutation|Subscription}.{}") (#set! entry_type "rpc_service")) @route.graphql
+; ... and a field of another type (@SchemaMapping(typeName = "Book", field = "author"), @BatchMapping, DGS's
+; @DgsData(parentType = "Book", field = "author")), named for the method when the annotation names no field
+(method_declaration
+  (modifiers (annotation name: (identifier) @_schema arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_type value: (string_literal) @_root))))
+  name: (identifier) @path
+  (#match? @_schema "^(SchemaMapping|BatchMapping|DgsData)$") (#match? @_type "^(typeName|parentType)$")
+  (#set! route "{@_root}.{}") (#set! entry_type "rpc_service")) @route.graphql
+(method_declaration
+  (modifiers (annotation name: (identifier) @_schema arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_type value: (string_literal) @_root)
+    (element_value_pair key: (identifier) @_field value: (string_literal) @path))))
+  (#match? @_schema "^(SchemaMapping|BatchMapping|DgsData)$") (#match? @_type "^(typeName|parentType)$") (#eq? @_field "field")
+  (#set! route "{@_root}.{}") (#set! entry_type "rpc_service")) @route.graphql
+;
 ; Spring Cloud OpenFeign: an interface marked @FeignClient declares the routes of the service it calls
 (interface_declaration
   (modifiers [(annotation name: (identifier) @_feign) (marker_annotation name: (identifier) @_feign)])

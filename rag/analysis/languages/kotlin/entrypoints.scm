@@ -79,6 +79,25 @@
   (#set! strip "(Coroutine)?ImplBase$")
   (#set! entry_type "rpc_service")) @route.grpc
 ;
+; GraphQL operations of Spring for GraphQL and Netflix DGS, as in Java: @QueryMapping fun bookById(...) is Query.bookById,
+; @QueryMapping("book") or name = "book" names the field; @SchemaMapping(typeName = "Book") fun author(...) is Book.author
+(function_declaration
+  (modifiers (annotation (user_type (identifier) @_root)))
+  name: (identifier) @path
+  (#match? @_root "^(QueryMapping|MutationMapping|SubscriptionMapping|DgsQuery|DgsMutation|DgsSubscription)$")
+  (#set! route "{@_root~Query|Mutation|Subscription}.{}") (#set! entry_type "rpc_service")) @route.graphql
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_root)
+    (value_arguments (value_argument (identifier)? @_name (string_literal) @path)))))
+  (#match? @_root "^(QueryMapping|MutationMapping|SubscriptionMapping|DgsQuery|DgsMutation|DgsSubscription)$")
+  (#set! route "{@_root~Query|Mutation|Subscription}.{}") (#set! entry_type "rpc_service")) @route.graphql
+(function_declaration
+  (modifiers (annotation (constructor_invocation (user_type (identifier) @_schema)
+    (value_arguments (value_argument (identifier) @_type (string_literal) @_root)))))
+  name: (identifier) @path
+  (#match? @_schema "^(SchemaMapping|BatchMapping|DgsData)$") (#match? @_type "^(typeName|parentType)$")
+  (#set! route "{@_root}.{}") (#set! entry_type "rpc_service")) @route.graphql
+;
 ; Tasks, as in Java: @Scheduled on a function, named by itself; a listener of a topic or queue, named by it (each of
 ; a list): @KafkaListener(topics = ["orders"]), @RabbitListener(queues = ["q"]), @JmsListener(destination = "d"),
 ; @SqsListener("q"), @Incoming("prices")
