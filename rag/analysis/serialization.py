@@ -146,8 +146,8 @@ escapes, ``"a\\/b"``, is found); 94: an Android manifest's components and the li
 its ``#[launch]`` function a main, and an ASP.NET controller's ``[Area("Admin")]`` puts its actions under ``/Admin``; a group made on a group bound to a name (Vapor's
 ``todos.group(":todoID") { ... }``) is under that group's prefix too; Python's module-level strings are kept
 (``FileFacts.class_strings``) and a mount's prefix given by a name (``Mount.prefix_name``); Laravel's ``routes/api.php`` routes are under ``/api``; tRPC's procedures are ``rpc_service`` entrypoints; a JVM server's configured context path is a ``context_path`` mount, and a
-Fastify autoload an ``autoload`` mount, Next.js's ``basePath`` a ``context_path`` mount; Spring for GraphQL's and DGS's operations are
-``rpc_service`` entrypoints."""
+Fastify autoload an ``autoload`` mount, Next.js's ``basePath`` a ``context_path`` mount; Spring for GraphQL's, DGS's and Hot Chocolate's
+operations are ``rpc_service`` entrypoints."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -532,3 +532,34 @@ def test_spring_graphql_and_dgs_operations_are_rpc_services_named_by_type_and_fi
         ("rpc_service", "Mutation.addReview", "com.shop.ReviewController.add"),
         ("rpc_service", "Review.book", "com.shop.ReviewController.book"),
     }
+
+
+def test_hot_chocolate_types_public_methods_are_graphql_fields_named_as_hot_chocolate_names_them():
+    found = entrypoint_rows(
+        {
+            "Api/Types/Query.cs": (
+                "using HotChocolate;\n\nnamespace Shop.Api.Types;\n\npublic class Query\n{\n"
+                "    public Book GetBook(int id) => new Book();\n"
+                "    public async Task<IEnumerable<Author>> GetAuthorsAsync([Service] Db db) => db.Authors;\n"
+                "    private void Helper() { }\n}\n"
+            ),
+            "Api/Types/BookMutations.cs": (
+                "using HotChocolate.Types;\n\nnamespace Shop.Api.Types;\n\n[MutationType]\npublic static class BookMutations\n{\n"
+                "    public static Book AddBook(BookInput input) => new Book();\n}\n"
+            ),
+            "Api/Types/AuthorQueries.cs": (
+                "using HotChocolate.Types;\n\nnamespace Shop.Api.Types;\n\n[ExtendObjectType(OperationTypeNames.Query)]\n"
+                "public class AuthorQueries\n{\n    public Author GetAuthorById(int id) => null;\n}\n"
+            ),
+            # A class named Query in a file that does not use Hot Chocolate.
+            "Data/Query.cs": "namespace Shop.Data;\n\npublic class Query\n{\n    public string Sql() => \"\";\n}\n",
+        },
+        "entry_type", "framework", "route_or_command", "handler",
+    )
+
+    assert found == {
+        ("rpc_service", "hotchocolate", "Query.book", "Shop.Api.Types.Query.GetBook"),
+        ("rpc_service", "hotchocolate", "Query.authors", "Shop.Api.Types.Query.GetAuthorsAsync"),
+        ("rpc_service", "hotchocolate", "Mutation.addBook", "Shop.Api.Types.BookMutations.AddBook"),
+        ("rpc_service", "hotchocolate", "Query.authorById", "Shop.Api.Types.AuthorQueries.GetAuthorById"),
+    }

@@ -94,3 +94,26 @@
 ;
 ; Razor Pages: a page model's handler methods (On, a verb, a handler's name, perhaps Async) serve its file's route
 (method_declaration name: (identifier) @method (#match? @method "^On(Get|Post|Put|Patch|Delete)[A-Za-z0-9_]*$")) @route.file
+;
+; Hot Chocolate's GraphQL types, in a file that uses HotChocolate: the public methods of a class named Query, Mutation
+; or Subscription, of one marked [QueryType], [MutationType] or [SubscriptionType], or of one that extends such a type
+; ([ExtendObjectType(OperationTypeNames.Query)], [ExtendObjectType("Query")]) are its fields (rpc_service), named as
+; Hot Chocolate names them: GetBookAsync is Query.book
+(using_directive [(identifier) (qualified_name)] @uses.hotchocolate (#match? @uses.hotchocolate "^HotChocolate(\\.|$)"))
+(class_declaration name: (identifier) @_root
+  body: (declaration_list (method_declaration (modifier) @_public name: (identifier) @path) @route.hotchocolate)
+  (#match? @_root "^(Query|Mutation|Subscription)$") (#eq? @_public "public")
+  (#set! requires "hotchocolate") (#set! strip "^Get(?=[A-Z])|Async$") (#set! route "{@_root}.{lower}")
+  (#set! entry_type "rpc_service"))
+(class_declaration (attribute_list (attribute name: (identifier) @_root))
+  body: (declaration_list (method_declaration (modifier) @_public name: (identifier) @path) @route.hotchocolate)
+  (#match? @_root "^(QueryType|MutationType|SubscriptionType)$") (#eq? @_public "public")
+  (#set! requires "hotchocolate") (#set! strip "^Get(?=[A-Z])|Async$") (#set! route "{@_root~Query|Mutation|Subscription}.{lower}")
+  (#set! entry_type "rpc_service"))
+(class_declaration
+  (attribute_list (attribute name: (identifier) @_extend (attribute_argument_list
+    (attribute_argument [(member_access_expression name: (identifier) @_root) (string_literal) @_root]))))
+  body: (declaration_list (method_declaration (modifier) @_public name: (identifier) @path) @route.hotchocolate)
+  (#eq? @_extend "ExtendObjectType") (#eq? @_public "public")
+  (#set! requires "hotchocolate") (#set! strip "^Get(?=[A-Z])|Async$") (#set! route "{@_root}.{lower}")
+  (#set! entry_type "rpc_service"))
