@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag.analysis.chunking import Block
 from rag.analysis.facts import (
@@ -27,6 +27,7 @@ from rag.analysis.facts import (
     RouteRegistration,
     UrlPattern,
 )
+from rag.analysis.python_routes import ROUTE_TABLE_PACKAGES, route_tables
 from rag.analysis.records import Symbol
 
 CONST_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
@@ -159,6 +160,12 @@ class PythonExtractor:
         self.instances: list[Instance] = []
         self.mounts: list[Mount] = []
         self.route_registrations: list[RouteRegistration] = []
+        # The names the module's imports bind (``web`` -> ``aiohttp.web``) and the top-level packages they import,
+        # for the frameworks whose routes are tables of calls (``rag.analysis.python_routes``); the calls of a
+        # table already read with the table (a ``Mount``'s routes).
+        self._imported_names: dict[str, str] = {}
+        self._imported_packages: set[str] = set()
+        self._read_routes: set[int] = set()
         self.url_lists: dict[str, list[UrlPattern]] = {}
         self.argparse_commands: list[ArgparseCommand] = []
         self.entry_candidates: set[str] = set()
@@ -488,6 +495,8 @@ class PythonExtractor:
             self.imports.append(ImportBinding("", imported, scope.qname, line))
         if scope.context == "module":
             self.top_level.add(name)
+            self._imported_names[name] = target
+        self._imported_packages.add(target.split(".", 1)[0])
 
     def _import_base(self, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -594,6 +603,11 @@ class PythonExtractor:
         raw = dotted_name(node.func)
         if raw is None:
             return
+        if not self._imported_packages.isdisjoint(ROUTE_TABLE_PACKAGES) and id(node) not in self._read_routes:
+            for call, registration in route_tables(node, raw, self._imported_names, self._imported_packages, literal, dotted_name):
+                self._read_routes.add(id(call))
+                if registration is not None:
+                    self.route_registrations.append(replace(registration, scope=scope.qname, class_scope=scope.class_qname))
         head, _, attr = raw.rpartition(".")
         if attr in MOUNT_METHODS and head and node.args:
             self._mount(node, head, attr, scope)

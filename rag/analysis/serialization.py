@@ -147,7 +147,8 @@ its ``#[launch]`` function a main, and an ASP.NET controller's ``[Area("Admin")]
 ``todos.group(":todoID") { ... }``) is under that group's prefix too; Python's module-level strings are kept
 (``FileFacts.class_strings``) and a mount's prefix given by a name (``Mount.prefix_name``); Laravel's ``routes/api.php`` routes are under ``/api``; tRPC's procedures are ``rpc_service`` entrypoints; a JVM server's configured context path is a ``context_path`` mount, and a
 Fastify autoload an ``autoload`` mount, Next.js's ``basePath`` a ``context_path`` mount; Spring for GraphQL's, DGS's and Hot Chocolate's
-operations are ``rpc_service`` entrypoints."""
+operations are ``rpc_service`` entrypoints; Python's route tables (aiohttp, Starlette, Falcon, Tornado) are route
+registrations."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -120,18 +120,22 @@ class FinderContext:
             return None
         kind, qname = found
         if kind == "module":
-            owners: list[tuple[str, FileFacts | None]] = [(qname, self.names.modules.get(qname))]
-        elif qname in self.names.instances:
+            facts = self.names.modules.get(qname)
+            strings = facts.class_strings if facts is not None else ()
+            return next((value for owner, name, value in strings if owner == qname and name == attribute), None)
+        if qname in self.names.instances:
             where = qname.rsplit(".", 1)[0]
             found = self.names.locate(self.names.expand(self.names.instances[qname].callee, where, where))
-            if found is None or found[0] != "symbol":
-                return None
-            owners = list(self.lineage(found[1]))
-        else:
-            return None
-        for each, facts in owners:
-            for owner_qname, name, value in facts.class_strings if facts is not None else ():
-                if owner_qname == each and name == attribute:
+            if found is not None and found[0] == "symbol":
+                return self.class_string(found[1], attribute)
+        return None
+
+    def class_string(self, qname: str, name: str) -> str | None:
+        """The string the class's body assigns to ``name``, else the nearest of its bases' (Django REST
+        framework's ``lookup_field = "slug"``, a Litestar controller's ``path = "/users"``)."""
+        for each, facts in self.lineage(qname):
+            for owner, attribute, value in facts.class_strings if facts is not None else ():
+                if owner == each and attribute == name:
                     return value
         return None
 

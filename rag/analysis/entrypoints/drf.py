@@ -89,8 +89,8 @@ def router_routes(context: FinderContext, router: str, registered: list[Registra
     for registration in registered:
         collection = join_route(prefix, registration.prefix).rstrip("/") + slash
         kwarg = (
-            _class_string(context, registration.viewset, "lookup_url_kwarg")
-            or _class_string(context, registration.viewset, "lookup_field") or DETAIL_KWARG
+            context.class_string(registration.viewset, "lookup_url_kwarg")
+            or context.class_string(registration.viewset, "lookup_field") or DETAIL_KWARG
         )
         detail = f"{collection.rstrip('/')}/{{{kwarg}}}{slash}"
         actions = _actions(context, registration.viewset)
@@ -132,15 +132,6 @@ def generic_view_methods(context: FinderContext, view: str) -> tuple[str, ...]:
     """The methods a class view answers by the framework's generic views it extends (``ListCreateAPIView``)."""
     bases = context.framework_bases(view)
     return tuple(dict.fromkeys(method for base, methods in GENERIC_VIEWS.items() if base in bases for method in methods))
-
-
-def _class_string(context: FinderContext, viewset: str, name: str) -> str | None:
-    """The string the viewset's class body assigns to ``name``, else the nearest of its bases'."""
-    for qname, facts in context.lineage(viewset):
-        for owner, attribute, value in facts.class_strings if facts is not None else ():
-            if owner == qname and attribute == name:
-                return value
-    return None
 
 
 def _extra_actions(context: FinderContext, viewset: str) -> list[tuple[Symbol, bool, str, tuple[str, ...]]]:

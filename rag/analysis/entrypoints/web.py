@@ -1,5 +1,6 @@
 """Flask and FastAPI routes: by decorator (``@app.get``, ``@bp.route``) or by registration call
-(``add_url_rule``, ``add_api_route``), under the prefixes of every place a blueprint or router is mounted."""
+(``add_url_rule``, ``add_api_route``), under the prefixes of every place a blueprint or router is mounted;
+Litestar's decorated handlers; the routes of aiohttp's, Starlette's, Falcon's and Tornado's tables."""
 
 from __future__ import annotations
 
@@ -48,6 +49,29 @@ def decorated_route(
         )
 
 
+# Litestar's route decorators, imported from ``litestar`` and written bare: ``@get("/")``.
+LITESTAR_DECORATORS = frozenset({*HTTP_VERBS, "route", "websocket"})
+
+
+def litestar_route(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, attr: str) -> None:
+    """A Litestar handler: ``@get("/path")`` (a list of paths, a route each; ``path=`` too; ``@route("/x",
+    http_method=[...])``), a controller's method under the controller's ``path``."""
+    written = call.args[0] if call.args else call.kwarg("path")
+    paths = [written] if isinstance(written, str) else [p for p in written if isinstance(p, str)] if isinstance(written, tuple) else ["/"]
+    if attr == "route":
+        given = call.kwarg("http_method")
+        methods = tuple(str(m).upper() for m in (given if isinstance(given, tuple) else (given,)) if m)
+    else:
+        methods = ("WEBSOCKET",) if attr == "websocket" else (attr.upper(),)
+    prefix = (context.class_string(symbol.parent, "path") or "") if symbol.parent else ""
+    for path in paths:
+        context.add(analysis.path, Entrypoint(
+            entry_type="http_route", framework="litestar", route_or_command=join_route(prefix, path) if path.strip("/") else prefix or "/",
+            handler=symbol.qname,
+            path=analysis.path, start_line=symbol.start_line, end_line=symbol.end_line, methods=methods, handler_raw=symbol.qname,
+        ))
+
+
 def registered_route(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
     module = facts.module or ""
     if registration.method == "grpc":
@@ -56,6 +80,9 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
             handler=context.names.resolve(registration.view, registration.scope, module, registration.class_scope) if registration.view else None,
             path=analysis.path, start_line=registration.line, end_line=registration.end_line, handler_raw=registration.view or "",
         ))
+        return
+    if registration.method in TABLE_FRAMEWORKS:
+        _table_route(context, analysis, module, registration)
         return
     framework, receiver_qname = context.framework(registration.receiver, registration.scope, module, facts)
     if framework not in ("flask", "fastapi"):
@@ -83,6 +110,31 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
                 handler_raw=registration.view or "",
             ),
         )
+
+
+# The frameworks whose routes are tables of calls (``rag.analysis.python_routes``), and the prefix of the method names
+# by which their class handlers answer each HTTP method (Falcon's ``on_get``; the others' ``get``).
+TABLE_FRAMEWORKS = {"aiohttp": "", "starlette": "", "falcon": "on_", "tornado": ""}
+
+
+def _table_route(context: FinderContext, analysis: FileAnalysis, module: str, registration: RouteRegistration) -> None:
+    """A route of an aiohttp, Starlette, Falcon or Tornado table: its handler a function, or a class whose
+    methods say the HTTP methods it answers when the route says none (GET when neither does)."""
+    handler = None
+    if registration.view is not None:
+        handler = context.names.resolve(registration.view, registration.scope, module, registration.class_scope)
+    methods = registration.methods
+    if methods is None and handler is not None and context.names.symbols.get(handler, None) is not None:
+        responder = TABLE_FRAMEWORKS[registration.method]
+        if context.names.symbols[handler].kind == "class":
+            methods = tuple(
+                verb.upper() for verb in HTTP_VERBS if context.names.find_member(handler, responder + verb) is not None
+            )
+    context.add(analysis.path, Entrypoint(
+        entry_type="http_route", framework=registration.method, route_or_command=registration.route, handler=handler,
+        path=analysis.path, start_line=registration.line, end_line=registration.end_line,
+        methods=methods if methods is not None else ("GET",), handler_raw=registration.view or "",
+    ))
 
 
 # A router mounted from several places serves under each prefix; past this many, under the first ones. Routers

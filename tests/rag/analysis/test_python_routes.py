@@ -80,3 +80,56 @@ def test_flask_blueprints_nested_in_blueprints_serve_under_each_prefix():
         ),
     }
     assert _routes(files) == {("/api/orders/<int:id>", ("GET",), "shop.orders.show")}
+
+
+def test_route_tables_of_aiohttp_starlette_falcon_and_tornado_and_litestar_s_handlers():
+    files = {
+        "aio/app.py": (
+            "from aiohttp import web\n\n\nasync def handle(request):\n    pass\n\n\nclass ItemView(web.View):\n"
+            "    async def get(self):\n        pass\n\n    async def delete(self):\n        pass\n\n\n"
+            "app = web.Application()\napp.add_routes([web.get('/', handle), web.post('/items', handle), web.view('/items/{id}', ItemView)])\n"
+            "app.router.add_get('/health', handle)\napp.router.add_route('PUT', '/items/{id}', handle)\n"
+        ),
+        "star/app.py": (
+            "from starlette.applications import Starlette\nfrom starlette.routing import Mount, Route, WebSocketRoute\n\n\n"
+            "async def homepage(request):\n    pass\n\n\nasync def user(request):\n    pass\n\n\nasync def feed(websocket):\n    pass\n\n\n"
+            "routes = [\n    Route('/', homepage),\n    Mount('/users', routes=[\n        Route('/{username}', user, methods=['GET', 'POST']),\n"
+            "        Mount('/admin', routes=[Route('/', user)]),\n    ]),\n    WebSocketRoute('/ws', feed),\n]\napp = Starlette(routes=routes)\n"
+        ),
+        "fal/app.py": (
+            "import falcon\n\n\nclass ThingsResource:\n    def on_get(self, req, resp):\n        pass\n\n    def on_post(self, req, resp):\n"
+            "        pass\n\n\napp = falcon.App()\napp.add_route('/things', ThingsResource())\n"
+        ),
+        "tor/app.py": (
+            "import tornado.web\nfrom tornado.web import url\n\n\nclass MainHandler(tornado.web.RequestHandler):\n    def get(self):\n        pass\n\n\n"
+            "class StoryHandler(tornado.web.RequestHandler):\n    def get(self, story_id):\n        pass\n\n    def put(self, story_id):\n        pass\n\n\n"
+            "def make_app():\n    return tornado.web.Application([\n        (r'/', MainHandler),\n        url(r'/story/([0-9]+)', StoryHandler, name='story'),\n    ])\n"
+        ),
+        "lite/app.py": (
+            "from litestar import Controller, Litestar, get, post, websocket\n\n\n@get(['/', '/home'])\nasync def index() -> str:\n    return 'x'\n\n\n"
+            "class UserController(Controller):\n    path = '/users'\n\n    @get('/{user_id:int}')\n    async def get_user(self, user_id: int) -> dict:\n"
+            "        return {}\n\n    @post()\n    async def create(self, data: dict) -> dict:\n        return data\n\n\n"
+            "app = Litestar([index, UserController])\n"
+        ),
+        # Calls of the same names in a file that imports none of these frameworks.
+        "client.py": "import requests\n\nrequests.get('/items', timeout=3)\nroutes = [Route('/x', print)]\n",
+    }
+
+    assert _routes(files) == {
+        ("/", ("GET",), "aio.app.handle"),
+        ("/items", ("POST",), "aio.app.handle"),
+        ("/items/{id}", ("GET", "DELETE"), "aio.app.ItemView"),
+        ("/health", ("GET",), "aio.app.handle"),
+        ("/items/{id}", ("PUT",), "aio.app.handle"),
+        ("/", ("GET",), "star.app.homepage"),
+        ("/users/{username}", ("GET", "POST"), "star.app.user"),
+        ("/users/admin/", ("GET",), "star.app.user"),
+        ("/ws", ("WEBSOCKET",), "star.app.feed"),
+        ("/things", ("GET", "POST"), "fal.app.ThingsResource"),
+        ("/", ("GET",), "tor.app.MainHandler"),
+        ("/story/([0-9]+)", ("GET", "PUT"), "tor.app.StoryHandler"),
+        ("/", ("GET",), "lite.app.index"),
+        ("/home", ("GET",), "lite.app.index"),
+        ("/users/{user_id:int}", ("GET",), "lite.app.UserController.get_user"),
+        ("/users", ("POST",), "lite.app.UserController.create"),
+    }
