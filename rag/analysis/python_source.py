@@ -763,9 +763,10 @@ class PythonExtractor:
             callee = dotted_name(target.func)
             if callee is not None and callee.rsplit(".", 1)[-1] == "include" and target.args:
                 return self._url_include(function, route, line, end_line, target.args[0])
-            if type(target.func) is ast.Attribute and target.func.attr == "as_view":
+            if type(target.func) is ast.Attribute and target.func.attr in ("as_view", "as_asgi"):
+                # A class view, or a Channels consumer (``ChatConsumer.as_asgi()``), which is its own handler.
                 view = dotted_name(target.func.value)
-                return UrlPattern(function, route, line, end_line, view=view, is_class_view=view is not None)
+                return UrlPattern(function, route, line, end_line, view=view, is_class_view=view is not None and target.func.attr == "as_view")
             return UrlPattern(function, route, line, end_line)
         if type(target) is ast.Constant and isinstance(target.value, str):
             return UrlPattern(function, route, line, end_line, view=target.value)

@@ -1,4 +1,6 @@
-"""Django URLconfs: every root ``urlpatterns`` walked through ``include()`` into routes and their views."""
+"""Django URLconfs: every root ``urlpatterns`` walked through ``include()`` into routes and their views; and
+Django Channels' ``websocket_urlpatterns`` (the routing its ``URLRouter`` takes) into websocket routes and
+their consumers."""
 
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ DJANGO_METHOD_DECORATORS = {
     "require_POST": ("POST",),
     "require_safe": ("GET", "HEAD"),
 }
+
+# The list Django Channels' routing names by convention (``URLRouter(chat.routing.websocket_urlpatterns)``):
+# its routes are websockets, handled by consumers.
+WEBSOCKET_URLS = "websocket_urlpatterns"
 
 Trail = tuple[tuple[str, str], ...]
 Routers = dict[str, list[Registration]]
@@ -39,6 +45,9 @@ def django_urls(context: FinderContext) -> None:
     for router, registered in routers.items():
         if router not in walked:
             router_routes(context, router, registered, "")
+    for module, facts in names.modules.items():
+        if dict(facts.url_lists).get(WEBSOCKET_URLS):
+            _walk_urls(context, module, WEBSOCKET_URLS, "", ((module, WEBSOCKET_URLS),), {}, walked)
 
 
 def _url_lists(context: FinderContext, module: str) -> dict[str, tuple[UrlPattern, ...]]:
@@ -123,17 +132,18 @@ def _walk_pattern(
             methods = _view_methods(context, handler, pattern.is_class_view)
         if pattern.is_class_view:
             raw = f"{pattern.view}.as_view()"
+    websocket = trail[0][1] == WEBSOCKET_URLS
     context.add(
         path,
         Entrypoint(
             entry_type="http_route",
-            framework="django",
+            framework="channels" if websocket else "django",
             route_or_command=route,
             handler=handler,
             path=path,
             start_line=pattern.line,
             end_line=pattern.end_line,
-            methods=methods,
+            methods=("WEBSOCKET",) if websocket else methods,
             handler_raw=raw,
         ),
     )

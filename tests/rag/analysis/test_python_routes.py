@@ -133,3 +133,26 @@ def test_route_tables_of_aiohttp_starlette_falcon_and_tornado_and_litestar_s_han
         ("/users/{user_id:int}", ("GET",), "lite.app.UserController.get_user"),
         ("/users", ("POST",), "lite.app.UserController.create"),
     }
+
+
+def test_django_channels_websocket_routes_are_handled_by_their_consumers():
+    files = {
+        "chat/routing.py": (
+            "from django.urls import path, re_path\n\nfrom chat import consumers\n\nwebsocket_urlpatterns = [\n"
+            '    path("ws/chats/<int:session_id>/", consumers.ChatConsumer.as_asgi()),\n'
+            '    re_path(r"^ws/rooms/(?P<room>\\w+)/$", consumers.RoomConsumer.as_asgi()),\n]\n'
+        ),
+        "chat/consumers.py": (
+            "from channels.generic.websocket import AsyncWebsocketConsumer\n\n\nclass ChatConsumer(AsyncWebsocketConsumer):\n"
+            "    async def receive(self, text_data=None):\n        pass\n\n\nclass RoomConsumer(AsyncWebsocketConsumer):\n    pass\n"
+        ),
+        "shop/urls.py": 'from django.urls import path\n\nfrom shop import views\n\nurlpatterns = [path("cart/", views.cart)]\n',
+        "shop/views.py": "def cart(request):\n    pass\n",
+    }
+    found = entrypoint_rows(files, "framework", "route_or_command", "methods", "handler", kind="http_route")
+
+    assert found == {
+        ("channels", "/ws/chats/<int:session_id>/", ("WEBSOCKET",), "chat.consumers.ChatConsumer"),
+        ("channels", "/ws/rooms/(?P<room>\\w+)/", ("WEBSOCKET",), "chat.consumers.RoomConsumer"),
+        ("django", "/cart/", (), "shop.views.cart"),
+    }
