@@ -148,7 +148,8 @@ its ``#[launch]`` function a main, and an ASP.NET controller's ``[Area("Admin")]
 (``FileFacts.class_strings``) and a mount's prefix given by a name (``Mount.prefix_name``); Laravel's ``routes/api.php`` routes are under ``/api``; tRPC's procedures are ``rpc_service`` entrypoints; a JVM server's configured context path is a ``context_path`` mount, and a
 Fastify autoload an ``autoload`` mount, Next.js's ``basePath`` a ``context_path`` mount; Spring for GraphQL's, DGS's and Hot Chocolate's
 operations are ``rpc_service`` entrypoints; Python's route tables (aiohttp, Starlette, Falcon, Tornado) are route
-registrations, and a URL pattern's ``Consumer.as_asgi()`` is its view."""
+registrations, and a URL pattern's ``Consumer.as_asgi()`` is its view; Javalin's and Vert.x's routes and SignalR's hubs are HTTP
+routes."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

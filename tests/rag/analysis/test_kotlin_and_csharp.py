@@ -563,3 +563,37 @@ def test_hot_chocolate_types_public_methods_are_graphql_fields_named_as_hot_choc
         ("rpc_service", "hotchocolate", "Mutation.addBook", "Shop.Api.Types.BookMutations.AddBook"),
         ("rpc_service", "hotchocolate", "Query.authorById", "Shop.Api.Types.AuthorQueries.GetAuthorById"),
     }
+
+
+def test_javalin_and_vertx_routes_and_signalr_hubs():
+    found = entrypoint_rows(
+        {
+            "src/main/java/app/Main.java": (
+                "package app;\n\nimport io.javalin.Javalin;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+                "        var app = Javalin.create().start(7070);\n        app.get(\"/users/{id}\", UserController::getOne);\n"
+                "        app.post(\"/users\", ctx -> ctx.result(\"ok\"));\n        headers.put(\"Content-Type\", type);\n    }\n}\n"
+            ),
+            "src/main/java/app/UserController.java": (
+                "package app;\n\npublic class UserController {\n    public static void getOne(Context ctx) { }\n}\n"
+            ),
+            "src/main/java/app/Verticle.java": (
+                "package app;\n\nimport io.vertx.ext.web.Router;\n\npublic class Verticle extends AbstractVerticle {\n"
+                "    public void start() {\n        Router router = Router.router(vertx);\n"
+                "        router.get(\"/api/whiskies\").handler(this::getAll);\n        router.route(\"/static/*\").handler(rc -> rc.next());\n"
+                "    }\n\n    private void getAll(RoutingContext rc) { }\n}\n"
+            ),
+            # Without Javalin or Vert.x the same calls are none.
+            "src/main/java/app/Cache.java": "package app;\n\nclass Cache {\n    void fill() { map.put(\"/x\", value); }\n}\n",
+            "Chat/Program.cs": "var app = WebApplication.CreateBuilder(args).Build();\napp.MapHub<ChatHub>(\"/chat\");\napp.Run();\n",
+            "Chat/ChatHub.cs": "namespace Chat;\n\npublic class ChatHub : Hub\n{\n    public Task Send(string message) => Task.CompletedTask;\n}\n",
+        },
+        "framework", "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("javalin", "/users/{id}", ("GET",), "app.UserController.getOne"),
+        ("javalin", "/users", ("POST",), None),
+        ("vertx", "/api/whiskies", ("GET",), "app.Verticle.getAll"),
+        ("vertx", "/static/*", (), None),
+        ("signalr", "/chat", (), "Chat.ChatHub"),
+    }

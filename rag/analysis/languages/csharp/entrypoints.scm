@@ -117,3 +117,9 @@
   (#eq? @_extend "ExtendObjectType") (#eq? @_public "public")
   (#set! requires "hotchocolate") (#set! strip "^Get(?=[A-Z])|Async$") (#set! route "{@_root}.{lower}")
   (#set! entry_type "rpc_service"))
+;
+; SignalR: app.MapHub<ChatHub>("/chat") serves the hub ChatHub at /chat
+(invocation_expression
+  function: (member_access_expression name: (generic_name (identifier) @_map_hub (type_argument_list (identifier) @handler)))
+  arguments: (argument_list . (argument (string_literal) @path))
+  (#eq? @_map_hub "MapHub")) @route.signalr

@@ -154,6 +154,24 @@
   (#match? @_worker "^(Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
   (#set! entry_type "task"))
 ;
+; Javalin, in a file that imports io.javalin: app.get("/users/{id}", UserController::getOne), its handler a method
+; reference, a name or the lambda written there (a path from the root: headers.put("Content-Type", type) is none)
+(import_declaration (scoped_identifier) @uses.javalin (#match? @uses.javalin "^io[.]javalin([.]|$)"))
+(method_invocation
+  name: (identifier) @method
+  arguments: (argument_list . (string_literal) @path . [(method_reference) @handler (identifier) @handler (lambda_expression) @block] .)
+  (#match? @method "^(get|post|put|patch|delete|head|options|ws|sse)$") (#match? @path "^\"/")
+  (#set! requires "javalin")) @route.javalin
+; Vert.x Web, in a file that imports io.vertx: router.get("/api/items").handler(this::getAll), the route's
+; handler the one its .handler(...) names (a route of every method: router.route("/x").handler(...))
+(import_declaration (scoped_identifier) @uses.vertx (#match? @uses.vertx "^io[.]vertx[.]"))
+(method_invocation
+  object: (method_invocation name: (identifier) @method arguments: (argument_list . (string_literal) @path .))
+  name: (identifier) @_handler
+  arguments: (argument_list . [(method_reference) @handler (identifier) @handler (lambda_expression) @block] .)
+  (#match? @method "^(get|post|put|patch|delete|head|options|route)$") (#match? @_handler "^(handler|blockingHandler)$")
+  (#set! requires "vertx")) @route.vertx
+;
 ; GraphQL operations of Spring for GraphQL and Netflix DGS: @QueryMapping, @MutationMapping, @SubscriptionMapping
 ; (@DgsQuery, @DgsMutation, @DgsSubscription) on a method is the field of that root type the method is named for, or
 ; the annotation names (@QueryMapping("book"), name = ..., DGS's field = ...): Query.bookById
