@@ -228,8 +228,9 @@ class LanguageSpec:
     extends: tuple[str, ...] = ()
     # Routes named by a file's path (Next.js): (framework, compiled pattern whose group 1 is the route, the
     # methods the file serves when its code does not say: none for every method, the name of a folder's
-    # own page: ``index``, Razor Pages' ``Index``).
-    file_routes: tuple[tuple[str, re.Pattern[str], tuple[str, ...], str], ...] = ()
+    # own page: ``index``, Razor Pages' ``Index``, and how the path is written: "" as folders, ``remix`` as
+    # Remix's flat routes: ``posts.$slug`` is ``/posts/:slug``).
+    file_routes: tuple[tuple[str, re.Pattern[str], tuple[str, ...], str, str], ...] = ()
     # Frameworks whose routes are declared only in files whose path matches (Rails: ``config/routes.rb``;
     # elsewhere ``get '/cart'`` is a test's request).
     framework_files: tuple[tuple[str, re.Pattern[str]], ...] = ()
@@ -341,7 +342,10 @@ class LanguageSpec:
         # What the folders it extends say holds for it too (TypeScript's routes, globals and built-in methods).
         sources = [table, *(tomllib.loads((folder.parent / other / "language.toml").read_text()) for other in extends)]
         file_routes = [
-            (rule["framework"], re.compile(rule["pattern"]), tuple(rule.get("methods", ())), rule.get("index", "index"))
+            (
+                rule["framework"], re.compile(rule["pattern"]), tuple(rule.get("methods", ())), rule.get("index", "index"),
+                rule.get("style", ""),
+            )
             for source in sources for rule in source.get("file_routes", ())
         ]
         return cls(
@@ -1246,9 +1250,9 @@ def _literal(node: tree_sitter.Node) -> str:
     return text.removeprefix(":") if "symbol" in node.type else text
 
 
-# The HTTP method an RPC framework serves a kind of procedure with (tRPC's ``.query(...)`` is read with GET, its
-# ``.mutation(...)`` POSTed); a subscription is no request.
-_PROCEDURE_METHODS = {"query": ("GET",), "mutation": ("POST",)}
+# The HTTP method a framework serves a kind of procedure or export with (tRPC's ``.query(...)`` is read with GET,
+# its ``.mutation(...)`` POSTed; Remix's ``loader`` answers GET, its ``action`` POST); a subscription is no request.
+_PROCEDURE_METHODS = {"query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",)}
 
 
 def _methods(method: str) -> tuple[str, ...]:
@@ -1281,13 +1285,33 @@ def _join(prefixes: list[str], path: str, *, rooted: bool = False) -> str:
 
 def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str, tuple[str, ...]] | None:
     """(framework, route, methods) when the file's path is its route: ``app/users/[id]/route.ts`` -> ``/users/[id]``."""
-    for framework, pattern, methods, index in spec.file_routes:
+    for framework, pattern, methods, index, style in spec.file_routes:
         found = pattern.search(path)
         if found is not None:
+            if style == "remix":
+                return framework, _remix_route(found.group(1)), methods
             # The route is the pattern's groups joined (Razor Pages' ``Areas/Identity/Pages/Account/Login``).
             route = re.sub(r"/\([^/]*\)", "", "".join(group for group in found.groups() if group)).removesuffix("/" + index)
             return framework, route or "/", methods
     return None
+
+
+def _remix_route(name: str) -> str:
+    """The route of a Remix (React Router) flat route module's name: its segments apart by dots (``[.]`` a dot
+    of the path), ``$slug`` a parameter, ``$`` the rest of the path, ``(lang)`` an optional segment, ``_index``
+    the index and a segment that starts with ``_`` a layout without a path (``_auth.login``: ``/login``), one
+    that ends with ``_`` not nested in its parent's layout (``posts_.edit``: ``/posts/edit``)."""
+    escaped = re.sub(r"\[([^\]]*)\]", lambda found: found.group(1).replace(".", "\0"), name)
+    segments = []
+    for segment in escaped.split("."):
+        optional = segment.startswith("(") and segment.endswith(")")
+        segment = segment.strip("()") if optional else segment
+        if not segment or segment.startswith("_"):
+            continue
+        segment = segment.removesuffix("_")
+        written = "*" if segment == "$" else ":" + segment[1:] if segment.startswith("$") else segment
+        segments.append(written.replace("\0", ".") + ("?" if optional else ""))
+    return "/" + "/".join(segments)
 
 
 def _program(path: str, spec: LanguageSpec) -> str:

@@ -2712,6 +2712,39 @@ def test_next_js_pages_and_routes_serve_under_the_base_path_of_their_app_s_confi
     assert found == {("/docs/api/hello", ("GET",)), ("/docs/guide", ("GET",)), ("/api/cart", ("POST",))}
 
 
+def test_remix_route_modules_are_routes_named_by_their_flat_file_names():
+    page = "export default function Page() { return null }\n"
+    found = entrypoint_rows(
+        {
+            "app/routes/_index.tsx": page,
+            "app/routes/posts.$slug.tsx": (
+                "export async function loader({ params }) { return null }\n"
+                "export const action = async ({ request }) => null\nexport default function Post() { return null }\n"
+            ),
+            "app/routes/posts_.$slug.edit/route.tsx": page,
+            "app/routes/_auth.login.tsx": page,
+            "app/routes/($lang).about.tsx": page,
+            "app/routes/files.$.tsx": page,
+            "app/routes/sitemap[.]xml.ts": "export const loader = () => null\n",
+            # A module of a folder route that is not its route.
+            "app/routes/posts.$slug.edit/form.tsx": page,
+        },
+        "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("/", ("GET",), "app.routes._index.Page"),
+        ("/posts/:slug", ("GET",), "app.routes.posts.$slug.loader"),
+        ("/posts/:slug", ("POST",), "app.routes.posts.$slug.action"),
+        ("/posts/:slug", ("GET",), "app.routes.posts.$slug.Post"),
+        ("/posts/:slug/edit", ("GET",), "app.routes.posts_.$slug.edit.route.Page"),
+        ("/login", ("GET",), "app.routes._auth.login.Page"),
+        ("/:lang?/about", ("GET",), "app.routes.($lang).about.Page"),
+        ("/files/*", ("GET",), "app.routes.files.$.Page"),
+        ("/sitemap.xml", ("GET",), "app.routes.sitemap[.]xml.loader"),
+    }
+
+
 def test_fastify_routes_an_autoload_registers_serve_under_their_folder_s_path():
     plugin = "module.exports = async function (fastify, opts) {{\n  fastify.get('{route}', async function (request, reply) {{\n    return {{}}\n  }})\n}}\n"
     found = entrypoint_rows(

@@ -170,6 +170,13 @@
 (export_statement
   declaration: (lexical_declaration (variable_declarator name: (identifier) @method @handler))
   (#match? @method "^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$")) @route.file
+; ... a Remix route module's loader (GET) and action (POST)
+(export_statement
+  declaration: (function_declaration name: (identifier) @method @handler)
+  (#match? @method "^(loader|action)$")) @route.file
+(export_statement
+  declaration: (lexical_declaration (variable_declarator name: (identifier) @method @handler))
+  (#match? @method "^(loader|action)$")) @route.file
 ; ... and a file route's default export: the page of app/**/page.tsx, the handler of pages/api/** (in any
 ; other file no route: it has no path)
 (export_statement "default" declaration: (function_declaration name: (identifier) @handler)) @route.file
