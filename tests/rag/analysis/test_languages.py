@@ -2478,6 +2478,34 @@ def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers
     }
 
 
+def test_codeigniter_routes_file_routes_are_handled_by_its_controllers_methods():
+    found = entrypoint_rows(
+        {
+            "app/Config/Routes.php": (
+                "<?php\n\nuse CodeIgniter\\Router\\RouteCollection;\n\n/** @var RouteCollection $routes */\n"
+                "$routes->get('/', 'Home::index');\n$routes->post('news', [News::class, 'create']);\n"
+                "$routes->group('admin', static function ($routes) {\n    $routes->get('users', 'Admin\\Users::index');\n"
+                "    $routes->add('ping', static fn () => 'pong');\n});\n"
+            ),
+            "app/Controllers/Home.php": "<?php\n\nnamespace App\\Controllers;\n\nclass Home extends BaseController\n{\n    public function index() { }\n}\n",
+            "app/Controllers/News.php": "<?php\n\nnamespace App\\Controllers;\n\nclass News extends BaseController\n{\n    public function create() { }\n}\n",
+            "app/Controllers/Admin/Users.php": (
+                "<?php\n\nnamespace App\\Controllers\\Admin;\n\nclass Users extends BaseController\n{\n    public function index() { }\n}\n"
+            ),
+            # The same calls outside the routes file are none.
+            "app/Libraries/Menu.php": "<?php\n\n$routes->get('/x', 'Menu::show');\n",
+        },
+        "framework", "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("codeigniter", "/", ("GET",), "App.Controllers.Home.index"),
+        ("codeigniter", "/news", ("POST",), "App.Controllers.News.create"),
+        ("codeigniter", "/admin/users", ("GET",), "App.Controllers.Admin.Users.index"),
+        ("codeigniter", "/admin/ping", (), None),
+    }
+
+
 def test_laravel_serves_the_routes_of_its_api_routes_file_under_api():
     found = entrypoint_rows(
         {

@@ -108,3 +108,13 @@
   body: (declaration_list (method_declaration name: (name) @_handle) @route.laravel)
   (#eq? @_queued "ShouldQueue") (#eq? @_handle "handle")
   (#set! entry_type "task"))
+;
+; CodeIgniter 4, in its routes file (framework_files): $routes->get('news', 'News::index'), the handler a controller's
+; method as written ('News::index', 'Admin\Users::index', [News::class, 'show']) or the closure written there
+; ($routes->add(...) for every method); under $routes->group('admin', function ($routes) { ... })
+(member_call_expression object: (variable_name (name) @_routes) name: (name) @method
+  arguments: (arguments . (argument (string) @path) .
+    (argument [(string) @handler (array_creation_expression) @handler (anonymous_function) @block (arrow_function) @block]))
+  (#eq? @_routes "routes") (#match? @method "^(get|post|put|patch|delete|options|head|add|match)$")) @route.codeigniter
+(member_call_expression object: (variable_name (name) @_routes) name: (name) @_group arguments: (arguments . (argument (string) @prefix))
+  (#eq? @_routes "routes") (#eq? @_group "group")) @prefixed
