@@ -2478,6 +2478,31 @@ def test_an_action_named_alone_in_a_laravel_controller_group_is_that_controllers
     }
 
 
+def test_grape_endpoints_serve_under_their_blocks_the_api_s_prefix_and_its_version_in_the_path():
+    api = (
+        "module Twitter\n  class API < Grape::API\n    version 'v1'{using}\n    format :json\n    prefix :api\n\n"
+        "    resource :statuses do\n      get :public_timeline do\n        Status.limit(20)\n      end\n\n"
+        "      get do\n        Status.all\n      end\n    end\n\n"
+        "    namespace 'users' do\n      post '/login' do\n      end\n      delete 'session' do\n      end\n    end\n  end\nend\n"
+    )
+
+    def read(using: str) -> set[tuple]:
+        return entrypoint_rows({"api/twitter.rb": api.format(using=using)}, "framework", "route_or_command", "methods")
+
+    assert read("") == read(", using: :path") == {
+        ("grape", "/api/v1/statuses/public_timeline", ("GET",)),
+        ("grape", "/api/v1/statuses", ("GET",)),
+        ("grape", "/api/v1/users/login", ("POST",)),
+        ("grape", "/api/v1/users/session", ("DELETE",)),
+    }
+    # A version read from a header is no part of the path.
+    assert ("grape", "/api/statuses", ("GET",)) in read(", using: :header")
+    # Sinatra's routes stay Sinatra's.
+    assert entrypoint_rows({"app.rb": "require 'sinatra'\n\nget '/hi' do\n  'Hello'\nend\n"}, "framework", "route_or_command") == {
+        ("sinatra", "/hi"),
+    }
+
+
 def test_codeigniter_routes_file_routes_are_handled_by_its_controllers_methods():
     found = entrypoint_rows(
         {

@@ -42,10 +42,30 @@
 (call !receiver method: (identifier) @method
   arguments: (argument_list . (simple_symbol) @path (pair key: (hash_key_symbol) @_on value: (simple_symbol) @on)) !block
   (#match? @method "^(get|post|put|patch|delete)$") (#eq? @_on "on")) @route.rails
-; Sinatra: get '/path' do ... end, the block its handler
+; Sinatra: get '/path' do ... end, the block its handler (Grape's in a class under Grape::API)
 (call !receiver method: (identifier) @method arguments: (argument_list . (string) @path) block: (_) @block
   (#match? @method "^(get|post|put|patch|delete|options)$")
-  (#match? @path "^['\"]/")) @route.sinatra
+  (#match? @path "^['\"]/") (#set! when_used "grape")) @route.sinatra
+; Grape: in a class under Grape::API, get :public_timeline do ... end and get do ... end (under the paths of the
+; resource, namespace, group and segment blocks around them), under the class's prefix :api and its version 'v1'
+; when the version is in the path (the default, or using: :path)
+(class superclass: (superclass (scope_resolution scope: (constant) @uses.grape name: (constant) @_api))
+  (#eq? @uses.grape "Grape") (#eq? @_api "API"))
+(call !receiver method: (identifier) @method arguments: (argument_list . [(simple_symbol) (string)] @path) block: (_) @block
+  (#match? @method "^(get|post|put|patch|delete|options|head)$") (#not-match? @path "^['\"]/")
+  (#set! requires "grape")) @route.grape
+(call !receiver method: (identifier) @method !arguments block: (_) @block
+  (#match? @method "^(get|post|put|patch|delete|options|head)$")
+  (#set! requires "grape")) @route.grape
+(class body: (body_statement (call !receiver method: (identifier) @_prefix arguments: (argument_list . [(simple_symbol) (string)] @prefix)))
+  (#eq? @_prefix "prefix")) @prefixed
+(body_statement (call !receiver method: (identifier) @_version arguments: (argument_list . [(simple_symbol) (string)] @prefix .))
+  (#eq? @_version "version")) @prefixed
+(body_statement (call !receiver method: (identifier) @_version
+    arguments: (argument_list . [(simple_symbol) (string)] @prefix . (pair key: (hash_key_symbol) @_using value: (simple_symbol) @_path) .))
+  (#eq? @_version "version") (#eq? @_using "using") (#eq? @_path ":path")) @prefixed
+(call !receiver method: (identifier) @_resource arguments: (argument_list . [(simple_symbol) (string)] @prefix) block: (do_block)
+  (#match? @_resource "^(resource|group|segment)$")) @prefixed
 ; Mercenary (Jekyll's CLI): prog.command(:build) do |c| ... c.action do |args, options| ... end end, the action block
 ; its handler
 (call receiver: (identifier) method: (identifier) @_command arguments: (argument_list . [(simple_symbol) (string)] @path .)
