@@ -29,6 +29,11 @@ mounted where it is imported, a global prefix, a router nested under a prefix, a
 - tRPC's ``createTRPCRouter({ post: postRouter })`` puts the procedures of the
   module ``postRouter`` comes from under ``post``: ``post.hello``, down the
   chain of routers.
+- NestJS's URI versioning, ``app.enableVersioning({ type: VersioningType.URI,
+  defaultVersion: '1' })`` in the application's ``main.ts``, puts its routes
+  under ``/v1``, a controller's ``version: '2'`` or a route's ``@Version('3')``
+  under theirs (below the global prefix); without it a version is no part of
+  the path.
 - Spring Boot's ``server.servlet.context-path`` (Micronaut's and Quarkus's
   likewise) in an application's ``src/main/resources/application.properties``
   or ``.yml`` puts the framework's routes of the application's files under it
@@ -98,6 +103,7 @@ def across_files(
     prefixes and commands other files and functions give them."""
     found = {path: [_with_handler_value(entry, file_edges.get(path, [])) for entry in entries] for path, entries in found.items()}
     found = _with_router_modules(analyses, found)
+    found = _with_versions(analyses, found)
     found = _with_mounted_prefixes(imports, analyses, found)
     found = _with_command_paths(analyses, file_edges, found)
     found = _with_nested_routers(analyses, file_edges, found)
@@ -178,6 +184,37 @@ def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
         return entry
     handler = _called(edges, written, entry.start_line, entry.end_line)
     return replace(entry, handler=handler) if handler is not None else entry
+
+
+# A version the analysis wrote in a route (``rag.analysis.languages.VERSION_TOKEN``), with the slash before it.
+_VERSION_TOKEN = re.compile(r"/?\{version:([^}]*)\}")
+
+
+def _with_versions(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
+    """``found`` with NestJS's routes under their versions where their application versions its URIs (the
+    versioning of the nearest ``main.ts`` above them), the versions written no part of the path elsewhere. A
+    version comes before the paths of the router modules (and after the global prefix, which comes later)."""
+    versionings = sorted(
+        (
+            (posixpath.dirname(path), mount.child, mount.prefix or "")
+            for path, analysis in analyses.items() if analysis.facts is not None
+            for mount in analysis.facts.mounts if mount.method == "versioning"
+        ),
+        key=lambda item: -len(item[0]),
+    )
+
+    def versioned(path: str, entry: Entrypoint) -> Entrypoint:
+        written = _VERSION_TOKEN.search(entry.route_or_command)
+        if entry.framework not in GLOBAL_PREFIX_FRAMEWORKS or (written is None and not versionings):
+            return entry
+        route = _VERSION_TOKEN.sub("", entry.route_or_command, count=1) if written is not None else entry.route_or_command
+        versioning = next(((default, prefix) for folder, default, prefix in versionings if not folder or path.startswith(folder + "/")), None)
+        version = written.group(1) if written is not None else versioning[0] if versioning is not None else ""
+        if versioning is None or not version:
+            return replace(entry, route_or_command=route or "/")
+        return replace(entry, route_or_command=join_prefix(versioning[1] + version, route))
+
+    return {path: [versioned(path, entry) for entry in entries] for path, entries in found.items()}
 
 
 def _under(prefix: str, entry: Entrypoint) -> Entrypoint:

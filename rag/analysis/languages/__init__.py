@@ -1202,6 +1202,24 @@ _WRAPPED = re.compile(r"[\w.]+\(\s*([\w.]+)\s*\)")
 _VERB_FIRST = re.compile(r"(GET|POST|PUT|PATCH|DELETE|OPTIONS|HEAD) +(/.*)")
 
 
+# A route's version in its path until the repository pass reads the application's versioning: ``{version:2}``
+# (``rag.analysis.entrypoints.mounts``).
+VERSION_TOKEN = "{{version:{}}}"
+
+
+def _uri_versioning(options: tree_sitter.Node) -> tuple[str, str] | None:
+    """(the default version, the prefix of a version in a path) of NestJS's ``enableVersioning`` options when
+    the versions are in the path (``type: VersioningType.URI``); None for another type."""
+    read: dict[str, str] = {}
+    for pair in options.named_children:
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if pair.type == "pair" and key is not None and value is not None:
+            read[_text(key)] = _literal(value) if value.type == "string" else _text(value)
+    if not read.get("type", "").endswith("URI"):
+        return None
+    return read.get("defaultVersion", ""), read.get("prefix", "v")
+
+
 # Next.js's configuration file, whose ``basePath`` every page and route of the app is served under.
 _NEXT_CONFIG = re.compile(r"(?:^|/)next\.config\.(?:js|mjs|cjs|ts|mts)$")
 # The modules of Fastify's autoload plugin.
@@ -1357,6 +1375,8 @@ class _Around:
     clients: _Spans[bool] = field(default_factory=_Spans)
     # The area of a declaration by its span (ASP.NET's ``[Area("Admin")]`` on a controller): ``[area]`` in its routes.
     areas: _Spans[str] = field(default_factory=_Spans)
+    # The API version of a declaration by its span (NestJS's controller ``version`` and route ``@Version``).
+    versions: _Spans[str] = field(default_factory=_Spans)
     # The names the file binds to an HTTP client (``const api = axios.create()``): what is called on them
     # is a request to a server, not a route of one.
     http_clients: set[str] = field(default_factory=set)
@@ -1371,6 +1391,10 @@ class _Around:
             return True
         if "http_client" in captures:
             self.http_clients.add(_text(captures["http_client"][0]))
+            return True
+        if "versioned" in captures:
+            node = captures["versioned"][0]
+            self.versions[(node.start_byte, node.end_byte)] = _literal(captures["version"][0])
             return True
         if "areaed" in captures:
             node = captures["areaed"][0]
@@ -1417,6 +1441,10 @@ class _Around:
             elif kind == "mount.controllers":
                 # NestJS's ``@Module({ controllers: [...] })`` on the module class ``parent``.
                 self.mounts.append(Mount("module_controller", parent, mounted, None, scope, line))
+            elif kind == "mount.versioning":
+                # NestJS's ``app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1', prefix: 'v' })``.
+                if (versioning := _uri_versioning(captures["options"][0])) is not None:
+                    self.mounts.append(Mount("versioning", parent, versioning[0], versioning[1], scope, line))
             elif kind == "mount.base_path":
                 # Next.js's ``basePath: '/docs'`` (kept for its configuration file only: ``_entrypoints``).
                 self.mounts.append(Mount("context_path", "nextjs", "", prefix, scope, line))
@@ -1508,6 +1536,14 @@ class _Around:
             for node, mounted, scope, line in self.scoped
             if (root := self.chain_root(node)) is not None
         ]
+
+    def version_of(self, node: tree_sitter.Node) -> str:
+        """The version of a route: its own (``@Version('3')`` on it), else its controller's; "" for none."""
+        own = self.versions.get((node.start_byte, node.end_byte))
+        if own is not None:
+            return own
+        spans = self.versions.chain(node)
+        return self.versions[spans[-1]] if spans else ""
 
     def area_of(self, node: tree_sitter.Node) -> str:
         """The area of the innermost declaration with one around ``node``; "" for none."""
@@ -1758,6 +1794,8 @@ def _entrypoints(
             continue
         on = _literal(captures["on"][0]) if "on" in captures else ""
         outer, module, nesting = around.prefixes_of(node, _scope(node, definitions, unit), on if role == "route" else "")
+        if role == "route" and (version := around.version_of(node)):
+            outer = [VERSION_TOKEN.format(version), *outer]
         if role == "resource":
             found += _resource_routes(framework, route, outer, written, module, captures, str(settings.get("param") or ":id"), lines)
             continue

@@ -2413,6 +2413,38 @@ def test_a_nestjs_global_prefix_puts_the_applications_controllers_under_it():
     assert found == {("/api/cats/:id", "apps/shop/src/cats/cats.controller.ts"), ("/users", "apps/admin/src/users.controller.ts")}
 
 
+def test_nestjs_uri_versions_come_after_the_global_prefix_and_before_router_module_paths():
+    cats = (
+        "import { Controller, Get, Version } from '@nestjs/common';\n\n@Controller({ path: 'cats', version: '2' })\n"
+        "export class CatsController {\n  @Get()\n  findAll() {}\n\n  @Version('3')\n  @Get(':id')\n  findOne() {}\n}\n"
+    )
+    dogs = "import { Controller, Get } from '@nestjs/common';\n\n@Controller('dogs')\nexport class DogsController {\n  @Get()\n  findAll() {}\n}\n"
+    admin = (
+        "import { Module } from '@nestjs/common';\nimport { RouterModule } from '@nestjs/core';\n\n"
+        "@Module({ controllers: [DogsController], imports: [RouterModule.register([{ path: 'admin', module: AdminModule }])] })\n"
+        "export class AdminModule {}\n"
+    )
+    main = (
+        "import { NestFactory } from '@nestjs/core';\nimport { VersioningType } from '@nestjs/common';\n\nasync function bootstrap() {\n"
+        "  const app = await NestFactory.create(AppModule);\n  app.setGlobalPrefix('api');\nVERSIONING  await app.listen(3000);\n}\n"
+    )
+    files = {"src/cats/cats.controller.ts": cats, "src/dogs/dogs.controller.ts": dogs, "src/admin/admin.module.ts": admin}
+
+    def routes(versioning: str) -> set[tuple]:
+        return entrypoint_rows({**files, "src/main.ts": main.replace("VERSIONING", versioning)}, "route_or_command", "handler")
+
+    assert routes("  app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });\n") == {
+        ("/api/v2/cats", "src.cats.cats.controller.CatsController.findAll"),
+        ("/api/v3/cats/:id", "src.cats.cats.controller.CatsController.findOne"),
+        ("/api/v1/admin/dogs", "src.dogs.dogs.controller.DogsController.findAll"),
+    }
+    # A version read from a header, or no versioning: no version in the path.
+    assert {route for route, _ in routes("  app.enableVersioning({ type: VersioningType.HEADER, header: 'X-Version' });\n")} == {
+        "/api/cats", "/api/cats/:id", "/api/admin/dogs",
+    }
+    assert {route for route, _ in routes("")} == {"/api/cats", "/api/cats/:id", "/api/admin/dogs"}
+
+
 def test_nestjs_router_module_paths_put_a_modules_controllers_under_them_below_the_global_prefix():
     found = entrypoint_rows(
         {

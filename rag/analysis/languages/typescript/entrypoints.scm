@@ -51,6 +51,29 @@
   name: (type_identifier) @parent
   (#eq? @_m "Module") (#eq? @_controllers "controllers")) @mount.controllers
 ;
+; NestJS's URI versioning: app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' }) puts the application's
+; routes under /v1 (rag/analysis/entrypoints/mounts.py); a controller's routes under its version,
+; @Controller({ path: 'cats', version: '2' }), a route under its own, @Version('3')
+(call_expression
+  function: (member_expression property: (property_identifier) @_enable)
+  arguments: (arguments . (object) @options)
+  (#eq? @_enable "enableVersioning")) @mount.versioning
+(export_statement
+  (decorator (call_expression function: (identifier) @_c arguments: (arguments . (object
+    (pair key: (property_identifier) @_version value: (string (string_fragment) @version))))))
+  (#eq? @_c "Controller") (#eq? @_version "version")) @versioned
+(class_declaration
+  (decorator (call_expression function: (identifier) @_c arguments: (arguments . (object
+    (pair key: (property_identifier) @_version value: (string (string_fragment) @version))))))
+  (#eq? @_c "Controller") (#eq? @_version "version")) @versioned
+(class_body
+  (decorator (call_expression function: (identifier) @_v arguments: (arguments . (string (string_fragment) @version))))
+  .
+  (decorator)*
+  .
+  (method_definition) @versioned
+  (#eq? @_v "Version"))
+;
 ; Tasks (NestJS): a method run on a schedule (@Cron('0 * * * *'), @Interval(5000), @Timeout(1000)), named by itself;
 ; a queue's processor (@Process('transcode') of Bull), a listener of an event (@OnEvent('order.created')) or of a
 ; microservice's messages (@EventPattern('order_created'), @MessagePattern('sum')), named by its name when given
