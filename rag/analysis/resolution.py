@@ -1418,6 +1418,8 @@ _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
 _QUALIFIED_METHOD = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\.([A-Za-z_$][\w$]*)")
 # A path of modules to a name: ``handlers::parts::show`` (the module is ``parts``).
 _MODULE_PATH = re.compile(r"((?:[A-Za-z_]\w*::)+[A-Za-z_]\w*)::([A-Za-z_]\w*)")
+# A module named by its dotted alias and its function (Phoenix's ``PostLive.Show@mount``): the last part is the module.
+_ALIAS_AND_FUNCTION = re.compile(r"((?:[A-Z]\w*\.)+[A-Z]\w*)@(\w+)")
 _CLASS_AND_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::|:)(\w+)['\"]?\s*\]?")
 
 
@@ -1465,8 +1467,8 @@ class RepositoryEdges:
             # Rails loads ``admin/photos`` from ``app/controllers/admin/photos_controller.rb``: of several, that file's.
             conventional = [s for s in methods if s.path.endswith(f"controllers/{rails.group(1)}_controller.rb")]
             found = {s.qname for s in conventional or methods}
-        elif (named := _CLASS_AND_METHOD.fullmatch(written) or _MODULE_PATH.fullmatch(written)) is not None:
-            owner = named.group(1).rsplit("\\", 1)[-1].rsplit("::", 1)[-1]
+        elif (named := _ALIAS_AND_FUNCTION.fullmatch(written) or _CLASS_AND_METHOD.fullmatch(written) or _MODULE_PATH.fullmatch(written)) is not None:
+            owner = named.group(1).rsplit("\\", 1)[-1].rsplit("::", 1)[-1].rsplit(".", 1)[-1]
             methods = self._methods(language, named.group(2), owner)
             if not methods and "::" in written:
                 # A module's function (Rust's ``parts::get_part``: ``src/handlers/parts.rs`` or ``parts/mod.rs``).

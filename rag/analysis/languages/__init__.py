@@ -29,7 +29,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
   ``@path`` and ``@method`` (``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``,
   ``http.MethodGet``) and the ``@handler`` as written when the call names one (resolved to a
   definition of the file by name, or by the function called when it is a call: ``GreetHandler(ctx)``;
-  unresolved, no handler; a ``@handler_action`` beside it names the action of that controller: Phoenix's
+  unresolved, no handler; ``(#set! action "mount")`` names the function of the ``@handler`` module that handles the
+  route (a Phoenix LiveView's); a ``@handler_action`` beside it names the action of that controller: Phoenix's
   ``UserController, :show``), or the ``@block`` that is the handler when it is written in place
   (Sinatra's ``get '/x' do ... end``, a Go ``func`` literal: ``block at PATH:LINE``);
 - ``@action`` inside a ``@route.<framework>``: the route is a controller's action named by its name, which
@@ -1268,9 +1269,10 @@ def _literal(node: tree_sitter.Node) -> str:
     return text.removeprefix(":") if "symbol" in node.type else text
 
 
-# The HTTP method a framework serves a kind of procedure or export with (tRPC's ``.query(...)`` is read with GET,
-# its ``.mutation(...)`` POSTed; Remix's ``loader`` answers GET, its ``action`` POST); a subscription is no request.
-_PROCEDURE_METHODS = {"query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",)}
+# The HTTP method a framework serves a kind of procedure, export or route with (tRPC's ``.query(...)`` is read with
+# GET, its ``.mutation(...)`` POSTed; Remix's ``loader`` answers GET, its ``action`` POST; a Phoenix ``live`` route is
+# opened with a GET); a subscription is no request.
+_PROCEDURE_METHODS = {"query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",), "live": ("GET",)}
 
 
 def _methods(method: str) -> tuple[str, ...]:
@@ -1722,6 +1724,9 @@ def _entrypoints(
         if written and "handler_action" in captures:
             # A controller and its action written apart (Phoenix's ``UserController, :show``): ``UserController@show``.
             written = f"{written}@{_literal(captures['handler_action'][0]).lstrip(':')}"
+        elif written and settings.get("action"):
+            # A module whose callback handles the route (a Phoenix LiveView's ``mount``): ``ThermostatLive@mount``.
+            written = f"{written}@{settings['action']}"
         controller = around.controller_of(node) if written and _BARE_NAME.fullmatch(written) else None
         if (reference := _METHOD_REFERENCE.fullmatch(written)) is not None:
             # Declared in the definition around the route, or around that (a field of the class).

@@ -177,7 +177,7 @@ def test_phoenix_routes_take_the_prefixes_of_their_scopes_and_resources_their_co
     assert {row[:-1] for row in found} == {
         # A controller and its action: the controller's function of that name, where the repository has it.
         ("http_route", "phoenix", "/", ("GET",), "PageController@home"),
-        ("http_route", "phoenix", "/thermostat", (), "ThermostatLive"),
+        ("http_route", "phoenix", "/thermostat", ("GET",), "ThermostatLive@mount"),
         ("http_route", "phoenix", "/admin/users", ("GET",), "UserController#index"),
         ("http_route", "phoenix", "/admin/users", ("POST",), "UserController#create"),
         ("http_route", "phoenix", "/admin/users/:id", ("GET",), "UserController#show"),
@@ -287,4 +287,28 @@ def test_doc_attributes_document_their_function_and_moduledoc_its_module():
         "Shop.Cart.clear": "Empties it.",
         "Shop.Cart.hidden": "",
         "Shop.Cart.Line": "One line of the cart.",
+    }
+
+
+def test_a_phoenix_live_route_is_handled_by_its_live_views_mount():
+    found = entrypoint_rows(
+        {
+            "lib/my_app_web/router.ex": (
+                "defmodule MyAppWeb.Router do\n  use MyAppWeb, :router\n\n  scope \"/\", MyAppWeb do\n    pipe_through :browser\n"
+                "    live \"/thermostat\", ThermostatLive\n    live \"/posts/:id\", PostLive.Show, :show\n  end\nend\n"
+            ),
+            "lib/my_app_web/live/thermostat_live.ex": (
+                "defmodule MyAppWeb.ThermostatLive do\n  use MyAppWeb, :live_view\n\n"
+                "  def mount(_params, _session, socket), do: {:ok, socket}\n  def render(assigns), do: ~H\"\"\nend\n"
+            ),
+            "lib/my_app_web/live/post_live/show.ex": (
+                "defmodule MyAppWeb.PostLive.Show do\n  use MyAppWeb, :live_view\n\n  def mount(_params, _session, socket), do: {:ok, socket}\nend\n"
+            ),
+        },
+        "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("/thermostat", ("GET",), "lib.my_app_web.live.thermostat_live.MyAppWeb.ThermostatLive.mount"),
+        ("/posts/:id", ("GET",), "lib.my_app_web.live.post_live.show.MyAppWeb.PostLive.Show.mount"),
     }

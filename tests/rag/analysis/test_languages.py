@@ -1325,6 +1325,21 @@ def test_chi_routers_mounted_by_the_function_that_makes_them_serve_under_the_pre
     }
 
 
+def test_an_iris_route_called_on_a_party_is_under_its_prefix():
+    found = entrypoint_rows(
+        {
+            "main.go": (
+                'package main\n\nimport "github.com/kataras/iris/v12"\n\nfunc main() {\n\tapp := iris.New()\n'
+                '\tapp.Get("/ping", pong)\n\tusers := app.Party("/users")\n\tusers.Get("/{id:uint64}", getUser)\n}\n\n'
+                "func pong(ctx iris.Context) {}\nfunc getUser(ctx iris.Context) {}\n"
+            ),
+        },
+        "framework", "route_or_command", "handler", kind="http_route",
+    )
+
+    assert found == {("iris", "/ping", "main.pong"), ("iris", "/users/{id:uint64}", "main.getUser")}
+
+
 def test_a_gin_route_called_on_a_route_group_and_a_chi_route_in_a_sub_router_are_under_their_prefix():
     found = _entries({
         "cmd/api/main.go": (

@@ -8,10 +8,13 @@
 (call target: (identifier) @method (arguments . (string) @path . (alias) @handler . (atom) @handler_action)
   (#any-of? @method "get" "post" "put" "patch" "delete" "options" "head")
   (#set! requires "phoenix")) @route.phoenix
-; `live "/users/:id", UserLive.Show, :show`: a LiveView, and `forward "/admin", AdminRouter`: a plug, serving every
-; path below it.
+; `live "/users/:id", UserLive.Show, :show`: a LiveView, handled by its mount (a GET that opens the live session),
+; and `forward "/admin", AdminRouter`: a plug, serving every path below it.
+(call target: (identifier) @method (arguments . (string) @path . (alias) @handler)
+  (#eq? @method "live")
+  (#set! requires "phoenix") (#set! action "mount")) @route.phoenix
 (call target: (identifier) @_live (arguments . (string) @path . (alias) @handler)
-  (#any-of? @_live "live" "forward")
+  (#eq? @_live "forward")
   (#set! requires "phoenix")) @route.phoenix
 ; `resources "/users", UserController`: the conventional index, create, show, update and delete routes; also with
 ; `except: [:new, :edit]` (an API's), whose form pages are none of those. A resource with `only:` or another

@@ -76,7 +76,7 @@
 (call_expression
   function: (selector_expression field: (field_identifier) @_group)
   arguments: (argument_list . (interpreted_string_literal) @prefix)
-  (#match? @_group "^(Group|PathPrefix)$")
+  (#match? @_group "^(Group|PathPrefix|Party)$")
   (#match? @prefix "^\"/")) @group
 ; go-zero: rest.Route{Method: http.MethodGet, Path: "/x", Handler: h}, in AddRoutes([]rest.Route{...}) or
 ; alone; a route only with all three fields (one pattern per field, read together: fields come in any
