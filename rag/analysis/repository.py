@@ -48,6 +48,7 @@ from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language
 from rag.analysis.android_manifest import android_components
 from rag.analysis.app_config import context_paths
 from rag.analysis.play_routes import play_router, play_routes
+from rag.analysis.razor_components import is_razor_component, razor_routes
 from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import across_files
@@ -160,7 +161,7 @@ def _foresee(path: str, text: str) -> None:
 def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
     """What a packaging or build file declares: the commands and programs it builds, the name it is imported by;
     what a Play routes file routes; the components an Android manifest declares; the path a JVM server's
-    configuration serves its routes under."""
+    configuration serves its routes under; the pages a Blazor component is routed at."""
     if name == "pyproject.toml":
         return _with_scripts(FileFacts(), pyproject_scripts(text, lines))
     if name == "setup.cfg":
@@ -186,6 +187,8 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
         return android_components(path, text)
     if name.startswith("application."):
         return context_paths(path, text)
+    if is_razor_component(name):
+        return razor_routes(path, lines)
     return None
 
 
@@ -315,7 +318,7 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
 
 # The language whose names a file that is no code gives its handlers in: Play's ``conf/routes`` names
 # the methods of Scala and Java classes, an Android manifest the classes of Kotlin and Java.
-_HANDLER_LANGUAGES = {"play": "scala", "android": "kotlin"}
+_HANDLER_LANGUAGES = {"play": "scala", "android": "kotlin", "blazor": "csharp"}
 
 
 def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint, file_edges: list[Edge]) -> Entrypoint:
@@ -326,7 +329,7 @@ def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint
         return entry
     if spec_named(language) is None:
         language = _HANDLER_LANGUAGES.get(entry.framework, language)
-    if entry.framework == "android":
+    if entry.framework in ("android", "blazor"):
         handler = edges.named_class(language, entry.handler_raw)
     else:
         handler = _imported(edges, language, entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)

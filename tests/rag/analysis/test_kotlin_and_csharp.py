@@ -597,3 +597,25 @@ def test_javalin_and_vertx_routes_and_signalr_hubs():
         ("vertx", "/static/*", (), None),
         ("signalr", "/chat", (), "Chat.ChatHub"),
     }
+
+
+def test_blazor_components_are_routed_at_their_page_directives_and_handled_by_their_class():
+    found = entrypoint_rows(
+        {
+            "Shop/Components/Pages/Counter.razor": (
+                "@page \"/counter\"\n@rendermode InteractiveServer\n\n<h1>Counter</h1>\n\n@code {\n    private int count = 0;\n}\n"
+            ),
+            "Shop/Components/Pages/Counter.razor.cs": "namespace Shop.Components.Pages;\n\npublic partial class Counter\n{\n}\n",
+            "Shop/Components/Pages/Product.razor": "@page \"/products/{id:int}\"\n@page \"/item/{id:int}\"\n@namespace Shop.Catalog\n\n<h1>@Id</h1>\n",
+            "Shop/Components/Pages/Product.razor.cs": "namespace Shop.Catalog;\n\npublic partial class Product\n{\n}\n",
+            # A component without a directive is no page.
+            "Shop/Components/Layout/NavMenu.razor": "<nav class=\"nav\"></nav>\n",
+        },
+        "framework", "route_or_command", "methods", "handler", "start_line", kind="http_route",
+    )
+
+    assert found == {
+        ("blazor", "/counter", ("GET",), "Shop.Components.Pages.Counter", 1),
+        ("blazor", "/products/{id:int}", ("GET",), "Shop.Catalog.Product", 1),
+        ("blazor", "/item/{id:int}", ("GET",), "Shop.Catalog.Product", 2),
+    }
