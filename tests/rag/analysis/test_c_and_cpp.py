@@ -7,6 +7,7 @@ import pytest
 from rag.analysis.filetypes import artifact_type, detect_language
 from rag.analysis.languages import written_name
 from rag.analysis.repository import analyze_repository
+from tests.rag.analysis.readings import entrypoint_rows
 
 
 def test_a_function_in_a_cpp_namespace_is_a_function_and_bare_calls_of_it_resolve():
@@ -231,3 +232,31 @@ def test_cpp_calls_the_functions_and_types_of_c_files_and_c_the_extern_functions
     assert edges[("tests/fuzz.cpp", "jv_parse")] == "src.jv.jv_parse"
     assert edges[("tests/fuzz.cpp", "jv_is_valid")] == "src.jv.jv_is_valid"
     assert edges[("src/main.c", "cpp_count")] == "src.bridge.cpp_count"
+
+
+def test_crow_and_cpp_httplib_routes():
+    found = entrypoint_rows(
+        {
+            "src/main.cpp": (
+                "#include \"crow.h\"\n\nint main() {\n    crow::SimpleApp app;\n"
+                "    CROW_ROUTE(app, \"/\")([](){ return \"Hello world\"; });\n"
+                "    CROW_ROUTE(app, \"/add/<int>/<int>\").methods(crow::HTTPMethod::Post)([](int a, int b){ return a + b; });\n"
+                "    app.port(18080).run();\n}\n"
+            ),
+            "server/server.cc": (
+                "#include <httplib.h>\n\nvoid hi(const httplib::Request &, httplib::Response &res) {}\n\nint main() {\n"
+                "  httplib::Server svr;\n  svr.Get(\"/hi\", hi);\n  svr.Post(\"/items\", [](const httplib::Request &req, httplib::Response &res) {});\n"
+                "  svr.listen(\"0.0.0.0\", 8080);\n}\n"
+            ),
+            # The same calls without httplib are none.
+            "src/cache.cpp": "void fill(Cache &cache) { cache.Get(\"/x\", key); }\n",
+        },
+        "framework", "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("crow", "/", (), None),
+        ("crow", "/add/<int>/<int>", ("POST",), None),
+        ("httplib", "/hi", ("GET",), "server.server.hi"),
+        ("httplib", "/items", ("POST",), None),
+    }
