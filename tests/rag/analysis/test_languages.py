@@ -1586,6 +1586,34 @@ def test_actix_handlers_registered_in_a_scope_serve_under_its_prefix():
     }
 
 
+def test_poem_and_salvo_routes_and_their_handlers():
+    found = entrypoint_rows(
+        {
+            "poem/Cargo.toml": '[package]\nname = "hello"\n',
+            "poem/src/main.rs": (
+                "use poem::{get, handler, Route, Server};\n\n#[handler]\nfn hello() -> String { String::new() }\n\n"
+                "#[handler]\nfn list() -> String { String::new() }\n\n#[handler]\nfn create() -> String { String::new() }\n\n"
+                "fn app() -> Route {\n    Route::new().at(\"/hello/:name\", get(hello)).at(\"/items\", get(list).post(create))\n}\n"
+            ),
+            "salvo/Cargo.toml": '[package]\nname = "shop"\n',
+            "salvo/src/main.rs": (
+                "use salvo::prelude::*;\n\n#[handler]\nasync fn hello() -> &'static str { \"hi\" }\n\n"
+                "#[handler]\nasync fn list_users() -> &'static str { \"[]\" }\n\n"
+                "fn router() -> Router {\n    Router::new()\n        .push(Router::with_path(\"hello\").get(hello))\n"
+                "        .push(Router::with_path(\"api\").push(Router::with_path(\"users\").get(list_users)))\n}\n"
+            ),
+        },
+        "framework", "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("poem", "/hello/:name", ("GET",), "poem.src.main.hello"),
+        ("poem", "/items", ("GET",), "poem.src.main.list"),
+        ("salvo", "/hello", ("GET",), "salvo.src.main.hello"),
+        ("salvo", "/api/users", ("GET",), "salvo.src.main.list_users"),
+    }
+
+
 def test_rocket_routes_serve_under_the_base_they_are_mounted_at():
     found = entrypoint_rows(
         {

@@ -30,6 +30,34 @@
   (#eq? @_route "route")
   (#match? @method "^(get|post|put|patch|delete|head|options|any)$")
   (#match? @path "^\"/")) @route.axum
+; poem, in a file that uses poem: Route::new().at("/hello/:name", get(hello)), as axum's .route (the method
+; endpoint's first method and handler: get(list).post(create) is GET by list)
+(use_declaration argument: (_) @uses.poem (#match? @uses.poem "^poem(::|$)"))
+(call_expression
+  function: (field_expression field: (field_identifier) @_at)
+  arguments: (arguments . (string_literal) @path . (call_expression function: (identifier) @method
+    arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler (closure_expression) @block] .)) .)
+  (#eq? @_at "at") (#match? @method "^(get|post|put|patch|delete|head|options)$") (#match? @path "^\"/")
+  (#set! requires "poem")) @route.poem
+(call_expression
+  function: (field_expression field: (field_identifier) @_at)
+  arguments: (arguments . (string_literal) @path .
+    (call_expression function: (field_expression value: (call_expression function: (identifier) @method
+      arguments: (arguments . [(identifier) (scoped_identifier)] @handler .)))) .)
+  (#eq? @_at "at") (#match? @method "^(get|post|put|patch|delete|head|options)$") (#match? @path "^\"/")
+  (#set! requires "poem")) @route.poem
+; salvo, in a file that uses salvo: Router::with_path("hello").get(hello), under the paths of the routers it is
+; pushed into (Router::with_path("api").push(...)): the chain's root is its path
+(use_declaration argument: (_) @uses.salvo (#match? @uses.salvo "^salvo(::|$)"))
+(call_expression
+  function: (scoped_identifier name: (identifier) @_with_path)
+  arguments: (arguments . (string_literal) @path .)
+  (#eq? @_with_path "with_path")) @chain_root
+(call_expression
+  function: (field_expression value: (_) @chained @scoped field: (field_identifier) @method)
+  arguments: (arguments . [(identifier) @handler (scoped_identifier) @handler] .)
+  (#match? @method "^(get|post|put|patch|delete|head|options)$")
+  (#set! requires "salvo")) @route.salvo
 ; axum: a router nested under a prefix, .nest("/api", users::router()): the routes the function called makes serve
 ; under it (rag/analysis/entrypoints/mounts.py)
 (call_expression
