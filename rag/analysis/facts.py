@@ -135,7 +135,8 @@ class Mount:
     """``parent.register_blueprint(child, url_prefix=...)`` and its kin.
 
     ``method`` is the attribute called (``register_blueprint``, ``include_router``,
-    ``add_typer``, ``add_command``); ``prefix`` the URL prefix or command name given, or
+    ``add_typer``, ``add_command``; Pyramid's ``add_route``, whose ``child`` is a route's name
+    and ``prefix`` its path); ``prefix`` the URL prefix or command name given, or
     ``prefix_name`` the name it is given by (``settings.API_V1_STR``), read where the name is bound.
     """
 

@@ -619,6 +619,12 @@ class PythonExtractor:
                 self.mounts.append(Mount(attr, head, child, prefix, scope.qname, node.lineno))
         elif attr in ROUTE_REGISTRATIONS and head and node.args:
             self._route_registration(node, head, attr, scope)
+        elif attr == "add_route" and head and "pyramid" in self._imported_packages and len(node.args) > 1:
+            # Pyramid's ``config.add_route('user', '/users/{id}')``: a name given a path, which views name
+            # (``@view_config(route_name='user')``: rag.analysis.entrypoints.web).
+            name, pattern = literal(node.args[0]), literal(node.args[1])
+            if isinstance(name, str) and isinstance(pattern, str):
+                self.mounts.append(Mount(attr, head, name, pattern, scope.qname, node.lineno))
         elif attr == "add_resource" and head and len(node.args) > 1:
             # Flask-RESTful's ``api.add_resource(Todo, "/todos/<id>", "/todo/<id>")``: the resource class at each URL.
             resource = dotted_name(node.args[0])

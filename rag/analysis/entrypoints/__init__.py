@@ -3,7 +3,7 @@
 ``find_entrypoints(names, analyses)`` runs every family over the files' facts
 against the repository's resolved names and returns ``{path: [Entrypoint]}``:
 
-- ``web``: Flask, FastAPI and Litestar routes, by decorator or by registration call, and the route tables of
+- ``web``: Flask, FastAPI, Litestar and Pyramid routes, by decorator or by registration call, and the route tables of
   aiohttp, Starlette, Falcon and Tornado (``rag.analysis.python_routes``);
 - ``cli``: click and typer commands, and Flask's ``app.cli``;
 - ``tasks``: tasks of Python's task queues and schedulers (Celery, Dramatiq, RQ, Huey, APScheduler);

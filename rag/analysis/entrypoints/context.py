@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from rag.analysis.facts import DecoratorCall, FileFacts
@@ -68,6 +69,15 @@ class FinderContext:
                     prefix = self.string_named(mount.prefix_name, mount.scope, facts.module)
                 if child is not None:
                     self.mounts.setdefault(child, []).append((mount.method, prefix, parent or ""))
+
+    @functools.cached_property
+    def route_names(self) -> dict[str, str]:
+        """The paths Pyramid's ``config.add_route(name, path)`` gives route names, by name."""
+        return {
+            mount.child: mount.prefix
+            for analysis in self.analyses.values() if analysis.facts is not None
+            for mount in analysis.facts.mounts if mount.method == "add_route" and mount.prefix is not None
+        }
 
     def add(self, path: str, entry: Entrypoint) -> None:
         self.found[path].append(entry)

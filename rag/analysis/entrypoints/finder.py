@@ -8,7 +8,9 @@ from rag.analysis.entrypoints.context import WEB_FRAMEWORKS, FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
 from rag.analysis.entrypoints.graphql import GRAPHQL_FIELDS, GRAPHQL_ROOTS, ariadne_field, graphene_operations, strawberry_field
 from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
-from rag.analysis.entrypoints.web import LITESTAR_DECORATORS, ROUTE_DECORATORS, decorated_route, litestar_route, registered_route
+from rag.analysis.entrypoints.web import (
+    LITESTAR_DECORATORS, ROUTE_DECORATORS, decorated_route, litestar_route, pyramid_view, registered_route,
+)
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis
@@ -70,6 +72,9 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         return
     if imported_from == "litestar" and not receiver and attr in LITESTAR_DECORATORS:
         litestar_route(context, analysis, symbol, call, attr)
+        return
+    if imported_from == "pyramid" and attr == "view_config":
+        pyramid_view(context, analysis, symbol, call)
         return
     if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task", "field", *HUEY_DECORATORS, *SCHEDULER_DECORATORS):
         return

@@ -1,6 +1,7 @@
 """Flask and FastAPI routes: by decorator (``@app.get``, ``@bp.route``) or by registration call
 (``add_url_rule``, ``add_api_route``), under the prefixes of every place a blueprint or router is mounted;
-Litestar's decorated handlers; the routes of aiohttp's, Starlette's, Falcon's and Tornado's tables."""
+Litestar's decorated handlers and Pyramid's views; the routes of aiohttp's, Starlette's, Falcon's and Tornado's
+tables."""
 
 from __future__ import annotations
 
@@ -70,6 +71,21 @@ def litestar_route(context: FinderContext, analysis: FileAnalysis, symbol: Symbo
             handler=symbol.qname,
             path=analysis.path, start_line=symbol.start_line, end_line=symbol.end_line, methods=methods, handler_raw=symbol.qname,
         ))
+
+
+def pyramid_view(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall) -> None:
+    """A Pyramid view: ``@view_config(route_name='user', request_method='POST')``, at the path the application's
+    ``config.add_route('user', '/users/{id}')`` gives the route name; of every method without ``request_method``."""
+    name = call.kwarg("route_name")
+    path = context.route_names.get(name) if isinstance(name, str) else None
+    if path is None:
+        return
+    given = call.kwarg("request_method")
+    methods = (given.upper(),) if isinstance(given, str) else tuple(str(m).upper() for m in given) if isinstance(given, tuple) else ()
+    context.add(analysis.path, Entrypoint(
+        entry_type="http_route", framework="pyramid", route_or_command=path, handler=symbol.qname, path=analysis.path,
+        start_line=symbol.start_line, end_line=symbol.end_line, methods=methods, handler_raw=symbol.qname,
+    ))
 
 
 def registered_route(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:

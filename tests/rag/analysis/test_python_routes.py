@@ -156,3 +156,20 @@ def test_django_channels_websocket_routes_are_handled_by_their_consumers():
         ("channels", "/ws/rooms/(?P<room>\\w+)/", ("WEBSOCKET",), "chat.consumers.RoomConsumer"),
         ("django", "/cart/", (), "shop.views.cart"),
     }
+
+
+def test_pyramid_views_serve_at_the_paths_their_route_names_are_given():
+    files = {
+        "shop/__init__.py": (
+            "from pyramid.config import Configurator\n\n\ndef main(global_config, **settings):\n"
+            "    with Configurator(settings=settings) as config:\n        config.add_route('home', '/')\n"
+            "        config.add_route('user', '/users/{id}')\n        config.scan()\n    return config.make_wsgi_app()\n"
+        ),
+        "shop/views.py": (
+            "from pyramid.view import view_config\n\n\n@view_config(route_name='home', renderer='json')\ndef home(request):\n    return {}\n\n\n"
+            "@view_config(route_name='user', request_method=('GET', 'POST'))\ndef user(request):\n    return {}\n\n\n"
+            "@view_config(route_name='missing')\ndef orphan(request):\n    return {}\n"
+        ),
+    }
+
+    assert _routes(files) == {("/", (), "shop.views.home"), ("/users/{id}", ("GET", "POST"), "shop.views.user")}
