@@ -152,7 +152,8 @@ registrations, and a URL pattern's ``Consumer.as_asgi()`` is its view; Javalin's
 routes, and Remix's route modules file routes; CodeIgniter's routes file has routes, and Grape's API classes; a NestJS route's version is written in its
 path (``{version:2}``) for the repository pass; a Phoenix live route is its LiveView's ``mount`` (GET), and Iris's
 parties are route groups; a Blazor component's ``@page`` directives are routes, and Crow's and
-cpp-httplib's C++ routes, and poem's and salvo's Rust routes; Pyramid's ``add_route`` is a mount of a route name."""
+cpp-httplib's C++ routes, and poem's and salvo's Rust routes; Pyramid's ``add_route`` is a mount of a route name; Spark's
+Java routes are routes."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

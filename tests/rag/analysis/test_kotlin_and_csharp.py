@@ -619,3 +619,19 @@ def test_blazor_components_are_routed_at_their_page_directives_and_handled_by_th
         ("blazor", "/products/{id:int}", ("GET",), "Shop.Catalog.Product", 1),
         ("blazor", "/item/{id:int}", ("GET",), "Shop.Catalog.Product", 2),
     }
+
+
+def test_spark_java_routes_under_their_paths():
+    found = entrypoint_rows(
+        {
+            "src/main/java/app/Main.java": (
+                "package app;\n\nimport static spark.Spark.*;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+                "        get(\"/hello\", (req, res) -> \"Hello World\");\n"
+                "        path(\"/api\", () -> {\n            post(\"/users\", UserApi::create);\n        });\n    }\n}\n"
+            ),
+            "src/main/java/app/UserApi.java": "package app;\n\npublic class UserApi {\n    public static Object create(Request q, Response s) { return null; }\n}\n",
+        },
+        "framework", "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert found == {("spark", "/hello", ("GET",), None), ("spark", "/api/users", ("POST",), "app.UserApi.create")}

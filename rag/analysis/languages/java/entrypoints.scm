@@ -162,6 +162,15 @@
   arguments: (argument_list . (string_literal) @path . [(method_reference) @handler (identifier) @handler (lambda_expression) @block] .)
   (#match? @method "^(get|post|put|patch|delete|head|options|ws|sse)$") (#match? @path "^\"/")
   (#set! requires "javalin")) @route.javalin
+; Spark, in a file that imports spark.Spark (its static methods): get("/hello", (req, res) -> "Hello"), under the
+; path of a path("/api", () -> { ... }) around it (the pattern of Spring's .path below)
+(import_declaration (scoped_identifier) @uses.spark (#match? @uses.spark "^spark[.]Spark"))
+(method_invocation
+  !object
+  name: (identifier) @method
+  arguments: (argument_list . (string_literal) @path . [(method_reference) @handler (identifier) @handler (lambda_expression) @block] .)
+  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#match? @path "^\"/")
+  (#set! requires "spark")) @route.spark
 ; Vert.x Web, in a file that imports io.vertx: router.get("/api/items").handler(this::getAll), the route's
 ; handler the one its .handler(...) names (a route of every method: router.route("/x").handler(...))
 (import_declaration (scoped_identifier) @uses.vertx (#match? @uses.vertx "^io[.]vertx[.]"))
