@@ -333,6 +333,9 @@ class LanguageSpec:
     # ``function_signature``): one symbol with it (``_fold_declarations``). Not where a name may
     # stand for several functions (Java's overloads each have a body of their own).
     overload_declarations: frozenset[str] = frozenset()
+    # Whether the grammar reads JSX (JavaScript's, TSX's): the folders' ``*.jsx.scm`` queries are read with their
+    # ``*.scm`` ones (TypeScript's grammar has no JSX nodes, so a query naming them would not compile for it).
+    jsx: bool = False
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -387,6 +390,7 @@ class LanguageSpec:
             programs=table.get("programs", "folder"),
             folder_files=frozenset(name for source in sources for name in source.get("folder_files", ())),
             overload_declarations=frozenset(name for source in sources for name in source.get("overload_declarations", ())),
+            jsx=table.get("jsx", False),
             unnamed_scopes=frozenset(table.get("unnamed_scopes", ())),
             interface_prefix=table.get("interface_prefix", ""),
             route_tokens=tuple(
@@ -400,9 +404,10 @@ class LanguageSpec:
         )
 
     def own_queries(self, name: str) -> list[str]:
-        """The ``name`` queries of this folder and of the folders it extends."""
+        """The ``name`` queries of this folder and of the folders it extends (and their JSX ones: ``jsx``)."""
         folders = [self.folder, *(self.folder.parent / other for other in self.extends)]
-        return [(folder / name).read_text(encoding="utf-8") for folder in folders if (folder / name).exists()]
+        names = [name, name.removesuffix(".scm") + ".jsx.scm"] if self.jsx else [name]
+        return [(folder / each).read_text(encoding="utf-8") for folder in folders for each in names if (folder / each).exists()]
 
     @property
     def tags_source(self) -> str:
@@ -1251,6 +1256,13 @@ def _autoload_options(options: tree_sitter.Node) -> tuple[str, str | None] | Non
 _LISTED_NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 
 
+def _jsx_component(element: tree_sitter.Node) -> str:
+    """The component a JSX element shows (``About`` of ``<About />`` and ``<About>...</About>``); "" for another node."""
+    tag = element.child_by_field_name("open_tag") if element.type == "jsx_element" else element
+    name = tag.child_by_field_name("name") if tag is not None and tag.type in ("jsx_opening_element", "jsx_self_closing_element") else None
+    return _text(name) if name is not None else ""
+
+
 def _captured(captures: dict[str, list[tree_sitter.Node]], found: re.Match[str]) -> str:
     """A route template's ``{@name}`` (``_CAPTURED``): the capture's text unquoted, or the one of its words it holds."""
     nodes = captures.get(found.group(1))
@@ -1719,8 +1731,11 @@ def _entrypoints(
             receiver = chain[1] if chain is not None else _text(captures["app"][0])
             if receiver in around.http_clients or (receiver not in around.routers and not re.search(str(settings["receiver"]), receiver)):
                 continue
-        # A handler as written, to its first line (a call may take a function literal).
+        # A handler as written, to its first line (a call may take a function literal); of a JSX element shown
+        # (React Router's ``element: <About />``), its component.
         written = _literal(captures["handler"][0]).split("\n", 1)[0] if "handler" in captures else ""
+        if not written and "element" in captures:
+            written = _jsx_component(captures["element"][0])
         if written and "handler_action" in captures:
             # A controller and its action written apart (Phoenix's ``UserController, :show``): ``UserController@show``.
             written = f"{written}@{_literal(captures['handler_action'][0]).lstrip(':')}"
@@ -1748,8 +1763,8 @@ def _entrypoints(
             wrapped = _WRAPPED.fullmatch(written)
             if handler is None and wrapped is not None:
                 handler = by_name.get(wrapped.group(1))  # a library's wrapper of the file's function: http.HandlerFunc(static)
-            value = captures["handler"][0]
-            if handler is None and METHOD_VALUE.fullmatch(written) and value.named_child_count > 1:
+            value = captures["handler"][0] if "handler" in captures else None
+            if handler is None and value is not None and METHOD_VALUE.fullmatch(written) and value.named_child_count > 1:
                 handler_values.append(value.named_children[-1])
         elif "block" in captures:
             block = captures["block"][0]

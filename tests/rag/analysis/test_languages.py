@@ -2840,6 +2840,48 @@ def test_next_js_pages_and_routes_serve_under_the_base_path_of_their_app_s_confi
     assert found == {("/docs/api/hello", ("GET",)), ("/docs/guide", ("GET",)), ("/api/cart", ("POST",))}
 
 
+def test_single_page_apps_client_routes_with_the_components_they_show():
+    found = entrypoint_rows(
+        {
+            "vue/src/router/index.js": (
+                "import { createRouter, createWebHistory } from 'vue-router'\nimport HomeView from '../views/HomeView.vue'\n\n"
+                "export default createRouter({\n  history: createWebHistory(),\n  routes: [\n"
+                "    { path: '/', name: 'home', component: HomeView },\n"
+                "    { path: '/about', name: 'about', component: () => import('../views/AboutView.vue') },\n  ],\n})\n"
+            ),
+            "ng/src/app/app.routes.ts": (
+                "import { Routes } from '@angular/router';\nimport { HeroesComponent } from './heroes/heroes.component';\n\n"
+                "export const routes: Routes = [\n  { path: 'heroes', component: HeroesComponent },\n"
+                "  { path: 'admin', children: [{ path: 'users', component: HeroesComponent }] },\n];\n"
+            ),
+            "ng/src/app/heroes/heroes.component.ts": "@Component({ selector: 'app-heroes' })\nexport class HeroesComponent {}\n",
+            "react/src/main.jsx": (
+                "import { createBrowserRouter } from 'react-router-dom';\n\nconst router = createBrowserRouter([\n"
+                "  { path: '/', element: <Root />, children: [{ path: 'contacts/:contactId', element: <Contact /> }] },\n]);\n"
+            ),
+            "react/src/App.tsx": (
+                "import { Routes, Route } from 'react-router-dom';\n\nexport default function App() {\n  return (\n    <Routes>\n"
+                "      <Route path=\"/\" element={<Layout />}>\n        <Route path=\"about\" element={<About />} />\n      </Route>\n"
+                "    </Routes>\n  );\n}\n"
+            ),
+            # The same shapes without a client router: a menu's items are no routes.
+            "menu/src/items.ts": "export const items = [{ path: '/docs', component: Docs }];\n",
+        },
+        "framework", "route_or_command", "handler", "handler_raw", kind="http_route",
+    )
+
+    assert found == {
+        ("vue-router", "/", None, "HomeView"),
+        ("vue-router", "/about", None, "block at vue/src/router/index.js:8"),
+        ("angular", "/heroes", "ng.src.app.heroes.heroes.component.HeroesComponent", "HeroesComponent"),
+        ("angular", "/admin/users", "ng.src.app.heroes.heroes.component.HeroesComponent", "HeroesComponent"),
+        ("react-router", "/", None, "Root"),
+        ("react-router", "/contacts/:contactId", None, "Contact"),
+        ("react-router", "/", None, "Layout"),
+        ("react-router", "/about", None, "About"),
+    }
+
+
 def test_remix_route_modules_are_routes_named_by_their_flat_file_names():
     page = "export default function Page() { return null }\n"
     found = entrypoint_rows(
