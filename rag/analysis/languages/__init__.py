@@ -1406,14 +1406,12 @@ class _Around:
         if "http_client" in captures:
             self.http_clients.add(_text(captures["http_client"][0]))
             return True
-        if "versioned" in captures:
-            node = captures["versioned"][0]
-            self.versions[(node.start_byte, node.end_byte)] = _literal(captures["version"][0])
-            return True
-        if "areaed" in captures:
-            node = captures["areaed"][0]
-            self.areas[(node.start_byte, node.end_byte)] = _literal(captures["area"][0])
-            return True
+        # A declaration's API version (NestJS's) or area (ASP.NET's), for the routes in it.
+        for marked, value, spans in (("versioned", "version", self.versions), ("areaed", "area", self.areas)):
+            if marked in captures:
+                node = captures[marked][0]
+                spans[(node.start_byte, node.end_byte)] = _literal(captures[value][0])
+                return True
         if "client" in captures:
             node = captures["client"][0]
             self.clients[(node.start_byte, node.end_byte)] = True
