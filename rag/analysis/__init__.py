@@ -6,7 +6,7 @@
 ``dependencies.declared_dependencies(path, text)`` reads the packages a manifest declares.
 
 May import only ``rag.analysis`` itself and the parsers it reads files with (the tree-sitter grammars,
-pyjson5, ``packaging``'s requirements): no
+pyjson5, ``packaging``'s requirements, PyYAML's safe loader, the standard library's expat): no
 Django settings, models or database, so it runs in index workers and tests
 alike (``rag.benchmarks.analysis`` times it on Django's own source tree).
 """
