@@ -292,7 +292,7 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
         path: [
             *entrypoints.get(path, []),
             *(
-                _with_named_handler(edges, analysis.language, entry, file_edges[path])
+                _with_named_handler(edges, analysis, entry, file_edges[path])
                 for entry in (analysis.facts.entrypoints if analysis.facts is not None else ())
             ),
         ]
@@ -321,22 +321,39 @@ def _resolved(analyses: dict[str, FileAnalysis], reused: frozenset[str]) -> Repo
 _HANDLER_LANGUAGES = {"play": "scala", "android": "kotlin", "blazor": "csharp"}
 
 
-def _with_named_handler(edges: RepositoryEdges, language: str, entry: Entrypoint, file_edges: list[Edge]) -> Entrypoint:
+def _with_named_handler(edges: RepositoryEdges, analysis: FileAnalysis, entry: Entrypoint, file_edges: list[Edge]) -> Entrypoint:
     """The entrypoint with its handler when the file does not define it but imports it by the name the route
-    gives (Rust's ``get().to(get_site)`` with ``use lemmy_api_crud::site::read::get_site``), or names a class's
-    method the repository has (a route's controller action: ``[UserController::class, 'index']``)."""
+    gives (Rust's ``get().to(get_site)`` with ``use lemmy_api_crud::site::read::get_site``; an ES module's
+    ``import About from './About'``: what that module exports by default), or names a class's method the
+    repository has (a route's controller action: ``[UserController::class, 'index']``)."""
     if entry.handler is not None or not entry.handler_raw:
         return entry
+    language = analysis.language
     if spec_named(language) is None:
         language = _HANDLER_LANGUAGES.get(entry.framework, language)
     if entry.framework in ("android", "blazor"):
         handler = edges.named_class(language, entry.handler_raw)
     else:
-        handler = _imported(edges, language, entry.handler_raw, file_edges) or edges.named_handler(language, entry.handler_raw, entry.path)
+        handler = (
+            _imported(edges, language, entry.handler_raw, file_edges) or _es_imported(edges, analysis, entry.handler_raw)
+            or edges.named_handler(language, entry.handler_raw, entry.path)
+        )
     return replace(entry, handler=handler) if handler is not None else entry
 
 
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _es_imported(edges: RepositoryEdges, analysis: FileAnalysis, written: str) -> str | None:
+    """The definition an ES module's import binds a bare name to (``import About from './About'``: the
+    module's default export; ``import { About } from './pages'``: what it exports by that name)."""
+    if analysis.facts is None or not _BARE_NAME.fullmatch(written):
+        return None
+    for binding in analysis.facts.named_imports:
+        if binding.name == written and not binding.reexport and binding.member != "*":
+            module = edges.imports.target(binding.source, analysis)
+            return edges.imports.exported(module, binding.member) if module is not None else None
+    return None
 
 
 def _imported(edges: RepositoryEdges, language: str, written: str, file_edges: list[Edge]) -> str | None:

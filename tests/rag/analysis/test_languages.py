@@ -2882,6 +2882,34 @@ def test_single_page_apps_client_routes_with_the_components_they_show():
     }
 
 
+def test_a_routes_handler_imported_from_another_es_module_is_what_that_module_exports():
+    found = entrypoint_rows(
+        {
+            "web/src/main.jsx": (
+                "import { createBrowserRouter } from 'react-router-dom';\nimport Root from './routes/root';\n"
+                "import { Contact } from './routes';\n\n"
+                "export const router = createBrowserRouter([\n  { path: '/', element: <Root /> },\n"
+                "  { path: '/contacts/:id', Component: Contact },\n]);\n"
+            ),
+            "web/src/routes/root.jsx": "export default function Root() { return <div /> }\n",
+            "web/src/routes/index.js": "export { Contact } from './contact';\n",
+            "web/src/routes/contact.jsx": "export function Contact() { return <div /> }\n",
+            "api/server.js": (
+                "import express from 'express';\nimport listUsers from './handlers/list';\n\nconst app = express();\n"
+                "app.get('/users', listUsers);\n"
+            ),
+            "api/handlers/list.js": "export default function listUsers(req, res) { res.json([]) }\n",
+        },
+        "route_or_command", "handler", kind="http_route",
+    )
+
+    assert found == {
+        ("/", "web.src.routes.root.Root"),
+        ("/contacts/:id", "web.src.routes.contact.Contact"),
+        ("/users", "api.handlers.list.listUsers"),
+    }
+
+
 def test_remix_route_modules_are_routes_named_by_their_flat_file_names():
     page = "export default function Page() { return null }\n"
     found = entrypoint_rows(
