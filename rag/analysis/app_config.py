@@ -58,10 +58,21 @@ def context_paths(path: str, text: str) -> FileFacts | None:
     mounts = tuple(
         Mount("context_path", framework, "", value, path, line)
         for key, framework in CONTEXT_PATH_KEYS.items()
-        if (found := settings.get(key)) is not None and (value := found[0].strip()) and value != "/"
+        if (found := settings.get(key)) is not None and (value := _default_of(found[0].strip())) and value != "/"
         for line in (found[1],)
     )
     return FileFacts(mounts=mounts) if mounts else None
+
+
+# A value the environment may set (``${CONTEXT_PATH:/api}``): its default, the path the application serves by default.
+_PLACEHOLDER = re.compile(r"\$\{[^:}]*(?::([^}]*))?\}")
+
+
+def _default_of(value: str) -> str:
+    """The value with each placeholder its default (``${CONTEXT_PATH:/api}``: ``/api``); "" when one has none."""
+    if any(found.group(1) is None for found in _PLACEHOLDER.finditer(value)):
+        return ""
+    return _PLACEHOLDER.sub(lambda found: found.group(1), value)
 
 
 def _properties(text: str) -> Iterator[tuple[str, tuple[str, int]]]:

@@ -61,6 +61,13 @@ def test_a_context_path_is_the_configured_framework_s_alone():
     }
 
 
+def test_a_path_the_environment_may_set_is_its_default():
+    path = "src/main/resources/application.properties"
+    assert [m.prefix for m in context_paths(path, "server.servlet.context-path=${CONTEXT_PATH:/api}\n").mounts] == ["/api"]
+    # No default: the path is not known.
+    assert context_paths(path, "server.servlet.context-path=${CONTEXT_PATH}\n") is None
+
+
 def test_a_configuration_that_does_not_parse_or_repeats_itself_gives_no_path_in_bounded_time():
     path = "src/main/resources/application.yml"
     assert context_paths(path, "server:\n  servlet:\n    context-path: [/x\n") is None
