@@ -12,7 +12,7 @@ from rag.analysis.resolution import MAX_DEPTH, RepositoryNames
 
 HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 # The frameworks whose routes are a decorator of an app or router object: ``@app.route("/x")``, ``@router.get("/x")``.
-WEB_FRAMEWORKS = frozenset({"flask", "fastapi", "sanic", "quart", "bottle", "aiohttp", "ninja"})
+WEB_FRAMEWORKS = frozenset({"flask", "fastapi", "sanic", "quart", "bottle", "aiohttp", "ninja", "robyn"})
 INSTANCE_FRAMEWORKS = {
     "Flask": "flask",
     "Blueprint": "flask",
@@ -23,6 +23,8 @@ INSTANCE_FRAMEWORKS = {
     "Bottle": "bottle",
     "RouteTableDef": "aiohttp",
     "NinjaAPI": "ninja",
+    "Robyn": "robyn",
+    "SubRouter": "robyn",
     "Typer": "typer",
     "Celery": "celery",
     "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",

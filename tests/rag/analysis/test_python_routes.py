@@ -173,3 +173,14 @@ def test_pyramid_views_serve_at_the_paths_their_route_names_are_given():
     }
 
     assert _routes(files) == {("/", (), "shop.views.home"), ("/users/{id}", ("GET", "POST"), "shop.views.user")}
+
+
+def test_robyn_routes_under_their_sub_router_s_prefix():
+    files = {
+        "app.py": (
+            "from robyn import Robyn, SubRouter\n\napp = Robyn(__file__)\n\n\n@app.get('/')\nasync def hello(request):\n    return 'Hello'\n\n\n"
+            "frogs = SubRouter(__file__, prefix='/frogs')\n\n\n@frogs.post('/{name}')\ndef make(request):\n    return ''\n\n\n"
+            "app.include_router(frogs)\n"
+        ),
+    }
+    assert _routes(files) == {("/", ("GET",), "app.hello"), ("/frogs/{name}", ("POST",), "app.make")}
