@@ -252,22 +252,23 @@
 ; Client-side routes of a single-page app, in a file that imports its router (react-router, vue-router,
 ; @angular/router): each object of a route table with a path and what it shows ({ path: 'about', component: About },
 ; React Router's element: <About /> (its component the handler) or Component: About, a lazy () => import(...)),
-; under the paths of the routes whose children it is in
+; under the paths of the routes whose children it is in. The path is the object's first pair, as route tables write
+; it: a pattern of two pairs anywhere in an object would try every pair of a big object's (an i18n table's) pairs.
 (import_statement source: (string (string_fragment) @uses.client_router @uses.react-router)
   (#match? @uses.react-router "^react-router(-dom)?$"))
 (import_statement source: (string (string_fragment) @uses.client_router @uses.vue-router) (#eq? @uses.vue-router "vue-router"))
 (import_statement source: (string (string_fragment) @uses.client_router @uses.angular) (#eq? @uses.angular "@angular/router"))
 (object
-  (pair key: (property_identifier) @_path value: (string) @path)
+  . (pair key: (property_identifier) @_path value: (string) @path)
   (pair key: (property_identifier) @_shows value: [(identifier) @handler (arrow_function) @block])
   (#eq? @_path "path") (#match? @_shows "^(component|element|Component|loadComponent)$")
   (#set! requires "client_router") (#set! when_used "react-router vue-router angular")) @route.client
 (object
-  (pair key: (property_identifier) @_path value: (string) @path)
+  . (pair key: (property_identifier) @_path value: (string) @path)
   (pair key: (property_identifier) @_shows value: (_) @element)
   (#eq? @_path "path") (#eq? @_shows "element") (#match? @element "^<")
   (#set! requires "client_router") (#set! when_used "react-router vue-router angular")) @route.client
 (object
-  (pair key: (property_identifier) @_path value: (string) @prefix)
+  . (pair key: (property_identifier) @_path value: (string) @prefix)
   (pair key: (property_identifier) @_children value: (array))
   (#eq? @_path "path") (#eq? @_children "children")) @prefixed

@@ -32,12 +32,14 @@
 ; NestJS: RouterModule.register([{ path: 'admin', module: AdminModule, children: [{ path: 'users', module: UsersModule }] }]):
 ; the controllers a module declares (@Module({ controllers: [...] })) serve under its path, joined to the paths of the
 ; routes around it (an object of a path and a module is one only inside RouterModule.register; rag/analysis/entrypoints/mounts.py)
+; (the object's first pair is its path or its module: a pattern of two pairs anywhere in an object would try every
+; pair of a big object's pairs, seconds for an i18n table of thousands)
 (object
-  (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))
+  . (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))
   (pair key: (property_identifier) @_module value: (identifier) @mounted)
   (#eq? @_path "path") (#eq? @_module "module")) @mount.module
 (object
-  (pair key: (property_identifier) @_module value: (identifier) @mounted)
+  . (pair key: (property_identifier) @_module value: (identifier) @mounted)
   (pair key: (property_identifier) @_path value: (string (string_fragment) @prefix))
   (#eq? @_path "path") (#eq? @_module "module")) @mount.module
 (export_statement
