@@ -153,7 +153,8 @@ routes, and Remix's route modules file routes; CodeIgniter's routes file has rou
 path (``{version:2}``) for the repository pass; a Phoenix live route is its LiveView's ``mount`` (GET), and Iris's
 parties are route groups; a Blazor component's ``@page`` directives are routes, and Crow's and
 cpp-httplib's C++ routes, and poem's and salvo's Rust routes; Pyramid's ``add_route`` is a mount of a route name; Spark's
-Java routes are routes; so are a single-page app's client routes (React Router, Vue Router, Angular)."""
+Java routes are routes; so are a single-page app's client routes (React Router, Vue Router, Angular); a resource's routes of a controller
+class (Laravel's, Phoenix's) are written ``UserController@index``."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

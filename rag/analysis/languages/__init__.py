@@ -1640,18 +1640,21 @@ def _resource_routes(
     """A REST resource's conventional routes (``_RESOURCE_ROUTES``): a singular one's (Rails' ``resource
     :profile``, whose controller is ``profiles``) without an index or an id; but the actions of ``only:``,
     less those of ``except:``. Handled by the controller as ``written``, else named for the resource in
-    ``module`` (Rails' ``admin/photos``)."""
+    ``module`` (Rails' ``admin/photos``). A controller written as a class (Laravel's ``UserController::class``,
+    Phoenix's ``UserController``) has its actions written as its methods, ``UserController@index``; Rails' as
+    its routes write them, ``admin/photos#index``."""
     singular = "resource_kind" in captures and _text(captures["resource_kind"][0]) == "resource"
     param = f":{_literal(captures['param'][0])}" if "param" in captures else default_param
     only = {_literal(option) for option in captures.get("only", ())}
     excluded = {_literal(option) for option in captures.get("except", ())}
     name = route.rsplit("/", 1)[-1]
     controller = written or module + (_plural(name) if singular else name)
+    separator = "@" if controller[:1].isupper() else "#"
     return [
         Entrypoint(
             entry_type="http_route", framework=framework,
             route_or_command=_join([*outer, "/"], route + ("" if singular else suffix.format(param=param))),
-            handler=None, methods=methods, handler_raw=f"{controller}#{action}", **lines,
+            handler=None, methods=methods, handler_raw=f"{controller}{separator}{action}", **lines,
         )
         for action, methods, suffix in _RESOURCE_ROUTES
         if not ((only and action not in only) or action in excluded or (singular and action == "index"))

@@ -178,18 +178,18 @@ def test_phoenix_routes_take_the_prefixes_of_their_scopes_and_resources_their_co
         # A controller and its action: the controller's function of that name, where the repository has it.
         ("http_route", "phoenix", "/", ("GET",), "PageController@home"),
         ("http_route", "phoenix", "/thermostat", ("GET",), "ThermostatLive@mount"),
-        ("http_route", "phoenix", "/admin/users", ("GET",), "UserController#index"),
-        ("http_route", "phoenix", "/admin/users", ("POST",), "UserController#create"),
-        ("http_route", "phoenix", "/admin/users/:id", ("GET",), "UserController#show"),
-        ("http_route", "phoenix", "/admin/users/:id", ("PUT", "PATCH"), "UserController#update"),
-        ("http_route", "phoenix", "/admin/users/:id", ("DELETE",), "UserController#destroy"),
+        ("http_route", "phoenix", "/admin/users", ("GET",), "UserController@index"),
+        ("http_route", "phoenix", "/admin/users", ("POST",), "UserController@create"),
+        ("http_route", "phoenix", "/admin/users/:id", ("GET",), "UserController@show"),
+        ("http_route", "phoenix", "/admin/users/:id", ("PUT", "PATCH"), "UserController@update"),
+        ("http_route", "phoenix", "/admin/users/:id", ("DELETE",), "UserController@destroy"),
         ("http_route", "phoenix", "/api/users/:id/avatar", ("POST",), "AvatarController@upload"),
         # An API's resource has no form pages; one limited to some actions is left out.
-        ("http_route", "phoenix", "/api/posts", ("GET",), "PostController#index"),
-        ("http_route", "phoenix", "/api/posts", ("POST",), "PostController#create"),
-        ("http_route", "phoenix", "/api/posts/:id", ("GET",), "PostController#show"),
-        ("http_route", "phoenix", "/api/posts/:id", ("PUT", "PATCH"), "PostController#update"),
-        ("http_route", "phoenix", "/api/posts/:id", ("DELETE",), "PostController#destroy"),
+        ("http_route", "phoenix", "/api/posts", ("GET",), "PostController@index"),
+        ("http_route", "phoenix", "/api/posts", ("POST",), "PostController@create"),
+        ("http_route", "phoenix", "/api/posts/:id", ("GET",), "PostController@show"),
+        ("http_route", "phoenix", "/api/posts/:id", ("PUT", "PATCH"), "PostController@update"),
+        ("http_route", "phoenix", "/api/posts/:id", ("DELETE",), "PostController@destroy"),
         ("http_route", "phoenix", "/jobs", (), "JobsPlug"),
     }
     assert {(row[2], row[-1]) for row in found if row[-1]} == {("/", page)}

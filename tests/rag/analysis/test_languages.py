@@ -2171,8 +2171,26 @@ def test_laravel_route_groups_and_resources_are_entrypoints():
     found = {(entry.route_or_command, entry.methods, entry.handler_raw) for entry in analysis.files["routes/web.php"].entrypoints}
 
     assert ("/admin/users", ("POST",), "UserController@store") in found
-    assert ("/photos/{id}", ("DELETE",), "PhotoController#destroy") in found
+    assert ("/photos/{id}", ("DELETE",), "PhotoController@destroy") in found
     assert len(found) == 6
+
+
+def test_a_laravel_resource_s_routes_are_handled_by_its_controller_s_methods():
+    found = entrypoint_rows(
+        {
+            "routes/web.php": "<?php\nRoute::resource('photos', PhotoController::class);\n",
+            "app/Http/Controllers/PhotoController.php": (
+                "<?php\nnamespace App\\Http\\Controllers;\n\nclass PhotoController extends Controller\n{\n"
+                "    public function index() {}\n    public function show($id) {}\n}\n"
+            ),
+        },
+        "route_or_command", "methods", "handler", kind="http_route",
+    )
+
+    assert ("/photos", ("GET",), "App.Http.Controllers.PhotoController.index") in found
+    assert ("/photos/{id}", ("GET",), "App.Http.Controllers.PhotoController.show") in found
+    # An action the controller does not define: no handler.
+    assert ("/photos/{id}", ("DELETE",), None) in found
 
 
 def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_the_repository():
