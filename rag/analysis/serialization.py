@@ -154,7 +154,8 @@ path (``{version:2}``) for the repository pass; a Phoenix live route is its Live
 parties are route groups; a Blazor component's ``@page`` directives are routes, and Crow's and
 cpp-httplib's C++ routes, and poem's and salvo's Rust routes; Pyramid's ``add_route`` is a mount of a route name; Spark's
 Java routes are routes; so are a single-page app's client routes (React Router, Vue Router, Angular); a resource's routes of a controller
-class (Laravel's, Phoenix's) are written ``UserController@index``."""
+class (Laravel's, Phoenix's) are written ``UserController@index`` (Laravel's POST ``store``), Laravel's with their
+``->only``/``->except``."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

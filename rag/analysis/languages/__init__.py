@@ -1189,6 +1189,8 @@ _RESOURCE_ROUTES = (
     ("update", ("PUT", "PATCH"), "/{param}"),
     ("destroy", ("DELETE",), "/{param}"),
 )
+# The actions a framework names otherwise (Laravel's controller stores what Rails' and Phoenix's create).
+_RESOURCE_ACTION_NAMES = {"laravel": {"create": "store"}}
 _QUOTES = "\"'`"
 # A name alone: a controller group's action (``'show'``).
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
@@ -1650,14 +1652,16 @@ def _resource_routes(
     name = route.rsplit("/", 1)[-1]
     controller = written or module + (_plural(name) if singular else name)
     separator = "@" if controller[:1].isupper() else "#"
+    names = _RESOURCE_ACTION_NAMES.get(framework, {})
     return [
         Entrypoint(
             entry_type="http_route", framework=framework,
             route_or_command=_join([*outer, "/"], route + ("" if singular else suffix.format(param=param))),
-            handler=None, methods=methods, handler_raw=f"{controller}{separator}{action}", **lines,
+            handler=None, methods=methods, handler_raw=f"{controller}{separator}{named}", **lines,
         )
         for action, methods, suffix in _RESOURCE_ROUTES
-        if not ((only and action not in only) or action in excluded or (singular and action == "index"))
+        for named in (names.get(action, action),)
+        if not ((only and named not in only) or named in excluded or (singular and action == "index"))
     ]
 
 

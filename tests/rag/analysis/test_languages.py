@@ -2193,6 +2193,34 @@ def test_a_laravel_resource_s_routes_are_handled_by_its_controller_s_methods():
     assert ("/photos/{id}", ("DELETE",), None) in found
 
 
+def test_a_laravel_resource_s_only_and_except_and_the_controller_the_routes_file_imports():
+    controller = (
+        "<?php\nnamespace App\\Domains\\{side}\\Controllers;\n\nclass UserController extends Controller\n{{\n"
+        "    public function index() {{}}\n    public function store() {{}}\n    public function show($id) {{}}\n}}\n"
+    )
+    found = entrypoint_rows(
+        {
+            "routes/api.php": (
+                "<?php\nuse App\\Domains\\Api\\Controllers\\UserController;\n\n"
+                "Route::apiResource('users', UserController::class)->only(['index', 'show']);\n"
+                "Route::apiResource('posts', PostController::class)->except(['destroy', 'update']);\n"
+            ),
+            # Two controllers of one name: the routes file imports the API's.
+            "app/Domains/Api/Controllers/UserController.php": controller.format(side="Api"),
+            "app/Domains/Web/Controllers/UserController.php": controller.format(side="Web"),
+        },
+        "route_or_command", "methods", "handler", "handler_raw", kind="http_route",
+    )
+
+    assert found == {
+        ("/api/users", ("GET",), "App.Domains.Api.Controllers.UserController.index", "UserController@index"),
+        ("/api/users/{id}", ("GET",), "App.Domains.Api.Controllers.UserController.show", "UserController@show"),
+        ("/api/posts", ("GET",), None, "PostController@index"),
+        ("/api/posts", ("POST",), None, "PostController@store"),
+        ("/api/posts/{id}", ("GET",), None, "PostController@show"),
+    }
+
+
 def test_a_route_handler_named_as_a_controller_and_its_action_is_that_method_of_the_repository():
     found = _entries({
         "routes/web.php": (

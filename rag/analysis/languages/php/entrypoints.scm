@@ -15,6 +15,21 @@
   (#eq? @scope "Route")
   (#match? @method "^(get|post|put|patch|delete|options|any|match)$")) @route.laravel
 ; Route::resource('photos', PhotoController::class): index, create, show, update and destroy
+; (with ->only(['index', 'show']) or ->except([...]) chained on it, those actions only)
+(member_call_expression
+  object: (scoped_call_expression scope: (name) @scope name: (name) @_resource
+    arguments: (arguments . (argument (string) @path) . (argument (class_constant_access_expression . (name) @handler)))) @resource.laravel
+  name: (name) @_which
+  arguments: (arguments . (argument (array_creation_expression (array_element_initializer (string) @only)*)))
+  (#eq? @scope "Route") (#match? @_resource "^(api)?[Rr]esource$") (#eq? @_which "only")
+  (#set! param "{id}"))
+(member_call_expression
+  object: (scoped_call_expression scope: (name) @scope name: (name) @_resource
+    arguments: (arguments . (argument (string) @path) . (argument (class_constant_access_expression . (name) @handler)))) @resource.laravel
+  name: (name) @_which
+  arguments: (arguments . (argument (array_creation_expression (array_element_initializer (string) @except)*)))
+  (#eq? @scope "Route") (#match? @_resource "^(api)?[Rr]esource$") (#eq? @_which "except")
+  (#set! param "{id}"))
 (scoped_call_expression scope: (name) @scope name: (name) @_resource arguments: (arguments . (argument (string) @path) . (argument (class_constant_access_expression . (name) @handler)))
   (#eq? @scope "Route") (#match? @_resource "^(api)?[Rr]esource$")
   (#set! param "{id}")) @resource.laravel
