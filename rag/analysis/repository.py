@@ -40,7 +40,6 @@ from rag.analysis.languages import (
     code_of,
     extract_tree_sitter,
     parse_ahead,
-    name_space,
     parse_budget,
     spec_named,
     unit_name,
@@ -337,33 +336,15 @@ def _with_named_handler(edges: RepositoryEdges, analysis: FileAnalysis, entry: E
     else:
         handler = (
             _imported(edges, language, entry.handler_raw, file_edges) or _es_imported(edges, analysis, entry.handler_raw)
-            or _imported_method(edges, language, entry.handler_raw, file_edges)
-            or edges.named_handler(language, entry.handler_raw, entry.path)
+            or edges.named_handler(
+                language, entry.handler_raw, entry.path,
+                imported=frozenset(edge.dst for edge in file_edges if edge.kind == "imports" and edge.dst),
+            )
         )
     return replace(entry, handler=handler) if handler is not None else entry
 
 
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*")
-
-
-# A controller's method as a route names it: ``UserController@index``, ``Home::index``, ``[UserController::class, 'show']``.
-_CONTROLLER_METHOD = re.compile(r"\[?\s*\\?([A-Za-z_][\w\\]*)(?:::class\s*,\s*['\"]|@|::)(\w+)['\"]?\s*\]?")
-
-
-def _imported_method(edges: RepositoryEdges, language: str, written: str, file_edges: list[Edge]) -> str | None:
-    """A controller's method the route names (``UserController@index``) when the file imports the one class of
-    that name it means (PHP's ``use App\\Domains\\Api\\Controllers\\UserController;``, where another
-    namespace has a ``UserController`` too)."""
-    named = _CONTROLLER_METHOD.fullmatch(written)
-    if named is None:
-        return None
-    owner = named.group(1).rsplit("\\", 1)[-1]
-    classes = {edge.dst for edge in file_edges if edge.kind == "imports" and edge.dst and edge.dst.rsplit(".", 1)[-1] == owner}
-    if len(classes) != 1:
-        return None
-    owner_qname = classes.pop()
-    methods = [s.qname for s in edges.by_name.get((name_space(language), named.group(2)), ()) if s.parent == owner_qname]
-    return methods[0] if len(methods) == 1 else None
 
 
 def _es_imported(edges: RepositoryEdges, analysis: FileAnalysis, written: str) -> str | None:

@@ -1442,14 +1442,15 @@ class RepositoryEdges:
                         mixins.setdefault(name_space(analysis.language), set()).add(reference.raw)
         self.top_level_mixins = {language: frozenset(names) for language, names in mixins.items()}
 
-    def named_handler(self, language: str, written: str, path: str = "") -> str | None:
+    def named_handler(self, language: str, written: str, path: str = "", imported: frozenset[str] = frozenset()) -> str | None:
         """The definition a route's handler names when the route's file does not define it, if the
         repository's files of the language have exactly one such:
 
         - a class and its method (Laravel's ``[UserController::class, 'index']`` and ``'UserController@store'``,
           Slim's ``'HomeController:home'``, Rails' ``articles#show`` of ``ArticlesController``): that method; a
           module and its function where the language writes ``::`` (Rust's ``parts::get_part``, ``handlers::parts::get_part``):
-          that function; of several, the ones nearest ``path``;
+          that function; of several, the one of the class the route's file imports (``imported``: PHP's ``use``),
+          else the ones nearest ``path``;
         - a class alone (Laravel's invokable ``PlayController::class``, a Slim action): its ``__invoke``, else
           the class (a gRPC service's implementation);
         - a name bare, where the language's bare names reach the whole package (Go's ``router.GET("/",
@@ -1476,7 +1477,9 @@ class RepositoryEdges:
                     s for s in self.by_name.get((language, named.group(2)), ())
                     if s.kind == "function" and s.parent is None and s.module.removesuffix(".mod").rsplit(".", 1)[-1] == owner
                 ]
-            # Of several (one per application of a repository), the ones nearest the file that names them.
+            # Of several (one per application of a repository), the one of the class the file imports, else the
+            # ones nearest the file that names them.
+            methods = [s for s in methods if s.parent in imported] or methods
             nearest = max((shared_folders(s.path, path) for s in methods), default=0)
             found = {s.qname for s in methods if shared_folders(s.path, path) == nearest}
         elif _NAME.fullmatch(written):

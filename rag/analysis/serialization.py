@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 94
+ANALYSIS_VERSION = 95
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -155,7 +155,8 @@ parties are route groups; a Blazor component's ``@page`` directives are routes, 
 cpp-httplib's C++ routes, and poem's and salvo's Rust routes; Pyramid's ``add_route`` is a mount of a route name; Spark's
 Java routes are routes; so are a single-page app's client routes (React Router, Vue Router, Angular); a resource's routes of a controller
 class (Laravel's, Phoenix's) are written ``UserController@index`` (Laravel's POST ``store``), Laravel's with their
-``->only``/``->except``."""
+``->only``/``->except``; 95: NestJS's global prefix is a ``context_path`` mount, as the other frameworks' paths of
+an application are."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

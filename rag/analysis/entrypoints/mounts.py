@@ -69,9 +69,9 @@ from rag.analysis.resolution import MAX_DEPTH, ImportTargets, shared_folders
 from rag.analysis.results import FileAnalysis
 
 # The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Hono's ``route``,
-# Fastify's ``register``), and the one a global prefix applies to.
+# Fastify's ``register``), and the one whose routes an application versions in their paths (NestJS's).
 MOUNTED_FRAMEWORKS = frozenset({"express", "koa", "hono", "fastify"})
-GLOBAL_PREFIX_FRAMEWORKS = frozenset({"nestjs"})
+VERSIONED_FRAMEWORKS = frozenset({"nestjs"})
 # The frameworks whose commands are added under others, by the function that makes them or the variable that holds them.
 SUBCOMMAND_FRAMEWORKS = frozenset({"cobra"})
 # What separates the parts of a called name as written: ``remove.NewCmdRemove``, ``users::router``.
@@ -149,8 +149,9 @@ def _with_autoloaded_folders(analyses: dict[str, FileAnalysis], found: dict[str,
 
 
 def _with_context_paths(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
-    """``found`` with the routes of each application under the path its configuration serves them at: a
-    framework's routes of the files under the application's folder, the innermost application's."""
+    """``found`` with the routes of each application under the path it serves them at (a JVM server's
+    configured context path, NestJS's global prefix, Next.js's ``basePath``): a framework's routes of the files
+    under the application's folder, the innermost application's; outermost of all their prefixes."""
     paths = sorted(
         (
             (folder, mount.parent, mount.prefix)
@@ -205,7 +206,7 @@ def _with_versions(analyses: dict[str, FileAnalysis], found: dict[str, list[Entr
 
     def versioned(path: str, entry: Entrypoint) -> Entrypoint:
         written = _VERSION_TOKEN.search(entry.route_or_command)
-        if entry.framework not in GLOBAL_PREFIX_FRAMEWORKS or (written is None and not versionings):
+        if entry.framework not in VERSIONED_FRAMEWORKS or (written is None and not versionings):
             return entry
         route = _VERSION_TOKEN.sub("", entry.route_or_command, count=1) if written is not None else entry.route_or_command
         versioning = next(((default, prefix) for folder, default, prefix in versionings if not folder or path.startswith(folder + "/")), None)
@@ -250,29 +251,23 @@ def _with_router_modules(analyses: dict[str, FileAnalysis], found: dict[str, lis
 def _with_mounted_prefixes(
     imports: ImportTargets, analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]],
 ) -> dict[str, list[Entrypoint]]:
-    """``found`` (entrypoints by path) with the routes of mounted routers and of globally prefixed
-    applications under their prefixes."""
+    """``found`` (entrypoints by path) with the routes of mounted routers and the procedures of included
+    routers under their prefixes."""
     prefixes = _mounted_prefixes(imports, analyses, "use")
     procedures = _mounted_prefixes(imports, analyses, "procedures")
-    global_prefixes = [
-        (posixpath.dirname(path), mount.prefix or "")
-        for path, analysis in analyses.items() if analysis.facts is not None
-        for mount in analysis.facts.mounts if mount.method == "global_prefix"
-    ]
-    if not prefixes and not global_prefixes and not procedures:
+    if not prefixes and not procedures:
         return found
     changed: dict[str, list[Entrypoint]] = {}
     for path, entries in found.items():
         mounted = prefixes.get(path, [])
-        under = [prefix for folder, prefix in global_prefixes if not folder or path.startswith(folder + "/")][:1]
         keys = procedures.get(path, [])
-        if not mounted and not under and not keys:
+        if not mounted and not keys:
             changed[path] = entries
             continue
         changed[path] = [
             _under(prefix, entry) if entry.framework not in PROCEDURE_FRAMEWORKS else _under_key(prefix, entry)
             for entry in entries
-            for prefix in (_prefixes_of(entry, mounted, under) if entry.framework not in PROCEDURE_FRAMEWORKS else keys or [""])
+            for prefix in (_prefixes_of(entry, mounted) if entry.framework not in PROCEDURE_FRAMEWORKS else keys or [""])
         ]
     return changed
 
@@ -283,14 +278,10 @@ def _under_key(prefix: str, entry: Entrypoint) -> Entrypoint:
     return replace(entry, route_or_command=f"{key}.{entry.route_or_command}") if key else entry
 
 
-def _prefixes_of(entry: Entrypoint, mounted: list[str], under: list[str]) -> list[str]:
+def _prefixes_of(entry: Entrypoint, mounted: list[str]) -> list[str]:
     """The prefixes an entrypoint serves under: ``[""]`` keeps it as it is."""
-    if entry.entry_type != "http_route":
-        return [""]
-    if entry.framework in MOUNTED_FRAMEWORKS and mounted:
+    if entry.entry_type == "http_route" and entry.framework in MOUNTED_FRAMEWORKS and mounted:
         return mounted
-    if entry.framework in GLOBAL_PREFIX_FRAMEWORKS and under:
-        return under
     return [""]
 
 

@@ -1436,7 +1436,9 @@ class _Around:
             scope, parent, line = _scope(node, definitions, unit), _text(captures["parent"][0]) if "parent" in captures else "", node.start_point[0] + 1
             mounted = _text(captures["mounted"][0]) if "mounted" in captures else ""
             if kind == "mount.global":
-                self.mounts.append(Mount("global_prefix", parent, "", prefix, scope, line))
+                # NestJS's ``app.setGlobalPrefix('api')``: the path the application serves its routes under, as a
+                # JVM server's configured context path is.
+                self.mounts.append(Mount("context_path", "nestjs", "", prefix, scope, line))
             elif kind == "mount.command":
                 # cobra's ``parent.AddCommand(child)``: the child as written, a variable or the function called.
                 self.mounts.append(Mount("add_command", parent, mounted, None, scope, line))
@@ -1855,7 +1857,8 @@ def _entrypoints(
             entry_type="http_route", framework=file_route[0], route_or_command=file_route[1], handler=None,
             methods=file_route[2], path=path, start_line=1, end_line=max(0, _last_row(root)) + 1, handler_raw="default",
         ))
-    mounts = [mount for mount in around.mounts if mount.method != "context_path" or _NEXT_CONFIG.search(path)]
+    # Next.js's ``basePath`` is its configuration file's alone.
+    mounts = [mount for mount in around.mounts if mount.parent != "nextjs" or _NEXT_CONFIG.search(path)]
     return tuple(found), (*mounts, *around.scoped_mounts()), handler_values
 
 
