@@ -1218,11 +1218,7 @@ VERSION_TOKEN = "{{version:{}}}"
 def _uri_versioning(options: tree_sitter.Node) -> tuple[str, str] | None:
     """(the default version, the prefix of a version in a path) of NestJS's ``enableVersioning`` options when
     the versions are in the path (``type: VersioningType.URI``); None for another type."""
-    read: dict[str, str] = {}
-    for pair in options.named_children:
-        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-        if pair.type == "pair" and key is not None and value is not None:
-            read[_text(key)] = _literal(value) if value.type == "string" else _text(value)
+    read = {key: _literal(value) if value.type == "string" else _text(value) for key, value in _pairs(options).items()}
     if not read.get("type", "").endswith("URI"):
         return None
     return read.get("defaultVersion", ""), read.get("prefix", "v")
@@ -1237,21 +1233,25 @@ _AUTOLOAD_MODULES = frozenset({"@fastify/autoload", "fastify-autoload"})
 def _autoload_options(options: tree_sitter.Node) -> tuple[str, str | None] | None:
     """The folder (relative to the file: the last string of ``dir``'s ``path.join(__dirname, 'routes')``) and the
     prefix (``options: { prefix: '/api' }``) of Fastify's autoload options; None without a folder."""
-    folder, prefix = None, None
-    for pair in options.named_children:
+    pairs = _pairs(options)
+    where, settings = pairs.get("dir"), pairs.get("options")
+    arguments = where.child_by_field_name("arguments") if where is not None and where.type == "call_expression" else None
+    strings = [argument for argument in arguments.named_children if argument.type == "string"] if arguments else []
+    folder = _literal(strings[-1]) if strings else ""
+    if not folder:
+        return None
+    given = _pairs(settings).get("prefix") if settings is not None and settings.type == "object" else None
+    return folder, _literal(given) if given is not None and given.type == "string" else None
+
+
+def _pairs(node: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
+    """An object literal's values by their keys as written."""
+    found = {}
+    for pair in node.named_children:
         key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-        if pair.type != "pair" or key is None or value is None:
-            continue
-        if _text(key) == "dir" and value.type == "call_expression":
-            arguments = value.child_by_field_name("arguments")
-            strings = [argument for argument in arguments.named_children if argument.type == "string"] if arguments else []
-            folder = _literal(strings[-1]) if strings else None
-        elif _text(key) == "options" and value.type == "object":
-            for option in value.named_children:
-                name, given = option.child_by_field_name("key"), option.child_by_field_name("value")
-                if option.type == "pair" and name is not None and given is not None and _text(name) == "prefix" and given.type == "string":
-                    prefix = _literal(given)
-    return (folder, prefix) if folder else None
+        if pair.type == "pair" and key is not None and value is not None:
+            found[_text(key)] = value
+    return found
 
 
 # A name in a macro's list of functions (``routes![hello, users::list]``).
