@@ -1286,20 +1286,20 @@ def _literal(node: tree_sitter.Node) -> str:
 # The HTTP method a framework serves a kind of procedure, export or route with (tRPC's ``.query(...)`` is read with
 # GET, its ``.mutation(...)`` POSTed; Remix's ``loader`` answers GET, its ``action`` POST; a Phoenix ``live`` route is
 # opened with a GET); a subscription is no request.
-_PROCEDURE_METHODS = {"query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",), "live": ("GET",)}
+_METHOD_WORDS = {"query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",), "live": ("GET",)}
 
 
 def _methods(method: str) -> tuple[str, ...]:
     """``get``, ``GetMapping``, ``HttpGet``, ``MapGet``, ``'POST'``, ``MethodGet`` (Go's ``http.MethodGet``),
     a Razor page's handler (``OnGet``, ``OnPostDeleteAsync``) -> ``("GET",)``, an RPC procedure's kind
-    (``query``, ``_PROCEDURE_METHODS``); anything else none."""
+    (``query``, ``_METHOD_WORDS``); anything else none."""
     verb = method.strip(_QUOTES).upper().removesuffix("MAPPING").removeprefix("HTTP").removeprefix("MAP").removeprefix("METHOD")
     if verb in _VERBS:
         return (verb,)
     handler = _PAGE_HANDLER.fullmatch(method)
     if handler is not None:
         return (handler.group(1).upper(),)
-    return _PROCEDURE_METHODS.get(method, ())
+    return _METHOD_WORDS.get(method, ())
 
 
 # Where a name written in camel case starts a word (``GenerateCss``: ``Generate``, ``Css``; ``HTTPServer``: ``HTTP``, ``Server``).
