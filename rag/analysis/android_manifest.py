@@ -36,10 +36,6 @@ COMPONENTS = {"activity": "activity", "activity-alias": "activity", "service": "
 MAX_LINKS_PER_FILTER = 64
 
 
-def is_android_manifest(path: str) -> bool:
-    return path.rsplit("/", 1)[-1] == "AndroidManifest.xml"
-
-
 @dataclass
 class _Filter:
     actions: set[str] = field(default_factory=set)
