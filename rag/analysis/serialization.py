@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 95
+ANALYSIS_VERSION = 96
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -156,7 +156,9 @@ cpp-httplib's C++ routes, and poem's and salvo's Rust routes; Pyramid's ``add_ro
 Java routes are routes; so are a single-page app's client routes (React Router, Vue Router, Angular); a resource's routes of a controller
 class (Laravel's, Phoenix's) are written ``UserController@index`` (Laravel's POST ``store``), Laravel's with their
 ``->only``/``->except``; 95: NestJS's global prefix is a ``context_path`` mount, as the other frameworks' paths of
-an application are."""
+an application are; 96: a route called on a group made in place (Vapor's ``app.grouped("api").get(...)``, gin's
+``r.Group("/v1").GET(...)``, ASP.NET's ``app.MapGroup("api").MapGet(...)``) is under its prefix, and a Vapor group's
+path of several components (``grouped("api", "v1")``) is all of them."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -1508,9 +1508,15 @@ class _Around:
             return True
         if "prefix" in captures and "group" in captures:
             node = captures["group"][0]
+            scope, text = _scope(node, definitions, unit), _text(node)
+            # Each component of the group's path (Vapor's ``grouped("api", "v1")``), on what it is made from.
+            group = ("/".join(_literal(part) for part in captures["prefix"]), _call_receiver(node))
+            # A route or group called on the group in place (``app.grouped("api").get(...)``) is called on its text.
+            self.groups[(scope, text)] = group
             bound = _bound_name(node)
-            if bound is not None:
-                self.groups[(_scope(node, definitions, unit), bound)] = (_literal(captures["prefix"][0]), _call_receiver(node))
+            # A name bound to a chain of groups is the chain's last: no link inside it takes the name from it.
+            if bound is not None and self.groups.get((scope, bound), ("", None))[1] != text:
+                self.groups[(scope, bound)] = group
             return True
         return False
 
@@ -1937,7 +1943,7 @@ def _plural(word: str) -> str:
 # The nodes of a chain of calls (``app.MapGroup("x").WithTags("y")``) and of the right side of a binding.
 _CHAIN = frozenset({
     "invocation_expression", "member_access_expression", "call_expression", "selector_expression", "member_expression",
-    "expression_list", "equals_value_clause",
+    "expression_list", "equals_value_clause", "navigation_expression",
 })
 
 
@@ -1960,8 +1966,8 @@ _NAMES = frozenset({"identifier", "simple_identifier"})
 
 
 def _call_receiver(node: tree_sitter.Node) -> str | None:
-    """The name a call is made on: ``api`` of ``api.MapGet("/x", h)``, ``todos`` of Swift's ``todos.get(use: index)``
-    (whose route is the call's arguments); None for anything else."""
+    """The name or call a call is made on: ``api`` of ``api.MapGet("/x", h)``, ``todos`` of Swift's ``todos.get(use: index)``
+    (whose route is the call's arguments), ``app.grouped("api")`` of ``app.grouped("api").get(...)``; None for anything else."""
     while node.type in ("value_arguments", "call_suffix") and node.parent is not None:
         node = node.parent
     function = node.child_by_field_name("function")
@@ -1971,7 +1977,11 @@ def _call_receiver(node: tree_sitter.Node) -> str | None:
         # Swift's call names no function: its callee is the navigation before its arguments.
         callee = node.named_children[0] if node.named_children else None
         target = callee.child_by_field_name("target") if callee is not None and callee.type == "navigation_expression" else None
-    return _text(target) if target is not None and target.type in _NAMES else None
+    return _text(target) if target is not None and target.type in _RECEIVERS else None
+
+
+# What a route or group may be called on: a name, or a call (a group made in place, Vapor's ``app.grouped("api")``).
+_RECEIVERS = _NAMES | {"call_expression", "invocation_expression"}
 
 
 def _group_prefixes(receiver: str | None, scope: str, groups: dict[tuple[str, str], tuple[str, str | None]]) -> list[str]:

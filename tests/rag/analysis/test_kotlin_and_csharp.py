@@ -218,6 +218,7 @@ def test_aspnet_minimal_api_routes_called_on_a_route_group_are_under_its_prefix(
             "        api.MapGet(\"{orderId:int}\", GetOrder);\n"
             "        admin.MapPost(\"/refunds\", Refund);\n"
             "        api.MapMethods(\"/check\", [HttpMethods.Options], () => 1);\n"
+            "        app.MapGroup(\"api/v2/orders\").MapGet(\"{orderId:int}\", GetOrder);\n"
             "        return api;\n    }\n\n"
             "    public static int GetOrder(int orderId) => orderId;\n\n    public static int Refund() => 0;\n}\n"
         ),
@@ -227,6 +228,8 @@ def test_aspnet_minimal_api_routes_called_on_a_route_group_are_under_its_prefix(
         ("/api/orders/{orderId:int}", "Shop.Ordering.OrdersApi.GetOrder", "GetOrder"),
         ("/api/orders/admin/refunds", "Shop.Ordering.OrdersApi.Refund", "Refund"),
         ("/api/orders/check", None, "block at src/Ordering.API/Apis/OrdersApi.cs:11"),
+        # A group called on in place.
+        ("/api/v2/orders/{orderId:int}", "Shop.Ordering.OrdersApi.GetOrder", "GetOrder"),
     }
 
 

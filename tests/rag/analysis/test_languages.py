@@ -1345,7 +1345,7 @@ def test_a_gin_route_called_on_a_route_group_and_a_chi_route_in_a_sub_router_are
         "cmd/api/main.go": (
             'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc main() {\n\tr := gin.Default()\n'
             '\tv1 := r.Group("/v1")\n\tadmin := v1.Group("/admin", auth)\n\tv1.GET("/items", listItems)\n'
-            '\tadmin.DELETE("/items/:id", deleteItem)\n\tr.GET("/health", health)\n}\n\n'
+            '\tadmin.DELETE("/items/:id", deleteItem)\n\tr.GET("/health", health)\n\tr.Group("/v2").GET("/items", listItems)\n}\n\n'
             'func listItems(c *gin.Context) {}\n\nfunc deleteItem(c *gin.Context) {}\n\nfunc health(c *gin.Context) {}\n'
         ),
         "cmd/blog/main.go": (
@@ -1359,6 +1359,8 @@ def test_a_gin_route_called_on_a_route_group_and_a_chi_route_in_a_sub_router_are
         ("/v1/items", ("GET",), "cmd.api.listItems"),
         ("/v1/admin/items/:id", ("DELETE",), "cmd.api.deleteItem"),
         ("/health", ("GET",), "cmd.api.health"),
+        # A group called on in place.
+        ("/v2/items", ("GET",), "cmd.api.listItems"),
         ("/articles/{id}", ("GET",), "cmd.blog.showArticle"),
     }
 

@@ -226,6 +226,27 @@ def test_a_vapor_group_made_on_a_group_bound_to_a_name_is_under_both_prefixes():
     }
 
 
+def test_vapor_routes_called_on_groups_made_in_place_or_of_several_components_are_under_every_prefix():
+    found = _entries({
+        "Sources/App/routes.swift": (
+            "import Vapor\n\nfunc routes(_ app: Application) throws {\n"
+            "    app.grouped(\"api\").grouped(\"v1\").get(\"users\", use: listUsers)\n"
+            "    let v2 = app.grouped(\"api\", \"v2\")\n    v2.get(\"users\", use: listUsers)\n"
+            "    let admin = app.grouped(\"admin\").grouped(\"tools\")\n    admin.post(\"reindex\", use: reindex)\n"
+            "    let protected = app.grouped(\"me\").grouped(User.guardMiddleware())\n    protected.get(use: listUsers)\n}\n\n"
+            "func listUsers(req: Request) async throws -> [String] { [] }\n\n"
+            "func reindex(req: Request) async throws -> HTTPStatus { .ok }\n"
+        ),
+    })
+
+    assert {(route, methods, handler) for _, _, route, methods, handler, _ in found} == {
+        ("/api/v1/users", ("GET",), "Sources.App.listUsers"),
+        ("/api/v2/users", ("GET",), "Sources.App.listUsers"),
+        ("/admin/tools/reindex", ("POST",), "Sources.App.reindex"),
+        ("/me", ("GET",), "Sources.App.listUsers"),
+    }
+
+
 def test_vapor_like_calls_are_routes_only_in_a_file_that_imports_a_server_framework():
     found = _entries({
         "Sources/App/Cache.swift": "import Foundation\n\nfunc warm(cache: Cache) {\n    cache.get(\"users\") { value in }\n}\n",

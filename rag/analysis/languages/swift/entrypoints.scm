@@ -24,81 +24,81 @@
 (import_declaration (identifier) @uses.hummingbird (#eq? @uses.hummingbird "Hummingbird"))
 (import_declaration (identifier) @uses.swift_server (#match? @uses.swift_server "^(Vapor|Hummingbird)$"))
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_method))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_method))
   (call_suffix (value_arguments . (value_argument !name value: (line_string_literal) @prefix) . (value_argument !name)))
-  (#match? @_method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$")) @prefixed
+  (#match? @_method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]")) @prefixed
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_method))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_method))
   (call_suffix (value_arguments . (value_argument !name) . (value_argument !name value: (line_string_literal) @prefix) . (value_argument !name)) ) @prefixed
-  (#match? @_method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$"))
+  (#match? @_method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]"))
 ; ... the handler a function of the file (use: create, use: self.create) or the closure written there
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @method))
   (call_suffix
     (value_arguments (value_argument !name value: (line_string_literal) @path) .
       (value_argument name: (value_argument_label) @_use value: [(simple_identifier) @handler
         (navigation_expression target: (self_expression) suffix: (navigation_suffix suffix: (simple_identifier) @handler))])) @route.vapor)
-  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#eq? @_use "use")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]") (#eq? @_use "use")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @method))
   (call_suffix (value_arguments (value_argument !name value: (line_string_literal) @path) .) @route.vapor (lambda_literal) @block)
-  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 ; ... a body's handling before the closure: app.post("upload", body: .collect(maxSize: "1mb")) { req in ... }
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @method))
   (call_suffix
     (value_arguments (value_argument !name value: (line_string_literal) @path) . (value_argument name: (value_argument_label) @_body) .) @route.vapor
     (lambda_literal) @block)
-  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#eq? @_body "body")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]") (#eq? @_body "body")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 ; ... and app.on(.POST, "upload", ":name", body: .stream) { req in ... }, app.on(.GET, "x", use: show): the method
 ; its first argument, the components after it
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
   (call_suffix (value_arguments . (value_argument) . (value_argument !name value: (line_string_literal) @prefix) . (value_argument !name)))
-  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$")) @prefixed
+  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]")) @prefixed
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
   (call_suffix (value_arguments . (value_argument) . (value_argument !name) . (value_argument !name value: (line_string_literal) @prefix) . (value_argument !name))) @prefixed
-  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$"))
+  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]"))
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
   (call_suffix
     (value_arguments . (value_argument !name value: (prefix_expression target: (simple_identifier) @method))
       (value_argument !name value: (line_string_literal) @path) .
       (value_argument name: (value_argument_label) @_use value: [(simple_identifier) @handler
         (navigation_expression target: (self_expression) suffix: (navigation_suffix suffix: (simple_identifier) @handler))])) @route.vapor)
-  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#eq? @_use "use")
+  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]") (#eq? @_use "use")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
   (call_suffix
     (value_arguments . (value_argument !name value: (prefix_expression target: (simple_identifier) @method))
       (value_argument !name value: (line_string_literal) @path) .) @route.vapor
     (lambda_literal) @block)
-  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$")
+  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @_route))
   (call_suffix
     (value_arguments . (value_argument !name value: (prefix_expression target: (simple_identifier) @method))
       (value_argument !name value: (line_string_literal) @path) . (value_argument name: (value_argument_label) @_body) .) @route.vapor
     (lambda_literal) @block)
-  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#eq? @_body "body")
+  (#eq? @_route "on") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]") (#eq? @_body "body")
   (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 ; ... or no path of its own (the root of a RouteCollection's routes, of a group's): app.get(use: index),
 ; todos.get(use: index) on a group bound to a name, app.get { req in ... }, named by its prefixes alone
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
   (call_suffix
     (value_arguments . (value_argument name: (value_argument_label) @_use value: [(simple_identifier) @handler
       (navigation_expression target: (self_expression) suffix: (navigation_suffix suffix: (simple_identifier) @handler))]) .) @route.vapor)
-  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#eq? @_use "use")
+  (#match? @method "^(get|post|put|patch|delete|head|options)$") (#not-match? @_on "[Cc]lient$") (#match? @_on "^\\w+$|[.]grouped[(]") (#eq? @_use "use")
   (#set! strip ".*") (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
 (call_expression
-  (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
+  (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
   (call_suffix . (lambda_literal) @block .) @route.vapor
   (#match? @method "^(get|post|put|patch|delete|head|options)$") (#match? @_on "^(app|routes|router)$")
   (#set! strip ".*") (#set! requires "swift_server") (#set! when_used "vapor hummingbird"))
@@ -117,7 +117,7 @@
   (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @_group))
   (call_suffix
     (lambda_literal (statements (call_expression
-      (navigation_expression target: (simple_identifier) @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
+      (navigation_expression target: [(simple_identifier) (call_expression)] @_on suffix: (navigation_suffix suffix: (simple_identifier) @method @path))
       (call_suffix
         (value_arguments . (value_argument name: (value_argument_label) @_use value: [(simple_identifier) @handler
           (navigation_expression target: (self_expression) suffix: (navigation_suffix suffix: (simple_identifier) @handler))]) .) @route.vapor)))))
@@ -140,9 +140,11 @@
   (#match? @_command "^(Async)?ParsableCommand$") (#eq? @_configuration "configuration")
   (#eq? @_configured "CommandConfiguration") (#eq? @_name "commandName")) @command.argument-parser
 ;
-; A group bound to a name, let todos = routes.grouped("todos"): the routes called on todos in the same function
-; are under its prefix, and so are the groups made from it
+; A group, let todos = routes.grouped("todos") (its path's components, up to three: grouped("api", "v1") is api/v1): the routes
+; called on todos in the same function are under its prefix, and so are the groups made from it; one called on in
+; place, app.grouped("api").grouped("v1").get("users", use: list), is too
 (call_expression
   (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @_grouped))
-  (call_suffix (value_arguments . (value_argument !name value: (line_string_literal) @prefix) .))
+  (call_suffix (value_arguments . (value_argument !name value: (line_string_literal) @prefix)
+    . (value_argument !name value: (line_string_literal) @prefix)? . (value_argument !name value: (line_string_literal) @prefix)? .))
   (#eq? @_grouped "grouped")) @group
