@@ -74,7 +74,8 @@ is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by tha
 written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
 ``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
-"{id}")`` names a resource's member parameter, ``(#set! needs "path method _handler")`` makes it an
+"{id}")`` names a resource's member parameter, ``(#set! filters "warp")`` marks the path of a chain of warp's
+filters (``warp::path!("todos")``), whose route, methods and handler are the chain's (``_filter_chain``), ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``,
@@ -1254,6 +1255,94 @@ def _pairs(node: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
     return found
 
 
+# warp's filters that name a route's method (``warp::get()``, ``warp::filters::method::post()``), and the one of
+# a path parameter (``warp::path::param()``, ``warp::path::param::<u32>()``).
+_WARP_METHOD = re.compile(r"(?:warp::)?(?:filters::)?(?:method::)?(get|post|put|patch|delete|head|options)")
+_WARP_PARAM = re.compile(r"(?:warp::)?(?:filters::)?path::param(?:::<\s*(\w+)\s*>)?")
+# The nodes of a chain of filters read for its route, at most: a chain is a few dozen.
+WARP_CHAIN_NODES = 2_000
+
+
+# The calls that end a chain of warp filters in its handler, and those whose argument is more of the chain.
+_FILTER_ENDS = frozenset({"and_then", "map", "then"})
+_FILTER_JOINS = frozenset({"and"})
+
+
+def _filter_chain(
+    path: tree_sitter.Node, climbed: set[tuple[int, int]]
+) -> tuple[tree_sitter.Node, dict[str, list[tree_sitter.Node]]] | None:
+    """The call that ends the chain of warp filters ``path`` is in with its handler (``.and_then(h)``, ``.map(|x| ...)``),
+    and the captures it makes: the filters before it and the handler named or written there; None when the chain
+    ends in none, or when another path of the chain climbed it (``climbed``: the calls climbed so far; so a chain
+    is one route, and each call is climbed once). Climbs the chain from its path, ``.and(...)``'s arguments
+    included (``warp::get().and(warp::path!("sum"))``), at most ``MAX_NESTING`` calls."""
+    current = path
+    for _ in range(MAX_NESTING):
+        parent = current.parent
+        call = parent.parent if parent is not None else None
+        if call is None or call.type != "call_expression" or (call.start_byte, call.end_byte) in climbed:
+            return None
+        climbed.add((call.start_byte, call.end_byte))
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if function is None or arguments is None or function.type != "field_expression":
+            return None
+        name = _text(function.child_by_field_name("field")) if function.child_by_field_name("field") is not None else ""
+        if parent == function and name in _FILTER_ENDS and arguments.named_child_count == 1:
+            handler = arguments.named_children[0]
+            kind = "block" if handler.type == "closure_expression" else "handler"
+            if handler.type not in ("closure_expression", "identifier", "scoped_identifier"):
+                return None
+            return call, {"filters": [current], kind: [handler]}
+        if not (parent == function or (parent == arguments and name in _FILTER_JOINS)):
+            return None
+        current = call
+    return None
+
+
+def _warp_filters(chain: tree_sitter.Node) -> tuple[str, tuple[str, ...]]:
+    """The route and methods of a chain of warp filters, read in order: ``warp::path!("todos" / u64)
+    .and(warp::put())`` is PUT ``/todos/{u64}``, ``warp::path("hello").and(warp::path::param())`` is
+    ``/hello/{param}``. The closures in it (a ``map`` of its own) are not read."""
+    segments: list[str] = []
+    methods: list[str] = []
+    stack, read = [chain], 0
+    while stack and read < WARP_CHAIN_NODES:
+        node = stack.pop()
+        read += 1
+        if node.type == "macro_invocation":
+            macro, tokens = node.child_by_field_name("macro"), node.named_children[-1] if node.named_children else None
+            if macro is not None and _text(macro).rsplit("::", 1)[-1] == "path" and tokens is not None:
+                segments += _warp_path_macro(tokens)
+            continue
+        if node.type == "closure_expression":
+            continue
+        if node.type == "call_expression" and (function := node.child_by_field_name("function")) is not None:
+            called = _text(function)
+            if (method := _WARP_METHOD.fullmatch(called)) is not None:
+                methods.append(method.group(1).upper())
+                continue
+            if (param := _WARP_PARAM.fullmatch(called)) is not None:
+                segments.append(f"{{{param.group(1) or 'param'}}}")
+                continue
+            arguments = node.child_by_field_name("arguments")
+            if called in ("warp::path", "path") and arguments is not None and arguments.named_children:
+                segments.append(_literal(arguments.named_children[0]))
+                continue
+        stack.extend(reversed(node.named_children))
+    return "/" + "/".join(segment for segment in segments if segment), tuple(dict.fromkeys(methods))
+
+
+def _warp_path_macro(tokens: tree_sitter.Node) -> list[str]:
+    """The segments of warp's ``path!("todos" / u64 / "items")``: strings as written, a type a parameter
+    (``{u64}``); ``..`` (the path goes on) none."""
+    segments: list[str] = []
+    for part in _text(tokens).strip("()[]{}").split("/"):
+        part = part.strip()
+        if part and part != "..":
+            segments.append(part.strip('"') if part.startswith('"') else f"{{{part}}}")
+    return segments
+
+
 # A name in a macro's list of functions (``routes![hello, users::list]``).
 _LISTED_NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 
@@ -1705,10 +1794,19 @@ def _entrypoints(
     declared_in = dict(spec.framework_files)
     found: list[Entrypoint] = []
     handler_values: list[tree_sitter.Node] = []
+    climbed: set[tuple[int, int]] = set()
     for key, (pattern, captures) in sorted(best.items()):
         kind, siblings = key[2], more_paths.get(key, [])
         settings = query.pattern_settings(pattern)
         node = captures[kind][0]
+        if settings.get("filters"):
+            if settings.get("requires") and settings["requires"] not in used:
+                continue
+            # A path of warp's filters: the route is its chain's, to the handler (each chain climbed once).
+            chained = _filter_chain(node, climbed)
+            if chained is None:
+                continue
+            node, captures = chained[0], {**captures, **chained[1]}
         start = node.start_point[0]
         if "path" in captures and node.child_by_field_name("function") is not None:
             # A call in a chain starts where the chain does (``Router::new()`` above ``.route("/x", ...)``): the
@@ -1786,6 +1884,10 @@ def _entrypoints(
             handler = _scope(node, definitions, unit)
         handler_or_none = handler if handler != unit else None
         route = chain[0] if chain is not None else _literal(captures["path"][0]) if "path" in captures else ""
+        # warp's chain of filters says its route and methods (``warp::path!("todos").and(warp::get())``).
+        filtered = _warp_filters(captures["filters"][0]) if "filters" in captures else None
+        if filtered is not None:
+            route = filtered[0]
         if "scoped" in captures:
             # Called on a chain that may start at a scope (actix-web's ``web::scope("/api").route("/users", ...)``),
             # or at a resource that is its path, perhaps in a scope (``web::resource("/users").route(...)``).
@@ -1802,6 +1904,8 @@ def _entrypoints(
             route = _CAPTURED.sub(lambda found: _captured(captures, found), named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))
+        if filtered is not None:
+            method = filtered[1]
         verb_first = _VERB_FIRST.fullmatch(route)
         if verb_first is not None and not method:
             # A pattern of Go 1.22's ServeMux names its method: ``mux.HandleFunc("GET /items/{id}", h)``.
@@ -1838,7 +1942,7 @@ def _entrypoints(
             # A controller's action that names no route: its class's route (attribute routing), else the
             # app's conventional one.
             route = "" if outer else spec.conventional_route
-        elif "path" not in captures and not outer and chain is None:
+        elif "path" not in captures and filtered is None and not outer and chain is None:
             # A file route's export (``@route.file``) is of the framework its file route names.
             if file_route is None or framework not in ("file", file_route[0]):
                 continue

@@ -1616,6 +1616,54 @@ def test_poem_and_salvo_routes_and_their_handlers():
     }
 
 
+def test_warp_routes_are_what_each_chain_of_filters_says_with_the_handler_that_ends_it():
+    found = entrypoint_rows(
+        {
+            "Cargo.toml": '[package]\nname = "todos"\n',
+            # warp's todos example: one function per route, the handlers in a module of their own.
+            "src/filters.rs": (
+                "use super::handlers;\nuse super::models::{Db, ListOptions};\nuse warp::Filter;\n\n"
+                "pub fn todos(db: Db) -> impl Filter<Extract = (impl warp::Reply,), Error = warp::Rejection> + Clone {\n"
+                "    todos_list(db.clone()).or(todos_update(db))\n}\n\n"
+                "pub fn todos_list(db: Db) -> impl Filter<Extract = (impl warp::Reply,), Error = warp::Rejection> + Clone {\n"
+                '    warp::path!("todos")\n        .and(warp::get())\n        .and(warp::query::<ListOptions>())\n'
+                "        .and(with_db(db))\n        .and_then(handlers::list_todos)\n}\n\n"
+                "pub fn todos_update(db: Db) -> impl Filter<Extract = (impl warp::Reply,), Error = warp::Rejection> + Clone {\n"
+                '    warp::path!("todos" / u64)\n        .and(warp::put())\n        .and(with_db(db))\n'
+                "        .and_then(handlers::update_todo)\n        .with(warp::log(\"todos\"))\n}\n\n"
+                "fn with_db(db: Db) -> impl Filter<Extract = (Db,), Error = std::convert::Infallible> + Clone {\n"
+                "    warp::any().map(move || db.clone())\n}\n"
+            ),
+            "src/handlers.rs": (
+                "pub async fn list_todos() -> Result<impl warp::Reply, std::convert::Infallible> { Ok(\"\") }\n\n"
+                "pub async fn update_todo() -> Result<impl warp::Reply, std::convert::Infallible> { Ok(\"\") }\n"
+            ),
+            "src/main.rs": (
+                "use warp::Filter;\n\n#[tokio::main]\nasync fn main() {\n"
+                '    let hello = warp::path("hello").and(warp::path::param()).and(warp::path::end())\n'
+                '        .map(|name: String| format!("Hello, {}!", name));\n'
+                '    let sum = warp::get().and(warp::path!("sum" / u32 / u32)).map(sum);\n'
+                '    let api = warp::path("api").and(warp::path("v1")).and(warp::post()).and_then(handle);\n'
+                "    warp::serve(hello.or(sum).or(api)).run(([127, 0, 0, 1], 3030)).await;\n}\n\n"
+                "fn sum(a: u32, b: u32) -> String { format!(\"{}\", a + b) }\n\n"
+                "async fn handle() -> Result<String, warp::Rejection> { Ok(String::new()) }\n"
+            ),
+            # A macro of that name where warp is not used is no route.
+            "src/other.rs": 'macro_rules! path { ($x:expr) => { $x }; }\n\nfn f() -> u32 { path!(1).map(g) }\n',
+        },
+        "framework", "route_or_command", "methods", "handler", "handler_raw", kind="http_route",
+    )
+
+    assert found == {
+        ("warp", "/todos", ("GET",), "src.handlers.list_todos", "handlers::list_todos"),
+        ("warp", "/todos/{u64}", ("PUT",), "src.handlers.update_todo", "handlers::update_todo"),
+        ("warp", "/hello/{param}", (), None, "block at src/main.rs:6"),
+        ("warp", "/sum/{u32}/{u32}", ("GET",), "src.main.sum", "sum"),
+        # Two paths of one chain: one route.
+        ("warp", "/api/v1", ("POST",), "src.main.handle", "handle"),
+    }
+
+
 def test_rocket_routes_serve_under_the_base_they_are_mounted_at():
     found = entrypoint_rows(
         {

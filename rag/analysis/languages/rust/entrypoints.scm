@@ -173,3 +173,11 @@
     path: (scoped_identifier path: (identifier) @_clap name: (identifier) @_command) name: (identifier) @_new)
   arguments: (arguments . (string_literal) @path)
   (#eq? @_clap "clap") (#match? @_command "^(Command|App)$") (#eq? @_new "new")) @command.clap
+; warp, in a file that uses warp (its Filter trait chains filters): a chain of filters from its path to its handler,
+; warp::path!("todos" / u64).and(warp::put()).and(json_body()).and_then(handlers::update_todo), or a closure
+; written there, .map(|name: String| ...): the pattern finds the path (warp::path!, warp::path("x")); the route and
+; methods are what the filters of its chain say (rag.analysis.languages._filter_chain)
+(use_declaration argument: (_) @uses.warp (#match? @uses.warp "^warp(::|$)"))
+(macro_invocation macro: (scoped_identifier) @_path (#eq? @_path "warp::path") (#set! requires "warp") (#set! filters "warp")) @route.warp
+(macro_invocation macro: (identifier) @_path (#eq? @_path "path") (#set! requires "warp") (#set! filters "warp")) @route.warp
+(call_expression function: (scoped_identifier) @_path (#eq? @_path "warp::path") (#set! requires "warp") (#set! filters "warp")) @route.warp
