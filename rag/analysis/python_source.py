@@ -625,6 +625,8 @@ class PythonExtractor:
             name, pattern = literal(node.args[0]), literal(node.args[1])
             if isinstance(name, str) and isinstance(pattern, str):
                 self.mounts.append(Mount(attr, head, name, pattern, scope.qname, node.lineno))
+        elif attr == "add_view" and head and "pyramid" in self._imported_packages:
+            self._pyramid_view(node, head, scope)
         elif attr == "add_resource" and head and len(node.args) > 1:
             # Flask-RESTful's ``api.add_resource(Todo, "/todos/<id>", "/todo/<id>")``: the resource class at each URL.
             resource = dotted_name(node.args[0])
@@ -699,6 +701,28 @@ class PythonExtractor:
                 end_line=node.end_lineno or node.lineno,
             )
         )
+
+    def _pyramid_view(self, node: ast.Call, receiver: str, scope: _Scope) -> None:
+        """Pyramid's ``config.add_view(hello, route_name='hello', request_method='POST')``: the view (a name, a
+        dotted string, a class with the ``attr`` method that answers) at the route of that name
+        (rag.analysis.entrypoints.web)."""
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        given = node.args[0] if node.args else keywords.get("view")
+        route_name = literal(keywords["route_name"]) if "route_name" in keywords else None
+        if given is None or not isinstance(route_name, str):
+            return
+        view = literal(given) if type(given) is ast.Constant else dotted_name(given)
+        attribute = literal(keywords["attr"]) if "attr" in keywords else None
+        if not isinstance(view, str):
+            return
+        if isinstance(attribute, str):
+            view = f"{view}.{attribute}"
+        methods = literal(keywords["request_method"]) if "request_method" in keywords else None
+        self.route_registrations.append(RouteRegistration(
+            "add_view", receiver, route_name, view,
+            (methods.upper(),) if isinstance(methods, str) else tuple(str(m).upper() for m in methods) if isinstance(methods, tuple) else None,
+            scope.qname, scope.class_qname, node.lineno, node.end_lineno or node.lineno,
+        ))
 
     # -- argparse -----------------------------------------------------------
 

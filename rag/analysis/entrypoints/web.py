@@ -75,21 +75,55 @@ def litestar_route(context: FinderContext, analysis: FileAnalysis, symbol: Symbo
 
 def pyramid_view(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall) -> None:
     """A Pyramid view: ``@view_config(route_name='user', request_method='POST')``, at the path the application's
-    ``config.add_route('user', '/users/{id}')`` gives the route name; of every method without ``request_method``."""
-    name = call.kwarg("route_name")
+    ``config.add_route('user', '/users/{id}')`` gives the route name; of every method without ``request_method``.
+    A method of a class takes what the class's ``@view_defaults(route_name='user')`` says and it does not."""
+    defaults = _view_defaults(analysis, symbol.parent) if symbol.parent else {}
+    name = call.kwarg("route_name", defaults.get("route_name"))
     path = context.route_names.get(name) if isinstance(name, str) else None
     if path is None:
         return
-    given = call.kwarg("request_method")
-    methods = (given.upper(),) if isinstance(given, str) else tuple(str(m).upper() for m in given) if isinstance(given, tuple) else ()
+    methods = _request_methods(call.kwarg("request_method", defaults.get("request_method")))
     context.add(analysis.path, Entrypoint(
         entry_type="http_route", framework="pyramid", route_or_command=path, handler=symbol.qname, path=analysis.path,
         start_line=symbol.start_line, end_line=symbol.end_line, methods=methods, handler_raw=symbol.qname,
     ))
 
 
+def _view_defaults(analysis: FileAnalysis, class_qname: str) -> dict[str, object]:
+    """The keywords of Pyramid's ``@view_defaults(...)`` on a class of the file (none: empty)."""
+    for qname, calls in analysis.facts.decorators if analysis.facts is not None else ():
+        if qname == class_qname:
+            for call in calls:
+                if call.target.rsplit(".", 1)[-1] == "view_defaults":
+                    return dict(call.kwargs)
+    return {}
+
+
+def _request_methods(given: object) -> tuple[str, ...]:
+    """Pyramid's ``request_method``: one method, or a tuple of them; none given: every method."""
+    if isinstance(given, str):
+        return (given.upper(),)
+    return tuple(str(method).upper() for method in given) if isinstance(given, tuple) else ()
+
+
+def _pyramid_registered_view(context: FinderContext, analysis: FileAnalysis, module: str, registration: RouteRegistration) -> None:
+    """Pyramid's ``config.add_view(view, route_name='x')``: the view at the path the application gives the name."""
+    path = context.route_names.get(registration.route)
+    if path is None or registration.view is None:
+        return
+    view = registration.view
+    handler = view if view in context.names.symbols else context.names.resolve(view, registration.scope, module, registration.class_scope)
+    context.add(analysis.path, Entrypoint(
+        entry_type="http_route", framework="pyramid", route_or_command=path, handler=handler, path=analysis.path,
+        start_line=registration.line, end_line=registration.end_line, methods=registration.methods or (), handler_raw=view,
+    ))
+
+
 def registered_route(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
     module = facts.module or ""
+    if registration.method == "add_view":
+        _pyramid_registered_view(context, analysis, module, registration)
+        return
     if registration.method == "grpc":
         context.add(analysis.path, Entrypoint(
             entry_type="rpc_service", framework="grpc", route_or_command=registration.route,
@@ -107,6 +141,9 @@ def registered_route(context: FinderContext, analysis: FileAnalysis, facts: File
     if registration.view is not None:
         handler = context.names.resolve(registration.view, registration.scope, module, registration.class_scope)
     methods = registration.methods or ("GET",)
+    if registration.method == "add_url_rule" and not registration.methods and handler in context.names.symbols:
+        # A class view (Flask's ``MethodView``, ``UserAPI.as_view("users")``) answers the HTTP methods it defines.
+        methods = class_methods(context.names, handler) or methods
     if registration.method == "add_resource":
         # A Flask-RESTful resource class answers the HTTP methods it defines.
         framework = "flask"

@@ -175,6 +175,37 @@ def test_pyramid_views_serve_at_the_paths_their_route_names_are_given():
     assert _routes(files) == {("/", (), "shop.views.home"), ("/users/{id}", ("GET", "POST"), "shop.views.user")}
 
 
+def test_pyramid_class_views_take_their_class_s_defaults_and_views_added_by_the_configurator_serve_too():
+    files = {
+        "shop/__init__.py": (
+            "from pyramid.config import Configurator\n\nfrom shop.views import hello\n\n\ndef main(global_config, **settings):\n"
+            "    config = Configurator(settings=settings)\n    config.add_route('user', '/users/{id}')\n"
+            "    config.add_route('hello', '/hello')\n    config.add_route('orders', '/orders')\n"
+            "    config.add_view(hello, route_name='hello', request_method='GET')\n"
+            "    config.add_view('shop.views.OrderViews', attr='create', route_name='orders', request_method='POST')\n"
+            "    config.add_view(hello, route_name='missing')\n"
+            "    config.scan()\n    return config.make_wsgi_app()\n"
+        ),
+        "shop/views.py": (
+            "from pyramid.view import view_config, view_defaults\n\n\n"
+            "@view_defaults(route_name='user', renderer='json')\nclass UserViews:\n"
+            "    def __init__(self, request):\n        self.request = request\n\n"
+            "    @view_config(request_method='GET')\n    def show(self):\n        return {}\n\n"
+            "    @view_config(request_method='DELETE')\n    def remove(self):\n        return {}\n\n\n"
+            "class OrderViews:\n    def __init__(self, request):\n        self.request = request\n\n"
+            "    def create(self):\n        return {}\n\n\n"
+            "def hello(request):\n    return {}\n"
+        ),
+    }
+
+    assert _routes(files) == {
+        ("/users/{id}", ("GET",), "shop.views.UserViews.show"),
+        ("/users/{id}", ("DELETE",), "shop.views.UserViews.remove"),
+        ("/hello", ("GET",), "shop.views.hello"),
+        ("/orders", ("POST",), "shop.views.OrderViews.create"),
+    }
+
+
 def test_robyn_routes_under_their_sub_router_s_prefix():
     files = {
         "app.py": (

@@ -812,6 +812,19 @@ def test_routes_registered_by_call_resolve_their_view_functions():
                         return cls
 
 
+                # A class view (Flask's MethodView): it answers the methods it defines.
+                class Users:
+                    @classmethod
+                    def as_view(cls, name):
+                        return cls
+
+                    def get(self, user_id):
+                        return user_id
+
+                    def put(self, user_id):
+                        return user_id
+
+
                 def items():
                     return []
             """,
@@ -824,6 +837,7 @@ def test_routes_registered_by_call_resolve_their_view_functions():
                 bp = Blueprint("web", __name__, url_prefix="/web")
                 bp.add_url_rule("/items", view_func=views.items, methods=["GET", "POST"])
                 bp.add_url_rule("/health", "health", views.Health.as_view("health"))
+                bp.add_url_rule("/users/<int:user_id>", view_func=views.Users.as_view("users"))
 
                 router = APIRouter(prefix="/api")
                 router.add_api_route("/items", views.items, methods=["DELETE"])
@@ -833,6 +847,7 @@ def test_routes_registered_by_call_resolve_their_view_functions():
     assert entries_of(analysis) == {
         ("http_route", "flask", "/web/items", ("GET", "POST"), "web.views.items"),
         ("http_route", "flask", "/web/health", ("GET",), "web.views.Health"),
+        ("http_route", "flask", "/web/users/<int:user_id>", ("GET", "PUT"), "web.views.Users"),
         ("http_route", "fastapi", "/api/items", ("DELETE",), "web.views.items"),
     }
 
