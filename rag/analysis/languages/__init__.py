@@ -79,8 +79,8 @@ filters (``warp::path!("todos")``), whose route, methods and handler are the cha
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``,
-SvelteKit's ``+server.ts`` and ``+page.svelte``, Nuxt's ``pages/**/*.vue``, with
-the methods such a file serves when its code names none) is no route.
+SvelteKit's ``+server.ts`` and ``+page.svelte``, Nuxt's ``pages/**/*.vue`` and ``server/api/**``, with
+the methods such a file serves when its code names none, or the one its name says: a group named ``method``) is no route.
 A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``);
 one named in ``file_prefixes`` serves the routes of the files of a path under the prefix the framework gives them
 (Laravel's ``routes/api.php`` under ``/api``).
@@ -1413,8 +1413,13 @@ def _file_route(path: str, spec: LanguageSpec) -> tuple[str, str, tuple[str, ...
         if found is not None:
             if style == "remix":
                 return framework, _remix_route(found.group(1)), methods
-            # The route is the pattern's groups joined (Razor Pages' ``Areas/Identity/Pages/Account/Login``).
-            route = re.sub(r"/\([^/]*\)", "", "".join(group for group in found.groups() if group)).removesuffix("/" + index)
+            # A group named ``method`` is the method the file's name says (Nuxt's ``users/[id].get.ts``).
+            method = found.group("method") if "method" in pattern.groupindex else None
+            if method:
+                methods = (method.upper(),)
+            # The route is the pattern's other groups joined (Razor Pages' ``Areas/Identity/Pages/Account/Login``).
+            parts = [group for number, group in enumerate(found.groups(), 1) if group and number != pattern.groupindex.get("method")]
+            route = re.sub(r"/\([^/]*\)", "", "".join(parts)).removesuffix("/" + index)
             return framework, route or "/", methods
     return None
 
@@ -1575,7 +1580,11 @@ class _Around:
                 module = _literal(captures["mounted_module"][0]) if "mounted_module" in captures else self.imported[mounted]
                 self.mounts.append(Mount("use", parent, module, prefix, scope, line))
             else:
-                self.groups[(scope, mounted)] = (prefix, parent)
+                # A router made with a prefix of its own (Hono's ``new Hono().basePath('/api')``, Koa's ``prefix``)
+                # serves under it, below the prefix it is mounted at.
+                own = self.groups.get((scope, mounted))
+                below = own[0] if own is not None and own[1] is None else None
+                self.groups[(scope, mounted)] = ("/".join(part.strip("/") for part in (prefix, below) if part) if below else prefix, parent)
             return True
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]

@@ -745,6 +745,11 @@ def test_sveltekit_and_nuxt_files_are_routes_by_their_paths():
             "src/routes/+page.svelte": "<h1>Home</h1>\n",
             "pages/users/[id].vue": "<template><p>user</p></template>\n",
             "pages/index.vue": "<script setup>\nconst x = 1\n</script>\n<template><p>home</p></template>\n",
+            # Nuxt's server routes: the method the name ends with (none: every method), the default export's handler.
+            "server/api/users/[id].get.ts": "export default defineEventHandler((event) => {\n  return {}\n})\n",
+            "server/api/index.post.ts": "export default defineEventHandler(async (event) => ({}))\n",
+            "server/routes/feed.xml.ts": "export default eventHandler(() => '<rss/>')\n",
+            "server/utils/db.ts": "export default function useDb() {\n  return null\n}\n",
             # A component elsewhere is no route.
             "src/lib/Card.svelte": "<script>\n  export let title\n</script>\n<div>{title}</div>\n",
         },
@@ -758,6 +763,9 @@ def test_sveltekit_and_nuxt_files_are_routes_by_their_paths():
         ("sveltekit", "/", ("GET",)),
         ("nuxt", "/users/[id]", ("GET",)),
         ("nuxt", "/", ("GET",)),
+        ("nuxt", "/api/users/[id]", ("GET",)),
+        ("nuxt", "/api", ("POST",)),
+        ("nuxt", "/feed.xml", ()),
     }
 
 
@@ -2418,6 +2426,11 @@ def test_hono_apps_serve_under_their_base_path_and_the_paths_other_files_mount_t
             ),
             "src/admin.ts": "import { Hono } from 'hono'\nconst panel = new Hono().basePath('/v2')\npanel.get('/stats', (c) => c.json({}))\nexport default panel\n",
             "web/server.js": "const express = require('express')\nconst app = express()\napp.get('/health', (req, res) => res.send('ok'))\n",
+            # An app with a base path of its own, mounted in the same file: under both.
+            "src/worker.ts": (
+                "import { Hono } from 'hono'\nconst app = new Hono()\nconst api = new Hono().basePath('/api')\n"
+                "api.post('/posts', createPost)\napp.route('/v1', api)\n\nfunction createPost(c) { return c.json({}) }\n"
+            ),
         },
         "framework", "route_or_command", "methods", "handler",
     )
@@ -2429,6 +2442,33 @@ def test_hono_apps_serve_under_their_base_path_and_the_paths_other_files_mount_t
         ("hono", "/books/:id", ("DELETE",), None),
         ("hono", "/admin/v2/stats", ("GET",), None),
         ("express", "/health", ("GET",), None),
+        ("hono", "/v1/api/posts", ("POST",), "src.worker.createPost"),
+    }
+
+
+def test_elysia_routes_chained_on_the_app_or_called_on_its_name_and_under_its_groups():
+    found = entrypoint_rows(
+        {
+            "src/index.ts": (
+                "import { Elysia, t } from 'elysia'\n\n"
+                "new Elysia()\n  .get('/', () => 'hi')\n  .post('/users', createUser, { body: t.Object({ name: t.String() }) })\n"
+                "  .group('/admin', (app) => app.get('/stats', stats))\n  .listen(3000)\n\n"
+                "const api = new Elysia({ prefix: '/api' })\napi.get('/items', listItems)\n"
+                "api.put('/items/:id', updateItem, { params: t.Object({ id: t.Numeric() }) })\n\n"
+                "function createUser() {}\nfunction stats() {}\nfunction listItems() {}\nfunction updateItem() {}\n"
+            ),
+            # Calls of that shape where Elysia is not imported are no Elysia routes.
+            "src/client.ts": "const res = new Client().get('/users', parse)\nfunction parse() {}\n",
+        },
+        "framework", "route_or_command", "methods", "handler",
+    )
+
+    assert found == {
+        ("elysia", "/", ("GET",), None),
+        ("elysia", "/users", ("POST",), "src.index.createUser"),
+        ("elysia", "/admin/stats", ("GET",), "src.index.stats"),
+        ("elysia", "/api/items", ("GET",), "src.index.listItems"),
+        ("elysia", "/api/items/:id", ("PUT",), "src.index.updateItem"),
     }
 
 

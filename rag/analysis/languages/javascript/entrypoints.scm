@@ -8,7 +8,7 @@
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa hono fastify")) @route.express
+  (#set! when_used "koa hono fastify elysia")) @route.express
 ; ... with the handler named last (after any middlewares): app.get('/users', list), app.get('/users', user.list),
 ; or written there: app.get('/', function (req, res) { ... }), app.get('/', (req, res) => ...)
 (call_expression
@@ -18,7 +18,7 @@
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#match? @path "^/")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa hono fastify")) @route.express
+  (#set! when_used "koa hono fastify elysia")) @route.express
 
 ; Express: app.route('/book').get(h).post(h): the route's path is its chain's root (@chain_root), each method
 ; chained on it a route of that path (@chained: the call the method is called on, walked down to the root)
@@ -31,7 +31,7 @@
   arguments: (arguments [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
   (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
   (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
-  (#set! when_used "koa hono fastify")) @route.express
+  (#set! when_used "koa hono fastify elysia")) @route.express
 ;
 ; What makes an Express, Koa or Hono app or router, and the name the file binds it to: var apiv1 =
 ; express.Router(), const app = module.exports = express(), const router = new Router(), const books = new Hono()
@@ -39,17 +39,17 @@
   value: [(call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
           (new_expression constructor: [(identifier) @_made (member_expression property: (property_identifier) @_made)])
           (assignment_expression right: (call_expression function: [(identifier) @_made (member_expression property: (property_identifier) @_made)]))]
-  (#match? @_made "^(express|Router|Koa|Hono)$"))
+  (#match? @_made "^(express|Router|Koa|Hono|Elysia)$"))
 ; ... and what makes an HTTP client, whose calls are requests to a server: const api = axios.create({ baseURL }),
 ; ky.create(...), ky.extend(...), got.extend(...), ofetch.create(...)
 (variable_declarator name: (identifier) @http_client
   value: (call_expression function: (member_expression object: (identifier) @_library property: (property_identifier) @_made))
   (#match? @_library "^(axios|ky|got|ofetch|wretch)$") (#match? @_made "^(create|extend)$"))
-; ... Koa's router made with its prefix: const router = new Router({ prefix: '/api' })
+; ... Koa's router or Elysia's app made with its prefix: const router = new Router({ prefix: '/api' })
 (variable_declarator name: (identifier) @router
   value: (new_expression constructor: (identifier) @_made
     arguments: (arguments (object (pair key: (property_identifier) @_prefix value: (string (string_fragment) @prefix)))))
-  (#eq? @_made "Router") (#eq? @_prefix "prefix"))
+  (#match? @_made "^(Router|Elysia)$") (#eq? @_prefix "prefix"))
 ; ... Hono's app made with its base path: const api = new Hono().basePath('/api')
 (variable_declarator name: (identifier) @router
   value: (call_expression
@@ -92,6 +92,29 @@
   (#eq? @_global "setGlobalPrefix")) @mount.global
 (import_statement source: (string (string_fragment) @uses.koa) (#match? @uses.koa "^(koa|@koa/router|koa-router)$"))
 (import_statement source: (string (string_fragment) @uses.hono) (#match? @uses.hono "^hono(/.*)?$"))
+(import_statement source: (string (string_fragment) @uses.elysia) (#eq? @uses.elysia "elysia"))
+; Elysia: a route's handler comes right after its path, options may follow (app.post('/sign-in', signIn, { body })),
+; on an app the file names (const app = new Elysia()) or chained on one, new Elysia().get('/', h).post('/users', create)
+(call_expression
+  function: (member_expression object: (identifier) @app property: (property_identifier) @method)
+  arguments: (arguments . (string (string_fragment) @path)
+    . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] . (object))
+  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
+  (#match? @path "^/")
+  (#set! receiver "^(app|router|server|api|routes|r|[A-Za-z_$][A-Za-z0-9_$]*(Router|Routes))$")
+  (#set! requires "elysia") (#set! when_used "elysia")) @route.express
+(call_expression
+  function: (member_expression object: [(call_expression) (new_expression)] property: (property_identifier) @method)
+  arguments: (arguments . (string (string_fragment) @path)
+    . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block])
+  (#match? @method "^(get|post|put|patch|delete|all|options|head)$")
+  (#match? @path "^/")
+  (#set! requires "elysia")) @route.elysia
+; ... under the prefix of a group around it: app.group('/admin', (app) => app.get('/stats', stats)) (the function's routes)
+(call_expression
+  function: (member_expression property: (property_identifier) @_group)
+  arguments: (arguments . (string (string_fragment) @prefix) . [(arrow_function) (function_expression)] @prefixed .)
+  (#eq? @_group "group"))
 ; ... and Fastify's, by whatever name its instance has (const app = Fastify())
 (import_statement source: (string (string_fragment) @uses.fastify) (#eq? @uses.fastify "fastify"))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.fastify))
@@ -181,6 +204,8 @@
 ; other file no route: it has no path)
 (export_statement "default" declaration: (function_declaration name: (identifier) @handler)) @route.file
 (export_statement "default" value: (identifier) @handler) @route.file
+; ... or the function a default export's call wraps, written there (Nuxt's export default defineEventHandler((event) => ...))
+(export_statement "default" value: (call_expression arguments: (arguments . [(arrow_function) (function_expression)] @block .))) @route.file
 ;
 ; Tasks: a BullMQ worker, new Worker('emails', handler), named by its queue, in a file that imports bullmq; a
 ; node-cron job, cron.schedule('*/5 * * * *', handler), named by its schedule, in a file that imports node-cron
