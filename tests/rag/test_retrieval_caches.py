@@ -114,8 +114,10 @@ def test_the_item_table_holds_each_items_length_path_layer_and_test_flag_as_stor
     ids = [row[0] for row in stored]
     assert [(i, *row) for i, row in zip(ids, statistics.table.rows(ids))] == stored
     assert statistics.file_lengths["orders/views.py"] == sum(row[1] for row in stored if row[2] == "orders/views.py")
-    assert statistics.is_test_file("tests/test_orders.py") and not statistics.is_test_file("orders/views.py")
-    assert statistics.is_auxiliary("examples/invoice_demo.py") and not statistics.is_auxiliary("orders/views.py")
+    # Whether a file is a test file is its items' flag as stored; whether it is auxiliary, its path's.
+    files = [statistics.table.path_numbers[path] for path in ("tests/test_orders.py", "orders/views.py", "examples/invoice_demo.py")]
+    tests, auxiliary = statistics.file_kinds(np.array(files))
+    assert tests.tolist() == [True, False, False] and auxiliary.tolist() == [False, False, True]
 
 
 @pytest.mark.parametrize("bm25_tf", [True, False])

@@ -29,7 +29,6 @@ from rag.services.retrieval.fusion import AUXILIARY_FOLDERS
 from rag.services.retrieval.params import DEFAULT_PARAMS, RankingParams, item_filter
 from rag.services.retrieval.results import WholeFiles
 from rag.storage import has_common_word_counts, vector_connection, version_filter
-from rag.terms import looks_like_test_path
 
 
 def query_terms(
@@ -554,19 +553,12 @@ class GroupStatistics:
     table: ItemTable = field(compare=False, repr=False)
     # Per file (by its number in ``table``): whether it is in ``window_files``.
     file_windows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool), compare=False, repr=False)
-    # Per file, once asked: whether it is a test file (``looks_like_test_path``) and whether it is under
-    # examples, docs ... (``AUXILIARY_FOLDERS``). Both are questions of the path alone, asked of the
-    # same files by search after search.
-    _tests: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    # Per file, once asked: whether it is under examples, docs ... (``AUXILIARY_FOLDERS``), a question of
+    # the path alone, asked of the same files by search after search.
     _auxiliary: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
-    # The same answers per file number: 1 yes, 0 no, -1 not asked yet.
+    # Per file number: whether it is a test file (known from the start: its items say so) and whether it is
+    # auxiliary (as above): 1 yes, 0 no, -1 not asked yet.
     _file_kinds: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int8), compare=False, repr=False)
-
-    def is_test_file(self, path: str) -> bool:
-        known = self._tests.get(path)
-        if known is None:
-            known = self._tests[path] = looks_like_test_path(path)
-        return known
 
     def is_auxiliary(self, path: str) -> bool:
         known = self._auxiliary.get(path)
@@ -577,12 +569,11 @@ class GroupStatistics:
     def file_kinds(self, files: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per file number of ``files``: whether it is a test file, and whether it is auxiliary (see above)."""
         kinds = self._file_kinds[files]
-        unknown = files[kinds[:, 0] < 0]
+        unknown = files[kinds[:, 1] < 0]
         if len(unknown):
             # Two searches may answer the same file at once: both write the same answer.
             for file in unknown.tolist():
-                path = self.table.paths[file]
-                self._file_kinds[file] = (self.is_test_file(path), self.is_auxiliary(path))
+                self._file_kinds[file, 1] = self.is_auxiliary(self.table.paths[file])
             kinds = self._file_kinds[files]
         return kinds[:, 0] == 1, kinds[:, 1] == 1
 
@@ -636,9 +627,14 @@ def group_statistics(cursor, run, layers: tuple[str, ...], docs: bool) -> GroupS
     )
     file_windows = np.zeros(len(path_numbers), dtype=bool)
     file_windows[np.array([path_numbers[path] for path in windows], dtype=np.int64)] = True
+    # A file is a test file when its items are: each item holds ``looks_like_test_path`` of its path, as
+    # indexed; so no search asks it of a path again.
+    file_kinds = np.full((len(path_numbers), 2), -1, dtype=np.int8)
+    file_kinds[:, 0] = 0
+    file_kinds[path_index[np.array(tests, dtype=bool)], 0] = 1
     statistics = GroupStatistics(
         items=len(rows), file_lengths=lengths, window_files=frozenset(windows), table=table, file_windows=file_windows,
-        _file_kinds=np.full((len(path_numbers), 2), -1, dtype=np.int8),
+        _file_kinds=file_kinds,
     )
     with _STATISTICS_LOCK:
         _STATISTICS[key] = statistics
