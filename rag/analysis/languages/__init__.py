@@ -202,9 +202,18 @@ def _parsed(spec: LanguageSpec, data: bytes) -> tree_sitter.Tree:
     return tree
 
 
+def _source(spec: LanguageSpec, code: str) -> bytes:
+    """The bytes the grammar reads of ``code``: the code, its ``macro_lines`` blanked byte for byte, so every
+    node keeps its place in the code as written."""
+    data = code.encode("utf-8", "surrogatepass")
+    if spec.macro_lines is None:
+        return data
+    return spec.macro_lines.sub(lambda line: b" " * len(line.group(0)), data)
+
+
 def parse_ahead(spec: LanguageSpec, code: str) -> None:
     """Ask the parse guard for this code's parse before ``extract_tree_sitter`` wants it."""
-    data = code.encode("utf-8", "surrogatepass")
+    data = _source(spec, code)
     if len(data) <= MAX_PARSED_BYTES:
         parse_guard.ahead(spec.grammar, spec.function, data)
 
@@ -263,6 +272,9 @@ class LanguageSpec:
     # (C++ takes a ``.h`` header that has templates, classes or ``std::``).
     claims: tuple[str, ...] = ()
     claim_pattern: re.Pattern[str] | None = None
+    # Lines of macros the grammar cannot read, which would take the declarations after them with them (Qt's
+    # ``Q_OBJECT`` in a class, Drogon's ``METHOD_LIST_END``): the grammar reads them as blank (``_source``).
+    macro_lines: re.Pattern[bytes] | None = None
     # How a qualified name is written in the language (``written_name``): what joins its names, what
     # joins a method to its type (Java's ``Class#method``), and which names it is made of: ``qualified``
     # (the index's whole name: a package's), ``namespaces`` (those inside the file's module: C++'s and
@@ -375,6 +387,7 @@ class LanguageSpec:
             shared_functions=table.get("shared_functions", True),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
+            macro_lines=re.compile("|".join(table["macro_lines"]).encode(), re.MULTILINE) if table.get("macro_lines") else None,
             written_separator=written.get("separator", "."),
             written_member=written.get("member", ""),
             written_scope=written.get("scope", "qualified"),
@@ -570,7 +583,7 @@ def parses(path: str, text: str) -> str | None:
         return None
     spec, code = read
     try:
-        root = _parsed(spec, code.encode("utf-8", "surrogatepass")).root_node
+        root = _parsed(spec, _source(spec, code)).root_node
     except NotParsed as error:
         return f"{spec.name} does not parse ({error})"
     if not root.has_error:
@@ -984,7 +997,7 @@ def extract_tree_sitter(
 ) -> tuple[list[Symbol], list[Block], FileFacts]:
     """Symbols, top-level blocks and facts of one file of a tree-sitter language."""
     unit = unit_name(path, spec)
-    data = text.encode("utf-8", "surrogatepass")
+    data = _source(spec, text)
     if len(data) > MAX_PARSED_BYTES:
         return [], [], FileFacts(module=unit)
     _, query = _grammar(spec)

@@ -260,3 +260,34 @@ def test_crow_and_cpp_httplib_routes():
         ("httplib", "/hi", ("GET",), "server.server.hi"),
         ("httplib", "/items", ("POST",), None),
     }
+
+
+def test_a_cpp_class_s_members_after_macro_lines_the_grammar_cannot_read_are_symbols():
+    files = {
+        "src/mainwindow.h": (
+            "#pragma once\n#include <QMainWindow>\n\nQT_BEGIN_NAMESPACE\nclass QAction;\nQT_END_NAMESPACE\n\n"
+            "class MainWindow : public QMainWindow\n{\n    Q_OBJECT\npublic:\n"
+            "    QString title() const { return m_title; }\n    void setTitle(const QString &title) { m_title = title; }\n\n"
+            "signals:\n    void titleChanged();\n\nprivate:\n    QString m_title;\n};\n"
+        ),
+        "src/user.h": (
+            "#pragma once\n#include <drogon/HttpController.h>\n\nclass User : public drogon::HttpController<User>\n{\n"
+            "  public:\n    METHOD_LIST_BEGIN\n    METHOD_ADD(User::getInfo, \"/{id}\", Get);\n    METHOD_LIST_END\n"
+            "    void getInfo(int id) const { }\n};\n"
+        ),
+        # A namespace a macro opens (fmt's FMT_BEGIN_NAMESPACE, nlohmann's NLOHMANN_JSON_NAMESPACE_BEGIN).
+        "include/fmt/args.h": "FMT_BEGIN_NAMESPACE\nclass dynamic_format_arg_store {\n public:\n  void clear() { }\n};\nFMT_END_NAMESPACE\n",
+        # Such a line inside a function is no declaration, and the grammar still reads the function around it.
+        "src/lock.cpp": "void guarded()\n{\n    LOCK_GUARD\n    work();\n}\n",
+    }
+    analysis = analyze_repository(files)
+    found = {symbol.qname: (symbol.kind, symbol.start_line) for file in analysis.files.values() for symbol in file.symbols}
+
+    assert found["src.mainwindow.MainWindow.title"] == ("method", 12)
+    assert found["src.mainwindow.MainWindow.setTitle"] == ("method", 13)
+    assert found["src.user.User.getInfo"] == ("method", 10)
+    assert found["include.fmt.args.dynamic_format_arg_store.clear"] == ("method", 4)
+    assert found["src.lock.guarded"] == ("function", 1)
+    # The chunks keep the macros as written.
+    chunk = next(c for c in analysis.files["src/mainwindow.h"].chunks if c.start_line <= 10 <= c.end_line)
+    assert "Q_OBJECT" in chunk.content
