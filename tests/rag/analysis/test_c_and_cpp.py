@@ -262,7 +262,7 @@ def test_crow_and_cpp_httplib_routes():
     }
 
 
-def test_a_cpp_class_s_members_after_macro_lines_the_grammar_cannot_read_are_symbols():
+def test_declarations_after_c_and_cpp_macro_lines_the_grammar_cannot_read_are_symbols():
     files = {
         "src/mainwindow.h": (
             "#pragma once\n#include <QMainWindow>\n\nQT_BEGIN_NAMESPACE\nclass QAction;\nQT_END_NAMESPACE\n\n"
@@ -277,6 +277,8 @@ def test_a_cpp_class_s_members_after_macro_lines_the_grammar_cannot_read_are_sym
         ),
         # A namespace a macro opens (fmt's FMT_BEGIN_NAMESPACE, nlohmann's NLOHMANN_JSON_NAMESPACE_BEGIN).
         "include/fmt/args.h": "FMT_BEGIN_NAMESPACE\nclass dynamic_format_arg_store {\n public:\n  void clear() { }\n};\nFMT_END_NAMESPACE\n",
+        # C's too (GLib's G_BEGIN_DECLS).
+        "src/cart.c": "#include <glib.h>\n\nG_BEGIN_DECLS\n\ntypedef struct _Cart Cart;\n\nint cart_total(Cart *cart)\n{\n  return 0;\n}\n\nG_END_DECLS\n",
         # Such a line inside a function is no declaration, and the grammar still reads the function around it.
         "src/lock.cpp": "void guarded()\n{\n    LOCK_GUARD\n    work();\n}\n",
     }
@@ -288,6 +290,7 @@ def test_a_cpp_class_s_members_after_macro_lines_the_grammar_cannot_read_are_sym
     assert found["src.user.User.getInfo"] == ("method", 10)
     assert found["include.fmt.args.dynamic_format_arg_store.clear"] == ("method", 4)
     assert found["src.lock.guarded"] == ("function", 1)
+    assert found["src.cart.Cart"] == ("class", 5) and found["src.cart.cart_total"] == ("function", 7)
     # The chunks keep the macros as written.
     chunk = next(c for c in analysis.files["src/mainwindow.h"].chunks if c.start_line <= 10 <= c.end_line)
     assert "Q_OBJECT" in chunk.content
