@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 101
+ANALYSIS_VERSION = 102
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -162,7 +162,10 @@ path of several components (``grouped("api", "v1")``) is all of them; 97: warp's
 its handler; 98: Pyramid's ``config.add_view`` and a class's ``@view_defaults``, and a Flask class view registered by
 ``add_url_rule`` answers the methods it defines; 99: Nuxt's server routes, Elysia's routes, and a Hono app with a base path
 of its own mounted in its own file; 100: C++'s lines of macros the grammar cannot read (``Q_OBJECT``, ``FMT_BEGIN_NAMESPACE``)
-are read as blank, so the declarations after them are read; 101: C's too (``G_BEGIN_DECLS``)."""
+are read as blank, so the declarations after them are read; 101: C's too (``G_BEGIN_DECLS``); 102: so is a C++ export
+macro between ``class`` and the name (``class FMT_API format_error : ...``), a header whose class has an attribute
+(``class [[nodiscard]] Result``) is C++, and a method defined in its class that returns a reference or a pointer is a
+symbol."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -203,12 +203,12 @@ def _parsed(spec: LanguageSpec, data: bytes) -> tree_sitter.Tree:
 
 
 def _source(spec: LanguageSpec, code: str) -> bytes:
-    """The bytes the grammar reads of ``code``: the code, its ``macro_lines`` blanked byte for byte, so every
+    """The bytes the grammar reads of ``code``: the code, its ``macros`` blanked byte for byte, so every
     node keeps its place in the code as written."""
     data = code.encode("utf-8", "surrogatepass")
-    if spec.macro_lines is None:
+    if spec.macros is None:
         return data
-    return spec.macro_lines.sub(lambda line: b" " * len(line.group(0)), data)
+    return spec.macros.sub(lambda macro: b" " * len(macro.group(0)), data)
 
 
 def parse_ahead(spec: LanguageSpec, code: str) -> None:
@@ -272,9 +272,10 @@ class LanguageSpec:
     # (C++ takes a ``.h`` header that has templates, classes or ``std::``).
     claims: tuple[str, ...] = ()
     claim_pattern: re.Pattern[str] | None = None
-    # Lines of macros the grammar cannot read, which would take the declarations after them with them (Qt's
-    # ``Q_OBJECT`` in a class, Drogon's ``METHOD_LIST_END``): the grammar reads them as blank (``_source``).
-    macro_lines: re.Pattern[bytes] | None = None
+    # Macros the grammar cannot read, which would take the declarations after them with them (Qt's
+    # ``Q_OBJECT`` on a line of its own in a class, an export macro before a class's name: ``class FMT_API
+    # format_error``): the grammar reads them as blank (``_source``).
+    macros: re.Pattern[bytes] | None = None
     # How a qualified name is written in the language (``written_name``): what joins its names, what
     # joins a method to its type (Java's ``Class#method``), and which names it is made of: ``qualified``
     # (the index's whole name: a package's), ``namespaces`` (those inside the file's module: C++'s and
@@ -387,7 +388,7 @@ class LanguageSpec:
             shared_functions=table.get("shared_functions", True),
             claims=tuple(table.get("claims", ())),
             claim_pattern=re.compile("|".join(table["claim_patterns"]), re.MULTILINE) if table.get("claim_patterns") else None,
-            macro_lines=re.compile("|".join(table["macro_lines"]).encode(), re.MULTILINE) if table.get("macro_lines") else None,
+            macros=re.compile("|".join(table["macros"]).encode(), re.MULTILINE) if table.get("macros") else None,
             written_separator=written.get("separator", "."),
             written_member=written.get("member", ""),
             written_scope=written.get("scope", "qualified"),

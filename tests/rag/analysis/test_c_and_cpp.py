@@ -294,3 +294,25 @@ def test_declarations_after_c_and_cpp_macro_lines_the_grammar_cannot_read_are_sy
     # The chunks keep the macros as written.
     chunk = next(c for c in analysis.files["src/mainwindow.h"].chunks if c.start_line <= 10 <= c.end_line)
     assert "Q_OBJECT" in chunk.content
+
+
+def test_cpp_classes_with_export_macros_or_attributes_and_methods_returning_references_are_symbols():
+    files = {
+        "include/fmt/format.h": (
+            "#include <stdexcept>\n\nclass FMT_API format_error : public std::runtime_error {\n public:\n"
+            "  const char* context() const { return ctx_; }\n  const std::string& message() const { return msg_; }\n\n"
+            " private:\n  const char* ctx_;\n  std::string msg_;\n};\n"
+        ),
+        # An attribute before the name: the header is C++ all the same.
+        "include/result.h": "class [[nodiscard]] Result {\n public:\n  bool ok() const { return true; }\n};\n",
+        # A class named in capitals is not taken for a macro before `final`.
+        "src/codes.hpp": "class HTTP_CODES final {\n public:\n  int ok() const { return 200; }\n};\n",
+    }
+    analysis = analyze_repository(files)
+    found = {symbol.qname: (symbol.kind, symbol.start_line) for file in analysis.files.values() for symbol in file.symbols}
+
+    assert found["include.fmt.format.format_error"] == ("class", 3)
+    assert found["include.fmt.format.format_error.context"] == ("method", 5)
+    assert found["include.fmt.format.format_error.message"] == ("method", 6)
+    assert found["include.result.Result.ok"] == ("method", 3)
+    assert found["src.codes.HTTP_CODES.ok"] == ("method", 3)

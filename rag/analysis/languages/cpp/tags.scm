@@ -22,6 +22,9 @@
 (function_definition declarator: (function_declarator declarator: (field_identifier) @name)) @definition.method
 (function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
+; ... and a method defined in its class that returns a reference or a pointer (`const std::string& name() const {...}`)
+(function_definition declarator: (reference_declarator (function_declarator declarator: (field_identifier) @name))) @definition.method
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))) @definition.method
 ; Operators (`operator==`, `operator<<`) and destructors (`~file`), in their class or free.
 (function_definition declarator: (function_declarator declarator: [(operator_name) (destructor_name)] @name)) @definition.function
 (function_definition declarator: (reference_declarator (function_declarator declarator: (operator_name) @name))) @definition.function
