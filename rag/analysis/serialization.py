@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 102
+ANALYSIS_VERSION = 103
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -165,7 +165,7 @@ of its own mounted in its own file; 100: C++'s lines of macros the grammar canno
 are read as blank, so the declarations after them are read; 101: C's too (``G_BEGIN_DECLS``); 102: so is a C++ export
 macro between ``class`` and the name (``class FMT_API format_error : ...``), a header whose class has an attribute
 (``class [[nodiscard]] Result``) is C++, and a method defined in its class that returns a reference or a pointer is a
-symbol."""
+symbol; 103: a TypeScript class's property holding a function (``handleClick = () => {...}``) is a method."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from chat.agent.edits.diffs import check_syntax
 from rag.analysis.filetypes import artifact_type, detect_language
 from rag.analysis.languages import named_by_folder, parses, specs, written_name
 from rag.analysis.repository import analyze_repository
-from tests.rag.analysis.readings import entrypoint_rows
+from tests.rag.analysis.readings import entrypoint_rows, symbol_rows
 
 # One small project per language: a documented type with a method, and a second file calling it.
 PROJECTS: dict[str, dict[str, str]] = {
@@ -3374,3 +3374,21 @@ def test_a_gap_of_closing_ends_and_visibility_keywords_alone_is_no_chunk():
             line.strip() in ("", "end", "private", "public:", "private:", "};") for line in c.content.splitlines()
         )]
         assert bare == []
+
+
+def test_a_typescript_class_property_holding_a_function_is_a_method_of_the_class():
+    found = symbol_rows(
+        {
+            "src/cart.ts": (
+                "export class Cart {\n  items: string[] = [];\n  handle = async (e: Event) => {\n    this.total();\n  };\n"
+                "  total(): number {\n    return this.items.length;\n  }\n}\n"
+            ),
+            "src/App.tsx": "export class App extends Component {\n  onClick = () => this.setState({});\n  render() { return <b onClick={this.onClick} />; }\n}\n",
+        },
+        "kind", "start_line",
+    )
+
+    assert found["src.cart.Cart.handle"] == ("method", 3)
+    assert found["src.App.App.onClick"] == ("method", 2)
+    # A property holding data stays no method.
+    assert "src.cart.Cart.items" not in found or found["src.cart.Cart.items"][0] != "method"
