@@ -165,7 +165,8 @@ of its own mounted in its own file; 100: C++'s lines of macros the grammar canno
 are read as blank, so the declarations after them are read; 101: C's too (``G_BEGIN_DECLS``); 102: so is a C++ export
 macro between ``class`` and the name (``class FMT_API format_error : ...``), a header whose class has an attribute
 (``class [[nodiscard]] Result``) is C++, and a method defined in its class that returns a reference or a pointer is a
-symbol; 103: a TypeScript class's property holding a function (``handleClick = () => {...}``) is a method."""
+symbol; 103: a JavaScript or TypeScript class's property holding a function (``handleClick = () => {...}``) is a
+method."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

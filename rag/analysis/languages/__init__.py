@@ -2,7 +2,8 @@
 
 Each folder holds a ``language.toml`` (file suffixes, the grammar package and
 its language function, where its tags query comes from, test-file patterns)
-and, for grammars that ship no tags query, a ``tags.scm`` of its own. The
+and, for grammars that ship no tags query, a ``tags.scm`` of its own (a folder's ``*.own.scm`` queries are read by
+its language only, not by the languages that extend it). The
 queries capture definitions (``@definition.class``, ``@definition.function``,
 ``@definition.method`` ...) and references (``@reference.call`` ...) with a
 ``@name``, the convention of the grammars' own ``queries/tags.scm``. Three
@@ -419,10 +420,14 @@ class LanguageSpec:
         )
 
     def own_queries(self, name: str) -> list[str]:
-        """The ``name`` queries of this folder and of the folders it extends (and their JSX ones: ``jsx``)."""
+        """The ``name`` queries of this folder and of the folders it extends (and their JSX ones: ``jsx``), and this
+        folder's ``*.own.scm`` ones, which the languages extending it do not read (JavaScript's nodes that
+        TypeScript's grammar names otherwise: ``field_definition``)."""
         folders = [self.folder, *(self.folder.parent / other for other in self.extends)]
         names = [name, name.removesuffix(".scm") + ".jsx.scm"] if self.jsx else [name]
-        return [(folder / each).read_text(encoding="utf-8") for folder in folders for each in names if (folder / each).exists()]
+        found = [(folder / each).read_text(encoding="utf-8") for folder in folders for each in names if (folder / each).exists()]
+        own = self.folder / (name.removesuffix(".scm") + ".own.scm")
+        return found + [own.read_text(encoding="utf-8")] if own.exists() else found
 
     @property
     def tags_source(self) -> str:

@@ -3376,7 +3376,7 @@ def test_a_gap_of_closing_ends_and_visibility_keywords_alone_is_no_chunk():
         assert bare == []
 
 
-def test_a_typescript_class_property_holding_a_function_is_a_method_of_the_class():
+def test_a_javascript_or_typescript_class_property_holding_a_function_is_a_method_of_the_class():
     found = symbol_rows(
         {
             "src/cart.ts": (
@@ -3384,11 +3384,13 @@ def test_a_typescript_class_property_holding_a_function_is_a_method_of_the_class
                 "  total(): number {\n    return this.items.length;\n  }\n}\n"
             ),
             "src/App.tsx": "export class App extends Component {\n  onClick = () => this.setState({});\n  render() { return <b onClick={this.onClick} />; }\n}\n",
+            "src/Menu.jsx": "export class Menu extends Component {\n  open = function () {\n    this.setState({ open: true });\n  };\n}\n",
         },
         "kind", "start_line",
     )
 
     assert found["src.cart.Cart.handle"] == ("method", 3)
     assert found["src.App.App.onClick"] == ("method", 2)
+    assert found["src.Menu.Menu.open"] == ("method", 2)
     # A property holding data stays no method.
     assert "src.cart.Cart.items" not in found or found["src.cart.Cart.items"][0] != "method"
