@@ -3394,3 +3394,19 @@ def test_a_javascript_or_typescript_class_property_holding_a_function_is_a_metho
     assert found["src.Menu.Menu.open"] == ("method", 2)
     # A property holding data stays no method.
     assert "src.cart.Cart.items" not in found or found["src.cart.Cart.items"][0] != "method"
+
+
+def test_a_java_record_s_compact_constructor_and_an_annotation_type_are_symbols():
+    found = symbol_rows(
+        {
+            "src/main/java/com/shop/Money.java": (
+                "package com.shop;\n\npublic record Money(long cents) {\n    public Money {\n"
+                "        if (cents < 0) throw new IllegalArgumentException();\n    }\n}\n"
+            ),
+            "src/main/java/com/shop/Audited.java": "package com.shop;\n\npublic @interface Audited {\n    String value();\n}\n",
+        },
+        "kind", "start_line",
+    )
+
+    assert found["com.shop.Money.Money"] == ("method", 4)
+    assert found["com.shop.Audited"] == ("class", 3)
