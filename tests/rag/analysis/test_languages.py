@@ -3237,7 +3237,11 @@ def test_slim_routes_in_a_file_that_uses_slim_are_entrypoints_under_their_group(
             "<?php\nuse Slim\\Factory\\AppFactory;\nuse Slim\\Routing\\RouteCollectorProxy;\n\n$app = AppFactory::create();\n"
             '$app->get("/hello/{name}", function ($request, $response, $args) { return $response; });\n'
             "$app->group('/api', function (RouteCollectorProxy $group) {\n"
-            "    $group->post('/users', CreateUserAction::class);\n});\n"
+            "    $group->post('/users', CreateUserAction::class);\n"
+            "    $group->get('/orders', [OrderController::class, 'list']);\n});\n"
+        ),
+        "src/Controller/OrderController.php": (
+            "<?php\nnamespace App\\Controller;\n\nclass OrderController\n{\n    public function list($request, $response) { return $response; }\n}\n"
         ),
         # A cache's get with a key that looks like a path, in a file that does not use Slim.
         "src/Store.php": "<?php\nfunction load($cache) { return $cache->get('/settings', []); }\n",
@@ -3246,6 +3250,8 @@ def test_slim_routes_in_a_file_that_uses_slim_are_entrypoints_under_their_group(
     assert found == {
         ("http_route", "slim", "/hello/{name}", ("GET",), None),
         ("http_route", "slim", "/api/users", ("POST",), None),
+        # A callable array names the controller's method.
+        ("http_route", "slim", "/api/orders", ("GET",), "App.Controller.OrderController.list"),
     }
 
 

@@ -76,7 +76,8 @@
   name: (name) @_group
   (#eq? @_route "Route") (#eq? @_controller "controller") (#eq? @_group "group")) @controlled
 ; Slim: $app->get('/path', handler) in a file that uses Slim, under $app->group('/api', function ($group) { ... });
-; the handler a class (Action::class), a 'Controller:method' string, or the closure written there
+; the handler a class (Action::class), a callable array ([UserController::class, 'index']), a 'Controller:method'
+; string, or the closure written there
 (namespace_use_clause (qualified_name) @uses.slim (#match? @uses.slim "^\\\\?Slim\\\\"))
 (member_call_expression object: (variable_name) name: (name) @method
   arguments: (arguments . (argument [(string) (encapsed_string)] @path) (argument) .)
@@ -86,6 +87,7 @@
 (member_call_expression object: (variable_name) name: (name) @method
   arguments: (arguments . (argument [(string) (encapsed_string)] @path) (argument [
     (class_constant_access_expression . (name) @handler) (string) @handler (encapsed_string) @handler
+    (array_creation_expression . (array_element_initializer (class_constant_access_expression))) @handler
     (anonymous_function) @block (arrow_function) @block]) .)
   (#match? @method "^(get|post|put|patch|delete|options|any)$")
   (#match? @path "^['\"]/")
