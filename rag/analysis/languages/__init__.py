@@ -80,7 +80,8 @@ filters (``warp::path!("todos")``), whose route, methods and handler are the cha
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``,
-SvelteKit's ``+server.ts`` and ``+page.svelte``, Nuxt's ``pages/**/*.vue`` and ``server/api/**``, with
+SvelteKit's ``+server.ts`` and ``+page.svelte``, Nuxt's ``pages/**/*.vue`` and ``server/api/**``, Astro's
+``src/pages/**/*.astro``, with
 the methods such a file serves when its code names none, or the one its name says: a group named ``method``) is no route.
 A framework named in ``framework_files`` has routes only in files of those paths (Rails' ``config/routes.rb``);
 one named in ``file_prefixes`` serves the routes of the files of a path under the prefix the framework gives them

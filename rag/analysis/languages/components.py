@@ -1,4 +1,5 @@
-"""Single-file components: Vue's ``.vue`` and Svelte's ``.svelte`` files, read by their ``<script>`` blocks.
+"""Single-file components: Vue's ``.vue``, Svelte's ``.svelte`` and Astro's ``.astro`` files, read by their
+``<script>`` blocks (and an Astro component's frontmatter, the TypeScript between its first two ``---`` lines).
 
 A component holds its markup, its styles and its code in one file; the code
 is JavaScript, or TypeScript with ``lang="ts"``. The blocks are read with that
@@ -13,7 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-COMPONENT_SUFFIXES = (".vue", ".svelte")
+COMPONENT_SUFFIXES = (".vue", ".svelte", ".astro")
+# An Astro component's frontmatter: its code, TypeScript, between a first line of ``---`` and the next.
+_FENCE_OPENS = re.compile(r"\A\s*---[ \t]*\n")
+_FENCE_CLOSES = re.compile(r"^---[ \t]*$", re.MULTILINE)
 _SCRIPT_OPENS = re.compile(r"<script\b", re.IGNORECASE)
 _SCRIPT_CLOSES = re.compile(r"</script\s*>", re.IGNORECASE)
 _LANG = re.compile(r"""\blang\s*=\s*["']?([\w-]+)""", re.IGNORECASE)
@@ -29,6 +33,10 @@ def component_script(path: str, text: str) -> tuple[str, str] | None:
     if not path.lower().endswith(COMPONENT_SUFFIXES):
         return None
     blocks = list(_script_blocks(text))
+    if path.lower().endswith(".astro") and (opening := _FENCE_OPENS.match(text)) is not None:
+        closing = _FENCE_CLOSES.search(text, opening.end())
+        if closing is not None:
+            blocks.insert(0, (' lang="ts"', opening.end(), closing.start()))
     languages = {_LANGUAGES.get(lang.group(1).lower(), "javascript") for attributes, _, _ in blocks if (lang := _LANG.search(attributes))}
     # One language for the file (a component's blocks share theirs); TypeScript reads JavaScript too.
     language = "tsx" if "tsx" in languages else "typescript" if "typescript" in languages else "javascript"

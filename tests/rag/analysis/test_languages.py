@@ -3416,3 +3416,26 @@ def test_a_java_record_s_compact_constructor_and_an_annotation_type_are_symbols(
 
     assert found["com.shop.Money.Money"] == ("method", 4)
     assert found["com.shop.Audited"] == ("class", 3)
+
+
+def test_astro_pages_are_routes_by_their_paths_and_their_frontmatter_is_read_as_typescript():
+    files = {
+        "src/pages/blog/[slug].astro": (
+            "---\nimport Card from '../../components/Card.astro';\nconst { slug } = Astro.params;\n---\n<Card title={slug} />\n"
+        ),
+        "src/pages/index.astro": "<h1>Home</h1>\n",
+        "src/components/Card.astro": (
+            "---\ninterface Props { title: string }\nconst { title } = Astro.props;\n"
+            "function shout(s: string): string {\n  return s.toUpperCase();\n}\n---\n<h1>{shout(title)}</h1>\n"
+            "<script>\n  function track() { console.log('seen'); }\n</script>\n"
+        ),
+    }
+
+    assert entrypoint_rows(files, "framework", "route_or_command", "methods") == {
+        ("astro", "/blog/[slug]", ("GET",)),
+        ("astro", "/", ("GET",)),
+    }
+    symbols = symbol_rows(files, "kind", "start_line")
+    assert symbols["src.components.Card.shout"] == ("function", 4)
+    assert symbols["src.components.Card.Props"] == ("class", 2)
+    assert symbols["src.components.Card.track"] == ("function", 10)
