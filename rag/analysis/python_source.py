@@ -48,7 +48,7 @@ ENTRY_DECORATORS = frozenset(
         "shared_task",
     }
 )
-MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command"})
+MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command", "add_namespace"})
 # The longest string a module's assignment to a name is kept with (``FileFacts.class_strings``): prefixes and
 # names, not templates or texts.
 MAX_NAMED_STRING = 200
@@ -667,7 +667,7 @@ class PythonExtractor:
             return
         prefix, prefix_name = None, ""
         for keyword in node.keywords:
-            if keyword.arg in ("url_prefix", "prefix", "name"):
+            if keyword.arg in ("url_prefix", "prefix", "name") or (method == "add_namespace" and keyword.arg == "path"):
                 value = literal(keyword.value)
                 prefix = value if isinstance(value, str) else None
                 # Given by a name (``prefix=settings.API_V1_STR``): the string it is bound to, found later.

@@ -25,6 +25,8 @@ INSTANCE_FRAMEWORKS = {
     "NinjaAPI": "ninja",
     "Robyn": "robyn",
     "SubRouter": "robyn",
+    # Flask-RESTX's (and Flask-RESTPlus's) namespaces and APIs: resource classes routed by ``@ns.route("/x")``.
+    "Namespace": "restx",
     "Typer": "typer",
     "Celery": "celery",
     "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",

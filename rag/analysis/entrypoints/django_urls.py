@@ -162,4 +162,8 @@ def _view_methods(context: FinderContext, handler: str, is_class_view: bool) -> 
             return DJANGO_METHOD_DECORATORS[name]
         if name == "require_http_methods" and call.args and isinstance(call.args[0], (list, tuple)):
             return tuple(str(method).upper() for method in call.args[0])
+        if name == "api_view" and call.is_call:
+            # The REST framework's function view: the methods it lists (``@api_view(["GET", "POST"])``), else GET.
+            given = call.args[0] if call.args else call.kwarg("http_method_names")
+            return tuple(str(method).upper() for method in given) if isinstance(given, (list, tuple)) else ("GET",)
     return ()

@@ -9,7 +9,7 @@ from rag.analysis.entrypoints.django_urls import django_urls
 from rag.analysis.entrypoints.graphql import GRAPHQL_FIELDS, GRAPHQL_ROOTS, ariadne_field, graphene_operations, strawberry_field
 from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
 from rag.analysis.entrypoints.web import (
-    LITESTAR_DECORATORS, ROUTE_DECORATORS, decorated_route, litestar_route, pyramid_view, registered_route,
+    LITESTAR_DECORATORS, ROUTE_DECORATORS, decorated_route, litestar_route, pyramid_view, registered_route, restx_resource,
 )
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
@@ -81,6 +81,9 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
         return
     framework, receiver_qname = context.framework(receiver, call.scope, module, facts)
+    if attr == "route" and symbol.kind == "class" and (framework == "restx" or _restx_api(context, receiver_qname)):
+        restx_resource(context, analysis, symbol, call, framework, receiver_qname)
+        return
     if attr in ROUTE_DECORATORS and framework in WEB_FRAMEWORKS:
         decorated_route(context, analysis, symbol, call, attr, framework, receiver_qname)
     elif attr in ("command", "group") and framework in ("click", "click_group"):
@@ -95,3 +98,17 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         python_task(context, analysis, symbol, call, "apscheduler")
     elif attr == "field" and framework in GRAPHQL_ROOTS:
         ariadne_field(context, analysis, symbol, call, framework)
+
+
+def _restx_api(context: FinderContext, receiver_qname: str | None) -> bool:
+    """Whether a decorator's receiver is Flask-RESTX's (or Flask-RESTPlus's) ``Api``: the class its module imports
+    from one of them (Flask-RESTful's ``Api`` routes no class by decorator)."""
+    instance = context.names.instances.get(receiver_qname) if receiver_qname else None
+    if instance is None or instance.callee.rsplit(".", 1)[-1] != "Api":
+        return False
+    module = receiver_qname.rsplit(".", 1)[0]
+    return context.names.expand(instance.callee, module, module).split(".", 1)[0] in RESTX_PACKAGES
+
+
+# The packages whose ``Api`` and ``Namespace`` route resource classes.
+RESTX_PACKAGES = frozenset({"flask_restx", "flask_restplus"})

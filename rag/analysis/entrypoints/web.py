@@ -89,6 +89,42 @@ def pyramid_view(context: FinderContext, analysis: FileAnalysis, symbol: Symbol,
     ))
 
 
+def restx_resource(
+    context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, framework: str, receiver_qname: str | None,
+) -> None:
+    """A Flask-RESTX resource class: ``@ns.route("/<int:id>")`` answering the HTTP methods it defines, under its
+    namespace's path (``api.add_namespace(ns, path="/todos")``, else ``/`` and the namespace's name) and the
+    API's ``prefix``; ``@api.route("/x")`` under the API's prefix alone."""
+    route = call.args[0] if call.args and isinstance(call.args[0], str) else None
+    if route is None or receiver_qname is None:
+        return
+    instance = context.names.instances.get(receiver_qname)
+    prefixes = [""]
+    if framework == "restx" and instance is not None:
+        name = instance.args[0] if instance.args and isinstance(instance.args[0], str) else ""
+        own = instance.kwarg("path")
+        own = own if isinstance(own, str) else f"/{name}" if name else ""
+        mounts = [(prefix, parent) for method, prefix, parent in context.mounts.get(receiver_qname, ()) if method == "add_namespace"]
+        prefixes = [
+            join_route(_api_prefix(context, parent), prefix if prefix is not None else own) for prefix, parent in mounts
+        ] or [own]
+    elif instance is not None:
+        prefixes = [_api_prefix(context, receiver_qname)]
+    for prefix in list(dict.fromkeys(prefixes)):
+        context.add(analysis.path, Entrypoint(
+            entry_type="http_route", framework="flask", route_or_command=join_route(prefix, route), handler=symbol.qname,
+            path=analysis.path, start_line=symbol.start_line, end_line=symbol.end_line,
+            methods=class_methods(context.names, symbol.qname), handler_raw=symbol.qname,
+        ))
+
+
+def _api_prefix(context: FinderContext, api_qname: str) -> str:
+    """The ``prefix`` a Flask-RESTX ``Api(app, prefix="/api")`` serves its namespaces under ("" for none)."""
+    instance = context.names.instances.get(api_qname)
+    prefix = instance.kwarg("prefix") if instance is not None else None
+    return prefix if isinstance(prefix, str) else ""
+
+
 def _view_defaults(analysis: FileAnalysis, class_qname: str) -> dict[str, object]:
     """The keywords of Pyramid's ``@view_defaults(...)`` on a class of the file (none: empty)."""
     for qname, calls in analysis.facts.decorators if analysis.facts is not None else ():

@@ -215,3 +215,42 @@ def test_robyn_routes_under_their_sub_router_s_prefix():
         ),
     }
     assert _routes(files) == {("/", ("GET",), "app.hello"), ("/frogs/{name}", ("POST",), "app.make")}
+
+
+def test_flask_restx_resources_serve_under_their_namespace_s_path_and_the_api_s_prefix():
+    files = {
+        "app/api.py": (
+            "from flask import Flask\nfrom flask_restx import Api, Namespace, Resource\n\nfrom app.users import users\n\n"
+            "app = Flask(__name__)\napi = Api(app, prefix='/api')\n"
+            "todos = Namespace('todos')\napi.add_namespace(todos, path='/v1/todos')\napi.add_namespace(users)\n\n\n"
+            "@todos.route('/<int:id>')\nclass Todo(Resource):\n    def get(self, id):\n        return {}\n\n"
+            "    def delete(self, id):\n        return '', 204\n\n\n"
+            "@api.route('/hello')\nclass Hello(Resource):\n    def get(self):\n        return {}\n"
+        ),
+        # A namespace of another module, mounted without a path: its name.
+        "app/users.py": (
+            "from flask_restx import Namespace, Resource\n\nusers = Namespace('users')\n\n\n"
+            "@users.route('/')\nclass UserList(Resource):\n    def post(self):\n        return {}, 201\n"
+        ),
+    }
+
+    assert _routes(files) == {
+        ("/api/v1/todos/<int:id>", ("GET", "DELETE"), "app.api.Todo"),
+        ("/api/hello", ("GET",), "app.api.Hello"),
+        ("/api/users/", ("POST",), "app.users.UserList"),
+    }
+
+
+def test_a_rest_framework_function_view_answers_the_methods_its_api_view_lists():
+    files = {
+        "shop/views.py": (
+            "from rest_framework.decorators import api_view\n\n\n@api_view(['GET', 'POST'])\ndef orders(request):\n    pass\n\n\n"
+            "@api_view()\ndef health(request):\n    pass\n"
+        ),
+        "shop/urls.py": (
+            "from django.urls import path\n\nfrom shop import views\n\n"
+            "urlpatterns = [path('orders/', views.orders), path('health/', views.health)]\n"
+        ),
+    }
+
+    assert _routes(files) == {("/orders/", ("GET", "POST"), "shop.views.orders"), ("/health/", ("GET",), "shop.views.health")}
