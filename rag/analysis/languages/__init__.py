@@ -210,7 +210,16 @@ def _source(spec: LanguageSpec, code: str) -> bytes:
     data = code.encode("utf-8", "surrogatepass")
     if spec.macros is None:
         return data
-    return spec.macros.sub(lambda macro: b" " * len(macro.group(0)), data)
+    return spec.macros.sub(_blanked, data)
+
+
+def _blanked(macro: re.Match[bytes]) -> bytes:
+    """A match of ``macros`` as spaces: all of it, or its group ``blank`` when it has one (the macro after ``class``)."""
+    whole = macro.group(0)
+    if "blank" not in macro.re.groupindex or macro.start("blank") < 0:
+        return b" " * len(whole)
+    start, end = macro.start("blank") - macro.start(), macro.end("blank") - macro.start()
+    return whole[:start] + b" " * (end - start) + whole[end:]
 
 
 def parse_ahead(spec: LanguageSpec, code: str) -> None:
