@@ -1412,6 +1412,8 @@ def repository_names(analyses: dict[str, FileAnalysis]) -> RepositoryNames:
 # Handlers as routes name them (``RepositoryEdges.named_handler``): Rails' ``admin/articles#show``; a
 # class and its method, ``[App\\C::class, 'm']``, ``C@m``, ``C::m``, ``C:m``; a name; a module and a name.
 _CONTROLLER_ACTION = re.compile(r"([a-z][\w/]*)#(\w+[?!]?)")
+# Hanami's action key (``books.index``, ``admin.books.show``): the action class of ``actions/books/index.rb``.
+_ACTION_KEY = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _MODULE_AND_NAME = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
 # A class named whole, in its package, and its method: Play's ``controllers.HomeController.index``.
@@ -1462,7 +1464,11 @@ class RepositoryEdges:
         written = written.strip()
         spec = spec_named(language)
         language = name_space(language)
-        if (rails := _CONTROLLER_ACTION.fullmatch(written)) is not None:
+        if language == "ruby" and _ACTION_KEY.fullmatch(written):
+            # Hanami's ``to: "books.index"``: the ``handle`` of the action in ``actions/books/index.rb`` (an app's or a slice's).
+            tail = "actions/" + written.replace(".", "/") + ".rb"
+            found = {s.qname for s in self.by_name.get((language, "handle"), ()) if s.path.endswith(tail)}
+        elif (rails := _CONTROLLER_ACTION.fullmatch(written)) is not None:
             controller = "".join(part.capitalize() for part in rails.group(1).rsplit("/", 1)[-1].split("_"))
             methods = self._methods(language, rails.group(2), controller + "Controller")
             # Rails loads ``admin/photos`` from ``app/controllers/admin/photos_controller.rb``: of several, that file's.

@@ -3439,3 +3439,27 @@ def test_astro_pages_are_routes_by_their_paths_and_their_frontmatter_is_read_as_
     assert symbols["src.components.Card.shout"] == ("function", 4)
     assert symbols["src.components.Card.Props"] == ("class", 2)
     assert symbols["src.components.Card.track"] == ("function", 10)
+
+
+def test_hanami_routes_are_handled_by_the_action_their_key_names():
+    found = entrypoint_rows(
+        {
+            "config/routes.rb": (
+                "module Bookshelf\n  class Routes < Hanami::Routes\n    get \"/books\", to: \"books.index\"\n"
+                "    get \"/books/:id\", to: \"books.show\"\n  end\nend\n"
+            ),
+            "app/actions/books/index.rb": (
+                "module Bookshelf\n  module Actions\n    module Books\n      class Index < Bookshelf::Action\n"
+                "        def handle(request, response)\n          response.body = \"Books\"\n        end\n      end\n    end\n  end\nend\n"
+            ),
+            # Another action's handle, of another key.
+            "app/actions/books/show.rb": (
+                "module Bookshelf\n  module Actions\n    module Books\n      class Show < Bookshelf::Action\n"
+                "        def handle(request, response)\n        end\n      end\n    end\n  end\nend\n"
+            ),
+        },
+        "framework", "route_or_command", "methods", "handler",
+    )
+
+    index, show = ("app.actions.books.{}.Bookshelf.Actions.Books.{}.handle".format(*names) for names in (("index", "Index"), ("show", "Show")))
+    assert found == {("hanami", "/books", ("GET",), index), ("hanami", "/books/:id", ("GET",), show)}

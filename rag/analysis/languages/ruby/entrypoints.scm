@@ -2,11 +2,15 @@
 ; post 'login' => 'sessions#create', under namespace :admin do ... end or scope '/api' do ... end
 (call !receiver method: (identifier) @method arguments: (argument_list . (string) @path) !block
   (#match? @method "^(get|post|put|patch|delete)$")
-  (#match? @path "^['\"]/")) @route.rails
+  (#match? @path "^['\"]/") (#set! when_used "hanami")) @route.rails
 (call !receiver method: (identifier) @method
   arguments: (argument_list . (string) @path (pair key: (hash_key_symbol) @_to value: (string) @handler))
   !block
-  (#match? @method "^(get|post|put|patch|delete|match)$") (#eq? @_to "to")) @route.rails
+  (#match? @method "^(get|post|put|patch|delete|match)$") (#eq? @_to "to") (#set! when_used "hanami")) @route.rails
+; ... Hanami's, the same calls in its routes class (class Routes < Hanami::Routes), to: "books.index" the action
+; of app/actions/books/index.rb
+(class superclass: (superclass (scope_resolution scope: (constant) @uses.hanami name: (constant) @_routes))
+  (#eq? @uses.hanami "Hanami") (#eq? @_routes "Routes"))
 (call !receiver method: (identifier) @method arguments: (argument_list . (pair key: (string) @path value: (string) @handler))
   !block
   (#match? @method "^(get|post|put|patch|delete|match)$")) @route.rails
