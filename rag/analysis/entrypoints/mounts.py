@@ -148,18 +148,27 @@ def _with_autoloaded_folders(analyses: dict[str, FileAnalysis], found: dict[str,
     }
 
 
+# The frameworks whose routes an application's context path is over, by the framework that sets it (Django's
+# ``FORCE_SCRIPT_NAME`` is over the REST framework's and Django Ninja's routes too).
+_SERVED_BY = {"django": frozenset({"django", "drf", "ninja"})}
+
+
 def _with_context_paths(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:
     """``found`` with the routes of each application under the path it serves them at (a JVM server's
-    configured context path, NestJS's global prefix, Next.js's ``basePath``): a framework's routes of the files
-    under the application's folder, the innermost application's; outermost of all their prefixes."""
+    configured context path, NestJS's global prefix, Next.js's ``basePath``, Django's ``FORCE_SCRIPT_NAME``): a
+    framework's routes of the files under the application's folder, the innermost application's; outermost of
+    all their prefixes."""
     paths = sorted(
-        (
-            (folder, mount.parent, mount.prefix)
-            for path, analysis in analyses.items() if analysis.facts is not None
-            for mount in analysis.facts.mounts
-            if mount.method == "context_path" and mount.prefix
-            for folder in (application_folder(path),)
-        ),
+        [
+            *(
+                (folder, mount.parent, mount.prefix)
+                for path, analysis in analyses.items() if analysis.facts is not None
+                for mount in analysis.facts.mounts
+                if mount.method == "context_path" and mount.prefix
+                for folder in (application_folder(path),)
+            ),
+            *_script_names(analyses),
+        ],
         key=lambda item: -len(item[0]),
     )
     if not paths:
@@ -167,10 +176,34 @@ def _with_context_paths(analyses: dict[str, FileAnalysis], found: dict[str, list
 
     def context_path(path: str, entry: Entrypoint) -> str:
         return next(
-            (prefix for folder, framework, prefix in paths if framework == entry.framework and path.startswith(folder)), ""
+            (
+                prefix for folder, framework, prefix in paths
+                if entry.framework in _SERVED_BY.get(framework, (framework,)) and path.startswith(folder)
+            ),
+            "",
         ) if entry.entry_type == "http_route" else ""
 
-    return {path: [_under(context_path(path, entry), entry) for entry in entries] for path, entries in found.items()}
+    return {
+        path: [_under(context_path(path, entry), entry, slash=entry.framework in _SERVED_BY["django"]) for entry in entries]
+        for path, entries in found.items()
+    }
+
+
+def _script_names(analyses: dict[str, FileAnalysis]) -> list[tuple[str, str, str]]:
+    """(folder, "django", path) of each Django settings module that sets ``FORCE_SCRIPT_NAME = "/app"``: the
+    project's routes are served under it. The project is the folder above the settings that holds its
+    ``manage.py``, else the repository."""
+    managed = sorted((posixpath.dirname(path) for path in analyses if posixpath.basename(path) == "manage.py"), key=len, reverse=True)
+    found = []
+    for path, analysis in analyses.items():
+        facts = analysis.facts
+        if analysis.language != "python" or facts is None:
+            continue
+        for owner, name, value in facts.class_strings:
+            if name == "FORCE_SCRIPT_NAME" and owner == facts.module and value.strip("/"):
+                folder = next((each for each in managed if path.startswith(each + "/") or not each), "")
+                found.append((folder + "/" if folder else "", "django", value))
+    return found
 
 
 def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
@@ -218,9 +251,14 @@ def _with_versions(analyses: dict[str, FileAnalysis], found: dict[str, list[Entr
     return {path: [versioned(path, entry) for entry in entries] for path, entries in found.items()}
 
 
-def _under(prefix: str, entry: Entrypoint) -> Entrypoint:
-    """The entrypoint served under ``prefix``; as it is for none (a command, a route no mount reaches)."""
-    return replace(entry, route_or_command=join_prefix(prefix, entry.route_or_command)) if prefix.strip("/") else entry
+def _under(prefix: str, entry: Entrypoint, *, slash: bool = False) -> Entrypoint:
+    """The entrypoint served under ``prefix``; as it is for none (a command, a route no mount reaches). With
+    ``slash`` a route's trailing slash stays (Django's ``/polls/``, which its ``APPEND_SLASH`` tells apart)."""
+    if not prefix.strip("/"):
+        return entry
+    route = join_prefix(prefix, entry.route_or_command)
+    kept = slash and entry.route_or_command.endswith("/") and route != "/"
+    return replace(entry, route_or_command=route + "/" if kept else route)
 
 
 def _with_router_modules(analyses: dict[str, FileAnalysis], found: dict[str, list[Entrypoint]]) -> dict[str, list[Entrypoint]]:

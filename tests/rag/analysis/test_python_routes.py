@@ -254,3 +254,19 @@ def test_a_rest_framework_function_view_answers_the_methods_its_api_view_lists()
     }
 
     assert _routes(files) == {("/orders/", ("GET", "POST"), "shop.views.orders"), ("/health/", ("GET",), "shop.views.health")}
+
+
+def test_a_django_project_s_routes_serve_under_its_force_script_name():
+    files = {
+        "site/manage.py": "import os\n\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'mysite.settings')\n",
+        "site/mysite/settings.py": "ROOT_URLCONF = 'mysite.urls'\nFORCE_SCRIPT_NAME = '/shop'\n",
+        "site/mysite/urls.py": "from django.urls import include, path\n\nurlpatterns = [path('polls/', include('polls.urls'))]\n",
+        "site/polls/urls.py": "from django.urls import path\n\nfrom polls import views\n\nurlpatterns = [path('', views.index), path('<int:pk>/', views.detail)]\n",
+        "site/polls/views.py": "def index(request):\n    return None\n\n\ndef detail(request, pk):\n    return None\n",
+        # Another project of the repository, without one.
+        "admin/manage.py": "",
+        "admin/backoffice/urls.py": "from django.urls import path\n\nfrom backoffice import views\n\nurlpatterns = [path('reports/', views.reports)]\n",
+        "admin/backoffice/views.py": "def reports(request):\n    return None\n",
+    }
+
+    assert {route for route, _, _ in _routes(files)} == {"/shop/polls/", "/shop/polls/<int:pk>/", "/reports/"}
