@@ -1403,8 +1403,10 @@ def _literal(node: tree_sitter.Node) -> str:
 
 # The HTTP method a framework serves a kind of procedure, export or route with (tRPC's ``.query(...)`` is read with
 # GET, its ``.mutation(...)`` POSTed; Remix's ``loader`` answers GET, its ``action`` POST; a Phoenix ``live`` route is
-# opened with a GET); a subscription is no request.
-_METHOD_WORDS = {"query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",), "live": ("GET",)}
+# opened with a GET, and so are Rails' and Hanami's ``root``); a subscription is no request.
+_METHOD_WORDS = {
+    "query": ("GET",), "mutation": ("POST",), "loader": ("GET",), "action": ("POST",), "live": ("GET",), "root": ("GET",),
+}
 
 
 def _methods(method: str) -> tuple[str, ...]:

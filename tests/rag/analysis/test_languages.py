@@ -3463,3 +3463,32 @@ def test_hanami_routes_are_handled_by_the_action_their_key_names():
 
     index, show = ("app.actions.books.{}.Bookshelf.Actions.Books.{}.handle".format(*names) for names in (("index", "Index"), ("show", "Show")))
     assert found == {("hanami", "/books", ("GET",), index), ("hanami", "/books/:id", ("GET",), show)}
+
+
+def test_the_root_route_of_rails_and_hanami_is_a_get_of_the_path_around_it():
+    found = entrypoint_rows(
+        {
+            "config/routes.rb": (
+                "Rails.application.routes.draw do\n  root \"pages#home\"\n  namespace :admin do\n    root to: \"dashboard#index\"\n"
+                "  end\nend\n"
+            ),
+            "app/controllers/pages_controller.rb": "class PagesController < ApplicationController\n  def home; end\nend\n",
+            "app/controllers/admin/dashboard_controller.rb": (
+                "module Admin\n  class DashboardController < ApplicationController\n    def index; end\n  end\nend\n"
+            ),
+            "hanami/config/routes.rb": "module Shelf\n  class Routes < Hanami::Routes\n    root to: \"home.show\"\n  end\nend\n",
+            "hanami/app/actions/home/show.rb": (
+                "module Shelf\n  module Actions\n    module Home\n      class Show < Shelf::Action\n"
+                "        def handle(request, response); end\n      end\n    end\n  end\nend\n"
+            ),
+            # A call of that name elsewhere is no route.
+            "lib/tree.rb": "class Tree\n  def build\n    root \"trunk\"\n  end\nend\n",
+        },
+        "framework", "route_or_command", "methods", "handler",
+    )
+
+    assert found == {
+        ("rails", "/", ("GET",), "app.controllers.pages_controller.PagesController.home"),
+        ("rails", "/admin", ("GET",), "app.controllers.admin.dashboard_controller.Admin.DashboardController.index"),
+        ("hanami", "/", ("GET",), "hanami.app.actions.home.show.Shelf.Actions.Home.Show.handle"),
+    }

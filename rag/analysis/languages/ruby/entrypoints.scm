@@ -7,6 +7,11 @@
   arguments: (argument_list . (string) @path (pair key: (hash_key_symbol) @_to value: (string) @handler))
   !block
   (#match? @method "^(get|post|put|patch|delete|match)$") (#eq? @_to "to") (#set! when_used "hanami")) @route.rails
+; root 'pages#home' and root to: 'pages#home': the GET route of / (of /admin in namespace :admin)
+(call !receiver method: (identifier) @method @path arguments: (argument_list . (string) @handler .)
+  (#eq? @method "root") (#set! strip ".*") (#set! when_used "hanami")) @route.rails
+(call !receiver method: (identifier) @method @path arguments: (argument_list . (pair key: (hash_key_symbol) @_to value: (string) @handler))
+  (#eq? @method "root") (#eq? @_to "to") (#set! strip ".*") (#set! when_used "hanami")) @route.rails
 ; ... Hanami's, the same calls in its routes class (class Routes < Hanami::Routes), to: "books.index" the action
 ; of app/actions/books/index.rb
 (class superclass: (superclass (scope_resolution scope: (constant) @uses.hanami name: (constant) @_routes))
