@@ -27,6 +27,8 @@ INSTANCE_FRAMEWORKS = {
     "SubRouter": "robyn",
     # Flask-RESTX's (and Flask-RESTPlus's) namespaces and APIs: resource classes routed by ``@ns.route("/x")``.
     "Namespace": "restx",
+    # Azure Functions' Python app: its functions run by HTTP requests (``@app.route``) or by triggers.
+    "FunctionApp": "azure-functions",
     "Typer": "typer",
     "Celery": "celery",
     "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",

@@ -9,7 +9,8 @@ from rag.analysis.entrypoints.django_urls import django_urls
 from rag.analysis.entrypoints.graphql import GRAPHQL_FIELDS, GRAPHQL_ROOTS, ariadne_field, graphene_operations, strawberry_field
 from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
 from rag.analysis.entrypoints.web import (
-    LITESTAR_DECORATORS, ROUTE_DECORATORS, decorated_route, litestar_route, pyramid_view, registered_route, restx_resource,
+    LITESTAR_DECORATORS, ROUTE_DECORATORS, azure_function, decorated_route, litestar_route, pyramid_view, registered_route,
+    restx_resource,
 )
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
@@ -76,11 +77,17 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     if imported_from == "pyramid" and attr == "view_config":
         pyramid_view(context, analysis, symbol, call)
         return
-    if not receiver or attr not in (*ROUTE_DECORATORS, "command", "group", "task", "field", *HUEY_DECORATORS, *SCHEDULER_DECORATORS):
+    azure = attr.endswith("_trigger") or attr == "schedule"  # Azure Functions' triggers (``@app.timer_trigger(...)``)
+    if not receiver or not azure and attr not in (
+        *ROUTE_DECORATORS, "command", "group", "task", "field", *HUEY_DECORATORS, *SCHEDULER_DECORATORS
+    ):
         return
     if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
         return
     framework, receiver_qname = context.framework(receiver, call.scope, module, facts)
+    if framework == "azure-functions":
+        azure_function(context, analysis, symbol, call, attr)
+        return
     if attr == "route" and symbol.kind == "class" and (framework == "restx" or _restx_api(context, receiver_qname)):
         restx_resource(context, analysis, symbol, call, framework, receiver_qname)
         return

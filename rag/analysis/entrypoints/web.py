@@ -118,6 +118,25 @@ def restx_resource(
         ))
 
 
+def azure_function(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, attr: str) -> None:
+    """An Azure Functions Python function (``app = func.FunctionApp()``): ``@app.route(route="orders/{id}",
+    methods=["GET"])`` a route under the host's ``/api`` (at the function's name without ``route``, every method
+    without ``methods``); a trigger's (``@app.timer_trigger(...)``, ``@app.queue_trigger(...)``) a task named by
+    the function."""
+    if attr == "route":
+        route = call.kwarg("route", call.args[0] if call.args else None)
+        given = call.kwarg("methods")
+        methods = tuple(str(method).upper().rsplit(".", 1)[-1] for method in given) if isinstance(given, (list, tuple)) else ()
+        context.add(analysis.path, Entrypoint(
+            entry_type="http_route", framework="azure-functions",
+            route_or_command=join_route("/api", route if isinstance(route, str) else symbol.name),
+            handler=symbol.qname, path=analysis.path, start_line=symbol.start_line, end_line=symbol.end_line,
+            methods=methods, handler_raw=symbol.qname,
+        ))
+    elif attr.endswith("_trigger") or attr == "schedule":
+        context.add_handled(analysis.path, symbol, "task", "azure-functions", symbol.name)
+
+
 def _api_prefix(context: FinderContext, api_qname: str) -> str:
     """The ``prefix`` a Flask-RESTX ``Api(app, prefix="/api")`` serves its namespaces under ("" for none)."""
     instance = context.names.instances.get(api_qname)

@@ -3492,3 +3492,24 @@ def test_the_root_route_of_rails_and_hanami_is_a_get_of_the_path_around_it():
         ("rails", "/admin", ("GET",), "app.controllers.admin.dashboard_controller.Admin.DashboardController.index"),
         ("hanami", "/", ("GET",), "hanami.app.actions.home.show.Shelf.Actions.Home.Show.handle"),
     }
+
+
+def test_an_azure_function_run_by_an_http_request_is_a_route_under_api():
+    found = entrypoint_rows(
+        {
+            "src/Functions/Orders.cs": (
+                "using Microsoft.Azure.Functions.Worker;\n\nnamespace Shop.Functions;\n\npublic class Orders\n{\n"
+                "    [Function(\"GetOrder\")]\n    public IActionResult Run([HttpTrigger(AuthorizationLevel.Function, \"get\", \"post\", "
+                "Route = \"orders/{id}\")] HttpRequest req, string id) => null;\n\n"
+                "    [Function(\"Ping\")]\n    public IActionResult Ping([HttpTrigger(AuthorizationLevel.Anonymous)] HttpRequest req) => null;\n\n"
+                "    [Function(\"Cleanup\")]\n    public void Cleanup([TimerTrigger(\"0 */5 * * * *\")] TimerInfo timer) { }\n}\n"
+            ),
+        },
+        "entry_type", "route_or_command", "methods", "handler",
+    )
+
+    assert found == {
+        ("http_route", "/api/orders/{id}", ("GET", "POST"), "Shop.Functions.Orders.Run"),
+        ("http_route", "/api/Ping", (), "Shop.Functions.Orders.Ping"),
+        ("task", "Cleanup", (), "Shop.Functions.Orders.Cleanup"),
+    }

@@ -270,3 +270,17 @@ def test_a_django_project_s_routes_serve_under_its_force_script_name():
     }
 
     assert {route for route, _, _ in _routes(files)} == {"/shop/polls/", "/shop/polls/<int:pk>/", "/reports/"}
+
+
+def test_azure_functions_python_routes_serve_under_api_and_triggers_are_tasks():
+    files = {
+        "function_app.py": (
+            "import azure.functions as func\n\napp = func.FunctionApp(http_auth_level=func.AuthLevel.ANONYMOUS)\n\n\n"
+            "@app.route(route='orders/{id}', methods=['GET', 'POST'])\ndef get_order(req: func.HttpRequest) -> func.HttpResponse:\n"
+            "    return func.HttpResponse('x')\n\n\n@app.route()\ndef ping(req):\n    return None\n\n\n"
+            "@app.timer_trigger(schedule='0 */5 * * * *', arg_name='timer')\ndef cleanup(timer):\n    pass\n"
+        ),
+    }
+
+    assert _routes(files) == {("/api/orders/{id}", ("GET", "POST"), "function_app.get_order"), ("/api/ping", (), "function_app.ping")}
+    assert entrypoint_rows(files, "route_or_command", "handler", kind="task") == {("cleanup", "function_app.cleanup")}

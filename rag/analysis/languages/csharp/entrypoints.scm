@@ -91,6 +91,24 @@
   (#match? @_function "^Function(Name)?$")
   (#match? @_trigger "^(Timer|Queue|ServiceBus|EventHub|EventGrid|Blob|CosmosDB|Kafka|RabbitMQ)Trigger$")
   (#set! entry_type "task")) @route.azure-functions
+; ... or by an HTTP request ([HttpTrigger(AuthorizationLevel.Function, "get", "post", Route = "orders/{id}")]): a route
+; under the host's /api, at its Route or else the function's name, answering the methods listed (none: every method);
+; one pattern per part, read together
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_function (attribute_argument_list . (attribute_argument (string_literal) @path))))
+  parameters: (parameter_list (parameter (attribute_list (attribute name: (identifier) @_trigger))))
+  (#match? @_function "^Function(Name)?$") (#eq? @_trigger "HttpTrigger") (#set! route "api/{}")) @route.azure-functions
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_function))
+  parameters: (parameter_list (parameter (attribute_list (attribute name: (identifier) @_trigger
+    (attribute_argument_list (attribute_argument name: (identifier) @_route (string_literal) @path))))))
+  (#match? @_function "^Function(Name)?$") (#eq? @_trigger "HttpTrigger") (#eq? @_route "Route") (#set! route "api/{}")
+  (#set! needs "_route")) @route.azure-functions
+(method_declaration
+  (attribute_list (attribute name: (identifier) @_function))
+  parameters: (parameter_list (parameter (attribute_list (attribute name: (identifier) @_trigger
+    (attribute_argument_list (attribute_argument !name (string_literal) @method))))))
+  (#match? @_function "^Function(Name)?$") (#eq? @_trigger "HttpTrigger")) @route.azure-functions
 ;
 ; Razor Pages: a page model's handler methods (On, a verb, a handler's name, perhaps Async) serve its file's route
 (method_declaration name: (identifier) @method (#match? @method "^On(Get|Post|Put|Patch|Delete)[A-Za-z0-9_]*$")) @route.file
