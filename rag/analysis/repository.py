@@ -47,6 +47,7 @@ from rag.analysis.languages import (
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.android_manifest import android_components
 from rag.analysis.app_config import context_paths
+from rag.analysis.serverless import SERVERLESS_FRAMEWORKS, is_serverless_config, serverless_functions
 from rag.analysis.play_routes import play_router, play_routes
 from rag.analysis.razor_components import is_razor_component, razor_routes
 from rag.analysis.python_source import extract_python
@@ -161,7 +162,8 @@ def _foresee(path: str, text: str) -> None:
 def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFacts | None:
     """What a packaging or build file declares: the commands and programs it builds, the name it is imported by;
     what a Play routes file routes; the components an Android manifest declares; the path a JVM server's
-    configuration serves its routes under; the pages a Blazor component is routed at."""
+    configuration serves its routes under; the pages a Blazor component is routed at; the functions a serverless
+    configuration deploys."""
     if name == "pyproject.toml":
         return _with_scripts(FileFacts(), pyproject_scripts(text, lines))
     if name == "setup.cfg":
@@ -189,6 +191,8 @@ def _manifest_facts(name: str, path: str, text: str, lines: list[str]) -> FileFa
         return context_paths(path, text)
     if is_razor_component(name):
         return razor_routes(path, lines)
+    if is_serverless_config(path):
+        return serverless_functions(path, text)
     return None
 
 
@@ -333,6 +337,8 @@ def _with_named_handler(edges: RepositoryEdges, analysis: FileAnalysis, entry: E
         language = _HANDLER_LANGUAGES.get(entry.framework, language)
     if entry.framework in ("android", "blazor"):
         handler = edges.named_class(language, entry.handler_raw)
+    elif entry.framework in SERVERLESS_FRAMEWORKS:
+        handler = edges.module_function(entry.handler_raw)
     else:
         handler = (
             _imported(edges, language, entry.handler_raw, file_edges) or _es_imported(edges, analysis, entry.handler_raw)

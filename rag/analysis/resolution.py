@@ -1523,6 +1523,16 @@ class RepositoryEdges:
         found = {qname for qname in classes if qname.endswith(written)} if written.startswith(".") else {written} & set(classes)
         return found.pop() if len(found) == 1 else None
 
+    def module_function(self, written: str) -> str | None:
+        """The function a serverless configuration names by its module's path and its name (``svc/handler.hello``:
+        ``hello`` at the top of ``svc/handler.py``, ``.js``, ``.ts`` ...), when the repository has one such."""
+        module, _, name = written.rpartition(".")
+        found = {
+            s.qname for s in self.names.symbols.values()
+            if s.name == name and s.parent is None and s.kind == "function" and s.path.rsplit(".", 1)[0] == module
+        }
+        return found.pop() if len(found) == 1 else None
+
     def _methods(self, language: str, method: str, owner: str) -> list[Symbol]:
         """The methods named ``method`` of the classes named ``owner`` (their last part), in the name space
         ``language``."""

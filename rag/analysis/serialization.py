@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 111
+ANALYSIS_VERSION = 112
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -171,7 +171,8 @@ handler given as a callable array (``[UserController::class, 'list']``); 106: As
 frontmatter and scripts, and its pages, routes by their paths; 107: Flask-RESTX's resources under their namespaces'
 paths (``api.add_namespace``, a Python mount); 108: Hanami's routes, handled by the action their key names; 109: a Django project's routes under
 its ``FORCE_SCRIPT_NAME``; 110: Rails' and Hanami's ``root`` route; 111: Azure Functions run by HTTP requests (C#'s
-``[HttpTrigger]``, Python's ``@app.route``) are routes under ``/api``, Python's triggers tasks."""
+``[HttpTrigger]``, Python's ``@app.route``) are routes under ``/api``, Python's triggers tasks; 112: the functions a
+Serverless Framework service or an AWS SAM template deploys (``rag.analysis.serverless``)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
