@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 112
+ANALYSIS_VERSION = 113
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -172,7 +172,9 @@ frontmatter and scripts, and its pages, routes by their paths; 107: Flask-RESTX'
 paths (``api.add_namespace``, a Python mount); 108: Hanami's routes, handled by the action their key names; 109: a Django project's routes under
 its ``FORCE_SCRIPT_NAME``; 110: Rails' and Hanami's ``root`` route; 111: Azure Functions run by HTTP requests (C#'s
 ``[HttpTrigger]``, Python's ``@app.route``) are routes under ``/api``, Python's triggers tasks; 112: the functions a
-Serverless Framework service or an AWS SAM template deploys (``rag.analysis.serverless``)."""
+Serverless Framework service or an AWS SAM template deploys (``rag.analysis.serverless``); 113: a Spring API
+interface's ``@RequestMapping`` prefixes its routes, and a route an interface declares is handled by the one class
+that implements it."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

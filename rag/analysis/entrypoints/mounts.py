@@ -102,6 +102,7 @@ def across_files(
     """``found`` (entrypoints by path) with their handlers given as method values resolved, then under the
     prefixes and commands other files and functions give them."""
     found = {path: [_with_handler_value(entry, file_edges.get(path, [])) for entry in entries] for path, entries in found.items()}
+    found = _with_implementations(analyses, file_edges, found)
     found = _with_router_modules(analyses, found)
     found = _with_versions(analyses, found)
     found = _with_mounted_prefixes(imports, analyses, found)
@@ -204,6 +205,39 @@ def _script_names(analyses: dict[str, FileAnalysis]) -> list[tuple[str, str, str
                 folder = next((each for each in managed if path.startswith(each + "/") or not each), "")
                 found.append((folder + "/" if folder else "", "django", value))
     return found
+
+
+def _with_implementations(
+    analyses: dict[str, FileAnalysis], file_edges: dict[str, list[Edge]], found: dict[str, list[Entrypoint]],
+) -> dict[str, list[Entrypoint]]:
+    """``found`` with each route whose handler is a method an interface declares (a Spring API an OpenAPI
+    generator writes, ``UsersApi.getUser``) handled by the method of that name of the one class of the repository
+    that implements the interface (``UsersController.getUser``), where the code that answers is."""
+    declared = {
+        symbol.qname: symbol for analysis in analyses.values() for symbol in analysis.symbols
+        if symbol.kind == "method" and symbol.parent is not None
+    }
+    routed = {entry.handler for entries in found.values() for entry in entries if entry.handler in declared}
+    if not routed:
+        return found
+    interfaces = {declared[handler].parent for handler in routed}
+    implementers: dict[str, set[str]] = {}
+    for edges in file_edges.values():
+        for edge in edges:
+            if edge.kind == "inherits" and edge.dst in interfaces:
+                implementers.setdefault(edge.dst, set()).add(edge.src)
+    implemented = {}
+    for handler in routed:
+        method = declared[handler]
+        classes = implementers.get(method.parent, set())
+        if len(classes) == 1 and (own := f"{next(iter(classes))}.{method.name}") in declared:
+            implemented[handler] = own
+    if not implemented:
+        return found
+    return {
+        path: [replace(entry, handler=implemented[entry.handler]) if entry.handler in implemented else entry for entry in entries]
+        for path, entries in found.items()
+    }
 
 
 def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:

@@ -3513,3 +3513,28 @@ def test_an_azure_function_run_by_an_http_request_is_a_route_under_api():
         ("http_route", "/api/Ping", (), "Shop.Functions.Orders.Ping"),
         ("task", "Cleanup", (), "Shop.Functions.Orders.Cleanup"),
     }
+
+
+def test_a_spring_api_interface_s_routes_are_under_its_mapping_and_handled_by_the_controller_that_implements_it():
+    found = entrypoint_rows(
+        {
+            # The API an OpenAPI generator writes, and the controller a team writes for it.
+            "src/main/java/com/shop/api/UsersApi.java": (
+                "package com.shop.api;\n\nimport org.springframework.web.bind.annotation.*;\n\n@RequestMapping(\"/api\")\n"
+                "public interface UsersApi {\n    @GetMapping(\"/users/{id}\")\n    User getUser(@PathVariable Long id);\n\n"
+                "    @PostMapping(\"/users\")\n    User createUser(@RequestBody User user);\n}\n"
+            ),
+            "src/main/java/com/shop/web/UsersController.java": (
+                "package com.shop.web;\n\nimport com.shop.api.UsersApi;\nimport org.springframework.web.bind.annotation.RestController;\n\n"
+                "@RestController\npublic class UsersController implements UsersApi {\n"
+                "    @Override\n    public User getUser(Long id) { return null; }\n}\n"
+            ),
+        },
+        "route_or_command", "methods", "handler",
+    )
+
+    assert found == {
+        ("/api/users/{id}", ("GET",), "com.shop.web.UsersController.getUser"),
+        # A method the controller does not define stays the interface's.
+        ("/api/users", ("POST",), "com.shop.api.UsersApi.createUser"),
+    }

@@ -38,6 +38,14 @@
   (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
     . (element_value_array_initializer . (string_literal) @prefix))))
   (#eq? @_mapping "RequestMapping")) @prefixed
+; ... and an interface's (the API an OpenAPI generator writes, which a controller implements)
+(interface_declaration
+  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list . (string_literal) @prefix)))
+  (#eq? @_mapping "RequestMapping")) @prefixed
+(interface_declaration
+  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
+    (element_value_pair key: (identifier) @_key value: (string_literal) @prefix))))
+  (#eq? @_mapping "RequestMapping") (#match? @_key "^(value|path)$")) @prefixed
 ; JAX-RS: @GET with an optional @Path("{id}") on a method, under the class's @Path("/orders")
 (method_declaration
   (modifiers (marker_annotation name: (identifier) @method))
