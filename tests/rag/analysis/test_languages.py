@@ -3538,3 +3538,21 @@ def test_a_spring_api_interface_s_routes_are_under_its_mapping_and_handled_by_th
         # A method the controller does not define stays the interface's.
         ("/api/users", ("POST",), "com.shop.api.UsersApi.createUser"),
     }
+
+
+def test_a_connect_service_handler_is_an_rpc_service_implemented_by_its_server():
+    found = entrypoint_rows(
+        {
+            "cmd/server/main.go": (
+                "package main\n\nimport (\n\t\"net/http\"\n\n\tgreetv1connect \"example.com/gen/greet/v1/greetv1connect\"\n)\n\n"
+                "type GreetServer struct{}\n\nfunc (s *GreetServer) Greet() {}\n\nfunc main() {\n\tmux := http.NewServeMux()\n"
+                "\tpath, handler := greetv1connect.NewGreetServiceHandler(&GreetServer{})\n\tmux.Handle(path, handler)\n"
+                "\thttp.ListenAndServe(\"localhost:8080\", mux)\n}\n"
+            ),
+            # A constructor of that shape in a package that is no Connect one is no service.
+            "cmd/other/main.go": "package main\n\nimport \"example.com/web\"\n\nfunc main() {\n\tweb.NewFileHandler(nil)\n}\n",
+        },
+        "entry_type", "framework", "route_or_command", "handler", kind="rpc_service",
+    )
+
+    assert found == {("rpc_service", "connect", "GreetService", "cmd.server.GreetServer")}

@@ -129,6 +129,18 @@
   (#match? @path "^Register[A-Za-z0-9_]+Server$")
   (#set! strip "^Register|Server$")
   (#set! entry_type "rpc_service")) @route.grpc
+; Connect (connect-go): greetv1connect.NewGreetServiceHandler(&GreetServer{}) serves the GreetService, implemented by
+; GreetServer (the generated package's name ends with connect)
+(call_expression
+  function: (selector_expression operand: (identifier) @_package field: (field_identifier) @path)
+  arguments: (argument_list . [
+    (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @handler))
+    (call_expression function: (identifier) @_new (#eq? @_new "new") arguments: (argument_list . [(type_identifier) (qualified_type)] @handler .))
+    (identifier) @handler])
+  (#match? @_package "connect$")
+  (#match? @path "^New[A-Za-z0-9_]+Handler$")
+  (#set! strip "^New|Handler$")
+  (#set! entry_type "rpc_service")) @route.connect
 ; cobra: a command added under another, cmd.AddCommand(remove.NewCmdRemove(f), versionCmd), by the function
 ; that makes it or the variable that holds it (rag/analysis/entrypoints/mounts.py joins their names)
 (call_expression
