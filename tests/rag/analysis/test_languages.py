@@ -3476,9 +3476,9 @@ def test_the_root_route_of_rails_and_hanami_is_a_get_of_the_path_around_it():
             "app/controllers/admin/dashboard_controller.rb": (
                 "module Admin\n  class DashboardController < ApplicationController\n    def index; end\n  end\nend\n"
             ),
-            "hanami/config/routes.rb": "module Shelf\n  class Routes < Hanami::Routes\n    root to: \"home.show\"\n  end\nend\n",
-            "hanami/app/actions/home/show.rb": (
-                "module Shelf\n  module Actions\n    module Home\n      class Show < Shelf::Action\n"
+            "hanami/config/routes.rb": "module Shelf\n  class Routes < Hanami::Routes\n    root to: \"pages.show\"\n  end\nend\n",
+            "hanami/app/actions/pages/show.rb": (
+                "module Shelf\n  module Actions\n    module Pages\n      class Show < Shelf::Action\n"
                 "        def handle(request, response); end\n      end\n    end\n  end\nend\n"
             ),
             # A call of that name elsewhere is no route.
@@ -3490,7 +3490,7 @@ def test_the_root_route_of_rails_and_hanami_is_a_get_of_the_path_around_it():
     assert found == {
         ("rails", "/", ("GET",), "app.controllers.pages_controller.PagesController.home"),
         ("rails", "/admin", ("GET",), "app.controllers.admin.dashboard_controller.Admin.DashboardController.index"),
-        ("hanami", "/", ("GET",), "hanami.app.actions.home.show.Shelf.Actions.Home.Show.handle"),
+        ("hanami", "/", ("GET",), "hanami.app.actions.pages.show.Shelf.Actions.Pages.Show.handle"),
     }
 
 

@@ -27,25 +27,22 @@
       (field_access object: (identifier) @_enum field: (identifier) @method)
       (element_value_array_initializer (field_access object: (identifier) @_enum field: (identifier) @method))]))))
   (#eq? @_mapping "RequestMapping") (#eq? @_key "method") (#eq? @_enum "RequestMethod")) @route.spring
-(class_declaration
+; ... under the @RequestMapping of its class, or of the interface it is declared in (the API an OpenAPI generator
+; writes, which a controller implements)
+(_
   (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list . (string_literal) @prefix)))
+  body: [(class_body) (interface_body)]
   (#eq? @_mapping "RequestMapping")) @prefixed
-(class_declaration
+(_
   (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
     (element_value_pair key: (identifier) @_key value: (string_literal) @prefix))))
+  body: [(class_body) (interface_body)]
   (#eq? @_mapping "RequestMapping") (#match? @_key "^(value|path)$")) @prefixed
-(class_declaration
+(_
   (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
     . (element_value_array_initializer . (string_literal) @prefix))))
+  body: [(class_body) (interface_body)]
   (#eq? @_mapping "RequestMapping")) @prefixed
-; ... and an interface's (the API an OpenAPI generator writes, which a controller implements)
-(interface_declaration
-  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list . (string_literal) @prefix)))
-  (#eq? @_mapping "RequestMapping")) @prefixed
-(interface_declaration
-  (modifiers (annotation name: (identifier) @_mapping arguments: (annotation_argument_list
-    (element_value_pair key: (identifier) @_key value: (string_literal) @prefix))))
-  (#eq? @_mapping "RequestMapping") (#match? @_key "^(value|path)$")) @prefixed
 ; JAX-RS: @GET with an optional @Path("{id}") on a method, under the class's @Path("/orders")
 (method_declaration
   (modifiers (marker_annotation name: (identifier) @method))
