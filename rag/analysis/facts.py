@@ -93,6 +93,16 @@ class AttributeType:
     scope: str
 
 
+def http_methods(written: LiteralValue) -> tuple[str, ...] | None:
+    """The HTTP methods a decorator's or a call's argument names, one or a list (``"POST"``, ``["GET", "POST"]``),
+    upper-cased; None when it names none that way (no argument, a name, a call)."""
+    if isinstance(written, str):
+        return (written.upper(),)
+    if isinstance(written, (list, tuple)):
+        return tuple(str(method).upper() for method in written)
+    return None
+
+
 class _KeywordArguments:
     """For facts that keep a call's keyword arguments as ``kwargs`` pairs."""
 

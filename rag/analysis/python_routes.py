@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Mapping, Set as AbstractSet
 
-from rag.analysis.facts import RouteRegistration
+from rag.analysis.facts import RouteRegistration, http_methods
 
 ROUTE_TABLE_PACKAGES = frozenset({"aiohttp", "starlette", "falcon", "tornado"})
 AIOHTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
@@ -96,7 +96,7 @@ def _starlette(
         return
     endpoint = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "endpoint"), None)
     given = next((literal(k.value) for k in node.keywords if k.arg == "methods"), None)
-    methods = ("WEBSOCKET",) if kind == "WebSocketRoute" else tuple(str(m).upper() for m in given) if isinstance(given, tuple) else None
+    methods = ("WEBSOCKET",) if kind == "WebSocketRoute" else http_methods(given)
     yield node, _registration("starlette", whole or "/", dotted_name(endpoint) if endpoint is not None else None, methods, node)
 
 

@@ -26,6 +26,7 @@ from rag.analysis.facts import (
     Reference,
     RouteRegistration,
     UrlPattern,
+    http_methods,
 )
 from rag.analysis.python_routes import ROUTE_TABLE_PACKAGES, route_tables
 from rag.analysis.records import Symbol
@@ -694,7 +695,7 @@ class PythonExtractor:
                 receiver=receiver,
                 route=route,
                 view=dotted_name(view_node) if view_node is not None else None,
-                methods=tuple(str(m).upper() for m in methods) if isinstance(methods, tuple) else None,
+                methods=http_methods(methods),
                 scope=scope.qname,
                 class_scope=scope.class_qname,
                 line=node.lineno,
@@ -717,11 +718,9 @@ class PythonExtractor:
             return
         if isinstance(attribute, str):
             view = f"{view}.{attribute}"
-        methods = literal(keywords["request_method"]) if "request_method" in keywords else None
+        methods = http_methods(literal(keywords["request_method"])) if "request_method" in keywords else None
         self.route_registrations.append(RouteRegistration(
-            "add_view", receiver, route_name, view,
-            (methods.upper(),) if isinstance(methods, str) else tuple(str(m).upper() for m in methods) if isinstance(methods, tuple) else None,
-            scope.qname, scope.class_qname, node.lineno, node.end_lineno or node.lineno,
+            "add_view", receiver, route_name, view, methods, scope.qname, scope.class_qname, node.lineno, node.end_lineno or node.lineno,
         ))
 
     # -- argparse -----------------------------------------------------------

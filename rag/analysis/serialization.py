@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 114
+ANALYSIS_VERSION = 115
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -174,7 +174,8 @@ its ``FORCE_SCRIPT_NAME``; 110: Rails' and Hanami's ``root`` route; 111: Azure F
 ``[HttpTrigger]``, Python's ``@app.route``) are routes under ``/api``, Python's triggers tasks; 112: the functions a
 Serverless Framework service or an AWS SAM template deploys (``rag.analysis.serverless``); 113: a Spring API
 interface's ``@RequestMapping`` prefixes its routes, and a route an interface declares is handled by the one class
-that implements it; 114: Connect's (connect-go) service handlers are RPC services."""
+that implements it; 114: Connect's (connect-go) service handlers are RPC services; 115: the HTTP methods a Python
+call or decorator names are read by one rule (``rag.analysis.facts.http_methods``): one method written alone counts too."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

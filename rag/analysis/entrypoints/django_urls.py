@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from rag.analysis.entrypoints.context import FinderContext, class_methods, join_route
 from rag.analysis.entrypoints.drf import Registration, generic_view_methods, registrations, router_routes
-from rag.analysis.facts import UrlPattern
+from rag.analysis.facts import UrlPattern, http_methods
 from rag.analysis.records import Entrypoint
 from rag.analysis.resolution import MAX_DEPTH
 
@@ -160,10 +160,9 @@ def _view_methods(context: FinderContext, handler: str, is_class_view: bool) -> 
         name = call.target.rsplit(".", 1)[-1]
         if name in DJANGO_METHOD_DECORATORS:
             return DJANGO_METHOD_DECORATORS[name]
-        if name == "require_http_methods" and call.args and isinstance(call.args[0], (list, tuple)):
-            return tuple(str(method).upper() for method in call.args[0])
+        if name == "require_http_methods" and call.args and (listed := http_methods(call.args[0])) is not None:
+            return listed
         if name == "api_view" and call.is_call:
             # The REST framework's function view: the methods it lists (``@api_view(["GET", "POST"])``), else GET.
-            given = call.args[0] if call.args else call.kwarg("http_method_names")
-            return tuple(str(method).upper() for method in given) if isinstance(given, (list, tuple)) else ("GET",)
+            return http_methods(call.args[0] if call.args else call.kwarg("http_method_names")) or ("GET",)
     return ()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag.analysis.entrypoints.context import FinderContext, join_route
+from rag.analysis.facts import http_methods
 from rag.analysis.records import Entrypoint, Symbol
 
 # The router's conventional actions: (action, method, on one object rather than the collection).
@@ -148,6 +149,6 @@ def _extra_actions(context: FinderContext, viewset: str) -> list[tuple[Symbol, b
             methods = call.kwarg("methods")
             found.append((
                 symbol, call.kwarg("detail") is True, url_path if isinstance(url_path, str) else symbol.name,
-                tuple(str(m).upper() for m in methods) if isinstance(methods, (list, tuple)) and methods else ("GET",),
+                http_methods(methods) or ("GET",),
             ))
     return found

@@ -6,7 +6,7 @@ tables."""
 from __future__ import annotations
 
 from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, class_methods, join_route
-from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration
+from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration, http_methods
 from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
@@ -31,7 +31,7 @@ def decorated_route(
         methods = ("WEBSOCKET",)
     else:
         given = call.kwarg("methods")
-        methods = tuple(str(method).upper() for method in given) if isinstance(given, (list, tuple)) else ("GET",)
+        methods = http_methods(given) or ("GET",)
     prefixes = _route_prefixes(context, receiver_qname, framework)
     for prefix in prefixes:
         context.add(
@@ -82,7 +82,7 @@ def pyramid_view(context: FinderContext, analysis: FileAnalysis, symbol: Symbol,
     path = context.route_names.get(name) if isinstance(name, str) else None
     if path is None:
         return
-    methods = _request_methods(call.kwarg("request_method", defaults.get("request_method")))
+    methods = http_methods(call.kwarg("request_method", defaults.get("request_method"))) or ()
     context.add(analysis.path, Entrypoint(
         entry_type="http_route", framework="pyramid", route_or_command=path, handler=symbol.qname, path=analysis.path,
         start_line=symbol.start_line, end_line=symbol.end_line, methods=methods, handler_raw=symbol.qname,
@@ -125,8 +125,7 @@ def azure_function(context: FinderContext, analysis: FileAnalysis, symbol: Symbo
     the function."""
     if attr == "route":
         route = call.kwarg("route", call.args[0] if call.args else None)
-        given = call.kwarg("methods")
-        methods = tuple(str(method).upper().rsplit(".", 1)[-1] for method in given) if isinstance(given, (list, tuple)) else ()
+        methods = http_methods(call.kwarg("methods")) or ()
         context.add(analysis.path, Entrypoint(
             entry_type="http_route", framework="azure-functions",
             route_or_command=join_route("/api", route if isinstance(route, str) else symbol.name),
@@ -152,13 +151,6 @@ def _view_defaults(analysis: FileAnalysis, class_qname: str) -> dict[str, object
                 if call.target.rsplit(".", 1)[-1] == "view_defaults":
                     return dict(call.kwargs)
     return {}
-
-
-def _request_methods(given: object) -> tuple[str, ...]:
-    """Pyramid's ``request_method``: one method, or a tuple of them; none given: every method."""
-    if isinstance(given, str):
-        return (given.upper(),)
-    return tuple(str(method).upper() for method in given) if isinstance(given, tuple) else ()
 
 
 def _pyramid_registered_view(context: FinderContext, analysis: FileAnalysis, module: str, registration: RouteRegistration) -> None:
