@@ -25,8 +25,6 @@ INSTANCE_FRAMEWORKS = {
     "NinjaAPI": "ninja",
     "Robyn": "robyn",
     "SubRouter": "robyn",
-    # Flask-RESTX's (and Flask-RESTPlus's) namespaces and APIs: resource classes routed by ``@ns.route("/x")``.
-    "Namespace": "restx",
     # Azure Functions' Python app: its functions run by HTTP requests (``@app.route``) or by triggers.
     "FunctionApp": "azure-functions",
     "Typer": "typer",

@@ -10,7 +10,7 @@ from rag.analysis.entrypoints.graphql import GRAPHQL_FIELDS, GRAPHQL_ROOTS, aria
 from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
 from rag.analysis.entrypoints.web import (
     LITESTAR_DECORATORS, ROUTE_DECORATORS, azure_function, decorated_route, litestar_route, pyramid_view, registered_route,
-    restx_resource,
+    restx_maker, restx_resource,
 )
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
@@ -88,8 +88,8 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     if framework == "azure-functions":
         azure_function(context, analysis, symbol, call, attr)
         return
-    if attr == "route" and symbol.kind == "class" and (framework == "restx" or _restx_api(context, receiver_qname)):
-        restx_resource(context, analysis, symbol, call, framework, receiver_qname)
+    if attr == "route" and symbol.kind == "class" and (made_by := restx_maker(context, receiver_qname)) is not None:
+        restx_resource(context, analysis, symbol, call, made_by, receiver_qname)
         return
     if attr in ROUTE_DECORATORS and framework in WEB_FRAMEWORKS:
         decorated_route(context, analysis, symbol, call, attr, framework, receiver_qname)
@@ -106,16 +106,3 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
     elif attr == "field" and framework in GRAPHQL_ROOTS:
         ariadne_field(context, analysis, symbol, call, framework)
 
-
-def _restx_api(context: FinderContext, receiver_qname: str | None) -> bool:
-    """Whether a decorator's receiver is Flask-RESTX's (or Flask-RESTPlus's) ``Api``: the class its module imports
-    from one of them (Flask-RESTful's ``Api`` routes no class by decorator)."""
-    instance = context.names.instances.get(receiver_qname) if receiver_qname else None
-    if instance is None or instance.callee.rsplit(".", 1)[-1] != "Api":
-        return False
-    module = receiver_qname.rsplit(".", 1)[0]
-    return context.names.expand(instance.callee, module, module).split(".", 1)[0] in RESTX_PACKAGES
-
-
-# The packages whose ``Api`` and ``Namespace`` route resource classes.
-RESTX_PACKAGES = frozenset({"flask_restx", "flask_restplus"})

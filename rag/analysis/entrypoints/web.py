@@ -89,8 +89,22 @@ def pyramid_view(context: FinderContext, analysis: FileAnalysis, symbol: Symbol,
     ))
 
 
+# The packages whose ``Api`` and ``Namespace`` route resource classes (Flask-RESTful's ``Api`` routes none by decorator).
+RESTX_PACKAGES = frozenset({"flask_restx", "flask_restplus"})
+
+
+def restx_maker(context: FinderContext, receiver_qname: str | None) -> str | None:
+    """``Namespace`` or ``Api`` when a decorator's receiver is made by that class of Flask-RESTX (or Flask-RESTPlus),
+    as its module imports it; None otherwise."""
+    instance = context.names.instances.get(receiver_qname) if receiver_qname else None
+    if instance is None or (made_by := instance.callee.rsplit(".", 1)[-1]) not in ("Namespace", "Api"):
+        return None
+    module = receiver_qname.rsplit(".", 1)[0]
+    return made_by if context.names.expand(instance.callee, module, module).split(".", 1)[0] in RESTX_PACKAGES else None
+
+
 def restx_resource(
-    context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, framework: str, receiver_qname: str | None,
+    context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, made_by: str, receiver_qname: str | None,
 ) -> None:
     """A Flask-RESTX resource class: ``@ns.route("/<int:id>")`` answering the HTTP methods it defines, under its
     namespace's path (``api.add_namespace(ns, path="/todos")``, else ``/`` and the namespace's name) and the
@@ -100,7 +114,7 @@ def restx_resource(
         return
     instance = context.names.instances.get(receiver_qname)
     prefixes = [""]
-    if framework == "restx" and instance is not None:
+    if made_by == "Namespace" and instance is not None:
         name = instance.args[0] if instance.args and isinstance(instance.args[0], str) else ""
         own = instance.kwarg("path")
         own = own if isinstance(own, str) else f"/{name}" if name else ""
