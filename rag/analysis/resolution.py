@@ -20,7 +20,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from rag.analysis.facts import (
     RETURNED,
@@ -1526,12 +1526,17 @@ class RepositoryEdges:
     def module_function(self, written: str) -> str | None:
         """The function a serverless configuration names by its module's path and its name (``svc/handler.hello``:
         ``hello`` at the top of ``svc/handler.py``, ``.js``, ``.ts`` ...), when the repository has one such."""
-        module, _, name = written.rpartition(".")
-        found = {
-            s.qname for s in self.names.symbols.values()
-            if s.name == name and s.parent is None and s.kind == "function" and s.path.rsplit(".", 1)[0] == module
-        }
-        return found.pop() if len(found) == 1 else None
+        found = self._module_functions.get(written, ())
+        return found[0] if len(found) == 1 else None
+
+    @cached_property
+    def _module_functions(self) -> dict[str, list[str]]:
+        """The qnames of the functions at the top of each file, by its path without its suffix and their name."""
+        found: dict[str, list[str]] = {}
+        for symbol in self.names.symbols.values():
+            if symbol.kind == "function" and symbol.parent is None:
+                found.setdefault(f"{symbol.path.rsplit('.', 1)[0]}.{symbol.name}", []).append(symbol.qname)
+        return found
 
     def _methods(self, language: str, method: str, owner: str) -> list[Symbol]:
         """The methods named ``method`` of the classes named ``owner`` (their last part), in the name space
