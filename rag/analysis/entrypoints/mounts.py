@@ -213,11 +213,14 @@ def _with_implementations(
     """``found`` with each route whose handler is a method an interface declares (a Spring API an OpenAPI
     generator writes, ``UsersApi.getUser``) handled by the method of that name of the one class of the repository
     that implements the interface (``UsersController.getUser``), where the code that answers is."""
+    handlers = {entry.handler for entries in found.values() for entry in entries if entry.handler}
+    if not handlers:
+        return found
     declared = {
         symbol.qname: symbol for analysis in analyses.values() for symbol in analysis.symbols
         if symbol.kind == "method" and symbol.parent is not None
     }
-    routed = {entry.handler for entries in found.values() for entry in entries if entry.handler in declared}
+    routed = handlers & declared.keys()
     if not routed:
         return found
     interfaces = {declared[handler].parent for handler in routed}
