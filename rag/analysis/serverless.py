@@ -90,15 +90,17 @@ def _serverless(document: dict, folder: str, path: str, lines: list[str]):
 
 def _sam(document: dict, folder: str, path: str, lines: list[str]):
     resources = document.get("Resources")
-    defaults = document.get("Globals", {}).get("Function", {}) if isinstance(document.get("Globals"), dict) else {}
+    globals_ = document.get("Globals")
+    defaults = globals_.get("Function") if isinstance(globals_, dict) else None
+    defaults = defaults if isinstance(defaults, dict) else {}
     for name, resource in list(resources.items())[:MAX_FUNCTIONS] if isinstance(resources, dict) else ():
         if not isinstance(resource, dict) or resource.get("Type") != "AWS::Serverless::Function":
             continue
         properties = resource.get("Properties") if isinstance(resource.get("Properties"), dict) else {}
-        written = properties.get("Handler", defaults.get("Handler") if isinstance(defaults, dict) else None)
+        written = properties.get("Handler", defaults.get("Handler"))
         if not isinstance(written, str):
             continue
-        code = properties.get("CodeUri", defaults.get("CodeUri") if isinstance(defaults, dict) else None)
+        code = properties.get("CodeUri", defaults.get("CodeUri"))
         handler = _module_path(posixpath.join(folder, code) if isinstance(code, str) and "://" not in code else folder, written)
         events = properties.get("Events")
         routes = []

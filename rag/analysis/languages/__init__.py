@@ -1299,9 +1299,9 @@ _FILTER_JOINS = frozenset({"and"})
 
 def _filter_chain(
     path: tree_sitter.Node, climbed: set[tuple[int, int]]
-) -> tuple[tree_sitter.Node, dict[str, list[tree_sitter.Node]]] | None:
+) -> tuple[tree_sitter.Node, tree_sitter.Node, dict[str, list[tree_sitter.Node]]] | None:
     """The call that ends the chain of warp filters ``path`` is in with its handler (``.and_then(h)``, ``.map(|x| ...)``),
-    and the captures it makes: the filters before it and the handler named or written there; None when the chain
+    the filters before it, and the capture of the handler named or written there; None when the chain
     ends in none, or when another path of the chain climbed it (``climbed``: the calls climbed so far; so a chain
     is one route, and each call is climbed once). Climbs the chain from its path, ``.and(...)``'s arguments
     included (``warp::get().and(warp::path!("sum"))``), at most ``MAX_NESTING`` calls."""
@@ -1321,7 +1321,7 @@ def _filter_chain(
             kind = "block" if handler.type == "closure_expression" else "handler"
             if handler.type not in ("closure_expression", "identifier", "scoped_identifier"):
                 return None
-            return call, {"filters": [current], kind: [handler]}
+            return call, current, {kind: [handler]}
         if not (parent == function or (parent == arguments and name in _FILTER_JOINS)):
             return None
         current = call
@@ -1615,7 +1615,7 @@ class _Around:
                 # serves under it, below the prefix it is mounted at.
                 own = self.groups.get((scope, mounted))
                 below = own[0] if own is not None and own[1] is None else None
-                self.groups[(scope, mounted)] = ("/".join(part.strip("/") for part in (prefix, below) if part) if below else prefix, parent)
+                self.groups[(scope, mounted)] = (_join([prefix or ""], below) if below else prefix, parent)
             return True
         if "prefix" in captures and "prefixed" in captures:
             node = captures["prefixed"][0]
@@ -1839,6 +1839,8 @@ def _entrypoints(
         kind, siblings = key[2], more_paths.get(key, [])
         settings = query.pattern_settings(pattern)
         node = captures[kind][0]
+        # warp's chain of filters says its route and methods (``warp::path!("todos").and(warp::get())``).
+        filtered: tuple[str, tuple[str, ...]] | None = None
         if settings.get("filters"):
             if settings.get("requires") and settings["requires"] not in used:
                 continue
@@ -1846,7 +1848,9 @@ def _entrypoints(
             chained = _filter_chain(node, climbed)
             if chained is None:
                 continue
-            node, captures = chained[0], {**captures, **chained[1]}
+            node, filters, handler_capture = chained
+            filtered = _warp_filters(filters)
+            captures = {**captures, **handler_capture}
         start = node.start_point[0]
         if "path" in captures and node.child_by_field_name("function") is not None:
             # A call in a chain starts where the chain does (``Router::new()`` above ``.route("/x", ...)``): the
@@ -1924,8 +1928,6 @@ def _entrypoints(
             handler = _scope(node, definitions, unit)
         handler_or_none = handler if handler != unit else None
         route = chain[0] if chain is not None else _literal(captures["path"][0]) if "path" in captures else ""
-        # warp's chain of filters says its route and methods (``warp::path!("todos").and(warp::get())``).
-        filtered = _warp_filters(captures["filters"][0]) if "filters" in captures else None
         if filtered is not None:
             route = filtered[0]
         if "scoped" in captures:
