@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from rag.analysis.languages import specs
+from rag.analysis.languages.spec import specs
 from rag.terms import IDENTIFIER, STOP_WORDS, split_identifier
 
 # Query analysis reads at most this much of a query (the longest issue texts of

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
-from rag.analysis.languages import name_space, shares_functions
+from rag.analysis.languages.spec import name_space, shares_functions
 from rag.analysis.records import Symbol
 
 # Lists this short are read one by one: an index costs more than the few lookups most names get.

@@ -56,7 +56,7 @@ def detect_language(path: str) -> str:
     stem, ext = posixpath.splitext(name)
     if ext in EXTENSION_LANGUAGES:
         return EXTENSION_LANGUAGES[ext]
-    from rag.analysis.languages import specs  # the language folders, read once
+    from rag.analysis.languages.spec import specs  # the language folders, read once
 
     if ext and (spec := specs().get(ext)) is not None:
         return spec.name
@@ -64,7 +64,7 @@ def detect_language(path: str) -> str:
 
 
 def is_test_path(path: str) -> bool:
-    from rag.analysis.languages import is_test_file  # the languages' own conventions (languages/*/language.toml)
+    from rag.analysis.languages.spec import is_test_file  # the languages' own conventions (languages/*/language.toml
 
     if is_test_file(path):
         return True

@@ -34,16 +34,9 @@ from rag.analysis.console_scripts import (
 )
 from rag.analysis.docs import doc_chunks
 from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages import (
-    LanguageSpec,
-    NotParsed,
-    code_of,
-    extract_tree_sitter,
-    parse_ahead,
-    parse_budget,
-    spec_named,
-    unit_name,
-)
+from rag.analysis.languages.spec import LanguageSpec, code_of, spec_named, unit_name
+from rag.analysis.languages.parsing import NotParsed, parse_ahead, parse_budget
+from rag.analysis.languages.walker import extract_tree_sitter
 from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
 from rag.analysis.android_manifest import android_components
 from rag.analysis.app_config import context_paths

@@ -30,7 +30,7 @@ from rag.analysis.facts import (
     NamedImport,
     Reference,
 )
-from rag.analysis.languages import NAMESPACE_SEPARATOR, LanguageSpec, name_space, spec_named, unit_name
+from rag.analysis.languages.spec import NAMESPACE_SEPARATOR, LanguageSpec, name_space, spec_named, unit_name
 from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.candidates import (
     CandidatesByName,

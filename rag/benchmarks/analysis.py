@@ -103,7 +103,7 @@ def run_benchmark(root: Path, repeat: int = 3, python_only: bool = False) -> dic
 def run_language_benchmark(root: Path, repeat: int = 3) -> dict[str, dict[str, float]]:
     """Per language: files/s and lines/s of the per-file analysis against the bare tree-sitter parse
     of the same files (the floor), by CPU time, medians of ``repeat`` runs."""
-    from rag.analysis.languages import _grammar, spec_for, spec_named
+    from rag.analysis.languages.spec import _grammar, spec_for, spec_named
 
     files = read_tree(root)
     by_language: dict[str, dict[str, str]] = {}

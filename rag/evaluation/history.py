@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag.analysis.filetypes import detect_language
-from rag.analysis.languages import spec_for
+from rag.analysis.languages.spec import spec_for
 from rag.evaluation.snapshots import git_output
 from rag.terms import looks_like_test_path
 

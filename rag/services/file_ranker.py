@@ -45,7 +45,7 @@ from rag.services.retrieval import (
     rank_files,
     search,
 )
-from rag.analysis.languages import named_by_folder
+from rag.analysis.languages.spec import named_by_folder
 from rag.query_analysis import word_stem
 from rag.terms import STOP_WORDS, looks_like_test_path, split_identifier
 

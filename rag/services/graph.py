@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from rag.analysis.languages import spec_for, written_name
+from rag.analysis.languages.spec import spec_for, written_name
 from rag.models import Edge, Entrypoint, IndexRun, Repository, Symbol
 from rag.query_analysis import dotted_name
 from rag.terms import looks_like_test_path

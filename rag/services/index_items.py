@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from rag import storage, terms
-from rag.analysis.languages import test_path_patterns
+from rag.analysis.languages.spec import test_path_patterns
 from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, Symbol as SymbolRecord
 from rag.analysis.results import FileAnalysis
 from rag.analysis.serialization import ANALYSIS_VERSION

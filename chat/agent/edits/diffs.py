@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from rag.analysis.languages import parses
+from rag.analysis.languages.parsing import parses
 
 DEV_NULL = "/dev/null"
 CONTEXT_LINES = 3

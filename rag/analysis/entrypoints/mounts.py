@@ -62,7 +62,7 @@ from dataclasses import replace
 
 from rag.analysis.app_config import application_folder
 from rag.analysis.entrypoints.context import join_route
-from rag.analysis.languages import MADE_BY_CALL, METHOD_VALUE
+from rag.analysis.languages.routes import MADE_BY_CALL, METHOD_VALUE
 from rag.analysis.play_routes import play_router
 from rag.analysis.records import Edge, Entrypoint
 from rag.analysis.resolution import MAX_DEPTH, ImportTargets, shared_folders
@@ -257,7 +257,7 @@ def _with_handler_value(entry: Entrypoint, edges: list[Edge]) -> Entrypoint:
     return replace(entry, handler=handler) if handler is not None else entry
 
 
-# A version the analysis wrote in a route (``rag.analysis.languages.VERSION_TOKEN``), with the slash before it.
+# A version the analysis wrote in a route (``rag.analysis.languages.routes.VERSION_TOKEN``), with the slash before it.
 _VERSION_TOKEN = re.compile(r"/?\{version:([^}]*)\}")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rag.analysis.filetypes import artifact_type, detect_language
-from rag.analysis.languages import written_name
+from rag.analysis.languages.spec import written_name
 from rag.analysis.repository import analyze_repository
 from tests.rag.analysis.readings import entrypoint_rows
 

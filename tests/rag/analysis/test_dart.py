@@ -3,7 +3,7 @@ servers, package:args commands, test folders."""
 
 from __future__ import annotations
 
-from rag.analysis.languages import is_test_file
+from rag.analysis.languages.spec import is_test_file
 from tests.rag.analysis.readings import edge_targets, entrypoint_rows, symbol_rows
 
 CART = (

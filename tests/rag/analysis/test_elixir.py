@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rag.analysis.languages import is_test_file, written_name
+from rag.analysis.languages.spec import is_test_file, written_name
 from rag.analysis.repository import analyze_repository
 from tests.rag.analysis.readings import edge_targets, entrypoint_rows
 

@@ -52,7 +52,7 @@ def test_it_detects_language_by_extension_and_artifact_type_by_path(path, langua
 
 
 def test_every_suffix_a_language_folder_names_is_that_language():
-    from rag.analysis.languages import specs
+    from rag.analysis.languages.spec import specs
     from rag.evaluation.baseline import is_source_file
 
     found = {suffix: detect_language(f"src/a{suffix}") for suffix in specs()}

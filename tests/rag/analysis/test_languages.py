@@ -6,7 +6,8 @@ import pytest
 
 from chat.agent.edits.diffs import check_syntax
 from rag.analysis.filetypes import artifact_type, detect_language
-from rag.analysis.languages import named_by_folder, parses, specs, written_name
+from rag.analysis.languages.spec import named_by_folder, specs, written_name
+from rag.analysis.languages.parsing import parses
 from rag.analysis.repository import analyze_repository
 from tests.rag.analysis.readings import entrypoint_rows, symbol_rows
 
@@ -838,7 +839,7 @@ def test_a_file_that_stands_for_its_folder_is_called_by_the_folders_name():
 
 
 def test_every_language_folder_compiles_its_queries():
-    from rag.analysis.languages import _grammar
+    from rag.analysis.languages.spec import _grammar
 
     for spec in set(specs().values()):
         parser, query = _grammar(spec)
@@ -1097,11 +1098,11 @@ def test_code_of_thousands_of_unnamed_tokens_side_by_side_is_read_as_lines(path,
 
 
 def test_a_file_whose_parse_runs_past_its_time_is_read_as_lines_and_the_next_file_parses_whole(monkeypatch):
-    import rag.analysis.languages
+    import rag.analysis.languages.parsing
 
     # A grammar's scanner may read the rest of the file again from every place it starts (600 KB of
     # Rust's ``r#"`` took minutes); the parse stops at its time. Here the time is nothing at all.
-    monkeypatch.setattr(rag.analysis.languages, "PARSE_SECONDS", 0.0)
+    monkeypatch.setattr(rag.analysis.languages.parsing, "PARSE_SECONDS", 0.0)
     text = 'pub fn raw() -> &\'static str { r#"x"# }\n' * 2000
     slow = analyze_repository({"src/raw.rs": text}).files["src/raw.rs"]
     assert slow.error == "NotParsed: its parse ran past 0 s" and slow.symbols == []
@@ -1128,12 +1129,12 @@ def test_a_parse_guard_that_cannot_start_is_an_error_not_every_file_read_as_line
 
 
 def test_an_analysis_whose_parses_spend_its_time_reads_its_remaining_files_as_lines(monkeypatch):
-    import rag.analysis.languages
+    import rag.analysis.languages.parsing
 
     # Each file's own limit bounds one file, not the thousands an upload may hold: the analysis's
     # parses share one budget. Kotlin's parser takes seconds over 20 KB of unclosed comments.
-    monkeypatch.setattr(rag.analysis.languages, "PARSE_BUDGET_SECONDS", 0.2)
-    monkeypatch.setattr(rag.analysis.languages, "PARSE_BUDGET_SECONDS_PER_MILLION", 0.0)
+    monkeypatch.setattr(rag.analysis.languages.parsing, "PARSE_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr(rag.analysis.languages.parsing, "PARSE_BUDGET_SECONDS_PER_MILLION", 0.0)
     files = analyze_repository({
         "src/a/Slow.kt": "/*" * 10_000,
         "src/b/Later.kt": "class Later { fun later() {} }\n",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rag.analysis.languages import import_paths
+from rag.analysis.languages.spec import import_paths
 from rag.analysis.repository import analyze_repository
 from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to_dict
 
