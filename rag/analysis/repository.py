@@ -49,7 +49,8 @@ from rag.analysis.entrypoints.mounts import across_files
 from rag.analysis.records import Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis, RepositoryAnalysis
 from rag.analysis.candidates import lookup_work
-from rag.analysis.resolution import RepositoryEdges, repository_names
+from rag.analysis.names import repository_names
+from rag.analysis.resolution import RepositoryEdges
 
 logger = logging.getLogger(__name__)
 

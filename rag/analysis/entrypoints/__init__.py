@@ -15,7 +15,7 @@ against the repository's resolved names and returns ``{path: [Entrypoint]}``:
 ``mounts`` runs after them, on every language's entrypoints: prefixes set in
 another file (a router mounted where it is imported, NestJS's global prefix)
 and cobra commands named by their whole path. ``context`` holds what they share. May import ``rag.analysis`` only; name
-resolution itself lives in ``rag.analysis.resolution``.
+resolution itself lives in ``rag.analysis.names``, ``rag.analysis.imports`` and ``rag.analysis.resolution``.
 """
 
 from __future__ import annotations

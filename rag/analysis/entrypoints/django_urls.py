@@ -10,7 +10,7 @@ from rag.analysis.entrypoints.context import FinderContext, class_methods, join_
 from rag.analysis.entrypoints.drf import Registration, generic_view_methods, registrations, router_routes
 from rag.analysis.facts import UrlPattern, http_methods
 from rag.analysis.records import Entrypoint
-from rag.analysis.resolution import MAX_DEPTH
+from rag.analysis.names import MAX_DEPTH
 
 DJANGO_METHOD_DECORATORS = {
     "require_GET": ("GET",),

@@ -15,7 +15,7 @@ from rag.analysis.entrypoints.web import (
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis
-from rag.analysis.resolution import RepositoryNames
+from rag.analysis.names import RepositoryNames
 
 
 def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) -> dict[str, list[Entrypoint]]:

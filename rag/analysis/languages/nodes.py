@@ -1,6 +1,7 @@
 """What the walker and the entrypoint finder read off a syntax tree: the definitions of a file by their
 spans (``_Spans``), a definition's doc comment and signature, a node's text and literal value.
 """
+
 from __future__ import annotations
 
 import bisect

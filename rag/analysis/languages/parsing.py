@@ -3,6 +3,7 @@ whose parse runs past its time (``PARSE_SECONDS``, and ``parse_budget`` for a wh
 ``NotParsed`` and read as lines. C and C++ macros the grammar cannot read (``macros`` in ``language.toml``)
 are blanked byte for byte before the parse (``_source``), so every offset stays the file's.
 """
+
 from __future__ import annotations
 
 import re

@@ -65,6 +65,7 @@ one named in ``file_prefixes`` serves the routes of the files of a path under th
 (Laravel's ``routes/api.php`` under ``/api``).
 Files matching ``build_scripts`` (Cargo's ``build.rs``) are run by the build, not by users: no entrypoints.
 """
+
 from __future__ import annotations
 
 import posixpath

@@ -4,6 +4,7 @@
 its code reads as); ``is_test_file`` and ``named_by_folder`` tell test files by every ecosystem's conventions;
 ``unit_name`` and ``written_name`` give a file's unit and a qualified name in the language's own form.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -65,7 +66,7 @@ class LanguageSpec:
     # Whether a bare name the file imports by its last part is that import (PHP's ``use Exception;`` then
     # ``extends Exception``: the library's, not a repository class of that name elsewhere).
     imports_bind_names: bool = False
-    # How imports find their files (rag/analysis/resolution.py): ``cargo`` (crates and their module
+    # How imports find their files (rag/analysis/imports.py): ``cargo`` (crates and their module
     # trees), ``go`` (module paths of go.mod files), ``es`` (relative specifiers, and bare ones by a
     # workspace's package names and a tsconfig's paths); empty for the generic rules.
     module_system: str = ""

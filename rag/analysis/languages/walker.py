@@ -1,6 +1,7 @@
 """The walker: one file's symbols, blocks, facts (calls, type references, imports) and entrypoints from
 its language's tags query, as the records the Python analysis makes (``extract_tree_sitter``).
 """
+
 from __future__ import annotations
 
 import posixpath
