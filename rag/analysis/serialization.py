@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 115
+ANALYSIS_VERSION = 116
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -175,7 +175,9 @@ its ``FORCE_SCRIPT_NAME``; 110: Rails' and Hanami's ``root`` route; 111: Azure F
 Serverless Framework service or an AWS SAM template deploys (``rag.analysis.serverless``); 113: a Spring API
 interface's ``@RequestMapping`` prefixes its routes, and a route an interface declares is handled by the one class
 that implements it; 114: Connect's (connect-go) service handlers are RPC services; 115: the HTTP methods a Python
-call or decorator names are read by one rule (``rag.analysis.facts.http_methods``): one method written alone counts too."""
+call or decorator names are read by one rule (``rag.analysis.facts.http_methods``): one method written alone counts too;
+116: a GraphQL resolver map is read in a file that imports graphql or its tools, or the types of its resolvers, as
+well as a server's, and a field that names its resolver is handled by it."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

@@ -3217,6 +3217,39 @@ def test_the_operations_of_graphql_schemas_are_rpc_services_named_by_root_type_a
     }
 
 
+def test_a_graphql_resolver_map_in_a_module_of_its_own_is_the_schemas_operations():
+    # Resolvers merged where the server starts: the module imports the codegen types of its resolvers, or graphql
+    # itself, not a server; a field may name its resolver, defined here or imported.
+    found = entrypoint_rows(
+        {
+            "src/resolvers/books.ts": (
+                "import type { Resolvers } from '../__generated__/resolvers-types'\n"
+                "import { getBooks, resolveAuthor } from '../books'\n\n"
+                "export const resolvers: Resolvers = {\n  Query: {\n    books: () => getBooks(),\n"
+                "    author: resolveAuthor,\n    getBooks,\n  },\n"
+                "  Mutation: {\n    async addBook(_, args) { return { title: args.title } },\n  },\n}\n"
+            ),
+            "src/books.ts": "export function getBooks() { return [] }\nexport function resolveAuthor() { return null }\n",
+            "resolvers/users.js": (
+                "const { GraphQLError } = require('graphql')\nconst users = require('./store')\n\n"
+                "module.exports = {\n  Query: { user: users.byId },\n}\n"
+            ),
+            "resolvers/store.js": "exports.byId = function byId() {}\n",
+            # The same shape in a file that has nothing of GraphQL.
+            "src/settings.ts": "import { load } from './load'\n\nexport const limits = { Query: { timeout: () => load() } }\n",
+        },
+        "framework", "route_or_command", "handler", kind="rpc_service",
+    )
+
+    assert found == {
+        ("graphql", "Query.books", "src.resolvers.books.books"),
+        ("graphql", "Query.author", "src.books.resolveAuthor"),
+        ("graphql", "Query.getBooks", "src.books.getBooks"),
+        ("graphql", "Mutation.addBook", "src.resolvers.books.addBook"),
+        ("graphql", "Query.user", "resolvers.store.byId"),
+    }
+
+
 def test_routes_and_commands_a_test_registers_are_no_entrypoints_of_the_project():
     analysis = analyze_repository({
         "routes/web.php": "<?php\nRoute::get('/users', [UserController::class, 'index']);\n",

@@ -227,16 +227,21 @@
   (#set! requires "node-cron")
   (#set! entry_type "task")) @route.node-cron
 ;
-; GraphQL resolver maps (Apollo Server, GraphQL Yoga, Mercurius): const resolvers = { Query: { books: () => books,
-; author(parent, args) { ... } }, Mutation: { ... }, Subscription: { bookAdded: { subscribe: ... } } }, each field of
-; a root type's object that field, in a file that imports a GraphQL server
+; GraphQL resolver maps (Apollo Server, GraphQL Yoga, Mercurius, graphql-tools): const resolvers = { Query: { books:
+; () => books, author(parent, args) { ... }, book: resolveBook }, Mutation: { ... }, Subscription: { bookAdded: {
+; subscribe: ... } } }, each field of a root type's object that field, in a file that imports a GraphQL server, the
+; graphql package or one of its tools (graphql-scalars, @graphql-tools/*), or the types of its resolvers (graphql-codegen's
+; Resolvers, graphql-tools' IResolvers): a schema's resolvers often live in modules of their own, merged where the server starts
 (import_statement source: (string (string_fragment) @uses.graphql)
-  (#match? @uses.graphql "^(@apollo/server|apollo-server(-[a-z]+)?|graphql-yoga|@graphql-yoga/.*|mercurius|@graphql-tools/schema|graphql-tools|type-graphql)$"))
+  (#match? @uses.graphql "^(@apollo/server|apollo-server(-[a-z]+)?|graphql|graphql-[a-z-]+|@graphql-[a-z-]+/.*|mercurius|type-graphql)$"))
 (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.graphql))
   (#eq? @_require "require")
-  (#match? @uses.graphql "^(@apollo/server|apollo-server(-[a-z]+)?|graphql-yoga|mercurius|@graphql-tools/schema|graphql-tools)$"))
+  (#match? @uses.graphql "^(@apollo/server|apollo-server(-[a-z]+)?|graphql|graphql-[a-z-]+|@graphql-[a-z-]+/.*|mercurius)$"))
+(import_specifier name: (identifier) @uses.graphql (#match? @uses.graphql "^I?Resolvers$"))
 (pair key: (property_identifier) @_root value: (object [
     (pair key: (property_identifier) @path value: [(arrow_function) (function_expression) (object)] @block) @route.graphql
+    (pair key: (property_identifier) @path value: [(identifier) (member_expression)] @handler) @route.graphql
+    (shorthand_property_identifier) @path @handler @route.graphql
     (method_definition name: (property_identifier) @path body: (_) @block) @route.graphql])
   (#match? @_root "^(Query|Mutation|Subscription)$")
   (#set! requires "graphql") (#set! route "{@_root}.{}") (#set! entry_type "rpc_service"))
