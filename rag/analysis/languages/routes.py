@@ -50,7 +50,8 @@ A folder's ``entrypoints.scm`` marks C3 entrypoints with these captures:
 Pattern settings: ``(#set! strip "regex")`` removes what matches from the path (``RegisterGreeterServer``
 is the ``Greeter`` service), ``(#set! route "{@root}.{lower}")`` names it by that form of the path (``{}`` as
 written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-case name in camel case,
-``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
+``{snake}`` a camel-case name in snake case (Mix's ``Db.Seed`` task is ``db.seed``), ``{kebab}`` in kebab case (clap's
+``ListAll`` subcommand is ``list-all``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! filters "warp")`` marks the path of a chain of warp's
 filters (``warp::path!("todos")``), whose route, methods and handler are the chain's (``_filter_chain``), ``(#set! needs "path method _handler")`` makes it an
@@ -819,7 +820,8 @@ def _entrypoints(
             # ``queryResolver`` is ``Query.todos``).
             camel = re.sub(r"_+([a-z0-9])", lambda part: part.group(1).upper(), route)
             named = str(settings["route"]).replace("{lower}", route[:1].lower() + route[1:]).replace("{camel}", camel)
-            named = named.replace("{snake}", _WORD_BOUNDARY.sub("_", route).lower()).replace("{}", route)
+            named = named.replace("{snake}", _WORD_BOUNDARY.sub("_", route).lower())
+            named = named.replace("{kebab}", _WORD_BOUNDARY.sub("-", route).lower()).replace("{}", route)
             route = _CAPTURED.sub(lambda found: _captured(captures, found), named)
         # Every method a list names (Symfony's ``methods: ['GET', 'POST']``).
         method = tuple(dict.fromkeys(verb for node in captures.get("method", ()) for verb in _methods(_text(node))))

@@ -2182,6 +2182,67 @@ def test_mercenary_commands_are_cli_commands_handled_by_their_action_block():
     ]
 
 
+def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and_thor_are_cli_commands():
+    found = entrypoint_rows(
+        {
+            "bin/cli.js": (
+                "const { program } = require('commander')\n\nfunction serve(options) {}\n\n"
+                "program.command('serve').description('run the server').option('-p, --port <n>').action(serve)\n"
+                "program.command('clone <source> [destination]').action((source, destination) => {})\n"
+                "program.parse()\n"
+            ),
+            "bin/tool.js": (
+                "import yargs from 'yargs'\n\nfunction start(argv) {}\n\n"
+                "yargs(process.argv.slice(2))\n  .command('start [port]', 'start the server', (y) => y, start)\n"
+                "  .command('stop', 'stop it', (y) => y)\n  .parse()\n"
+            ),
+            # .command() and .action() in a file that uses neither library.
+            "src/queue.js": "export function run(q) { return q.command('flush').action(done) }\nfunction done() {}\n",
+            "go.mod": "module example.com/tool\n",
+            "cmd/tool/main.go": (
+                'package main\n\nimport (\n\t"os"\n\t"github.com/urfave/cli/v2"\n)\n\n'
+                "func serve(c *cli.Context) error { return nil }\n\n"
+                "func main() {\n\tapp := &cli.App{\n\t\tName: \"tool\",\n\t\tCommands: []*cli.Command{\n"
+                '\t\t\t{Name: "serve", Usage: "run the server", Action: serve},\n'
+                '\t\t\t{Name: "migrate", Action: func(c *cli.Context) error { return nil }},\n'
+                "\t\t},\n\t}\n\tapp.Run(os.Args)\n}\n"
+            ),
+            "src/main/java/app/Checksum.java": (
+                "package app;\n\nimport picocli.CommandLine;\nimport picocli.CommandLine.Command;\n\n"
+                '@Command(name = "checksum", description = "Prints the checksum")\n'
+                "class Checksum implements Runnable {\n    public void run() {}\n\n"
+                '    @Command(name = "verify")\n    void verify() {}\n}\n'
+            ),
+            "Cargo.toml": '[package]\nname = "tool"\n\n[dependencies]\nclap = "4"\n',
+            "src/cli.rs": (
+                "use clap::{Parser, Subcommand};\n\n#[derive(Parser)]\nstruct Cli {\n    #[command(subcommand)]\n"
+                "    command: Commands,\n}\n\n#[derive(Debug, Subcommand)]\nenum Commands {\n    /// Adds files\n"
+                "    Add { name: Option<String> },\n    ListAll,\n}\n"
+            ),
+            "lib/tool/cli.rb": (
+                'require "thor"\n\nclass ToolCLI < Thor\n  desc "fetch URL", "fetch a page"\n'
+                "  method_option :force, type: :boolean\n  def fetch(url)\n  end\n\n  def helper\n  end\nend\n"
+            ),
+        },
+        "framework", "route_or_command", "handler", kind="cli_command",
+    )
+
+    assert found == {
+        ("commander", "serve", "bin.cli.serve"),
+        ("commander", "clone", None),
+        ("yargs", "start", "bin.tool.start"),
+        ("urfave-cli", "serve", "cmd.tool.serve"),
+        ("urfave-cli", "migrate", None),
+        ("main", "tool", "cmd.tool.main"),
+        ("picocli", "checksum", "app.Checksum"),
+        ("picocli", "verify", "app.Checksum.verify"),
+        ("clap", "cli", "src.cli.Cli"),
+        ("clap", "add", "src.cli.Commands"),
+        ("clap", "list-all", "src.cli.Commands"),
+        ("thor", "fetch", "lib.tool.cli.ToolCLI.fetch"),
+    }
+
+
 def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
     analysis = analyze_repository({
         "lib/app.rb": (

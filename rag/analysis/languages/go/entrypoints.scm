@@ -169,6 +169,36 @@
     (keyed_element key: (literal_element (identifier) @_run) value: (literal_element (identifier) @handler)))
   (#eq? @_cobra "cobra") (#eq? @_command "Command") (#eq? @_use "Use") (#match? @_run "^(Run|RunE)$")) @command.cobra
 ;
+; urfave/cli: a command of an app, &cli.Command{Name: "serve", Action: serve}, or one of a list of them,
+; []*cli.Command{{Name: "serve", Action: serve}, ...} (Subcommands too), named by its Name and handled by its Action,
+; in a file that imports urfave/cli
+(import_spec path: (interpreted_string_literal) @uses.urfave-cli (#match? @uses.urfave-cli "^\"github\\.com/urfave/cli([/\"])"))
+(composite_literal
+  type: (qualified_type name: (type_identifier) @_command)
+  body: (literal_value (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path)))
+  (#eq? @_command "Command") (#eq? @_name "Name")
+  (#set! requires "urfave-cli")) @command.urfave-cli
+(composite_literal
+  type: (qualified_type name: (type_identifier) @_command)
+  body: (literal_value
+    (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path))
+    (keyed_element key: (literal_element (identifier) @_action) value: (literal_element [(identifier) @handler (selector_expression) @handler (func_literal) @block])))
+  (#eq? @_command "Command") (#eq? @_name "Name") (#eq? @_action "Action")
+  (#set! requires "urfave-cli")) @command.urfave-cli
+(composite_literal
+  type: (slice_type element: [(pointer_type (qualified_type name: (type_identifier) @_command)) (qualified_type name: (type_identifier) @_command)])
+  body: (literal_value (literal_element (literal_value
+    (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path))) @command.urfave-cli))
+  (#eq? @_command "Command") (#eq? @_name "Name")
+  (#set! requires "urfave-cli"))
+(composite_literal
+  type: (slice_type element: [(pointer_type (qualified_type name: (type_identifier) @_command)) (qualified_type name: (type_identifier) @_command)])
+  body: (literal_value (literal_element (literal_value
+    (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path))
+    (keyed_element key: (literal_element (identifier) @_action) value: (literal_element [(identifier) @handler (selector_expression) @handler (func_literal) @block]))) @command.urfave-cli))
+  (#eq? @_command "Command") (#eq? @_name "Name") (#eq? @_action "Action")
+  (#set! requires "urfave-cli"))
+;
 ; Tasks: an asynq handler of a task type, mux.HandleFunc("email:deliver", h), in a file that imports asynq; a cron
 ; job, c.AddFunc("@every 1h", h) or c.AddJob("0 30 * * * *", job), in a file that imports robfig/cron
 (import_spec path: (interpreted_string_literal) @uses.asynq (#match? @uses.asynq "^\"github\\.com/hibiken/asynq([/\"])"))

@@ -159,6 +159,20 @@
   (#match? @_worker "^(Worker|ListenableWorker|RxWorker)$") (#match? @_work "^(doWork|startWork|createWork)$")
   (#set! entry_type "task"))
 ;
+; picocli, in a file that imports it: a class annotated @Command(name = "checksum", ...) is that command (its call()
+; or run() runs it); a method annotated so is a subcommand of its class
+(import_declaration (scoped_identifier) @uses.picocli (#match? @uses.picocli "^picocli([.]|$)"))
+(class_declaration
+  (modifiers (annotation name: (identifier) @_command
+    arguments: (annotation_argument_list (element_value_pair key: (identifier) @_name value: (string_literal) @path))))
+  (#eq? @_command "Command") (#eq? @_name "name")
+  (#set! requires "picocli")) @command.picocli
+(method_declaration
+  (modifiers (annotation name: (identifier) @_command
+    arguments: (annotation_argument_list (element_value_pair key: (identifier) @_name value: (string_literal) @path))))
+  (#eq? @_command "Command") (#eq? @_name "name")
+  (#set! requires "picocli")) @command.picocli
+;
 ; Javalin, in a file that imports io.javalin: app.get("/users/{id}", UserController::getOne), its handler a method
 ; reference, a name or the lambda written there (a path from the root: headers.put("Content-Type", type) is none)
 (import_declaration (scoped_identifier) @uses.javalin (#match? @uses.javalin "^io[.]javalin([.]|$)"))

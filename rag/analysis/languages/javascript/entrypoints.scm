@@ -267,6 +267,32 @@
   arguments: (arguments . (object (pair key: (property_identifier) @prefix value: (identifier) @mounted)))
   (#match? @_router "^(createTRPCRouter|router|createRouter)$")) @mount.trpc
 ;
+; Command-line programs. commander: program.command('clone <source>').description('...').option(...).action(clone),
+; a command named by the first word of its .command() (the chain's root), handled by the function its .action()
+; takes, in a file that imports or requires commander
+(import_statement source: (string (string_fragment) @uses.commander) (#eq? @uses.commander "commander"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.commander))
+  (#eq? @_require "require") (#eq? @uses.commander "commander"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_command)
+  arguments: (arguments . (string (string_fragment) @path))
+  (#eq? @_command "command")) @chain_root
+(call_expression
+  function: (member_expression object: (call_expression) @chained property: (property_identifier) @_action)
+  arguments: (arguments . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block])
+  (#eq? @_action "action")
+  (#set! requires "commander")) @command.commander
+; yargs: .command('serve [port]', 'start the server', builder, handler), its handler the last of four arguments (of
+; three, the last is the builder), in a file that imports or requires yargs
+(import_statement source: (string (string_fragment) @uses.yargs) (#match? @uses.yargs "^yargs(/.*)?$"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.yargs))
+  (#eq? @_require "require") (#match? @uses.yargs "^yargs(/.*)?$"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_command)
+  arguments: (arguments . (string (string_fragment) @path) . (_) . (_) . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
+  (#eq? @_command "command")
+  (#set! requires "yargs")) @command.yargs
+;
 ; Fastify's autoload (the fastify-cli template): fastify.register(AutoLoad, { dir: path.join(__dirname, 'routes'),
 ; options: { prefix: '/api' } }) registers the plugins of the files under routes/, each under its folder's path
 ; (routes/users/index.js: /users), under the options' prefix (rag/analysis/entrypoints/mounts.py); AutoLoad the

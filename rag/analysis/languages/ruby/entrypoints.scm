@@ -82,6 +82,17 @@
   (#eq? @_command "command") (#eq? @_action "action")
   (#set! strip "^:")) @command.mercenary
 ;
+; Thor: in a class under Thor, a method described by desc "hello NAME", "..." (options declared between them) is
+; the command named for it, its own handler
+(class superclass: (superclass (constant) @_thor)
+  body: (body_statement
+    (call !receiver method: (identifier) @_desc)
+    .
+    (call !receiver method: (identifier) @_option)*
+    .
+    (method name: (identifier) @path) @command.thor)
+  (#eq? @_thor "Thor") (#eq? @_desc "desc") (#match? @_option "^(method_option|option|method_options)$"))
+;
 ; Tasks: an Active Job (a class under ApplicationJob or ActiveJob::Base) or a Sidekiq job (a class with a perform
 ; method in a file that includes Sidekiq::Job or Sidekiq::Worker: a pattern of the include and the method, two
 ; siblings in any order, costs tree-sitter every pair of a long class's statements), named by its class; its

@@ -159,6 +159,15 @@
   .
   (struct_item) @command.clap
   (#eq? @_derive "derive") (#eq? @_parser "Parser") (#match? @_command "^(command|clap)$") (#eq? @_name "name"))
+; ... and each variant of a #[derive(Subcommand)] enum is a subcommand, named as clap names it, in kebab case
+; (ListAll: list-all)
+(
+  (attribute_item (attribute (identifier) @_derive arguments: (token_tree (identifier) @_subcommand)))
+  .
+  (attribute_item)*
+  .
+  (enum_item body: (enum_variant_list (enum_variant name: (identifier) @path) @command.clap))
+  (#eq? @_derive "derive") (#eq? @_subcommand "Subcommand") (#set! route "{kebab}"))
 ; clap's builder: Command::new("name") in a file that uses clap (std::process::Command::new("git")
 ; runs a program), or clap::Command::new("name") written out
 (use_declaration argument: (_) @uses.clap (#match? @uses.clap "^clap(::|$)"))
