@@ -58,7 +58,7 @@ def detect_language(path: str) -> str:
         return EXTENSION_LANGUAGES[ext]
     from rag.analysis.languages.spec import specs  # the language folders, read once
 
-    if ext and (spec := specs().get(ext)) is not None:
+    if (spec := specs().get(ext or name)) is not None:
         return spec.name
     return FILENAME_LANGUAGES.get(stem if not ext else name, "unknown")
 

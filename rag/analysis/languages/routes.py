@@ -54,7 +54,7 @@ written, ``{lower}`` with its first letter in lower case, ``{camel}`` a snake-ca
 ``ListAll`` subcommand is ``list-all``), ``{@root}`` the text of the capture ``@root``), ``(#set! entry_type "rpc_service")`` overrides the kind (``task``: a scheduled
 method or a listener of a topic or queue, named by its ``@path`` captures, else by its handler), ``(#set! param
 "{id}")`` names a resource's member parameter, ``(#set! filters "warp")`` marks the path of a chain of warp's
-filters (``warp::path!("todos")``), whose route, methods and handler are the chain's (``_filter_chain``), ``(#set! needs "path method _handler")`` makes it an
+filters (``warp::path!("todos")``), whose route, methods and handler are the chain's (``_filter_chain``), ``(#set! join ":")`` names a command under the prefixes around it joined so (Rake's ``db:seed``), ``(#set! needs "path method _handler")`` makes it an
 entrypoint only when the node's matches captured all of those (go-zero's ``rest.Route`` literal). Several patterns may match one node (with and without
 its path): the match with the most captures wins. A route with neither a path, a prefix nor a file
 route (``file_routes`` in ``language.toml``: Next.js ``pages/api/**``, ``app/**/route.ts`` and ``app/**/page.tsx``,
@@ -844,9 +844,13 @@ def _entrypoints(
             )
             continue
         if role == "command":
+            command = (route.split() or [_program(path, spec)])[0]
+            if settings.get("join"):
+                # Named under the names of the blocks around it (Rake's ``namespace :db do task :seed ...``: ``db:seed``).
+                outer, _, _ = around.prefixes_of(node, _scope(node, definitions, unit), "")
+                command = str(settings["join"]).join([*(prefix.lstrip(":") for prefix in outer), command])
             found.append(Entrypoint(
-                entry_type="cli_command", framework=framework,
-                route_or_command=(route.split() or [_program(path, spec)])[0],
+                entry_type="cli_command", framework=framework, route_or_command=command,
                 handler=handler_or_none, handler_raw=written or handler_or_none or "", **lines,
             ))
             continue

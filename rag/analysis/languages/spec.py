@@ -159,6 +159,8 @@ class LanguageSpec:
     # Whether the grammar reads JSX (JavaScript's, TSX's): the folders' ``*.jsx.scm`` queries are read with their
     # ``*.scm`` ones (TypeScript's grammar has no JSX nodes, so a query naming them would not compile for it).
     jsx: bool = False
+    # Whole file names of the language's files that have no suffix (Ruby's ``Rakefile``).
+    file_names: tuple[str, ...] = ()
     folder: Path = field(default=FOLDER)
 
     @classmethod
@@ -178,6 +180,7 @@ class LanguageSpec:
         return cls(
             name=folder.name,
             suffixes=tuple(table["suffixes"]),
+            file_names=tuple(table.get("file_names", ())),
             grammar=table["grammar"],
             function=table.get("function", "language"),
             tags_from=tuple(table.get("tags_from", ())),
@@ -262,20 +265,25 @@ class LanguageSpec:
 
 @cache
 def specs() -> dict[str, LanguageSpec]:
-    """Every language folder, by suffix."""
+    """Every language folder, by suffix (``.rb``) and by the file names it claims whole, in lower case (``rakefile``)."""
     found: dict[str, LanguageSpec] = {}
     for folder in sorted(FOLDER.iterdir()):
         if (folder / "language.toml").exists():
             spec = LanguageSpec.load(folder)
             for suffix in spec.suffixes:
                 found[suffix] = spec
+            for name in spec.file_names:
+                found[name.lower()] = spec
     return found
 
 
 def spec_for(path: str, text: str | None = None) -> LanguageSpec | None:
-    """The language of a file by its suffix; with its ``text``, another language that claims the
-    suffix and recognises the text wins (a C++ header named ``.h``)."""
-    suffix = posixpath.splitext(path)[1].lower()
+    """The language of a file by its suffix, or by its whole name when it has none (``Rakefile``); with its
+    ``text``, another language that claims the suffix and recognises the text wins (a C++ header named ``.h``)."""
+    name = posixpath.basename(path).lower()
+    suffix = posixpath.splitext(name)[1]
+    if not suffix and name in specs():
+        return specs()[name]
     if text is not None:
         for claimant in _claimants().get(suffix, ()):
             if claimant.claim_pattern is not None and claimant.claim_pattern.search(text):

@@ -43,6 +43,8 @@ def test_module_names_follow_the_package_layout(path, expected):
         ("README", "text", "docs"),
         ("CHANGES.md", "markdown", "docs"),
         ("static/app.js", "javascript", "code"),
+        ("Rakefile", "ruby", "code"),
+        ("lib/tasks/cache.rake", "ruby", "code"),
         ("data/blob.xyz", "unknown", "code"),
     ],
 )
@@ -55,9 +57,11 @@ def test_every_suffix_a_language_folder_names_is_that_language():
     from rag.analysis.languages.spec import specs
     from rag.evaluation.baseline import is_source_file
 
-    found = {suffix: detect_language(f"src/a{suffix}") for suffix in specs()}
+    # A key without a dot is a whole file name (Ruby's Rakefile).
+    found = {key: detect_language(f"src/a{key}" if key.startswith(".") else f"src/{key}") for key in specs()}
     # TSX is read with its own grammar and counted as TypeScript.
-    assert found == {suffix: "typescript" if spec.name == "tsx" else spec.name for suffix, spec in specs().items()}
+    assert found == {key: "typescript" if spec.name == "tsx" else spec.name for key, spec in specs().items()}
+    assert found["rakefile"] == "ruby"
     assert {found[suffix] for suffix in (".kts", ".mts", ".hh", ".cxx", ".bats")} == {"kotlin", "typescript", "cpp", "shell"}
     # So the whole-file baseline ranks them as the analysis reads them: as code.
     assert is_source_file("src/parser.hh") and is_source_file("src/app.mts")

@@ -2243,6 +2243,28 @@ def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and
     }
 
 
+def test_rake_tasks_are_commands_named_under_their_namespaces_in_rakefiles_and_rake_files_only():
+    found = entrypoint_rows(
+        {
+            "lib/tasks/db.rake": (
+                'namespace :db do\n  desc "Seed the sample data"\n  task seed_samples: :environment do\n    puts "x"\n  end\n\n'
+                "  namespace :cache do\n    task :clear => :environment do\n    end\n  end\nend\n"
+            ),
+            "Rakefile": 'require "rake/testtask"\n\ntask :default do\n  sh "rake test"\nend\n\ntask "build", [:version] do |t, args|\nend\n',
+            # Another DSL's task in a Ruby file that Rake does not read.
+            "lib/deploy.rb": "task :restart do\nend\n",
+        },
+        "framework", "route_or_command", "handler_raw", kind="cli_command",
+    )
+
+    assert found == {
+        ("rake", "db:seed_samples", "block at lib/tasks/db.rake:3"),
+        ("rake", "db:cache:clear", "block at lib/tasks/db.rake:8"),
+        ("rake", "default", "block at Rakefile:3"),
+        ("rake", "build", "block at Rakefile:7"),
+    }
+
+
 def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
     analysis = analyze_repository({
         "lib/app.rb": (
