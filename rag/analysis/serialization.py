@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 118
+ANALYSIS_VERSION = 119
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -179,7 +179,8 @@ call or decorator names are read by one rule (``rag.analysis.facts.http_methods`
 116: a GraphQL resolver map is read in a file that imports graphql or its tools, or the types of its resolvers, as
 well as a server's, and a field that names its resolver is handled by it; 117: commander's, yargs', urfave/cli's,
 picocli's and Thor's commands, and clap's derived subcommands, are CLI commands; 118: a Rakefile and .rake files are
-Ruby, their tasks commands named under their namespaces (``db:seed``)."""
+Ruby, their tasks commands named under their namespaces (``db:seed``); 119: TypeScript's enums and type aliases are
+types, and a namespace scopes its names (``Text.pad``, a function)."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

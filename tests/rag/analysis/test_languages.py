@@ -9,7 +9,7 @@ from rag.analysis.filetypes import artifact_type, detect_language
 from rag.analysis.languages.spec import named_by_folder, specs, written_name
 from rag.analysis.languages.parsing import parses
 from rag.analysis.repository import analyze_repository
-from tests.rag.analysis.readings import entrypoint_rows, symbol_rows
+from tests.rag.analysis.readings import edge_targets, entrypoint_rows, symbol_rows
 
 # One small project per language: a documented type with a method, and a second file calling it.
 PROJECTS: dict[str, dict[str, str]] = {
@@ -2263,6 +2263,28 @@ def test_rake_tasks_are_commands_named_under_their_namespaces_in_rakefiles_and_r
         ("rake", "default", "block at Rakefile:3"),
         ("rake", "build", "block at Rakefile:7"),
     }
+
+
+def test_typescript_enums_and_type_aliases_are_types_and_a_namespace_scopes_its_functions():
+    files = {
+        "src/util.ts": (
+            "export enum Level { Low, High }\n\nexport type Maybe<T> = T | null\n\n"
+            "export namespace Text {\n  export function pad(s: string) { return s }\n  export class Box { open() {} }\n}\n\n"
+            "namespace A.B { export function d() {} }\n"
+        ),
+        "src/main.ts": "import { Text } from './util'\n\nexport function run() { return Text.pad('y') }\n",
+    }
+
+    assert symbol_rows(files, "kind") == {
+        "src.util.Level": ("class",),
+        "src.util.Maybe": ("class",),
+        "src.util.Text.pad": ("function",),
+        "src.util.Text.Box": ("class",),
+        "src.util.Text.Box.open": ("method",),
+        "src.util.A.B.d": ("function",),
+        "src.main.run": ("function",),
+    }
+    assert edge_targets(files)[("src.main.run", "pad", 3)] == "src.util.Text.pad"
 
 
 def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
