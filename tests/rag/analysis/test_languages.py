@@ -2221,7 +2221,10 @@ def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and
             ),
             "lib/tool/cli.rb": (
                 'require "thor"\n\nclass ToolCLI < Thor\n  desc "fetch URL", "fetch a page"\n'
-                "  method_option :force, type: :boolean\n  def fetch(url)\n  end\n\n  def helper\n  end\nend\n"
+                "  method_option :force, type: :boolean\n  def fetch(url)\n  end\n\n  def helper\n  end\n\n"
+                # Past three options the command is the class's (a pattern over runs of siblings would cost
+                # tree-sitter every pair of a long class's statements).
+                '  desc "sync", "sync all"\n' + "  option :a\n" * 4 + "  def sync\n  end\nend\n"
             ),
         },
         "framework", "route_or_command", "handler", kind="cli_command",
@@ -2240,6 +2243,7 @@ def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and
         ("clap", "add", "src.cli.Commands"),
         ("clap", "list-all", "src.cli.Commands"),
         ("thor", "fetch", "lib.tool.cli.ToolCLI.fetch"),
+        ("thor", "sync", "lib.tool.cli.ToolCLI"),
     }
 
 
