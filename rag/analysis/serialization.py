@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 120
+ANALYSIS_VERSION = 121
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -181,7 +181,8 @@ well as a server's, and a field that names its resolver is handled by it; 117: c
 picocli's and Thor's commands, and clap's derived subcommands, are CLI commands; 118: a Rakefile and .rake files are
 Ruby, their tasks commands named under their namespaces (``db:seed``); 119: TypeScript's enums and type aliases are
 types, and a namespace scopes its names (``Text.pad``, a function); 120: a Thor command is its ``desc``, handled by
-the method after it past at most three options (a run of any length made a class of many options quadratic)."""
+the method after it past at most three options (a run of any length made a class of many options quadratic); 121:
+Quartz's jobs and Agenda's are tasks."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:

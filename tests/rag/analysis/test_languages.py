@@ -2949,6 +2949,18 @@ def test_laravel_and_symfony_console_commands_are_cli_commands_named_by_their_si
 
 # Background work of each ecosystem: scheduled methods, listeners of topics and queues, job classes, workers.
 TASKS = {
+    "src/main/java/com/shop/ReportJob.java": (
+        "package com.shop;\n\nimport org.quartz.Job;\nimport org.quartz.JobExecutionContext;\n\n"
+        "public class ReportJob implements Job {\n    public void execute(JobExecutionContext context) {}\n}\n"
+    ),
+    "src/main/java/com/shop/CleanupJob.java": (
+        "package com.shop;\n\nclass CleanupJob extends QuartzJobBean {\n"
+        "    protected void executeInternal(JobExecutionContext context) {}\n}\n"
+    ),
+    "src/agenda.js": (
+        "const Agenda = require('agenda')\n\nconst agenda = new Agenda()\nasync function report(job) {}\n\n"
+        "agenda.define('send email report', async (job) => {})\nagenda.define('report', { priority: 20 }, report)\n"
+    ),
     "src/main/java/com/shop/Jobs.java": (
         'package com.shop;\n\n@Component\n@RequestMapping("/api")\npublic class Jobs {\n'
         '  @Scheduled(cron = "0 0 * * * *")\n  public void report() {}\n\n'
@@ -3065,6 +3077,10 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
         ("cron", "@every 1h", None),
         ("workmanager", "SyncWorker", "com.shop.SyncWorker.doWork"),
         ("workmanager", "UploadWorker", "com.shop.UploadWorker.doWork"),
+        ("quartz", "ReportJob", "com.shop.ReportJob.execute"),
+        ("quartz", "CleanupJob", "com.shop.CleanupJob.executeInternal"),
+        ("agenda", "send email report", None),
+        ("agenda", "report", "src.agenda.report"),
     }
     # A task is no route, whatever prefix its class gives its routes (the Java class's @RequestMapping).
     assert ("spring", "/api/health") in entrypoint_rows(TASKS, "framework", "route_or_command", kind="http_route")

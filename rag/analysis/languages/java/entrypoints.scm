@@ -173,6 +173,20 @@
   (#eq? @_command "Command") (#eq? @_name "name")
   (#set! requires "picocli")) @command.picocli
 ;
+; Quartz jobs: a class implementing org.quartz's Job (in a file that imports org.quartz), or extending Spring's
+; QuartzJobBean, named by the class, its execute (executeInternal) the handler
+(import_declaration (scoped_identifier) @uses.quartz (#match? @uses.quartz "^org[.]quartz([.]|$)"))
+(class_declaration name: (identifier) @path
+  interfaces: (super_interfaces (type_list (type_identifier) @_job))
+  body: (class_body (method_declaration name: (identifier) @_execute) @route.quartz)
+  (#match? @_job "^(Job|InterruptableJob|StatefulJob)$") (#eq? @_execute "execute")
+  (#set! requires "quartz") (#set! entry_type "task"))
+(class_declaration name: (identifier) @path
+  superclass: (superclass (type_identifier) @_bean)
+  body: (class_body (method_declaration name: (identifier) @_execute) @route.quartz)
+  (#eq? @_bean "QuartzJobBean") (#eq? @_execute "executeInternal")
+  (#set! entry_type "task"))
+;
 ; Javalin, in a file that imports io.javalin: app.get("/users/{id}", UserController::getOne), its handler a method
 ; reference, a name or the lambda written there (a path from the root: headers.put("Content-Type", type) is none)
 (import_declaration (scoped_identifier) @uses.javalin (#match? @uses.javalin "^io[.]javalin([.]|$)"))

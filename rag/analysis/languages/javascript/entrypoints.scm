@@ -227,6 +227,18 @@
   (#set! requires "node-cron")
   (#set! entry_type "task")) @route.node-cron
 ;
+; Agenda's jobs, agenda.define('send email report', handler) (options may come between), in a file that imports or
+; requires agenda: a task named by its name
+(import_statement source: (string (string_fragment) @uses.agenda) (#match? @uses.agenda "^(agenda|@hokify/agenda)$"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.agenda))
+  (#eq? @_require "require") (#match? @uses.agenda "^(agenda|@hokify/agenda)$"))
+(call_expression
+  function: (member_expression property: (property_identifier) @_define)
+  arguments: (arguments . (string (string_fragment) @path) . (_)? . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)
+  (#eq? @_define "define")
+  (#set! requires "agenda")
+  (#set! entry_type "task")) @route.agenda
+;
 ; GraphQL resolver maps (Apollo Server, GraphQL Yoga, Mercurius, graphql-tools): const resolvers = { Query: { books:
 ; () => books, author(parent, args) { ... }, book: resolveBook }, Mutation: { ... }, Subscription: { bookAdded: {
 ; subscribe: ... } } }, each field of a root type's object that field, in a file that imports a GraphQL server, the
