@@ -49,7 +49,7 @@ ENTRY_DECORATORS = frozenset(
         "shared_task",
     }
 )
-MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command", "add_namespace"})
+MOUNT_METHODS = frozenset({"register_blueprint", "include_router", "add_typer", "add_command", "add_namespace", "add_router"})
 # The longest string a module's assignment to a name is kept with (``FileFacts.class_strings``): prefixes and
 # names, not templates or texts.
 MAX_NAMED_STRING = 200
@@ -663,6 +663,10 @@ class PythonExtractor:
         self.references[key] = Reference(kind, src, raw, line, class_scope, receiver_type)  # type: ignore[arg-type]
 
     def _mount(self, node: ast.Call, parent: str, method: str, scope: _Scope) -> None:
+        if method == "add_router":
+            # Django Ninja's ``api.add_router("/shop/", router)``: the prefix first, then the router.
+            self._ninja_router(node, parent, scope)
+            return
         child = dotted_name(node.args[0])
         if child is None:
             return
@@ -677,6 +681,15 @@ class PythonExtractor:
             value = literal(node.args[1])
             prefix = value if isinstance(value, str) else None
         self.mounts.append(Mount(method, parent, child, prefix, scope.qname, node.lineno, prefix_name))
+
+    def _ninja_router(self, node: ast.Call, parent: str, scope: _Scope) -> None:
+        arguments = {keyword.arg: keyword.value for keyword in node.keywords}
+        prefix_node = node.args[0] if node.args else arguments.get("prefix")
+        router_node = node.args[1] if len(node.args) > 1 else arguments.get("router")
+        child = dotted_name(router_node) if router_node is not None else None
+        prefix = literal(prefix_node) if prefix_node is not None else None
+        if child is not None and isinstance(prefix, str):
+            self.mounts.append(Mount("add_router", parent, child, prefix, scope.qname, node.lineno))
 
     def _route_registration(self, node: ast.Call, receiver: str, method: str, scope: _Scope) -> None:
         route = literal(node.args[0])

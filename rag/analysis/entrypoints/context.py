@@ -36,6 +36,10 @@ INSTANCE_FRAMEWORKS = {
 }
 
 
+# Classes whose name alone says too little (many libraries have a ``Router``), by where they are imported from.
+QUALIFIED_INSTANCE_FRAMEWORKS = {"ninja.Router": "ninja"}
+
+
 def class_methods(names: RepositoryNames, qname: str) -> tuple[str, ...]:
     """The HTTP methods a class view or resource answers by the methods it defines (or a base of the
     repository does): ``get`` -> ``GET``."""
@@ -165,7 +169,8 @@ class FinderContext:
             instance = self.names.instances[found[1]]
             owner = found[1].rsplit(".", 1)[0]
             callee = self.names.expand(instance.callee, owner, owner)
-            return INSTANCE_FRAMEWORKS.get(callee.rsplit(".", 1)[-1], "unknown"), found[1]
+            found_framework = QUALIFIED_INSTANCE_FRAMEWORKS.get(callee) or INSTANCE_FRAMEWORKS.get(callee.rsplit(".", 1)[-1], "unknown")
+            return found_framework, found[1]
         if found is not None and found[0] == "symbol" and self.is_click_group(found[1]):
             return "click_group", found[1]
         head = expanded.split(".", 1)[0]

@@ -47,7 +47,7 @@ def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) 
 
 
 def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, qname: str, call: DecoratorCall) -> None:
-    """Flask, FastAPI, click, typer or a task queue's (Celery, Dramatiq, RQ, Huey, APScheduler), by the
+    """Flask, FastAPI, click, typer or a task queue's (Celery, Dramatiq, RQ, Huey, APScheduler, Airflow), by the
     decorator's receiver or what it was imported as."""
     module = facts.module or ""
     receiver, _, attr = call.target.rpartition(".")
@@ -68,7 +68,7 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         if root in GRAPHQL_ROOTS:
             strawberry_field(context, analysis, symbol, call, root)
         return
-    if (attr, imported_from) in (("actor", "dramatiq"), ("job", "rq")):
+    if (attr, imported_from) in (("actor", "dramatiq"), ("job", "rq"), ("dag", "airflow")):
         python_task(context, analysis, symbol, call, imported_from)
         return
     if imported_from == "litestar" and not receiver and attr in LITESTAR_DECORATORS:

@@ -268,7 +268,7 @@ def _route_prefixes(context: FinderContext, receiver_qname: str | None, framewor
     if framework == "flask" and not isinstance(own, str):
         own = instance.kwarg("prefix")  # Flask-RESTful's ``Api(app, prefix="/api")``
     own = own if isinstance(own, str) else ""
-    mounts = [m for m in context.mounts.get(receiver_qname, ()) if m[0] in ("register_blueprint", "include_router", "urls")]
+    mounts = [m for m in context.mounts.get(receiver_qname, ()) if m[0] in ("register_blueprint", "include_router", "add_router", "urls")]
     if not mounts:
         return [own]
     prefixes: list[str] = []

@@ -253,6 +253,38 @@ def test_the_tasks_of_dramatiq_rq_huey_and_apscheduler_are_named_as_their_decora
     }
 
 
+def test_airflow_dags_are_tasks_named_by_their_dag_id_and_the_tasks_inside_them_are_not():
+    analysis = analyze(
+        {
+            "dags/etl.py": """\
+                from airflow.decorators import dag, task
+
+
+                @dag(schedule="@daily")
+                def etl():
+                    @task
+                    def extract():
+                        return 1
+
+                    extract()
+
+
+                @dag(dag_id="nightly_report", schedule="0 3 * * *")
+                def report():
+                    pass
+
+
+                etl()
+                report()
+            """
+        }
+    )
+    assert entries_of(analysis) == {
+        ("task", "airflow", "etl", (), "dags.etl.etl"),
+        ("task", "airflow", "nightly_report", (), "dags.etl.report"),
+    }
+
+
 def test_strawberry_resolvers_of_root_types_are_operations_named_as_strawberry_names_them():
     analysis = analyze(
         {
@@ -466,6 +498,50 @@ def test_a_django_ninja_api_serves_under_the_path_its_urlconf_mounts_its_urls_at
         ("http_route", "django", "/", (), "shop.views.home"),
         ("http_route", "ninja", "/api/v1/add", ("GET",), "shop.api.add"),
     }
+
+
+def test_a_django_ninja_router_serves_under_the_prefix_its_api_adds_it_at():
+    analysis = analyze(
+        {
+            "shop/orders/api.py": """\
+                from ninja import Router
+
+                router = Router()
+
+
+                @router.post("/")
+                def create(request):
+                    return None
+            """,
+            "shop/api.py": """\
+                from ninja import NinjaAPI
+
+                from shop.orders.api import router as orders_router
+
+                api = NinjaAPI()
+                api.add_router("/orders/", orders_router)
+            """,
+            "shop/urls.py": """\
+                from django.urls import path
+
+                from shop.api import api
+
+                urlpatterns = [path("api/", api.urls)]
+            """,
+            # A Router of another library is no route table.
+            "shop/events.py": """\
+                from bus import Router
+
+                events = Router()
+
+
+                @events.post("/ignored")
+                def on_event(message):
+                    return None
+            """,
+        }
+    )
+    assert entries_of(analysis) == {("http_route", "ninja", "/api/orders/", ("POST",), "shop.orders.api.create")}
 
 
 def test_django_includes_compose_prefixes_and_resolve_views_through_imports():
