@@ -77,7 +77,9 @@ def looks_like_test_path(path: str) -> bool:
     # Cached: ranking asks it of every candidate file of every query.
     lowered = path.lower()
     name = lowered.rsplit("/", 1)[-1]
-    from rag.analysis.languages.spec import is_test_file  # each ecosystem's conventions (``*_test.go``, ``src/test/``
+    from rag.analysis.languages.spec import (
+        is_test_file,  # each ecosystem's conventions (``*_test.go``, ``src/test/``
+    )
 
     return (
         is_test_file(path)

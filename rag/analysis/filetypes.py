@@ -64,7 +64,9 @@ def detect_language(path: str) -> str:
 
 
 def is_test_path(path: str) -> bool:
-    from rag.analysis.languages.spec import is_test_file  # the languages' own conventions (languages/*/language.toml
+    from rag.analysis.languages.spec import (
+        is_test_file,  # the languages' own conventions (languages/*/language.toml
+    )
 
     if is_test_file(path):
         return True

@@ -15,11 +15,15 @@ from dataclasses import dataclass
 from rag.analysis.facts import (
     NamedImport,
 )
-from rag.analysis.languages.spec import NAMESPACE_SEPARATOR, name_space, spec_named, unit_name
+from rag.analysis.languages.spec import (
+    NAMESPACE_SEPARATOR,
+    name_space,
+    spec_named,
+    unit_name,
+)
+from rag.analysis.names import MAX_DEPTH
 from rag.analysis.records import Symbol
 from rag.analysis.results import FileAnalysis
-from rag.analysis.names import MAX_DEPTH
-
 
 # What an ES module specifier or a C include may leave out of the file's path.
 _IMPORT_SUFFIXES = (

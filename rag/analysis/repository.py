@@ -17,6 +17,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 
+from rag.analysis.android_manifest import android_components
+from rag.analysis.app_config import context_paths
+from rag.analysis.candidates import lookup_work
 from rag.analysis.chunking import split_lines, symbol_chunks, window_chunks
 from rag.analysis.console_scripts import (
     automake_programs,
@@ -24,33 +27,41 @@ from rag.analysis.console_scripts import (
     cargo_crate_name,
     cmake_executables,
     go_module_path,
-    pubspec_name,
     package_json_name,
     package_json_scripts,
+    pubspec_name,
     pyproject_scripts,
     setup_cfg_scripts,
     setup_py_scripts,
     tsconfig_paths,
 )
 from rag.analysis.docs import doc_chunks
-from rag.analysis.facts import ConsoleScript, FileFacts
-from rag.analysis.languages.spec import LanguageSpec, code_of, spec_named, unit_name
-from rag.analysis.languages.parsing import NotParsed, parse_ahead, parse_budget
-from rag.analysis.languages.walker import extract_tree_sitter
-from rag.analysis.filetypes import DOC_LANGUAGES, artifact_type, detect_language, is_generated, is_minified, module_name
-from rag.analysis.android_manifest import android_components
-from rag.analysis.app_config import context_paths
-from rag.analysis.serverless import SERVERLESS_FRAMEWORKS, is_serverless_config, serverless_functions
-from rag.analysis.play_routes import play_router, play_routes
-from rag.analysis.razor_components import is_razor_component, razor_routes
-from rag.analysis.python_source import extract_python
 from rag.analysis.entrypoints import find_entrypoints
 from rag.analysis.entrypoints.mounts import across_files
-from rag.analysis.records import Edge, Entrypoint, Symbol
-from rag.analysis.results import FileAnalysis, RepositoryAnalysis
-from rag.analysis.candidates import lookup_work
+from rag.analysis.facts import ConsoleScript, FileFacts
+from rag.analysis.filetypes import (
+    DOC_LANGUAGES,
+    artifact_type,
+    detect_language,
+    is_generated,
+    is_minified,
+    module_name,
+)
+from rag.analysis.languages.parsing import NotParsed, parse_ahead, parse_budget
+from rag.analysis.languages.spec import LanguageSpec, code_of, spec_named, unit_name
+from rag.analysis.languages.walker import extract_tree_sitter
 from rag.analysis.names import repository_names
+from rag.analysis.play_routes import play_router, play_routes
+from rag.analysis.python_source import extract_python
+from rag.analysis.razor_components import is_razor_component, razor_routes
+from rag.analysis.records import Edge, Entrypoint, Symbol
 from rag.analysis.resolution import RepositoryEdges
+from rag.analysis.results import FileAnalysis, RepositoryAnalysis
+from rag.analysis.serverless import (
+    SERVERLESS_FRAMEWORKS,
+    is_serverless_config,
+    serverless_functions,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -20,19 +20,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property, lru_cache
 
-from rag.analysis.facts import (
-    RETURNED,
-    SELF_RECEIVER,
-    Reference,
-)
-from rag.analysis.languages.spec import LanguageSpec, name_space, spec_named
-from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.candidates import (
     CandidatesByName,
     any_of,
     current_work,
-    keyed,
     kept,
+    keyed,
     methods_of,
     nearest,
     others_of,
@@ -46,10 +39,17 @@ from rag.analysis.candidates import (
     whole,
     with_parent,
 )
+from rag.analysis.facts import (
+    RETURNED,
+    SELF_RECEIVER,
+    Reference,
+)
+from rag.analysis.imports import ImportTargets, shared_folders
+from rag.analysis.languages.spec import LanguageSpec, name_space, spec_named
+from rag.analysis.names import RepositoryNames
+from rag.analysis.python_source import BUILTIN_NAMES
 from rag.analysis.records import Edge, Symbol
 from rag.analysis.results import FileAnalysis
-from rag.analysis.names import RepositoryNames
-from rag.analysis.imports import ImportTargets, shared_folders
 
 
 def _dependency_edges(names: RepositoryNames, analysis: FileAnalysis) -> list[Edge]:

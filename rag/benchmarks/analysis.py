@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from rag.analysis.results import RepositoryAnalysis
 from rag.analysis.repository import analyze_repository, extract_file, resolve_repository
+from rag.analysis.results import RepositoryAnalysis
 
 SKIPPED_DIRECTORIES = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", "build", "dist"})
 

@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from django.db import connection
 
+from rag.analysis.languages.spec import named_by_folder
 from rag.models import DOC_LAYERS, IndexRun, Repository
-from rag.storage import version_filter
+from rag.query_analysis import word_stem
 from rag.services.retrieval import (
     AUXILIARY_FOLDERS,
     DEFAULT_PARAMS,
@@ -45,8 +46,7 @@ from rag.services.retrieval import (
     rank_files,
     search,
 )
-from rag.analysis.languages.spec import named_by_folder
-from rag.query_analysis import word_stem
+from rag.storage import version_filter
 from rag.terms import STOP_WORDS, looks_like_test_path, split_identifier
 
 if TYPE_CHECKING:

@@ -20,7 +20,10 @@ import numpy as np
 
 from rag import storage, terms
 from rag.analysis.languages.spec import test_path_patterns
-from rag.analysis.records import Chunk, Edge as EdgeRecord, Entrypoint as EntrypointRecord, Symbol as SymbolRecord
+from rag.analysis.records import Chunk
+from rag.analysis.records import Edge as EdgeRecord
+from rag.analysis.records import Entrypoint as EntrypointRecord
+from rag.analysis.records import Symbol as SymbolRecord
 from rag.analysis.results import FileAnalysis
 from rag.analysis.serialization import ANALYSIS_VERSION
 from rag.embeddings import Embedder

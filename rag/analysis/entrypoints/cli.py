@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rag.analysis.entrypoints.context import FinderContext
 from rag.analysis.facts import DecoratorCall, FileFacts
-from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.names import MAX_DEPTH
+from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
 CLICK_NAME_SUFFIXES = ("_command", "_cmd", "_group", "_grp")

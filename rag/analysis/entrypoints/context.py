@@ -6,9 +6,9 @@ import functools
 from collections.abc import Iterator
 
 from rag.analysis.facts import DecoratorCall, FileFacts
+from rag.analysis.names import MAX_DEPTH, RepositoryNames
 from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
-from rag.analysis.names import MAX_DEPTH, RepositoryNames
 
 HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 # The frameworks whose routes are a decorator of an app or router object: ``@app.route("/x")``, ``@router.get("/x")``.

@@ -7,10 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rag.analysis.entrypoints.context import FinderContext, class_methods, join_route
-from rag.analysis.entrypoints.drf import Registration, generic_view_methods, registrations, router_routes
+from rag.analysis.entrypoints.drf import (
+    Registration,
+    generic_view_methods,
+    registrations,
+    router_routes,
+)
 from rag.analysis.facts import UrlPattern, http_methods
-from rag.analysis.records import Entrypoint
 from rag.analysis.names import MAX_DEPTH
+from rag.analysis.records import Entrypoint
 
 DJANGO_METHOD_DECORATORS = {
     "require_GET": ("GET",),

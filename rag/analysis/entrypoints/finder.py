@@ -3,19 +3,40 @@
 from __future__ import annotations
 
 from rag.analysis.entrypoints.cli import click_command, flask_cli, typer_command
-from rag.analysis.entrypoints.commands import argparse_command, console_script, management_command
+from rag.analysis.entrypoints.commands import (
+    argparse_command,
+    console_script,
+    management_command,
+)
 from rag.analysis.entrypoints.context import WEB_FRAMEWORKS, FinderContext
 from rag.analysis.entrypoints.django_urls import django_urls
-from rag.analysis.entrypoints.graphql import GRAPHQL_FIELDS, GRAPHQL_ROOTS, ariadne_field, graphene_operations, strawberry_field
-from rag.analysis.entrypoints.tasks import HUEY_DECORATORS, SCHEDULER_DECORATORS, python_task
+from rag.analysis.entrypoints.graphql import (
+    GRAPHQL_FIELDS,
+    GRAPHQL_ROOTS,
+    ariadne_field,
+    graphene_operations,
+    strawberry_field,
+)
+from rag.analysis.entrypoints.tasks import (
+    HUEY_DECORATORS,
+    SCHEDULER_DECORATORS,
+    python_task,
+)
 from rag.analysis.entrypoints.web import (
-    LITESTAR_DECORATORS, ROUTE_DECORATORS, azure_function, decorated_route, litestar_route, pyramid_view, registered_route,
-    restx_maker, restx_resource,
+    LITESTAR_DECORATORS,
+    ROUTE_DECORATORS,
+    azure_function,
+    decorated_route,
+    litestar_route,
+    pyramid_view,
+    registered_route,
+    restx_maker,
+    restx_resource,
 )
 from rag.analysis.facts import DecoratorCall, FileFacts
+from rag.analysis.names import RepositoryNames
 from rag.analysis.records import Entrypoint
 from rag.analysis.results import FileAnalysis
-from rag.analysis.names import RepositoryNames
 
 
 def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) -> dict[str, list[Entrypoint]]:

@@ -62,11 +62,11 @@ from dataclasses import replace
 
 from rag.analysis.app_config import application_folder
 from rag.analysis.entrypoints.context import join_route
+from rag.analysis.imports import ImportTargets, shared_folders
 from rag.analysis.languages.routes import MADE_BY_CALL, METHOD_VALUE
+from rag.analysis.names import MAX_DEPTH
 from rag.analysis.play_routes import play_router
 from rag.analysis.records import Edge, Entrypoint
-from rag.analysis.imports import ImportTargets, shared_folders
-from rag.analysis.names import MAX_DEPTH
 from rag.analysis.results import FileAnalysis
 
 # The frameworks whose routers are mounted under a prefix (Express's and Koa's ``use``, Hono's ``route``,

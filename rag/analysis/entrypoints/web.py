@@ -5,7 +5,12 @@ tables."""
 
 from __future__ import annotations
 
-from rag.analysis.entrypoints.context import HTTP_VERBS, FinderContext, class_methods, join_route
+from rag.analysis.entrypoints.context import (
+    HTTP_VERBS,
+    FinderContext,
+    class_methods,
+    join_route,
+)
 from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration, http_methods
 from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis

@@ -6,8 +6,8 @@ import pytest
 
 from chat.agent.edits.diffs import check_syntax
 from rag.analysis.filetypes import artifact_type, detect_language
-from rag.analysis.languages.spec import named_by_folder, specs, written_name
 from rag.analysis.languages.parsing import parses
+from rag.analysis.languages.spec import named_by_folder, specs, written_name
 from rag.analysis.repository import analyze_repository
 from tests.rag.analysis.readings import edge_targets, entrypoint_rows, symbol_rows
 
@@ -860,7 +860,10 @@ def test_an_edit_that_breaks_a_files_syntax_is_caught_by_its_grammar():
 
 
 def test_a_stored_analysis_of_such_a_file_is_reused_whole():
-    from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to_dict
+    from rag.analysis.serialization import (
+        file_analysis_from_dict,
+        file_analysis_to_dict,
+    )
 
     first = analyze_repository(PROJECTS["go"])
     stored = {path: file_analysis_from_dict(file_analysis_to_dict(analysis)) for path, analysis in first.extracted.items()}
@@ -924,7 +927,10 @@ def test_an_axum_route_names_its_method_and_handler_and_starts_at_its_own_line()
 
 
 def test_entrypoints_survive_a_stored_analysis():
-    from rag.analysis.serialization import file_analysis_from_dict, file_analysis_to_dict
+    from rag.analysis.serialization import (
+        file_analysis_from_dict,
+        file_analysis_to_dict,
+    )
 
     first = analyze_repository(ROUTES)
     stored = {path: file_analysis_from_dict(file_analysis_to_dict(analysis)) for path, analysis in first.extracted.items()}

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from rag.analysis.repository import analyze_repository
 from rag.analysis.names import MAX_DEPTH
+from rag.analysis.repository import analyze_repository
 from rag.benchmarks.repository_pass import CHAINS
 
 # Deeper than Python's recursion limit: a walk that recursed once per level failed the whole analysis.

@@ -7,7 +7,6 @@ import textwrap
 from rag.analysis.repository import analyze_repository
 
 
-
 def analyze(files: dict[str, str]):
     return analyze_repository({path: textwrap.dedent(text) for path, text in files.items()})
 

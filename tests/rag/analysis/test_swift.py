@@ -7,8 +7,6 @@ from rag.analysis.repository import analyze_repository
 from tests.rag.analysis.readings import edge_targets, entrypoint_rows
 
 
-
-
 def _entries(files: dict[str, str]) -> set[tuple]:
     """(kind, framework, route or command, methods, handler, handler as written) of every entrypoint in ``files``."""
     return entrypoint_rows(files, "entry_type", "framework", "route_or_command", "methods", "handler", "handler_raw")
