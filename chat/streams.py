@@ -16,6 +16,7 @@ module knows a running answer only by the few fields ``RunningAnswer`` names.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import uuid
@@ -27,6 +28,7 @@ from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.core.signals import setting_changed
 
 from chat import services
 from database_pool import in_database_pool
@@ -69,8 +71,11 @@ class RunningAnswer(Protocol):
         ...
 
 
+@functools.cache
 def shares_frames_across_processes() -> bool:
-    """True with a channel layer other processes read (Redis); the in-memory layer is this process alone."""
+    """True with a channel layer other processes read (Redis); the in-memory layer is this process alone.
+
+    Asked for every frame of every answer: known once per process (until ``CHANNEL_LAYERS`` changes)."""
     layer = get_channel_layer()
     return layer is not None and not isinstance(layer, InMemoryChannelLayer)
 
@@ -95,10 +100,26 @@ def frame_interval(running_answers: int) -> float:
     Tokens are never dropped: a longer interval only puts more of them in one message.
     An answer reads its model's stream at the same pace (``chat.generations``).
     """
+    base, frames_per_second, longest = _frame_settings()
+    return max(base, min(running_answers / frames_per_second, longest))
+
+
+@functools.cache
+def _frame_settings() -> tuple[float, int, float]:
+    """The base interval (s), the messages a second of all pages, the longest interval (s): read once per
+    process (until ``CHAT`` changes), not for every paced read and every message of every answer."""
     chat = settings.CHAT
-    base = chat["FRAME_INTERVAL_MS"] / 1000
-    stretched = min(running_answers / chat["FRAMES_PER_SECOND"], chat["FRAME_INTERVAL_MAX_MS"] / 1000)
-    return max(base, stretched)
+    return chat["FRAME_INTERVAL_MS"] / 1000, chat["FRAMES_PER_SECOND"], chat["FRAME_INTERVAL_MAX_MS"] / 1000
+
+
+def _forget_settings(*, setting: str, **kwargs: object) -> None:
+    if setting == "CHAT":
+        _frame_settings.cache_clear()
+    elif setting == "CHANNEL_LAYERS":
+        shares_frames_across_processes.cache_clear()
+
+
+setting_changed.connect(_forget_settings, dispatch_uid="chat.streams.settings")
 
 
 class ChatLocks:
