@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from urllib.parse import parse_qs
 
@@ -31,6 +32,8 @@ from chat.signals import user_group
 
 # Most frames sent to a page as one websocket message.
 RELAY_BATCH = 64
+# The share of the frame interval a page's streamed text may come early by and still go at once.
+RELAY_SLACK = 0.1
 # Close code for a socket whose user lost access to the session mid-way.
 CLOSE_FORBIDDEN = 4403
 
@@ -160,17 +163,28 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=frames.done(message, self.session.repository_id))
 
     async def _relay(self) -> None:
+        loop = asyncio.get_running_loop()
+        text_sent_at = -math.inf
         while True:
             # A frame after a quiet spell goes at once (an answer's first token comes
-            # after the model's own wait, so it normally does); frames that come
-            # while the relay sleeps out the interval after a message of streamed
-            # text go together in the next one (htmx swaps each fragment in it),
-            # without waking it one by one. Each message costs the server a send
-            # through the websocket stack, so a fast stream costs at most
-            # 1/interval sends per page. A message without streamed text (the
-            # question, a finished step, a status line: a few per answer) sets no
-            # interval, so the first token after it is not held back.
+            # after the model's own wait, so it normally does); streamed text that
+            # comes within the interval after the last message of streamed text
+            # waits out the rest of it, and what comes meanwhile goes in the same
+            # message (htmx swaps each fragment in it). Each message costs the
+            # server a send through the websocket stack, so a fast stream costs at
+            # most about 1/interval sends per page. An answer's own frames come a
+            # paced read apart (``chat.generations``), about an interval, so they
+            # normally go as they come, without a timer each: a frame within the
+            # last tenth of the interval is not held back for it. A message without
+            # streamed text (the question, a finished step, a status line: a few
+            # per answer) neither waits nor sets the interval, so the first token
+            # after it is not held back.
             batch = [await self.frames.get()]
+            if batch[0].seq:
+                interval = REGISTRY.frame_interval()
+                wait = text_sent_at + interval - loop.time()
+                if wait > interval * RELAY_SLACK:
+                    await asyncio.sleep(wait)
             while not self.frames.empty() and len(batch) < RELAY_BATCH:
                 batch.append(self.frames.get_nowait())
             try:
@@ -180,7 +194,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 # disconnect, which follows, stops listening.
                 return
             if any(frame.seq for frame in batch):
-                await asyncio.sleep(REGISTRY.frame_interval())
+                text_sent_at = loop.time()
 
     async def _deliver(self, *frames: Frame) -> None:
         html = "".join(
