@@ -28,6 +28,8 @@ INSTANCE_FRAMEWORKS = {
     # Azure Functions' Python app: its functions run by HTTP requests (``@app.route``) or by triggers.
     "FunctionApp": "azure-functions",
     "Typer": "typer",
+    # Flask-SocketIO: its ``@socketio.on("message")`` handlers are the messages clients send.
+    "SocketIO": "socketio",
     "Celery": "celery",
     "Huey": "huey", "RedisHuey": "huey", "SqliteHuey": "huey", "MemoryHuey": "huey", "PriorityRedisHuey": "huey",
     "BackgroundScheduler": "apscheduler", "BlockingScheduler": "apscheduler", "AsyncIOScheduler": "apscheduler",
@@ -37,7 +39,11 @@ INSTANCE_FRAMEWORKS = {
 
 
 # Classes whose name alone says too little (many libraries have a ``Router``), by where they are imported from.
-QUALIFIED_INSTANCE_FRAMEWORKS = {"ninja.Router": "ninja"}
+QUALIFIED_INSTANCE_FRAMEWORKS = {
+    "ninja.Router": "ninja",
+    # python-socketio's servers (Flask-SocketIO's ``SocketIO`` is named apart, below).
+    "socketio.Server": "socketio", "socketio.AsyncServer": "socketio",
+}
 
 
 def class_methods(names: RepositoryNames, qname: str) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from rag.analysis.entrypoints.web import (
     registered_route,
     restx_maker,
     restx_resource,
+    socketio_event,
 )
 from rag.analysis.facts import DecoratorCall, FileFacts
 from rag.analysis.names import RepositoryNames
@@ -100,7 +101,7 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         return
     azure = attr.endswith("_trigger") or attr == "schedule"  # Azure Functions' triggers (``@app.timer_trigger(...)``)
     if not receiver or not azure and attr not in (
-        *ROUTE_DECORATORS, "command", "group", "task", "field", *HUEY_DECORATORS, *SCHEDULER_DECORATORS
+        *ROUTE_DECORATORS, "command", "group", "task", "field", "on", "event", *HUEY_DECORATORS, *SCHEDULER_DECORATORS
     ):
         return
     if attr == "command" and receiver.endswith(".cli") and flask_cli(context, analysis, facts, symbol, call):
@@ -126,4 +127,6 @@ def _decorated(context: FinderContext, analysis: FileAnalysis, facts: FileFacts,
         python_task(context, analysis, symbol, call, "apscheduler")
     elif attr == "field" and framework in GRAPHQL_ROOTS:
         ariadne_field(context, analysis, symbol, call, framework)
+    elif attr in ("on", "event") and framework == "socketio":
+        socketio_event(context, analysis, symbol, call, attr)
 

@@ -1,7 +1,7 @@
 """Flask and FastAPI routes: by decorator (``@app.get``, ``@bp.route``) or by registration call
 (``add_url_rule``, ``add_api_route``), under the prefixes of every place a blueprint or router is mounted;
 Litestar's decorated handlers and Pyramid's views; the routes of aiohttp's, Starlette's, Falcon's and Tornado's
-tables."""
+tables; the events of Socket.IO servers (Flask-SocketIO, python-socketio)."""
 
 from __future__ import annotations
 
@@ -95,6 +95,21 @@ def pyramid_view(context: FinderContext, analysis: FileAnalysis, symbol: Symbol,
 
 
 # The packages whose ``Api`` and ``Namespace`` route resource classes (Flask-RESTful's ``Api`` routes none by decorator).
+# The connection's own events of a Socket.IO server, not messages its clients send.
+SOCKETIO_OWN_EVENTS = frozenset({"connect", "disconnect"})
+
+
+def socketio_event(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, call: DecoratorCall, attr: str) -> None:
+    """A Socket.IO server's handler of an event (Flask-SocketIO's or python-socketio's ``@socketio.on("message")``,
+    ``@sio.event`` named by its function): a message its clients send, an ``rpc_service`` named by the event."""
+    if attr == "on":
+        event = call.args[0] if call.args and isinstance(call.args[0], str) else None
+    else:
+        event = symbol.qname.rsplit(".", 1)[-1]
+    if event and event not in SOCKETIO_OWN_EVENTS:
+        context.add_handled(analysis.path, symbol, "rpc_service", "socketio", event)
+
+
 RESTX_PACKAGES = frozenset({"flask_restx", "flask_restplus"})
 
 

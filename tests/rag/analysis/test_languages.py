@@ -2297,6 +2297,35 @@ def test_typescript_enums_and_type_aliases_are_types_and_a_namespace_scopes_its_
     assert edge_targets(files)[("src.main.run", "pad", 3)] == "src.util.Text.pad"
 
 
+def test_the_events_a_socket_io_connection_listens_to_are_the_messages_its_clients_send():
+    found = entrypoint_rows(
+        {
+            "server.js": (
+                "const { Server } = require('socket.io')\n\nconst io = new Server(3000)\nfunction onJoin(room) {}\n\n"
+                "io.on('connection', (socket) => {\n  socket.on('chat message', (msg) => { io.emit('chat message', msg) })\n"
+                "  socket.on('join', onJoin)\n  socket.on('disconnect', () => {})\n})\n"
+                "io.of('/admin').on('connection', client => {\n  client.on('kick', (id) => {})\n})\n"
+                # Another emitter's listeners are no messages of clients.
+                "process.on('SIGINT', () => process.exit(0))\n"
+            ),
+            "src/gateway.ts": (
+                "import { Server, Socket } from 'socket.io'\n\nconst io = new Server()\n"
+                "io.on('connection', (socket: Socket) => {\n  socket.on('typing', (who: string) => {})\n})\n"
+            ),
+            # A socket's listeners in a file that does not serve Socket.IO.
+            "client.js": "const net = require('net')\n\nnet.createServer((socket) => {\n  socket.on('data', (d) => {})\n})\n",
+        },
+        "framework", "route_or_command", "handler", "handler_raw", kind="rpc_service",
+    )
+
+    assert found == {
+        ("socketio", "chat message", None, "block at server.js:7"),
+        ("socketio", "join", "server.onJoin", "onJoin"),
+        ("socketio", "kick", None, "block at server.js:12"),
+        ("socketio", "typing", None, "block at src/gateway.ts:5"),
+    }
+
+
 def test_a_sinatra_routes_handler_is_its_block_not_the_code_around_or_a_call_inside():
     analysis = analyze_repository({
         "lib/app.rb": (

@@ -284,6 +284,67 @@ def test_airflow_dags_are_tasks_named_by_their_dag_id_and_the_tasks_inside_them_
     }
 
 
+def test_the_event_handlers_of_socket_io_servers_are_the_messages_their_clients_send():
+    analysis = analyze(
+        {
+            "app/chat.py": """\
+                from flask import Flask
+                from flask_socketio import SocketIO
+
+                app = Flask(__name__)
+                socketio = SocketIO(app)
+
+
+                @socketio.on("message")
+                def handle_message(data):
+                    pass
+
+
+                @socketio.on("join", namespace="/chat")
+                def on_join(data):
+                    pass
+            """,
+            "app/realtime.py": """\
+                import socketio
+
+                sio = socketio.AsyncServer()
+
+
+                @sio.event
+                async def connect(sid, environ):
+                    pass
+
+
+                @sio.event
+                async def typing(sid, data):
+                    pass
+
+
+                @sio.on("ping")
+                async def ping(sid, data):
+                    pass
+            """,
+            # A Server of another library is no Socket.IO server.
+            "app/other.py": """\
+                from events import Server
+
+                bus = Server()
+
+
+                @bus.on("tick")
+                def tick():
+                    pass
+            """,
+        }
+    )
+    assert entries_of(analysis) == {
+        ("rpc_service", "socketio", "message", (), "app.chat.handle_message"),
+        ("rpc_service", "socketio", "join", (), "app.chat.on_join"),
+        ("rpc_service", "socketio", "typing", (), "app.realtime.typing"),
+        ("rpc_service", "socketio", "ping", (), "app.realtime.ping"),
+    }
+
+
 def test_strawberry_resolvers_of_root_types_are_operations_named_as_strawberry_names_them():
     analysis = analyze(
         {

@@ -239,6 +239,15 @@
   (#set! requires "agenda")
   (#set! entry_type "task")) @route.agenda
 ;
+; Socket.IO, in a file that imports or requires socket.io: each event a connection's socket listens to,
+; io.on('connection', (socket) => { socket.on('chat message', handler) }), is a message its clients send: an
+; rpc_service named by the event, handled by its listener (the socket's own disconnect and error are none). The
+; patterns are each grammar's (JavaScript's parameters are identifiers: entrypoints.own.scm; TypeScript's
+; required_parameter nodes: typescript/entrypoints.scm)
+(import_statement source: (string (string_fragment) @uses.socketio) (#eq? @uses.socketio "socket.io"))
+(call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @uses.socketio))
+  (#eq? @_require "require") (#eq? @uses.socketio "socket.io"))
+;
 ; GraphQL resolver maps (Apollo Server, GraphQL Yoga, Mercurius, graphql-tools): const resolvers = { Query: { books:
 ; () => books, author(parent, args) { ... }, book: resolveBook }, Mutation: { ... }, Subscription: { bookAdded: {
 ; subscribe: ... } } }, each field of a root type's object that field, in a file that imports a GraphQL server, the
