@@ -161,7 +161,9 @@ class Mount:
 
 @dataclass(frozen=True)
 class RouteRegistration:
-    """``app.add_url_rule(rule, view_func=...)`` (Flask) or ``app.add_api_route(path, endpoint)`` (FastAPI)."""
+    """``app.add_url_rule(rule, view_func=...)`` (Flask) or ``app.add_api_route(path, endpoint)`` (FastAPI), and the
+    other calls that register a handler: a route table's, a gRPC servicer's, APScheduler's ``add_job(f, id=...)``
+    (``route`` the job's id, ``view`` the function)."""
 
     method: str
     receiver: str

@@ -628,6 +628,16 @@ class PythonExtractor:
                 self.mounts.append(Mount(attr, head, name, pattern, scope.qname, node.lineno))
         elif attr == "add_view" and head and "pyramid" in self._imported_packages:
             self._pyramid_view(node, head, scope)
+        elif attr == "add_job" and head and node.args:
+            # APScheduler's ``scheduler.add_job(send_report, "cron", hour=3, id="report")`` (whether ``head`` is a
+            # scheduler: rag.analysis.entrypoints.tasks); the job's id, when given, names it.
+            job = dotted_name(node.args[0])
+            job_id = next((literal(kw.value) for kw in node.keywords if kw.arg == "id"), None)
+            if job is not None:
+                self.route_registrations.append(RouteRegistration(
+                    attr, head, job_id if isinstance(job_id, str) else "", job, None, scope.qname, scope.class_qname,
+                    node.lineno, node.end_lineno or node.lineno,
+                ))
         elif attr == "add_resource" and head and len(node.args) > 1:
             # Flask-RESTful's ``api.add_resource(Todo, "/todos/<id>", "/todo/<id>")``: the resource class at each URL.
             resource = dotted_name(node.args[0])

@@ -21,6 +21,7 @@ from rag.analysis.entrypoints.tasks import (
     HUEY_DECORATORS,
     SCHEDULER_DECORATORS,
     python_task,
+    scheduled_job,
 )
 from rag.analysis.entrypoints.web import (
     LITESTAR_DECORATORS,
@@ -57,7 +58,10 @@ def find_entrypoints(names: RepositoryNames, analyses: dict[str, FileAnalysis]) 
             for call in calls:
                 _decorated(context, analysis, facts, qname, call)
         for registration in facts.route_registrations:
-            registered_route(context, analysis, facts, registration)
+            if registration.method == "add_job":
+                scheduled_job(context, analysis, facts, registration)
+            else:
+                registered_route(context, analysis, facts, registration)
         for command in facts.argparse_commands:
             argparse_command(context, analysis, facts.module, command)
         if facts.management_command:

@@ -1,12 +1,13 @@
 """The background tasks of Python's task queues and schedulers: Celery (``@shared_task``, ``@app.task``, a bare
 ``@task`` imported from celery), Dramatiq (``@dramatiq.actor``), RQ (``@job('default')``), Huey (``@huey.task()``,
-``@huey.periodic_task(...)``), APScheduler (``@scheduler.scheduled_job(...)``) and Airflow's DAGs (``@dag``)."""
+``@huey.periodic_task(...)``), APScheduler (``@scheduler.scheduled_job(...)``, ``scheduler.add_job(f, ...)``) and
+Airflow's DAGs (``@dag``)."""
 
 from __future__ import annotations
 
 from rag.analysis.entrypoints.context import FinderContext
-from rag.analysis.facts import DecoratorCall
-from rag.analysis.records import Symbol
+from rag.analysis.facts import DecoratorCall, FileFacts, RouteRegistration
+from rag.analysis.records import Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
 # The keyword argument that names a framework's task, when it has one (Celery's ``name``, Dramatiq's ``actor_name``).
@@ -24,3 +25,17 @@ def python_task(context: FinderContext, analysis: FileAnalysis, symbol: Symbol, 
         name = symbol.qname.rsplit(".", 1)[-1] if framework == "airflow" else symbol.qname
     context.add_handled(analysis.path, symbol, "task", framework, name)
 
+
+def scheduled_job(context: FinderContext, analysis: FileAnalysis, facts: FileFacts, registration: RouteRegistration) -> None:
+    """APScheduler's ``scheduler.add_job(send_report, "cron", hour=3, id="report")`` on a scheduler of the file's: a
+    task named by its ``id``, else by the function's qname, handled by that function."""
+    module = facts.module or ""
+    framework, _ = context.framework(registration.receiver, registration.scope, module, facts)
+    if framework != "apscheduler" or registration.view is None:
+        return
+    handler = context.names.resolve(registration.view, registration.scope, module, registration.class_scope)
+    context.add(analysis.path, Entrypoint(
+        entry_type="task", framework="apscheduler", route_or_command=registration.route or handler or registration.view,
+        handler=handler, path=analysis.path, start_line=registration.line, end_line=registration.end_line,
+        handler_raw=registration.view,
+    ))

@@ -237,6 +237,19 @@ def test_the_tasks_of_dramatiq_rq_huey_and_apscheduler_are_named_as_their_decora
                     pass
 
 
+                def send_report():
+                    pass
+
+
+                def tidy():
+                    pass
+
+
+                scheduler.add_job(send_report, "cron", hour=3, id="report")
+                scheduler.add_job(tidy, "interval", hours=1)
+                registry.add_job(not_a_task)
+
+
                 @registry.task()
                 def not_a_task():
                     pass
@@ -249,6 +262,8 @@ def test_the_tasks_of_dramatiq_rq_huey_and_apscheduler_are_named_as_their_decora
         ("task", "rq", "app.tasks.count_words", (), "app.tasks.count_words"),
         ("task", "huey", "app.tasks.nightly", (), "app.tasks.nightly"),
         ("task", "apscheduler", "poll", (), "app.tasks.poll"),
+        ("task", "apscheduler", "report", (), "app.tasks.send_report"),
+        ("task", "apscheduler", "app.tasks.tidy", (), "app.tasks.tidy"),
     }
 
 
