@@ -3045,7 +3045,8 @@ TASKS = {
         "import { Injectable } from '@nestjs/common'\n\n@Injectable()\nexport class JobsService {\n"
         "  @Cron('45 * * * * *')\n  handleCron() {}\n\n  @OnEvent('order.created')\n"
         "  onOrder(payload: unknown) {}\n\n  @MessagePattern('sum')\n"
-        '  sum(data: number[]) { return 0 }\n}\n'
+        '  sum(data: number[]) { return 0 }\n\n'
+        "  @MessagePattern({ cmd: 'accumulate' })\n  accumulate(data: number[]) { return 0 }\n}\n"
     ),
     "src/worker.ts": (
         "import { Worker } from 'bullmq'\n\n"
@@ -3105,6 +3106,7 @@ def test_scheduled_methods_listeners_job_classes_and_workers_are_tasks_named_by_
         ("nestjs", "src.jobs.service.JobsService.handleCron", "src.jobs.service.JobsService.handleCron"),
         ("nestjs", "order.created", "src.jobs.service.JobsService.onOrder"),
         ("nestjs", "sum", "src.jobs.service.JobsService.sum"),
+        ("nestjs", "accumulate", "src.jobs.service.JobsService.accumulate"),
         ("bullmq", "emails", None),
         ("bullmq", "thumbs", "src.worker.makeThumb"),
         ("node-cron", "*/5 * * * *", None),

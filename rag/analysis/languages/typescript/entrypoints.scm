@@ -95,6 +95,16 @@
   (method_definition) @route.nestjs
   (#match? @_task "^(Process|OnEvent|EventPattern|MessagePattern)$")
   (#set! entry_type "task"))
+; ... and a microservice's pattern written as an object, as NestJS's documentation writes it, @MessagePattern({ cmd:
+; 'sum' }): named by its first pair's value
+(class_body
+  (decorator (call_expression function: (identifier) @_task arguments: (arguments . (object . (pair value: (string (string_fragment) @path))))))
+  .
+  (decorator)*
+  .
+  (method_definition) @route.nestjs
+  (#match? @_task "^(EventPattern|MessagePattern)$")
+  (#set! entry_type "task"))
 ;
 ; GraphQL (NestJS, TypeGraphQL): @Query(() => [Recipe]), @Mutation(...) or @Subscription(...) on a resolver's method is
 ; the field of that root type the method is named for: Query.recipes (TypeGraphQL's in a file that imports type-graphql)
