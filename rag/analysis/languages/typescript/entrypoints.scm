@@ -122,16 +122,8 @@
 ; io.on('connection', (socket: Socket) => { socket.on('chat message', handler) })
 (call_expression
   function: (member_expression property: (property_identifier) @_on_connection)
-  arguments: (arguments . (string (string_fragment) @_connection) . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @_socket))
-    body: (statement_block (expression_statement (call_expression
-      function: (member_expression object: (identifier) @_listener property: (property_identifier) @_on)
-      arguments: (arguments . (string (string_fragment) @path) . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)) @route.socketio))))
-  (#eq? @_on_connection "on") (#eq? @_connection "connection") (#eq? @_on "on") (#eq? @_listener @_socket)
-  (#not-match? @path "^(disconnect|disconnecting|error)$")
-  (#set! requires "socketio") (#set! entry_type "rpc_service"))
-(call_expression
-  function: (member_expression property: (property_identifier) @_on_connection)
-  arguments: (arguments . (string (string_fragment) @_connection) . (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @_socket))
+  arguments: (arguments . (string (string_fragment) @_connection) . (_
+    [parameters: (formal_parameters . (required_parameter pattern: (identifier) @_socket)) parameter: (identifier) @_socket]
     body: (statement_block (expression_statement (call_expression
       function: (member_expression object: (identifier) @_listener property: (property_identifier) @_on)
       arguments: (arguments . (string (string_fragment) @path) . [(identifier) @handler (member_expression) @handler (function_expression) @block (arrow_function) @block] .)) @route.socketio))))
