@@ -83,38 +83,19 @@
   (#set! strip "^:")) @command.mercenary
 ;
 ; Thor: in a class under Thor, each desc "fetch URL", "..." describes the command its usage starts with, handled by
-; the method right after it (options may be declared between them: up to three are looked past; a run of siblings of
-; any length would cost tree-sitter every pair of a long class's statements), else by the class
+; the method right after it (up to three options or a long_desc declared between them are looked past, each an optional sibling: a
+; run of any length, `*`, would cost tree-sitter every pair of a long class's statements), else by the class
 (class superclass: (superclass (constant) @_thor)
   body: (body_statement (call !receiver method: (identifier) @_desc arguments: (argument_list . (string (string_content) @path))) @command.thor)
   (#eq? @_thor "Thor") (#eq? @_desc "desc"))
 (class superclass: (superclass (constant) @_thor)
   body: (body_statement
     (call !receiver method: (identifier) @_desc arguments: (argument_list . (string (string_content) @path))) @command.thor
-    .
-    (method name: (identifier) @handler))
-  (#eq? @_thor "Thor") (#eq? @_desc "desc"))
-(class superclass: (superclass (constant) @_thor)
-  body: (body_statement
-    (call !receiver method: (identifier) @_desc arguments: (argument_list . (string (string_content) @path))) @command.thor
-    . (call !receiver method: (identifier) @_option1)
+    . (call !receiver method: (identifier) @_option)?
+    . (call !receiver method: (identifier) @_option)?
+    . (call !receiver method: (identifier) @_option)?
     . (method name: (identifier) @handler))
-  (#eq? @_thor "Thor") (#eq? @_desc "desc") (#match? @_option1 "^(method_option|option|method_options)$"))
-(class superclass: (superclass (constant) @_thor)
-  body: (body_statement
-    (call !receiver method: (identifier) @_desc arguments: (argument_list . (string (string_content) @path))) @command.thor
-    . (call !receiver method: (identifier) @_option1) . (call !receiver method: (identifier) @_option2)
-    . (method name: (identifier) @handler))
-  (#eq? @_thor "Thor") (#eq? @_desc "desc") (#match? @_option1 "^(method_option|option|method_options)$")
-  (#match? @_option2 "^(method_option|option|method_options)$"))
-(class superclass: (superclass (constant) @_thor)
-  body: (body_statement
-    (call !receiver method: (identifier) @_desc arguments: (argument_list . (string (string_content) @path))) @command.thor
-    . (call !receiver method: (identifier) @_option1) . (call !receiver method: (identifier) @_option2)
-    . (call !receiver method: (identifier) @_option3)
-    . (method name: (identifier) @handler))
-  (#eq? @_thor "Thor") (#eq? @_desc "desc") (#match? @_option1 "^(method_option|option|method_options)$")
-  (#match? @_option2 "^(method_option|option|method_options)$") (#match? @_option3 "^(method_option|option|method_options)$"))
+  (#eq? @_thor "Thor") (#eq? @_desc "desc") (#match? @_option "^(method_option|option|method_options|long_desc)$"))
 ; Rake (a Rakefile or a .rake file): task :name do ... end (task name: :deps, task :name => deps, task :name, [:args])
 ; is the command rake runs, under the namespaces around it (namespace :db do ... end: db:seed), its block the handler
 (call !receiver method: (identifier) @_task arguments: (argument_list . [(simple_symbol) (string)] @path) block: [(do_block) (block)] @block
