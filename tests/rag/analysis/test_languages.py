@@ -2211,6 +2211,7 @@ def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and
                 "func main() {\n\tapp := &cli.App{\n\t\tName: \"tool\",\n\t\tCommands: []*cli.Command{\n"
                 '\t\t\t{Name: "serve", Usage: "run the server", Action: serve},\n'
                 '\t\t\t{Name: "migrate", Action: func(c *cli.Context) error { return nil }},\n'
+                '\t\t\t{Name: "version", Usage: "print the version"},\n'
                 "\t\t},\n\t}\n\tapp.Run(os.Args)\n}\n"
             ),
             "src/main/java/app/Checksum.java": (
@@ -2226,7 +2227,7 @@ def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and
                 "    Add { name: Option<String> },\n    ListAll,\n}\n"
             ),
             "lib/tool/cli.rb": (
-                'require "thor"\n\nclass ToolCLI < Thor\n  desc "fetch URL", "fetch a page"\n'
+                'require "thor"\n\nclass ToolCLI < Thor\n  desc "fetch URL", "fetch a page"\n  long_desc "Fetches it whole."\n'
                 "  method_option :force, type: :boolean\n  def fetch(url)\n  end\n\n  def helper\n  end\n\n"
                 # Past three options the command is the class's (a pattern over runs of siblings would cost
                 # tree-sitter every pair of a long class's statements).
@@ -2242,6 +2243,7 @@ def test_the_commands_of_commander_yargs_urfave_cli_picocli_clap_subcommands_and
         ("yargs", "start", "bin.tool.start"),
         ("urfave-cli", "serve", "cmd.tool.serve"),
         ("urfave-cli", "migrate", None),
+        ("urfave-cli", "version", "cmd.tool.main"),
         ("main", "tool", "cmd.tool.main"),
         ("picocli", "checksum", "app.Checksum"),
         ("picocli", "verify", "app.Checksum.verify"),

@@ -175,27 +175,16 @@
 (import_spec path: (interpreted_string_literal) @uses.urfave-cli (#match? @uses.urfave-cli "^\"github\\.com/urfave/cli([/\"])"))
 (composite_literal
   type: (qualified_type name: (type_identifier) @_command)
-  body: (literal_value (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path)))
-  (#eq? @_command "Command") (#eq? @_name "Name")
-  (#set! requires "urfave-cli")) @command.urfave-cli
-(composite_literal
-  type: (qualified_type name: (type_identifier) @_command)
   body: (literal_value
     (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path))
-    (keyed_element key: (literal_element (identifier) @_action) value: (literal_element [(identifier) @handler (selector_expression) @handler (func_literal) @block])))
+    (keyed_element key: (literal_element (identifier) @_action) value: (literal_element [(identifier) @handler (selector_expression) @handler (func_literal) @block]))?)
   (#eq? @_command "Command") (#eq? @_name "Name") (#eq? @_action "Action")
   (#set! requires "urfave-cli")) @command.urfave-cli
 (composite_literal
   type: (slice_type element: [(pointer_type (qualified_type name: (type_identifier) @_command)) (qualified_type name: (type_identifier) @_command)])
   body: (literal_value (literal_element (literal_value
-    (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path))) @command.urfave-cli))
-  (#eq? @_command "Command") (#eq? @_name "Name")
-  (#set! requires "urfave-cli"))
-(composite_literal
-  type: (slice_type element: [(pointer_type (qualified_type name: (type_identifier) @_command)) (qualified_type name: (type_identifier) @_command)])
-  body: (literal_value (literal_element (literal_value
     (keyed_element key: (literal_element (identifier) @_name) value: (literal_element (interpreted_string_literal) @path))
-    (keyed_element key: (literal_element (identifier) @_action) value: (literal_element [(identifier) @handler (selector_expression) @handler (func_literal) @block]))) @command.urfave-cli))
+    (keyed_element key: (literal_element (identifier) @_action) value: (literal_element [(identifier) @handler (selector_expression) @handler (func_literal) @block]))?) @command.urfave-cli))
   (#eq? @_command "Command") (#eq? @_name "Name") (#eq? @_action "Action")
   (#set! requires "urfave-cli"))
 ;

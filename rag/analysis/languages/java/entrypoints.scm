@@ -160,14 +160,9 @@
   (#set! entry_type "task"))
 ;
 ; picocli, in a file that imports it: a class annotated @Command(name = "checksum", ...) is that command (its call()
-; or run() runs it); a method annotated so is a subcommand of its class
+; or run() runs it); a method annotated so is a subcommand of its class (picocli's annotation is on nothing else)
 (import_declaration (scoped_identifier) @uses.picocli (#match? @uses.picocli "^picocli([.]|$)"))
-(class_declaration
-  (modifiers (annotation name: (identifier) @_command
-    arguments: (annotation_argument_list (element_value_pair key: (identifier) @_name value: (string_literal) @path))))
-  (#eq? @_command "Command") (#eq? @_name "name")
-  (#set! requires "picocli")) @command.picocli
-(method_declaration
+(_
   (modifiers (annotation name: (identifier) @_command
     arguments: (annotation_argument_list (element_value_pair key: (identifier) @_name value: (string_literal) @path))))
   (#eq? @_command "Command") (#eq? @_name "name")
