@@ -98,10 +98,9 @@
   (#eq? @_thor "Thor") (#eq? @_desc "desc") (#match? @_option "^(method_option|option|method_options|long_desc)$"))
 ; Rake (a Rakefile or a .rake file): task :name do ... end (task name: :deps, task :name => deps, task :name, [:args])
 ; is the command rake runs, under the namespaces around it (namespace :db do ... end: db:seed), its block the handler
-(call !receiver method: (identifier) @_task arguments: (argument_list . [(simple_symbol) (string)] @path) block: [(do_block) (block)] @block
-  (#eq? @_task "task") (#set! strip "^:") (#set! join ":")) @command.rake
 (call !receiver method: (identifier) @_task
-  arguments: (argument_list . (pair key: [(hash_key_symbol) (simple_symbol) (string)] @path)) block: [(do_block) (block)] @block
+  arguments: (argument_list . [(simple_symbol) @path (string) @path (pair key: [(hash_key_symbol) (simple_symbol) (string)] @path)])
+  block: [(do_block) (block)] @block
   (#eq? @_task "task") (#set! strip "^:") (#set! join ":")) @command.rake
 ;
 ; Tasks: an Active Job (a class under ApplicationJob or ActiveJob::Base) or a Sidekiq job (a class with a perform
