@@ -31,7 +31,7 @@ from rag.analysis.python_source import json_safe
 from rag.analysis.records import Chunk, Edge, Entrypoint, Symbol
 from rag.analysis.results import FileAnalysis
 
-ANALYSIS_VERSION = 125
+ANALYSIS_VERSION = 126
 """Bump when extraction changes what it records for the same text (3: the indexer stores the
 per-file pass, ``RepositoryAnalysis.extracted``, instead of the resolved analysis; 4: files of the
 tree-sitter languages have symbols, symbol chunks and facts instead of windows; 5: their
@@ -185,7 +185,7 @@ the method after it past at most three options (a run of any length made a class
 Quartz's jobs and Agenda's are tasks; 122: a Django Ninja router serves under the prefix its API adds it at, and an
 Airflow DAG (``@dag``) is a task; 123: Socket.IO's events (Node's, Flask-SocketIO's, python-socketio's) are RPC
 services; 124: APScheduler's ``add_job(f, ...)`` is a task; 125: NestJS's ``@MessagePattern({ cmd: 'sum' })`` is the task
-its first value names."""
+its first value names; 126: a Thor command's method is also found past a ``long_desc``."""
 
 
 def file_analysis_to_dict(analysis: FileAnalysis) -> dict[str, Any]:
